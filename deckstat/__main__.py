@@ -1,0 +1,5 @@
+"""Run the command-line interface: ``python -m deckstat``."""
+
+from deckstat.cli import main
+
+main()

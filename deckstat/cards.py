@@ -1,0 +1,363 @@
+"""Load card tables from CSV files and plain-text decklists.
+
+A card table has one row per distinct card: ``name``, ``count``, ``type`` and
+any other columns as attributes. French spreadsheets are common among our
+users, so the loader accepts ``,``, ``;`` and tab delimiters, UTF-8 (with or
+without BOM) and cp1252, decimal commas, and French or English headers.
+
+The standard :mod:`csv` module parses the file (rather than
+``pandas.read_csv``) because every error must name the physical line it is on,
+which ``csv.reader.line_num`` gives even with quoted multi-line cells.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from deckstat.deck import Deck
+from deckstat.errors import DeckstatError
+from deckstat.text import fold, fold_key, suggest
+
+#: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
+COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
+    "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
+    "count": ("count", "quantite", "qte", "qty", "quantity", "nombre", "nb", "exemplaires", "copies",
+              "number", "n", "x"),
+    "type": ("type", "cardtype", "typedecarte", "categorie", "category"),
+    "cost": ("cost", "cout", "mana", "manacost"),
+    "force": ("force", "strength"),
+    "power": ("power", "puissance"),
+    "civilization": ("civilization", "civilisation", "civilizations", "civilisations", "civ"),
+    "race": ("race", "races"),
+    "team": ("team", "equipe"),
+    "shiny": ("shiny", "brillante", "brillant", "holo"),
+    "tags": ("tags", "tag", "etiquettes", "motscles", "keywords"),
+    "deck": ("deck", "paquet", "pile"),
+    "attack": ("attack", "atq", "attaque", "atk"),
+    "defense": ("defense", "def"),
+    "draw": ("draw", "pioche", "draws"),
+    "mill": ("mill", "meule"),
+    "shield_trigger": ("shieldtrigger", "declencheurdebouclier", "st"),
+    "rarity": ("rarity", "rarete"),
+    "family": ("family", "famille"),
+}
+_ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
+
+_TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
+_FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
+_NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
+_LIST_SEPARATOR = ";"
+
+
+def canonical_column(header: str) -> str:
+    """Return the canonical name of a CSV header (``Coût`` -> ``cost``).
+
+    Unknown headers are kept, folded to lower case without accents, with
+    spaces turned into ``_``, so ``[Points de vie>=3]`` can still be written
+    as ``[points_de_vie>=3]``.
+    """
+    key = fold_key(header)
+    if key in _ALIAS_TO_CANONICAL:
+        return _ALIAS_TO_CANONICAL[key]
+    return re.sub(r"[\s\-]+", "_", fold(header))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DeckstatError("file not found", source=str(path)) from None
+    except IsADirectoryError:
+        raise DeckstatError("is a directory, expected a CSV or text file", source=str(path)) from None
+    except OSError as exc:
+        raise DeckstatError(f"cannot be read ({exc.strerror})", source=str(path)) from None
+    if raw.startswith(b"PK\x03\x04"):
+        raise DeckstatError("is a zip archive (an .xlsx or .ods workbook?); save it as CSV first",
+                            source=str(path))
+    if b"\x00" in raw[:4096]:
+        raise DeckstatError("is a binary file, expected a CSV or text file", source=str(path))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Excel on French Windows writes cp1252.
+        text = raw.decode("cp1252", errors="replace")
+    if not text.strip():
+        raise DeckstatError("is empty, expected a header row and one row per card", source=str(path))
+    return text
+
+
+def _sniff_delimiter(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()][:20]
+    header = lines[0]
+    try:
+        return csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t").delimiter
+    except csv.Error:
+        counts = {d: header.count(d) for d in (";", "\t", ",")}
+        best = max(counts, key=counts.get)
+        return best if counts[best] else ","
+
+
+def _parse_number(text: str, decimal_comma: bool) -> float | None:
+    text = text.strip().replace("\u00a0", "").replace(" ", "")
+    if not _NUMBER.match(text):
+        return None
+    if "," in text:
+        if not decimal_comma:
+            return None
+        text = text.replace(",", ".")
+    return float(text)
+
+
+def _convert_column(values: list[str], decimal_comma: bool) -> list[object]:
+    """Turn a column of strings into numbers or 0/1 flags when every value allows it."""
+    present = [v.strip() for v in values if v.strip()]
+    if not present:
+        return [None] * len(values)
+    numbers = [_parse_number(v, decimal_comma) for v in present]
+    if all(n is not None for n in numbers):
+        integral = all(float(n).is_integer() for n in numbers)
+        out: list[object] = []
+        for v in values:
+            n = _parse_number(v, decimal_comma) if v.strip() else None
+            out.append(None if n is None else (int(n) if integral else n))
+        return out
+    folded = {fold(v) for v in present}
+    if folded <= (_TRUE_WORDS | _FALSE_WORDS) and folded & _TRUE_WORDS and not folded <= {"x", "n"}:
+        return [None if not v.strip() else int(fold(v) in _TRUE_WORDS) for v in values]
+    return [v.strip() or None for v in values]
+
+
+def _parse_count(text: str, source: str, line: int, header: str) -> int:
+    value = text.strip()
+    if not value:
+        return 1
+    number = _parse_number(value.rstrip("xX×"), decimal_comma=True)
+    if number is None or not float(number).is_integer():
+        raise DeckstatError(f"count {value!r} is not a whole number", source=source, line=line,
+                            column=header)
+    if number <= 0:
+        raise DeckstatError(f"count {value!r} must be at least 1", source=source, line=line, column=header)
+    return int(number)
+
+
+def read_card_csv(path: str | Path) -> Deck:
+    """Load a deck from a card CSV, one row per distinct card.
+
+    Parameters
+    ----------
+    path : str or Path
+        CSV file with at least a name column (``name``/``nom``…). A ``count``
+        column (``quantité``, ``qté``, ``nombre``, ``exemplaires``…) gives the
+        copies, 1 when absent; ``type`` and any other columns are attributes.
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckstatError
+        With the file, line, column and value of the first problem found.
+    """
+    path = Path(path)
+    source = str(path)
+    text = _read_text(path)
+    delimiter = _sniff_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:  # pragma: no cover - _read_text rejects empty files
+        raise DeckstatError("is empty", source=source) from None
+    header = [h.strip() for h in header]
+    canonical = [canonical_column(h) for h in header]
+    if "name" not in canonical:
+        raise DeckstatError(
+            f"no card-name column; the header is {', '.join(repr(h) for h in header)}, expected one of "
+            "'name', 'nom', 'carte'", source=source, line=1)
+    for i, col in enumerate(canonical):
+        if not header[i]:
+            raise DeckstatError(f"column {i + 1} has an empty header", source=source, line=1)
+        if canonical.index(col) != i:
+            first = header[canonical.index(col)]
+            raise DeckstatError(f"columns {first!r} and {header[i]!r} both mean {col!r}", source=source,
+                                line=1)
+    rows: list[list[str]] = []
+    row_lines: list[int] = []
+    try:
+        for fields in reader:
+            if not any(f.strip() for f in fields):
+                continue
+            if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
+                raise DeckstatError(
+                    f"{len(fields)} fields but the header has {len(header)} (delimiter {delimiter!r})",
+                    source=source, line=reader.line_num)
+            fields = (fields + [""] * len(header))[: len(header)]
+            rows.append(fields)
+            row_lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise DeckstatError(f"malformed CSV ({exc})", source=source, line=reader.line_num) from None
+    if not rows:
+        raise DeckstatError("has a header but no card rows", source=source)
+
+    name_idx = canonical.index("name")
+    count_idx = canonical.index("count") if "count" in canonical else None
+    decimal_comma = delimiter != ","
+    columns: dict[str, list[object]] = {}
+    for i, col in enumerate(canonical):
+        if i == name_idx:
+            columns[col] = [r[i].strip() for r in rows]
+        elif i == count_idx:
+            columns[col] = [_parse_count(r[i], source, ln, header[i]) for r, ln in zip(rows, row_lines)]
+        else:
+            columns[col] = _convert_column([r[i] for r in rows], decimal_comma)
+    for ln, name in zip(row_lines, columns["name"]):
+        if not name:
+            raise DeckstatError("empty card name", source=source, line=ln, column=header[name_idx])
+    if count_idx is None:
+        columns["count"] = [1] * len(rows)
+    table = pd.DataFrame(columns)
+    table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)))
+    return Deck.from_table(table, source=source)
+
+
+def _same(a: object, b: object) -> bool:
+    a_missing = a is None or (isinstance(a, float) and math.isnan(a))
+    b_missing = b is None or (isinstance(b, float) and math.isnan(b))
+    if a_missing or b_missing:
+        return a_missing and b_missing
+    if isinstance(a, str) and isinstance(b, str):
+        return fold(a) == fold(b)
+    return a == b
+
+
+def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
+                      headers: dict[str, str]) -> pd.DataFrame:
+    """Sum the counts of repeated names; refuse repeats whose attributes differ."""
+    key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
+    first_row: dict[tuple, int] = {}
+    keep: list[int] = []
+    counts = list(table["count"])
+    attributes = [c for c in table.columns if c not in ("name", "count", "deck")]
+    records = table.to_dict("records")
+    for i, record in enumerate(records):
+        key = tuple(fold(record[c]) for c in key_columns)
+        if key not in first_row:
+            first_row[key] = i
+            keep.append(i)
+            continue
+        j = first_row[key]
+        for col in attributes:
+            if not _same(records[j][col], record[col]):
+                raise DeckstatError(
+                    f"card {record['name']!r} is also on line {row_lines[j]} with {headers.get(col, col)} "
+                    f"{records[j][col]!r}, here {record[col]!r}; give each card one row, or the same "
+                    "attributes", source=source, line=row_lines[i], column=headers.get(col, col))
+        counts[j] += counts[i]
+    merged = table.iloc[keep].copy()
+    merged["count"] = [counts[i] for i in keep]
+    return merged.reset_index(drop=True)
+
+
+_DECKLIST_LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
+_SECTION_LINE = re.compile(r"^\s*(?:\[(.+)\]|([^\d].*?):)\s*$")
+
+
+def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
+    """Load a plain-text decklist resolved against a card pool.
+
+    Each line is ``3 Nom de carte``, ``3x Nom de carte`` or ``Nom de carte``
+    (one copy). Blank lines and lines starting with ``#`` or ``//`` are
+    ignored. A line ``[Préparation]`` or ``Préparation:`` starts a section
+    whose name is stored in the ``deck`` column (for games with two decks).
+
+    Parameters
+    ----------
+    path : str or Path
+        The decklist.
+    pool : Deck, str or Path
+        The card pool (a card CSV) that gives each card's attributes.
+
+    Returns
+    -------
+    Deck
+    """
+    path = Path(path)
+    source = str(path)
+    pool_deck = pool if isinstance(pool, Deck) else read_card_csv(pool)
+    pool_table = pool_deck.cards.drop(columns=["count", "deck"], errors="ignore")
+    by_name: dict[str, int] = {}
+    for i, name in enumerate(pool_table["name"]):
+        by_name.setdefault(fold(name), i)
+    text = _read_text(path)
+    entries: list[tuple[int, int, str | None]] = []
+    section: str | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "//")):
+            continue
+        section_match = _SECTION_LINE.match(stripped)
+        if section_match:
+            section = (section_match.group(1) or section_match.group(2)).strip()
+            continue
+        match = _DECKLIST_LINE.match(stripped)
+        count_text, name = match.group(1), match.group(2)
+        count = int(count_text) if count_text else 1
+        if count <= 0:
+            raise DeckstatError(f"count {count_text!r} must be at least 1", source=source, line=line_no)
+        key = fold(name)
+        if key not in by_name:
+            hint = suggest(name, list(pool_table["name"]))
+            raise DeckstatError(f"unknown card {name!r}, not in the pool {pool_deck.source}{hint}",
+                                source=source, line=line_no)
+        entries.append((by_name[key], count, section))
+    if not entries:
+        raise DeckstatError("lists no cards", source=source)
+    rows = []
+    for pool_index, count, sec in entries:
+        row = dict(pool_table.iloc[pool_index])
+        row["count"] = count
+        if section is not None or sec is not None:
+            row["deck"] = sec
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
+    table["_key"] = [tuple(fold(v) for v in vals) for vals in table[key_columns].itertuples(index=False)]
+    counts = table.groupby("_key", sort=False)["count"].sum()
+    table = table.drop_duplicates("_key").copy()
+    table["count"] = [counts[k] for k in table["_key"]]
+    table = table.drop(columns="_key").reset_index(drop=True)
+    return Deck.from_table(table, source=source)
+
+
+def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Deck:
+    """Load a deck from a card CSV, or from a text decklist and a card pool.
+
+    Parameters
+    ----------
+    path : str or Path
+        A card CSV (one row per distinct card) or, with ``pool``, a text
+        decklist (``3 Nom`` per line).
+    pool : str, Path or Deck, optional
+        Card pool CSV that resolves the names of a text decklist.
+
+    Returns
+    -------
+    Deck
+
+    Examples
+    --------
+    >>> deck = load_deck("data/wankul/sample_deck.csv")  # doctest: +SKIP
+    >>> deck.size  # doctest: +SKIP
+    50
+    """
+    if pool is not None:
+        return read_decklist(path, pool)
+    if Path(path).suffix.lower() in (".txt", ".dec", ".list"):
+        raise DeckstatError("looks like a text decklist; give the card pool CSV with --pool", source=str(path))
+    return read_card_csv(path)

@@ -1,0 +1,220 @@
+"""The :class:`Deck`: an immutable card table, and group selection over it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from deckstat.errors import DeckstatError, ExpressionError
+from deckstat.events import AttributeGroup, Group, NameGroup, parse_group
+from deckstat.text import fold, suggest
+
+LIST_SEPARATOR = ";"
+
+
+def _is_missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
+
+
+def _items(value: object) -> list[str]:
+    """Folded items of a possibly ``;``-separated text value."""
+    if _is_missing(value):
+        return []
+    return [fold(v) for v in str(value).split(LIST_SEPARATOR) if v.strip()]
+
+
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """A deck: one row per distinct card with its ``count`` and attributes.
+
+    Build one with :func:`deckstat.load_deck` or :meth:`Deck.from_table`;
+    the table is copied and must not be modified afterwards.
+
+    Attributes
+    ----------
+    cards : pandas.DataFrame
+        Columns ``name``, ``count``, ``type`` and any attributes.
+    source : str
+        Where the deck came from (a path, or ``"<table>"``).
+    """
+
+    cards: pd.DataFrame
+    source: str = "<table>"
+    _masks: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_table(cls, table: pd.DataFrame | Iterable[dict], *, source: str = "<table>") -> Deck:
+        """Build a deck from a DataFrame (or records) with ``name`` and optional ``count``.
+
+        Parameters
+        ----------
+        table : DataFrame or iterable of dict
+            One row per distinct card.
+        source : str
+            Shown in messages about this deck.
+
+        Returns
+        -------
+        Deck
+        """
+        table = pd.DataFrame(table).copy()
+        if "name" not in table.columns:
+            raise DeckstatError("the card table has no 'name' column", source=source)
+        if "count" not in table.columns:
+            table["count"] = 1
+        if "type" not in table.columns:
+            table["type"] = None
+        counts = pd.to_numeric(table["count"], errors="coerce")
+        bad = counts.isna() | (counts <= 0) | (counts % 1 != 0)
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise DeckstatError(f"card {table['name'].iloc[row]!r} has count {table['count'].iloc[row]!r}; "
+                                "expected a whole number of at least 1", source=source)
+        table["count"] = counts.astype(np.int64)
+        table["name"] = table["name"].astype(str).str.strip()
+        front = ["name", "count", "type"]
+        table = table[front + [c for c in table.columns if c not in front]].reset_index(drop=True)
+        return cls(table, source)
+
+    @property
+    def size(self) -> int:
+        """Number of cards, copies included."""
+        return int(self.cards["count"].sum())
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Copies of each distinct card, as an int64 array."""
+        return self.cards["count"].to_numpy(dtype=np.int64)
+
+    @property
+    def names(self) -> list[str]:
+        """Distinct card names, in table order."""
+        return list(self.cards["name"])
+
+    @property
+    def attributes(self) -> list[str]:
+        """Attribute columns (everything except ``name`` and ``count``)."""
+        return [c for c in self.cards.columns if c not in ("name", "count")]
+
+    def mask(self, group: Group | str) -> np.ndarray:
+        """Return which distinct cards belong to ``group``.
+
+        Parameters
+        ----------
+        group : Group or str
+            A parsed group or its text (``"Terrain"``, ``"[cost<=1]"``).
+
+        Returns
+        -------
+        ndarray of bool, one entry per row of :attr:`cards`.
+        """
+        if isinstance(group, str):
+            group = parse_group(group)
+        if group.key not in self._masks:
+            if isinstance(group, NameGroup):
+                mask = self._name_mask(group)
+            else:
+                mask = self._attribute_mask(group)
+            self._masks[group.key] = mask
+        return self._masks[group.key]
+
+    def count(self, group: Group | str) -> int:
+        """Number of cards (copies included) in ``group``."""
+        return int(self.counts[self.mask(group)].sum())
+
+    def known_words(self) -> set[str]:
+        """Types, tags and names a bare word can match in this deck."""
+        words = set(self.cards["name"].astype(str))
+        for column in ("type", "tags"):
+            if column in self.cards.columns:
+                for value in self.cards[column]:
+                    if not _is_missing(value):
+                        words.update(v.strip() for v in str(value).split(LIST_SEPARATOR) if v.strip())
+        return words
+
+    def _name_mask(self, group: NameGroup) -> np.ndarray:
+        key = group.key
+        mask = np.array([fold(n) == key for n in self.cards["name"]], dtype=bool)
+        for column in ("type", "tags"):
+            if column in self.cards.columns:
+                mask |= np.array([key in _items(v) for v in self.cards[column]], dtype=bool)
+        return mask
+
+    def _attribute_mask(self, group: AttributeGroup) -> np.ndarray:
+        from deckstat.cards import canonical_column
+
+        column = canonical_column(group.attribute)
+        if column not in self.cards.columns or column == "count":
+            options = [c for c in self.attributes]
+            raise ExpressionError(
+                f"unknown attribute {group.attribute!r}; this deck has {', '.join(options)}"
+                f"{suggest(group.attribute, options)}", source=f"group {group.label!r}", column=group.position)
+        values = list(self.cards[column])
+        op, target = group.op, group.value
+        if isinstance(target, float) and op != "~":
+            out = []
+            for v in values:
+                if _is_missing(v):
+                    out.append(op == "!=")
+                    continue
+                number = v if isinstance(v, (int, float, np.integer, np.floating)) else _to_float(v)
+                if number is None:
+                    # A text value such as "3000+" or "X": equal only to itself.
+                    out.append(op == "!=")
+                    continue
+                out.append(bool(_NUMERIC_OPS[op](float(number), target)))
+            return np.array(out, dtype=bool)
+        text = fold(target if isinstance(target, str) else _format_number(target))
+        if op in ("=", "=="):
+            return np.array([text in _items(v) for v in values], dtype=bool)
+        if op == "!=":
+            return np.array([text not in _items(v) for v in values], dtype=bool)
+        if op == "~":
+            return np.array([any(text in item for item in _items(v)) for v in values], dtype=bool)
+        raise ExpressionError(f"{op!r} needs a number, got {target!r}", source=f"group {group.label!r}",
+                              column=group.position)
+
+    def part(self, names: Iterable[str], *, label: str) -> Deck:
+        """Return the cards whose ``deck`` column is one of ``names`` (for games with two decks).
+
+        Parameters
+        ----------
+        names : iterable of str
+            Accepted spellings of the part (``"jeu"``, ``"game"``).
+        label : str
+            The part's name in messages.
+        """
+        if "deck" not in self.cards.columns:
+            raise DeckstatError(f"no 'deck' column to tell the {label} deck apart; add one whose values "
+                                f"are {', '.join(repr(n) for n in names)}", source=self.source)
+        wanted = {fold(n) for n in names}
+        rows = np.array([fold(v) in wanted for v in self.cards["deck"]], dtype=bool)
+        return Deck.from_table(self.cards[rows].drop(columns="deck"), source=f"{self.source} [{label}]")
+
+    def with_counts(self, counts: np.ndarray) -> Deck:
+        """Return a copy with new counts (rows whose count is 0 are dropped)."""
+        table = self.cards.copy()
+        table["count"] = np.asarray(counts, dtype=np.int64)
+        return Deck.from_table(table[table["count"] > 0], source=self.source)
+
+
+def _to_float(value: object) -> float | None:
+    try:
+        return float(str(value).replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _format_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+_NUMERIC_OPS = {
+    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b, "=": lambda a, b: a == b, "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}

@@ -1,0 +1,325 @@
+"""Exact probabilities for group counts in the zones of a shuffled deck.
+
+The deck is a uniformly random permutation. Every zone deckstat asks about
+(the cards set aside, the first hand, the kept hand and the cards drawn after
+it, the cards a mulligan put under the deck) is a union of consecutive
+*segments* of that permutation, whose sizes are known once the turn and the
+mulligan decision are.
+
+Cards are partitioned into disjoint *cells* by the groups they belong to, so
+overlapping groups are exact. The joint law of the cell counts over the
+segments is a product over cells of multinomial coefficients, so the engine
+folds the cells in one at a time into an array of weights indexed by
+
+* the number of cards placed so far in each segment (exact), and
+* for each *tracker* (a set of groups counted over a union of segments), each
+  group's count, saturated at the count above which the question no longer
+  changes (one more than the largest number it is compared with).
+
+The last segment's size is left free, so one pass answers every turn at once.
+The array stays small (hand size × draws × a few saturated counts), which makes
+the exact engine fast enough to be the default.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckstat.errors import DeckstatError
+
+MAX_EXACT_DECK = 500
+
+
+@dataclass(frozen=True)
+class Tracker:
+    """Groups counted over a union of segments.
+
+    Attributes
+    ----------
+    segments : tuple of int
+        Indices of the segments whose cards are counted.
+    groups : tuple of int
+        Column indices into the cell membership matrix.
+    caps : tuple of int
+        Saturation count of each group.
+    """
+
+    segments: tuple[int, ...]
+    groups: tuple[int, ...]
+    caps: tuple[int, ...]
+
+
+def cells(counts: np.ndarray, membership: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Partition cards into disjoint cells by group membership.
+
+    Parameters
+    ----------
+    counts : ndarray of int, shape (n_cards,)
+        Copies of each distinct card.
+    membership : ndarray of bool, shape (n_cards, n_groups)
+        Whether each distinct card belongs to each group.
+
+    Returns
+    -------
+    cell_counts : ndarray of int, shape (n_cells,)
+        Cards in each non-empty cell.
+    cell_membership : ndarray of bool, shape (n_cells, n_groups)
+        The group membership shared by the cards of each cell.
+    """
+    membership = np.asarray(membership, dtype=bool).reshape(len(counts), -1)
+    patterns, inverse = np.unique(membership, axis=0, return_inverse=True)
+    cell_counts = np.bincount(inverse.ravel(), weights=counts, minlength=len(patterns)).astype(np.int64)
+    keep = cell_counts > 0
+    return cell_counts[keep], patterns[keep]
+
+
+def _shift(arr: np.ndarray, axis: int, delta: int, saturate: bool) -> np.ndarray:
+    """Move weight ``delta`` steps up ``axis``; beyond the end it is dropped or piled on the last index."""
+    if delta == 0:
+        return arr
+    n = arr.shape[axis]
+    out = np.zeros_like(arr)
+    if delta < n:
+        dst = [slice(None)] * arr.ndim
+        src = [slice(None)] * arr.ndim
+        dst[axis] = slice(delta, n)
+        src[axis] = slice(0, n - delta)
+        out[tuple(dst)] = arr[tuple(src)]
+    if saturate:
+        last = [slice(None)] * arr.ndim
+        tail = [slice(None)] * arr.ndim
+        last[axis] = slice(n - 1, n)
+        tail[axis] = slice(max(n - 1 - delta, 0), n)
+        out[tuple(last)] = arr[tuple(tail)].sum(axis=axis, keepdims=True)
+    return out
+
+
+def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes: Sequence[int],
+                    trackers: Sequence[Tracker]) -> np.ndarray:
+    """Weights of every (segment fill, saturated tracker counts) state.
+
+    Parameters
+    ----------
+    cell_counts : ndarray of int, shape (n_cells,)
+    cell_membership : ndarray of bool, shape (n_cells, n_groups)
+    sizes : sequence of int
+        Maximum size of each segment. The result is indexed by the exact
+        number of cards in each, from 0 to that maximum.
+    trackers : sequence of Tracker
+
+    Returns
+    -------
+    ndarray of float
+        Axes: one per segment (length ``size + 1``), then one per tracked
+        group (length ``cap + 1``). Entry = number of ways (as a float) to
+        choose which cards fill the segments with those counts; divide by
+        :func:`total_ways` to get a probability.
+    """
+    shape = [s + 1 for s in sizes]
+    tracker_axes: list[list[int]] = []
+    for tracker in trackers:
+        axes = []
+        for cap in tracker.caps:
+            axes.append(len(shape))
+            shape.append(cap + 1)
+        tracker_axes.append(axes)
+    state = np.zeros(shape)
+    state[(0,) * len(shape)] = 1.0
+    for count, member in zip(cell_counts, cell_membership):
+        count = int(count)
+        new = np.zeros_like(state)
+        ranges = [range(min(count, s) + 1) for s in sizes]
+        for alloc in itertools.product(*ranges):
+            placed = sum(alloc)
+            if placed > count:
+                continue
+            weight = math.factorial(count) / (math.prod(math.factorial(j) for j in alloc)
+                                               * math.factorial(count - placed))
+            moved = state
+            for axis, j in enumerate(alloc):
+                moved = _shift(moved, axis, j, saturate=False)
+            for tracker, axes in zip(trackers, tracker_axes):
+                in_zone = sum(alloc[i] for i in tracker.segments)
+                if in_zone == 0:
+                    continue
+                for group, axis in zip(tracker.groups, axes):
+                    if member[group]:
+                        moved = _shift(moved, axis, in_zone, saturate=True)
+            new += weight * moved
+        state = new
+    return state
+
+
+def total_ways(deck_size: int, segment_sizes: Sequence[int]) -> float:
+    """Number of ways to fill segments of these sizes from ``deck_size`` distinct cards."""
+    rest = deck_size - sum(segment_sizes)
+    if rest < 0:
+        raise ValueError("segments larger than the deck")
+    return math.factorial(deck_size) / (math.prod(math.factorial(s) for s in segment_sizes)
+                                        * math.factorial(rest))
+
+
+def check_exact_size(deck_size: int) -> None:
+    """Refuse decks too large for float weights."""
+    if deck_size > MAX_EXACT_DECK:
+        raise DeckstatError(f"the exact engine handles decks of up to {MAX_EXACT_DECK} cards, this one has "
+                            f"{deck_size}; use the simulation method")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An event (or keep rule) over some groups, ready for the engine.
+
+    Attributes
+    ----------
+    groups : tuple of int
+        Columns of the cell membership matrix the condition counts.
+    caps : tuple of int
+        Saturation count of each group.
+    holds : callable
+        Maps a list of integer count arrays (one per group, broadcast
+        together) to a boolean array.
+    """
+
+    groups: tuple[int, ...]
+    caps: tuple[int, ...]
+    holds: Callable[[list[np.ndarray]], np.ndarray]
+
+    def mask(self) -> np.ndarray:
+        """Whether the condition holds, on the grid of saturated counts."""
+        if not self.groups:
+            return np.asarray(self.holds([]), dtype=float)
+        grid = np.indices([c + 1 for c in self.caps])
+        return np.asarray(self.holds(list(grid)), dtype=float)
+
+    def on_empty(self) -> float:
+        """Whether the condition holds for a zone with no card (1.0 or 0.0)."""
+        return float(np.asarray(self.holds([np.zeros((), dtype=int) for _ in self.groups])))
+
+    def tracker(self, segments: tuple[int, ...]) -> Tracker:
+        """Track this condition's groups over ``segments``."""
+        return Tracker(segments, self.groups, self.caps)
+
+
+def _outer(*masks: np.ndarray) -> np.ndarray:
+    result = masks[0]
+    for mask in masks[1:]:
+        result = np.multiply.outer(result, mask)
+    return result
+
+
+ZONES = ("seen", "hand", "set_aside", "bottom")
+
+
+def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condition, *, hand_size: int,
+              set_aside: int, draws: Sequence[int], zone: str = "seen",
+              keep: Condition | None = None) -> tuple[np.ndarray, float]:
+    """Exact P(event) in a zone, for each number of cards drawn after the opening hand.
+
+    Parameters
+    ----------
+    cell_counts, cell_membership : ndarray
+        Disjoint cells, from :func:`cells`.
+    event : Condition
+        The event.
+    hand_size : int
+        Cards in an opening hand.
+    set_aside : int
+        Cards dealt from the top before the hand.
+    draws : sequence of int
+        Cards drawn after the kept hand, one entry per turn asked for.
+    zone : {"seen", "hand", "set_aside", "bottom"}
+        ``seen``: the kept hand and every card drawn since. ``hand``: the kept
+        opening hand (``draws`` is ignored). ``set_aside``: the cards dealt
+        before the hand. ``bottom``: the cards a mulligan put under the deck
+        and not yet drawn again.
+    keep : Condition, optional
+        Keep rule of a one-time bottom mulligan; ``None`` for no mulligan.
+
+    Returns
+    -------
+    p : ndarray of float, shape (len(draws),)
+    p_keep : float
+        Probability of keeping the first hand (1.0 without a mulligan).
+    """
+    cell_counts = np.asarray(cell_counts, dtype=np.int64)
+    n_cards = int(cell_counts.sum())
+    check_exact_size(n_cards)
+    draws = [int(d) for d in draws]
+    h, s = hand_size, set_aside
+    drawable = n_cards - s
+    if zone not in ZONES:
+        raise DeckstatError(f"unknown zone {zone!r}; expected one of {', '.join(ZONES)}")
+    if zone == "hand":
+        draws = [0] * len(draws)
+    if s + h > n_cards:
+        raise DeckstatError(f"the deck has {n_cards} cards, fewer than the {s + h} dealt before turn 1")
+    if draws and h + max(draws) > drawable:
+        raise DeckstatError(f"{h + max(draws)} cards would be seen but only {drawable} can be drawn")
+    event_mask = event.mask()
+
+    def prob(sizes: list[int], trackers: list[Tracker], index: tuple, mask: np.ndarray,
+             weights: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+        if weights is None:
+            weights = segment_weights(cell_counts, cell_membership, sizes, trackers)
+        return float((weights[index] * mask).sum() / total_ways(n_cards, [i for i in index])), weights
+
+    p_keep = 1.0
+    if keep is not None:
+        p_keep, _ = prob([h], [keep.tracker((0,))], (h,), keep.mask())
+    if zone == "set_aside":
+        if s == 0:
+            return np.full(len(draws), event.on_empty()), p_keep
+        p, _ = prob([s], [event.tracker((0,))], (s,), event_mask)
+        return np.full(len(draws), p), p_keep
+    if keep is None:
+        if zone == "bottom":
+            return np.full(len(draws), event.on_empty()), p_keep
+        most = h + max(draws, default=0)
+        weights = segment_weights(cell_counts, cell_membership, [most], [event.tracker((0,))])
+        return np.array([prob([], [], (h + d,), event_mask, weights)[0] for d in draws]), p_keep
+
+    keep_mask = keep.mask()
+    mull_mask = 1.0 - keep_mask
+    out = np.zeros(len(draws))
+    if zone == "bottom":
+        kept_part = p_keep * event.on_empty()
+        weights = None
+        for i, d in enumerate(draws):
+            wrap = h + d - (drawable - h)
+            if wrap <= 0:
+                p, weights = prob([h], [keep.tracker((0,)), event.tracker((0,))], (h,),
+                                  _outer(mull_mask, event_mask), weights)
+            else:
+                sizes = [wrap, h - wrap]
+                p, _ = prob(sizes, [keep.tracker((0, 1)), event.tracker((1,))], tuple(sizes),
+                            _outer(mull_mask, event_mask))
+            out[i] = kept_part + p
+        return out, p_keep
+
+    # Kept first hand: the zone is the hand (segment 0) and the next d cards (segment 1).
+    kept = segment_weights(cell_counts, cell_membership, [h, max(draws)],
+                           [keep.tracker((0,)), event.tracker((0, 1))])
+    kept_mask = _outer(keep_mask, event_mask)
+    # Mulligan: the first hand (segment 0) goes under the deck; the zone is the next h + d cards,
+    # until the draws reach the old hand at the bottom (wrap).
+    plain = [d for d in draws if h + d <= drawable - h]
+    mull = None
+    if plain:
+        mull = segment_weights(cell_counts, cell_membership, [h, h + max(plain)],
+                               [keep.tracker((0,)), event.tracker((1,))])
+    both_mask = _outer(mull_mask, event_mask)
+    for i, d in enumerate(draws):
+        out[i] = prob([], [], (h, d), kept_mask, kept)[0]
+        wrap = h + d - (drawable - h)
+        if wrap <= 0:
+            out[i] += prob([], [], (h, h + d), both_mask, mull)[0]
+        else:
+            sizes = [wrap, h - wrap, drawable - h]
+            out[i] += prob(sizes, [keep.tracker((0, 1)), event.tracker((0, 2))], tuple(sizes), both_mask)[0]
+    return out, p_keep

@@ -1,0 +1,1 @@
+"""Game profiles shipped with deckstat, one TOML file per game."""

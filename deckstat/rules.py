@@ -1,0 +1,195 @@
+"""Deck construction checks: every rule of a game profile, applied to a deck.
+
+Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
+
+``size``        ``min``/``max`` cards; ``count_as_one`` groups count together as one card.
+``copies``      at most ``max`` copies per value of ``by`` (default ``name``), within ``group`` if given.
+``count``       ``min``/``max`` cards of ``group``.
+``ratio``       at least one card of ``group`` per ``per`` cards of the deck (rounded up).
+``distinct``    ``min``/``max`` different names in ``group``.
+``fraction``    cards of ``group`` at most ``max`` times the cards of ``of``.
+``allowed``     every card belongs to one of ``groups``.
+``same_value``  all cards of ``group`` share one value of ``attribute``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from deckstat.cards import canonical_column
+from deckstat.deck import Deck, _is_missing
+from deckstat.errors import DeckstatError
+from deckstat.profiles import DeckPart, Profile, Rule, get_profile
+from deckstat.text import fold
+
+VIOLATION_COLUMNS = ["deck", "rule", "level", "subject", "found", "allowed", "message"]
+
+
+def _bounds(rule: Rule) -> tuple[int | None, int | None]:
+    return rule.params.get("min"), rule.params.get("max")
+
+
+def _bound_text(low: int | None, high: int | None, unit: str) -> str:
+    if low is not None and high is not None:
+        return f"exactly {low} {unit}" if low == high else f"{low} to {high} {unit}"
+    if low is not None:
+        return f"at least {low} {unit}"
+    return f"at most {high} {unit}"
+
+
+def _outside(value: float, low: float | None, high: float | None) -> bool:
+    return (low is not None and value < low) or (high is not None and value > high)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
+    p = rule.params
+    out: list[dict] = []
+
+    def add(subject: str, found: str, allowed: str) -> None:
+        out.append({"rule": rule.text, "level": p.get("level", "error"), "subject": subject,
+                    "found": found, "allowed": allowed})
+
+    if rule.kind == "size":
+        size = deck.size
+        together = p.get("count_as_one", [])
+        if together:
+            mask = np.zeros(len(deck.cards), dtype=bool)
+            for group in together:
+                mask |= deck.mask(group)
+            grouped = int(deck.counts[mask].sum())
+            size = size - grouped + (1 if grouped else 0)
+        low, high = _bounds(rule)
+        if _outside(size, low, high):
+            note = f" ({' + '.join(together)} counted as one)" if together else ""
+            add("deck size", f"{_plural(size, 'card')}{note}", _bound_text(low, high, "cards"))
+    elif rule.kind == "copies":
+        column = canonical_column(p.get("by", "name"))
+        if column not in deck.cards.columns:
+            raise DeckstatError(f"the deck has no {column!r} column, needed by the rule {rule.text!r}",
+                                source=deck.source)
+        rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
+        totals: dict[str, int] = {}
+        shown: dict[str, str] = {}
+        for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
+            if _is_missing(value):
+                continue
+            key = fold(value)
+            totals[key] = totals.get(key, 0) + int(count)
+            shown.setdefault(key, str(value))
+        for key, total in totals.items():
+            if total > p["max"]:
+                add(shown[key], _plural(total, "copy").replace("copys", "copies"),
+                    f"at most {p['max']}")
+    elif rule.kind == "count":
+        n = deck.count(p["group"])
+        low, high = _bounds(rule)
+        if _outside(n, low, high):
+            add(p["group"], _plural(n, "card"), _bound_text(low, high, "cards"))
+    elif rule.kind == "ratio":
+        n = deck.count(p["group"])
+        needed = math.ceil(deck.size / p["per"])
+        if n < needed:
+            add(p["group"], f"{n} in {deck.size} cards", f"at least {needed} (1 per {p['per']} cards)")
+    elif rule.kind == "distinct":
+        names = {fold(name) for name in deck.cards["name"][deck.mask(p["group"])]}
+        low, high = _bounds(rule)
+        if _outside(len(names), low, high):
+            add(p["group"], f"{len(names)} different", _bound_text(low, high, "different cards"))
+    elif rule.kind == "fraction":
+        n, of = deck.count(p["group"]), deck.count(p["of"])
+        if n > p["max"] * of:
+            add(p["group"], f"{n} of {of} {p['of']}", f"at most {math.floor(p['max'] * of)} "
+                f"({p['max']:g} of {p['of']})")
+    elif rule.kind == "allowed":
+        mask = np.zeros(len(deck.cards), dtype=bool)
+        for group in p["groups"]:
+            mask |= deck.mask(group)
+        for name, kind in zip(deck.cards["name"][~mask], deck.cards["type"][~mask]):
+            add(name, f"type {kind!r}" if not _is_missing(kind) else "no type", " or ".join(p["groups"]))
+    elif rule.kind == "same_value":
+        column = canonical_column(p["attribute"])
+        rows = deck.mask(p["group"])
+        if rows.any() and column not in deck.cards.columns:
+            raise DeckstatError(f"the deck has no {p['attribute']!r} column, needed by the rule "
+                                f"{rule.text!r}", source=deck.source)
+        if rows.any():
+            tally: dict[str, int] = {}
+            label: dict[str, str] = {}
+            for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
+                key = "" if _is_missing(value) else fold(value)
+                tally[key] = tally.get(key, 0) + int(count)
+                label.setdefault(key, "(none)" if not key else str(value))
+            if len(tally) > 1:
+                found = ", ".join(f"{label[k]} ({_plural(n, 'card')})" for k, n in tally.items())
+                add(p["group"], found, f"one {p['attribute']}")
+    return out
+
+
+def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, list[dict]]]:
+    if len(profile.parts) == 1:
+        return [(profile.parts[0], deck, [])]
+    if "deck" not in deck.cards.columns:
+        names = "; ".join(f"{p.name}: {', '.join(p.aliases)}" for p in profile.parts)
+        raise DeckstatError(f"{profile.name} decks have {len(profile.parts)} parts; add a 'deck' column "
+                            f"naming each card's part ({names})", source=deck.source)
+    known = {fold(a) for part in profile.parts for a in part.aliases}
+    stray = []
+    for name, value in zip(deck.cards["name"], deck.cards["deck"]):
+        if _is_missing(value) or fold(value) not in known:
+            stray.append({"rule": "every card belongs to one of the decks", "level": "error",
+                          "subject": name, "found": f"deck {value!r}",
+                          "allowed": " or ".join(p.aliases[0] for p in profile.parts)})
+    out = [(part, deck.part(part.aliases, label=part.name), []) for part in profile.parts]
+    if stray:
+        out[0][2].extend(stray)
+    return out
+
+
+def validate(deck: Deck, game: str | Profile) -> pd.DataFrame:
+    """Check a deck against every construction rule of a game.
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck; for games with several decks (Licum) a table with a
+        ``deck`` column naming each card's part.
+    game : str or Profile
+        Game profile id or ``.toml`` path.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per violation: ``deck`` (part), ``rule``, ``level``
+        (``error`` or ``warning``), ``subject`` (card or category),
+        ``found``, ``allowed`` and a one-line ``message``. Empty for a legal
+        deck. ``attrs["legal"]`` is True when no row is an error.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.load_deck("data/wankul/illegal_deck.csv")  # doctest: +SKIP
+    >>> deckstat.validate(deck, "wankul")[["subject", "found", "allowed"]]  # doctest: +SKIP
+    """
+    profile = get_profile(game)
+    if not isinstance(deck, Deck):
+        raise DeckstatError(f"deck must be a Deck (see deckstat.load_deck), got {type(deck).__name__}")
+    rows = []
+    for part, part_deck, extra in _split_parts(deck, profile):
+        found = extra[:]
+        for rule in part.rules:
+            found.extend(_check_rule(part_deck, rule))
+        for row in found:
+            row["deck"] = part.name
+            row["message"] = f"{row['subject']}: {row['found']}, allowed {row['allowed']} ({row['rule']})"
+            rows.append(row)
+    frame = pd.DataFrame.from_records(rows, columns=VIOLATION_COLUMNS)
+    frame.attrs.update({"game": profile.id, "deck": deck.source, "deck_size": deck.size,
+                        "legal": not (frame["level"] == "error").any()})
+    return frame

@@ -1,0 +1,44 @@
+"""Text normalisation shared by loaders, group matching and profiles."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+
+
+def fold(text: object) -> str:
+    """Return ``text`` case- and accent-insensitive, with spacing collapsed.
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is converted with ``str``.
+
+    Returns
+    -------
+    str
+        Lower-case text without diacritics, single spaces, no outer spaces.
+
+    Examples
+    --------
+    >>> fold("  Entre-Période ")
+    'entre-periode'
+    """
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.casefold().split())
+
+
+def fold_key(text: object) -> str:
+    """Return a looser key than :func:`fold`: spaces, ``_``, ``-`` and ``.`` removed.
+
+    Used for column headers, where ``Coût``, ``cout`` and ``co_ut`` mean the same.
+    """
+    return "".join(ch for ch in fold(text) if ch not in " _-.'’")
+
+
+def suggest(word: str, candidates: list[str] | set[str]) -> str:
+    """Return ``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
+    by_fold = {fold(c): c for c in candidates}
+    match = difflib.get_close_matches(fold(word), list(by_fold), n=1, cutoff=0.6)
+    return f"; did you mean {by_fold[match[0]]!r}?" if match else ""
