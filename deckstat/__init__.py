@@ -5,7 +5,7 @@ Wankul, Duel Masters, Joueur du Grenier TCG, Licum, Pandrea and any game
 described by a profile file.
 """
 
-from deckstat.api import odds
+from deckstat.api import MulliganReport, mulligan, odds, when
 from deckstat.cards import load_deck, read_card_csv, read_decklist
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError, ExpressionError
@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Deck",
+    "MulliganReport",
     "DeckstatError",
     "ExpressionError",
     "Profile",
@@ -25,10 +26,12 @@ __all__ = [
     "list_profiles",
     "load_deck",
     "load_profile_file",
+    "mulligan",
     "odds",
     "parse_event",
     "parse_group",
     "read_card_csv",
     "read_decklist",
     "validate",
+    "when",
 ]

@@ -14,6 +14,8 @@ from deckstat.events import AttributeGroup, Group, NameGroup, parse_group
 from deckstat.text import fold, suggest
 
 LIST_SEPARATOR = ";"
+#: Copies of one card beyond this are a typo, not a deck.
+MAX_COPIES = 10_000
 
 
 def _is_missing(value: object) -> bool:
@@ -68,12 +70,12 @@ class Deck:
             table["count"] = 1
         if "type" not in table.columns:
             table["type"] = None
-        counts = pd.to_numeric(table["count"], errors="coerce")
-        bad = counts.isna() | (counts <= 0) | (counts % 1 != 0)
+        counts = pd.to_numeric(table["count"].astype(object), errors="coerce").astype(float)
+        bad = counts.isna() | (counts <= 0) | (counts % 1 != 0) | (counts > MAX_COPIES)
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise DeckstatError(f"card {table['name'].iloc[row]!r} has count {table['count'].iloc[row]!r}; "
-                                "expected a whole number of at least 1", source=source)
+                                f"expected a whole number of at least 1 and at most {MAX_COPIES:,}", source=source)
         table["count"] = counts.astype(np.int64)
         table["name"] = table["name"].astype(str).str.strip()
         front = ["name", "count", "type"]
@@ -110,17 +112,20 @@ class Deck:
 
         Returns
         -------
-        ndarray of bool, one entry per row of :attr:`cards`.
+        ndarray of bool, one entry per row of :attr:`cards` (a fresh array the caller may modify).
         """
         if isinstance(group, str):
             group = parse_group(group)
-        if group.key not in self._masks:
+        # Keyed by kind too: a quoted name such as "[cost<=1]" must not share a cached mask
+        # with the attribute group [cost<=1].
+        cache_key = (type(group).__name__, group.key)
+        if cache_key not in self._masks:
             if isinstance(group, NameGroup):
                 mask = self._name_mask(group)
             else:
                 mask = self._attribute_mask(group)
-            self._masks[group.key] = mask
-        return self._masks[group.key]
+            self._masks[cache_key] = mask
+        return self._masks[cache_key].copy()
 
     def count(self, group: Group | str) -> int:
         """Number of cards (copies included) in ``group``."""
@@ -147,26 +152,29 @@ class Deck:
     def _attribute_mask(self, group: AttributeGroup) -> np.ndarray:
         from deckstat.cards import canonical_column
 
-        column = canonical_column(group.attribute)
-        if column not in self.cards.columns or column == "count":
-            options = [c for c in self.attributes]
+        wanted = canonical_column(group.attribute)
+        searchable = [c for c in self.cards.columns if c != "count"]
+        # The deck's own headers may be spelled differently (a table built by hand with "Coût").
+        columns = [c for c in searchable if canonical_column(str(c)) == wanted]
+        column = wanted if wanted in searchable else (columns[0] if columns else None)
+        if column is None:
+            options = [str(c) for c in searchable]
+            hint = suggest(group.attribute, options) or suggest(wanted, options)
             raise ExpressionError(
-                f"unknown attribute {group.attribute!r}; this deck has {', '.join(options)}"
-                f"{suggest(group.attribute, options)}", source=f"group {group.label!r}", column=group.position)
+                f"unknown attribute {group.attribute!r}; this deck has {', '.join(options)}{hint}",
+                source=f"group {group.label!r}", column=group.position)
         values = list(self.cards[column])
         op, target = group.op, group.value
         if isinstance(target, float) and op != "~":
+            compare = _NUMERIC_OPS[op]
             out = []
             for v in values:
-                if _is_missing(v):
-                    out.append(op == "!=")
-                    continue
-                number = v if isinstance(v, (int, float, np.integer, np.floating)) else _to_float(v)
-                if number is None:
-                    # A text value such as "3000+" or "X": equal only to itself.
-                    out.append(op == "!=")
-                    continue
-                out.append(bool(_NUMERIC_OPS[op](float(number), target)))
+                numbers = _numbers(v)
+                if op == "!=":
+                    # Missing and non-numeric values ("3000+", "X") differ from every number.
+                    out.append(not any(n == target for n in numbers))
+                else:
+                    out.append(any(bool(compare(n, target)) for n in numbers))
             return np.array(out, dtype=bool)
         text = fold(target if isinstance(target, str) else _format_number(target))
         if op in ("=", "=="):
@@ -204,9 +212,19 @@ class Deck:
 
 def _to_float(value: object) -> float | None:
     try:
-        return float(str(value).replace(",", "."))
+        return float(str(value).strip().replace(",", "."))
     except ValueError:
         return None
+
+
+def _numbers(value: object) -> list[float]:
+    """The numbers of an attribute value: none if missing, one per numeric item of a ``;`` list."""
+    if _is_missing(value):
+        return []
+    if isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
+        return [] if isinstance(value, (float, np.floating)) and math.isnan(value) else [float(value)]
+    found = (_to_float(item) for item in str(value).split(LIST_SEPARATOR) if item.strip())
+    return [n for n in found if n is not None and not math.isnan(n)]
 
 
 def _format_number(value: float) -> str:

@@ -10,19 +10,22 @@ Grammar (keywords are case-insensitive; ``et``/``ou``/``non`` are accepted too):
     group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]"
     OP         := ">=" | "<=" | ">" | "<" | "=" | "==" | "!="
     ATTR_OP    := OP | "~"                    # "~": the value contains the text
+    value      := NUMBER | text | "quoted text" # "<", "<=", ">", ">=" need a NUMBER; "~" keeps text
 
 A bare word or quoted string matches a card type, a tag or a card name, case-
 and accent-insensitively. ``[cost<=1]`` compares an attribute; list attributes
 (``Fire;Water``) match when any item does. Groups may overlap.
 
 The parser is a hand-written recursive descent over a tokenizer: no ``eval``,
-and every error names the character position it found.
+and every error names the character position it found. Nesting of parentheses
+and ``not`` is limited to :data:`MAX_DEPTH` levels. :func:`to_text` writes an
+event so that :func:`parse_event` reads back the same tree.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 import numpy as np
@@ -36,6 +39,15 @@ _KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "n
 _WORD = re.compile(r"[^\s()\[\]<>=!~\"']+")
 _INT = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
+_ATTR_OP = re.compile(r">=|<=|==|!=|=|>|<|~")
+_QUOTES = "\"'"
+#: Deepest nesting of parentheses and ``not`` accepted (keeps the parser off Python's recursion limit).
+MAX_DEPTH = 100
+
+
+def _quote(text: str) -> str:
+    """Quote ``text`` with a quote character it does not contain."""
+    return f"'{text}'" if '"' in text else f'"{text}"'
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class NameGroup:
     """Cards whose type, one of whose tags, or whose name is ``text``."""
 
     text: str
-    position: int = 0
+    position: int = field(default=0, compare=False)
 
     @property
     def key(self) -> str:
@@ -52,8 +64,11 @@ class NameGroup:
 
     @property
     def label(self) -> str:
-        """How the group is written back in output."""
-        return self.text if _WORD.fullmatch(self.text) else f'"{self.text}"'
+        """How the group is written back in output (quoted unless it reads back as the same word)."""
+        text = self.text
+        if _WORD.fullmatch(text) and not _INT.fullmatch(text) and fold(text) not in _KEYWORDS:
+            return text
+        return _quote(text)
 
 
 @dataclass(frozen=True)
@@ -63,12 +78,12 @@ class AttributeGroup:
     attribute: str
     op: str
     value: str | float
-    position: int = 0
+    position: int = field(default=0, compare=False)
 
     @property
     def key(self) -> str:
-        """Identity of the group."""
-        value = self.value if isinstance(self.value, float) else fold(self.value)
+        """Identity of the group (a text value is quoted, so ``[x="1"]`` and ``[x=1]`` stay apart)."""
+        value = _format_number(self.value) if isinstance(self.value, float) else f'"{fold(self.value)}"'
         op = "=" if self.op == "==" else self.op
         return f"[{fold(self.attribute)}{op}{value}]"
 
@@ -76,9 +91,21 @@ class AttributeGroup:
     def label(self) -> str:
         """How the group is written back in output."""
         value = self.value
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        return f"[{self.attribute}{self.op}{value}]"
+        if isinstance(value, float):
+            shown = _format_number(value)
+        elif (value and value == value.strip() and not _NUMBER.match(value)
+              and not any(ch in value for ch in "[]<>=!~" + _QUOTES)):
+            shown = value
+        else:
+            shown = _quote(value)
+        return f"[{self.attribute}{self.op}{shown}]"
+
+
+def _format_number(value: float) -> str:
+    """Write ``value`` so that it reads back as the same number (no exponent)."""
+    if value.is_integer():
+        return str(int(value))
+    return np.format_float_positional(value, unique=True, trim="-")
 
 
 Group = Union[NameGroup, AttributeGroup]
@@ -155,14 +182,17 @@ class _Tokenizer:
                 end = text.find(ch, i + 1)
                 if end < 0:
                     raise self.error(f"unclosed quote {ch}", i + 1)
-                if end == i + 1:
-                    raise self.error("empty quoted name", i + 1)
+                if not text[i + 1:end].strip():
+                    raise self.error("empty quoted name; expected a card type, tag or name between the quotes",
+                                     i + 1)
                 out.append(_Token("string", text[i + 1:end], i + 1))
                 i = end + 1
             elif ch in "<>=!~":
-                op = next((op for op in ATTR_OPS if text.startswith(op, i)), None)
-                if op is None or op == "~":
-                    raise self.error(f"unexpected {ch!r}; comparisons are {' '.join(COUNT_OPS)}", i + 1)
+                op = next((op for op in COUNT_OPS if text.startswith(op, i)), None)
+                if op is None:
+                    hint = "; '~' only works inside [attribute~text]" if ch == "~" else ""
+                    raise self.error(f"unexpected {ch!r}; expected a comparison: {' '.join(COUNT_OPS)}{hint}",
+                                     i + 1)
                 out.append(_Token("op", op, i + 1))
                 i += len(op)
             else:
@@ -179,39 +209,70 @@ class _Tokenizer:
         return out
 
     def _closing_bracket(self, start: int) -> int:
-        quote = None
+        quote, opened = None, 0
         for j in range(start + 1, len(self.text)):
             ch = self.text[j]
             if quote:
                 quote = None if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
+            elif ch in _QUOTES:
+                quote, opened = ch, j
             elif ch == "]":
                 return j
             elif ch == "[":
-                break
+                raise self.error("'[' inside [...]; expected ']' to close the '[' at position "
+                                 f"{start + 1}", j + 1)
+        if quote:
+            raise self.error(f"unclosed quote {quote}", opened + 1)
         raise self.error("'[' without a matching ']'", start + 1)
 
     def _attribute(self, start: int, end: int) -> _Token:
         inner = self.text[start + 1:end]
-        match = re.search(r">=|<=|==|!=|=|>|<|~", inner)
+        base = start + 2  # 1-based position of inner[0]
+        match, quote = None, None
+        for k, ch in enumerate(inner):  # the first comparison outside quotes
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in _QUOTES:
+                quote = ch
+            else:
+                match = _ATTR_OP.match(inner, k)
+                if match:
+                    break
         if match is None:
             raise self.error("expected an attribute comparison such as [cost<=1]", start + 1)
+        op = match.group(0)
         attribute = inner[: match.start()].strip()
-        raw_value = inner[match.end():].strip()
+        rest = inner[match.end():]
+        raw_value = rest.strip()
+        value_position = base + match.end() + len(rest) - len(rest.lstrip())
         if not attribute:
-            raise self.error(f"missing attribute name before {match.group(0)!r}", start + 2)
+            raise self.error(f"missing attribute name before {op!r}; expected something like [cost{op}1]",
+                             base + len(inner) - len(inner.lstrip()))
+        if any(ch in attribute for ch in _QUOTES):
+            raise self.error(f"quote in attribute name {attribute!r}; expected a column name such as cost",
+                             base + len(inner) - len(inner.lstrip()))
         if not raw_value:
-            raise self.error(f"missing value after {match.group(0)!r}", start + 2 + match.end())
-        if len(raw_value) >= 2 and raw_value[0] == raw_value[-1] and raw_value[0] in "\"'":
-            value: str | float = raw_value[1:-1]
-        elif _NUMBER.match(raw_value):
+            raise self.error(f"missing value after {op!r}; expected a number or a text", base + match.end())
+        if raw_value[0] in _QUOTES:
+            body = raw_value[1:-1]
+            if len(raw_value) < 2 or raw_value[-1] != raw_value[0] or raw_value[0] in body:
+                raise self.error(f"expected the quotes to surround the whole value, got {raw_value!r}",
+                                 value_position)
+            if not body.strip():
+                raise self.error(f"empty value after {op!r}; expected a number or a text", value_position)
+            value: str | float = body
+        elif any(ch in raw_value for ch in _QUOTES):
+            raise self.error(f"expected the quotes to surround the whole value, got {raw_value!r}",
+                             value_position)
+        elif op != "~" and _NUMBER.match(raw_value):
             value = float(raw_value.replace(",", "."))
+            if not np.isfinite(value):
+                raise self.error(f"number {raw_value!r} is too large", value_position)
         else:
             value = raw_value
-        if match.group(0) in ("<", "<=", ">", ">=") and not isinstance(value, float):
-            raise self.error(f"{match.group(0)!r} needs a number, got {raw_value!r}", start + 2 + match.end())
-        group = AttributeGroup(attribute, match.group(0), value, start + 1)
+        if op in ("<", "<=", ">", ">=") and not isinstance(value, float):
+            raise self.error(f"{op!r} needs a number, got {raw_value!r}", value_position)
+        group = AttributeGroup(attribute, op, value, start + 1)
         return _Token("attr", self.text[start:end + 1], start + 1, group)
 
 
@@ -220,6 +281,7 @@ class _Parser:
         self.tokenizer = _Tokenizer(text, what)
         self.tokens = self.tokenizer.tokens()
         self.index = 0
+        self.depth = 0
 
     @property
     def current(self) -> _Token:
@@ -239,6 +301,8 @@ class _Parser:
             raise self.error("empty expression; expected something like Terrain>=1")
         event = self.or_expr()
         if self.current.kind != "end":
+            if self.current.kind == "rparen":
+                raise self.error("unexpected ')' without a matching '('; expected 'and', 'or' or the end")
             raise self.error(f"unexpected {self.current.text!r}; expected 'and', 'or' or the end")
         return event
 
@@ -258,16 +322,22 @@ class _Parser:
 
     def not_expr(self) -> Event:
         token = self.current
-        if token.kind == "keyword" and token.text == "not":
+        if (token.kind == "keyword" and token.text == "not") or token.kind == "lparen":
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise self.error(f"expression nested too deeply; expected at most {MAX_DEPTH} levels of "
+                                 "parentheses and 'not'")
             self.advance()
-            return Not(self.not_expr())
-        if token.kind == "lparen":
-            self.advance()
-            inner = self.or_expr()
-            if self.current.kind != "rparen":
-                raise self.error(f"expected ')' to close the '(' at position {token.position}")
-            self.advance()
-            return inner
+            if token.kind == "keyword":
+                event: Event = Not(self.not_expr())
+            else:
+                event = self.or_expr()
+                if self.current.kind != "rparen":
+                    shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
+                    raise self.error(f"expected ')' to close the '(' at position {token.position}, got {shown}")
+                self.advance()
+            self.depth -= 1
+            return event
         return self.count()
 
     def count(self) -> Count:
@@ -277,8 +347,13 @@ class _Parser:
         op = self.advance().text
         number = self.current
         if number.kind != "int":
-            shown = number.text or "the end"
-            raise self.error(f"expected a whole number after {op!r}, got {shown!r}")
+            shown = f"{number.text!r}" if number.kind != "end" else "the end"
+            hint = ""
+            if number.kind == "op" and number.position == self.tokens[self.index - 1].position + len(op):
+                swapped = (number.text + op).replace("==", "=")
+                if swapped in COUNT_OPS and swapped != op + number.text:
+                    hint = f" (did you mean {swapped!r}?)"
+            raise self.error(f"expected a whole number after {op!r}, got {shown}{hint}")
         self.advance()
         return Count(group, "==" if op == "=" else op, number.value)
 
@@ -413,6 +488,7 @@ def to_text(event: Event) -> str:
     parts = []
     for item in event.items:
         text = to_text(item)
-        needs_parens = isinstance(item, (And, Or)) and type(item) is not type(event)
-        parts.append(f"({text})" if needs_parens else text)
+        # A nested and/or is always bracketed, even ``(a and b) and c``: the text then parses back
+        # to the same tree, not to a flattened one.
+        parts.append(f"({text})" if isinstance(item, (And, Or)) else text)
     return word.join(parts)

@@ -8,6 +8,7 @@ user profile, with the same checks.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -15,10 +16,18 @@ from pathlib import Path
 
 from deckstat.errors import DeckstatError
 from deckstat.events import parse_event, parse_group
-from deckstat.text import fold, suggest
+from deckstat.text import fold, fold_key, suggest
 
 SEATS = ("first", "second")
-MULLIGAN_RULES = ("none", "bottom")
+MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
+MULLIGAN_WORDS = {
+    "none": "none",
+    "bottom": "put the hand under the deck and draw a new one from the top, no shuffle",
+    "london": "shuffle, draw a full hand, then put one card per mulligan under the deck (London)",
+    "vancouver": "shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
+                 "the deck (Vancouver)",
+    "free": "the first mulligan draws a full new hand; later ones are London mulligans",
+}
 DECKOUT_RULES = {
     "lose_on_failed_draw": "a player who must draw from an empty deck loses",
     "lose_on_last_draw": "a player who draws the last card of their deck loses",
@@ -28,6 +37,18 @@ DECKOUT_RULES = {
     "none": "running out of cards has no rules effect",
 }
 RULE_KINDS = ("size", "copies", "count", "ratio", "distinct", "fraction", "allowed", "same_value")
+RULE_LEVELS = ("error", "warning")
+# Parameters of each rule kind: (key, type, required). Groups are checked separately.
+_RULE_PARAMS: dict[str, tuple[tuple[str, type | tuple, bool], ...]] = {
+    "size": (("min", int, False), ("max", int, False), ("count_as_one", list, False)),
+    "copies": (("max", int, True), ("by", str, False), ("group", str, False)),
+    "count": (("group", str, True), ("min", int, False), ("max", int, False)),
+    "ratio": (("group", str, True), ("per", int, True)),
+    "distinct": (("group", str, True), ("min", int, False), ("max", int, False)),
+    "fraction": (("group", str, True), ("of", str, True), ("max", (int, float), True)),
+    "allowed": (("groups", list, True),),
+    "same_value": (("group", str, True), ("attribute", str, True)),
+}
 
 
 @dataclass(frozen=True)
@@ -64,7 +85,9 @@ class Profile:
     set_aside : int
         Cards dealt from the top before the hand (Duel Masters shields).
     mulligan : str
-        ``"none"`` or ``"bottom"`` (put the hand under the deck, draw a new one).
+        A key of :data:`MULLIGAN_WORDS`: ``"none"``, ``"bottom"`` (Wankul: the
+        hand goes under the deck, a new one is drawn), ``"london"``,
+        ``"vancouver"`` or ``"free"``.
     mulligan_limit : int
         How many mulligans are allowed.
     keep : str or None
@@ -103,7 +126,23 @@ class Profile:
     extra: dict = field(default_factory=dict, repr=False)
 
     def draws_by_turn(self, turn: int, seat: str) -> int:
-        """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``."""
+        """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``.
+
+        Parameters
+        ----------
+        turn : int
+            Turn number; turn 0 is the kept opening hand.
+        seat : str
+            ``"first"`` or ``"second"``.
+
+        Returns
+        -------
+        int
+            ``first_turn_draw[seat] + (turn - 1) * draws_per_turn`` for
+            ``turn >= 1``, 0 for turn 0.
+        """
+        if seat not in SEATS:
+            raise DeckstatError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
         if turn <= 0:
             return 0
         return self.first_turn_draw[seat] + (turn - 1) * self.draws_per_turn
@@ -132,7 +171,7 @@ class Profile:
             rows.append(("mulligan", "none"))
         else:
             times = "once" if self.mulligan_limit == 1 else f"up to {self.mulligan_limit} times"
-            rows.append(("mulligan", f"put the hand under the deck and draw a new one, {times}; "
+            rows.append(("mulligan", f"{MULLIGAN_WORDS[self.mulligan]}, {times}; "
                                      f"default keep rule: {self.keep}"))
         draws = ", ".join(f"{seat} player {self.first_turn_draw[seat]}" for seat in SEATS)
         rows.append(("turn 1 draw", draws))
@@ -151,32 +190,89 @@ class Profile:
         return rows
 
 
+_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table"}
+
+
+def _shown(value: object) -> str:
+    """A wrong value, shortly: tables and lists are named, not printed."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _require(data: dict, key: str, kind: type | tuple, where: str, default: object = ...):
     if key not in data:
         if default is ...:
             raise DeckstatError(f"missing {key!r}", source=where)
         return default
     value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise DeckstatError(f"{key!r} must be {names}, got {value!r}", source=where)
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+        raise DeckstatError(f"{key!r} must be {names}, got {_shown(value)}", source=where)
     return value
 
 
-def _parse_rule(data: dict, where: str) -> Rule:
+def _require_strings(data: dict, key: str, where: str, default: object = ...):
+    """A list of strings, e.g. ``aliases`` or ``sources``."""
+    value = _require(data, key, list, where, default)
+    if key in data:
+        for item in value:
+            if not isinstance(item, str):
+                raise DeckstatError(f"{key!r} must be a list of strings, got the item {_shown(item)}", source=where)
+    return value
+
+
+def _require_count(data: dict, key: str, where: str, default: object = ..., *, least: int = 0):
+    """An integer of at least ``least`` (hand sizes, draws, rule bounds)."""
+    value = _require(data, key, int, where, default)
+    if key in data and value < least:
+        raise DeckstatError(f"{key!r} must be at least {least}, got {value!r}", source=where)
+    return value
+
+
+def _parse_rule(data: object, where: str) -> Rule:
+    if not isinstance(data, dict):
+        raise DeckstatError(f"a rule must be a table [[decks.rules]], got {_shown(data)}", source=where)
     kind = _require(data, "kind", str, where)
     if kind not in RULE_KINDS:
         raise DeckstatError(f"unknown rule kind {kind!r}; expected one of {', '.join(RULE_KINDS)}"
                             f"{suggest(kind, RULE_KINDS)}", source=where)
     text = _require(data, "text", str, where)
+    source = _require(data, "source", str, where, "")
+    rule_id = _require(data, "id", str, where, kind)
+    level = _require(data, "level", str, where, "error")
+    if level not in RULE_LEVELS:
+        raise DeckstatError(f"'level' must be one of {', '.join(RULE_LEVELS)}, got {level!r}"
+                            f"{suggest(level, RULE_LEVELS)}", source=where)
+    for key, key_type, required in _RULE_PARAMS[kind]:
+        default = ... if required else None
+        if key_type is int:
+            _require_count(data, key, where, default, least=1 if key == "per" else 0)
+        elif key_type is list:
+            _require_strings(data, key, where, default)
+        else:
+            _require(data, key, key_type, where, default)
+    if kind in ("count", "distinct") and "min" not in data and "max" not in data:
+        raise DeckstatError(f"a {kind!r} rule needs 'min' or 'max' (or both)", source=where)
+    if data.get("min") is not None and data.get("max") is not None and data["min"] > data["max"]:
+        raise DeckstatError(f"'min' ({data['min']}) is larger than 'max' ({data['max']})", source=where)
+    if kind == "fraction" and data["max"] < 0:
+        raise DeckstatError(f"'max' must be at least 0, got {data['max']!r}", source=where)
+    if kind == "allowed" and not data["groups"]:
+        raise DeckstatError("'groups' lists no group", source=where)
     params = {k: v for k, v in data.items() if k not in ("kind", "text", "source", "id")}
+    params["level"] = level
     for key in ("group", "of"):
         if key in params:
             parse_group(params[key], what=f"{where} {key}")
     for key in ("groups", "count_as_one"):
         for group in params.get(key, []):
             parse_group(group, what=f"{where} {key}")
-    return Rule(kind, text, params, data.get("source", ""), data.get("id", kind))
+    return Rule(kind, text, params, source, rule_id)
 
 
 def parse_profile(data: dict, *, where: str) -> Profile:
@@ -193,21 +289,37 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if not parts_data:
         raise DeckstatError("'decks' lists no deck", source=where)
     parts = []
+    seen_aliases: dict[str, str] = {}
     for i, part in enumerate(parts_data):
         part_where = f"{where} [[decks]] #{i + 1}"
+        if not isinstance(part, dict):
+            raise DeckstatError(f"each deck must be a table [[decks]], got {_shown(part)}", source=part_where)
         rules = tuple(_parse_rule(r, f"{part_where} rule #{j + 1}")
                       for j, r in enumerate(_require(part, "rules", list, part_where, [])))
         part_id = _require(part, "id", str, part_where, "main")
-        parts.append(DeckPart(part_id, _require(part, "name", str, part_where, part_id),
-                              tuple(_require(part, "aliases", list, part_where, [part_id])), rules))
-    hand_size = _require(play, "hand_size", int, pwhere)
-    set_aside = _require(play, "set_aside", int, pwhere, 0)
-    if hand_size < 0 or set_aside < 0:
-        raise DeckstatError("hand_size and set_aside must be at least 0", source=pwhere)
+        if any(p.id == part_id for p in parts):
+            raise DeckstatError(f"two decks have the id {part_id!r}; give each deck its own 'id'",
+                                source=part_where)
+        aliases = tuple(_require_strings(part, "aliases", part_where, [part_id]))
+        if not aliases:
+            raise DeckstatError("'aliases' is empty; list the values of the 'deck' column that mean this deck",
+                                source=part_where)
+        for alias in aliases:
+            if seen_aliases.get(fold(alias), part_id) != part_id:
+                raise DeckstatError(f"the alias {alias!r} names both the {seen_aliases[fold(alias)]!r} and the "
+                                    f"{part_id!r} deck", source=part_where)
+            seen_aliases[fold(alias)] = part_id
+        parts.append(DeckPart(part_id, _require(part, "name", str, part_where, part_id), aliases, rules))
+    hand_size = _require_count(play, "hand_size", pwhere)
+    set_aside = _require_count(play, "set_aside", pwhere, 0)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
     if mulligan not in MULLIGAN_RULES:
-        raise DeckstatError(f"mulligan must be one of {', '.join(MULLIGAN_RULES)}, got {mulligan!r}",
-                            source=pwhere)
+        raise DeckstatError(f"'mulligan' must be one of {', '.join(MULLIGAN_RULES)}, got {mulligan!r}"
+                            f"{suggest(mulligan, MULLIGAN_RULES)}", source=pwhere)
+    mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 1 if mulligan != "none" else 0)
+    if mulligan != "none" and mulligan_limit < 1:
+        raise DeckstatError(f"'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got "
+                            f"{mulligan_limit}", source=pwhere)
     keep = _require(play, "keep", str, pwhere, None)
     if keep is not None:
         parse_event(keep, what=f"{pwhere} keep")
@@ -215,38 +327,40 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         raise DeckstatError("a profile with a mulligan needs a default 'keep' rule", source=pwhere)
     first = _require(play, "first_turn_draw", dict, pwhere)
     for seat in SEATS:
-        _require(first, seat, int, f"{pwhere} first_turn_draw")
+        _require_count(first, seat, f"{pwhere} first_turn_draw")
+    draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1)
     deckout = _require(play, "deckout", str, pwhere, "lose_on_failed_draw")
     if deckout not in DECKOUT_RULES:
-        raise DeckstatError(f"deckout must be one of {', '.join(DECKOUT_RULES)}, got {deckout!r}",
-                            source=pwhere)
+        raise DeckstatError(f"'deckout' must be one of {', '.join(DECKOUT_RULES)}, got {deckout!r}"
+                            f"{suggest(deckout, list(DECKOUT_RULES))}", source=pwhere)
     resource = _require(data, "resource_group", str, where, None)
     if resource:
         parse_group(resource, what=f"{where} resource_group")
     draw_part = _require(play, "draw_deck", str, pwhere, parts[0].id)
     if draw_part not in {p.id for p in parts}:
-        raise DeckstatError(f"draw_deck {draw_part!r} is not one of the decks", source=pwhere)
+        raise DeckstatError(f"'draw_deck' {draw_part!r} is not one of the decks "
+                            f"({', '.join(p.id for p in parts)})", source=pwhere)
     return Profile(
         id=_require(data, "id", str, where),
         name=_require(data, "name", str, where),
-        aliases=tuple(_require(data, "aliases", list, where, [])),
+        aliases=tuple(_require_strings(data, "aliases", where, [])),
         description=_require(data, "description", str, where, ""),
-        card_types=tuple(_require(data, "card_types", list, where, [])),
+        card_types=tuple(_require_strings(data, "card_types", where, [])),
         resource_group=resource,
         parts=tuple(parts),
         hand_size=hand_size,
         set_aside=set_aside,
         set_aside_name=_require(play, "set_aside_name", str, pwhere, "set aside"),
         mulligan=mulligan,
-        mulligan_limit=_require(play, "mulligan_limit", int, pwhere, 1 if mulligan != "none" else 0),
+        mulligan_limit=mulligan_limit,
         keep=keep,
         first_turn_draw={seat: first[seat] for seat in SEATS},
-        draws_per_turn=_require(play, "draws_per_turn", int, pwhere, 1),
+        draws_per_turn=draws_per_turn,
         deckout=deckout,
         draw_part=draw_part,
-        special_rules=tuple(_require(data, "special_rules", list, where, [])),
-        assumptions=tuple(_require(data, "assumptions", list, where, [])),
-        sources=tuple(_require(data, "sources", list, where, [])),
+        special_rules=tuple(_require_strings(data, "special_rules", where, [])),
+        assumptions=tuple(_require_strings(data, "assumptions", where, [])),
+        sources=tuple(_require_strings(data, "sources", where, [])),
         path=where,
         extra={k: v for k, v in data.items() if k == "notes"},
     )
@@ -259,6 +373,8 @@ def load_profile_file(path: str | Path) -> Profile:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DeckstatError("profile file not found", source=str(path)) from None
+    except OSError as exc:
+        raise DeckstatError(f"cannot read the profile file ({exc.strerror or exc})", source=str(path)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DeckstatError(f"not a valid TOML profile ({exc})", source=str(path)) from None
     return parse_profile(data, where=str(path))
@@ -284,12 +400,15 @@ def list_profiles() -> list[Profile]:
     return list(_CACHE.values())
 
 
-def get_profile(game: str | Profile) -> Profile:
-    """Return a profile by id, alias or TOML file path.
+def get_profile(game: str | os.PathLike | Profile) -> Profile:
+    """Return a profile by id, alias, display name or TOML file path.
+
+    Names are compared without case, accents, spaces, ``-`` or ``_``, so
+    ``"Duel Masters"``, ``"duel_masters"`` and ``"DM"`` all name Duel Masters.
 
     Parameters
     ----------
-    game : str or Profile
+    game : str, path or Profile
         ``"wankul"``, ``"duel-masters"``, ``"dm"``, ``"jdg"``, ``"licum"``,
         ``"pandrea"``, ``"generic"``, or a path to a ``.toml`` profile.
 
@@ -299,12 +418,14 @@ def get_profile(game: str | Profile) -> Profile:
     """
     if isinstance(game, Profile):
         return game
+    if isinstance(game, os.PathLike):
+        return load_profile_file(game)
     if not isinstance(game, str):
         raise DeckstatError(f"game must be a name or a profile file, got {game!r}")
     profiles = list_profiles()
-    key = fold(game)
+    key = fold_key(game)
     for profile in profiles:
-        if key == fold(profile.id) or key in {fold(a) for a in profile.aliases}:
+        if key and key in {fold_key(n) for n in (profile.id, profile.name, *profile.aliases)}:
             return profile
     if game.endswith(".toml") or Path(game).is_file():
         return load_profile_file(game)

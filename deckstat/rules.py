@@ -15,17 +15,19 @@ Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
 
 from deckstat.cards import canonical_column
 from deckstat.deck import Deck, _is_missing
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.profiles import DeckPart, Profile, Rule, get_profile
 from deckstat.text import fold
 
 VIOLATION_COLUMNS = ["deck", "rule", "level", "subject", "found", "allowed", "message"]
+NO_PART = "(no deck)"
 
 
 def _bounds(rule: Rule) -> tuple[int | None, int | None]:
@@ -33,11 +35,12 @@ def _bounds(rule: Rule) -> tuple[int | None, int | None]:
 
 
 def _bound_text(low: int | None, high: int | None, unit: str) -> str:
+    """``unit`` is singular (``"card"``): "exactly 1 card", "at least 40 cards"."""
     if low is not None and high is not None:
-        return f"exactly {low} {unit}" if low == high else f"{low} to {high} {unit}"
+        return f"exactly {_plural(low, unit)}" if low == high else f"{low} to {_plural(high, unit)}"
     if low is not None:
-        return f"at least {low} {unit}"
-    return f"at most {high} {unit}"
+        return f"at least {_plural(low, unit)}"
+    return f"at most {_plural(high, unit)}"
 
 
 def _outside(value: float, low: float | None, high: float | None) -> bool:
@@ -68,7 +71,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
         low, high = _bounds(rule)
         if _outside(size, low, high):
             note = f" ({' + '.join(together)} counted as one)" if together else ""
-            add("deck size", f"{_plural(size, 'card')}{note}", _bound_text(low, high, "cards"))
+            add("deck size", f"{_plural(size, 'card')}{note}", _bound_text(low, high, "card"))
     elif rule.kind == "copies":
         column = canonical_column(p.get("by", "name"))
         if column not in deck.cards.columns:
@@ -91,17 +94,18 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
         n = deck.count(p["group"])
         low, high = _bounds(rule)
         if _outside(n, low, high):
-            add(p["group"], _plural(n, "card"), _bound_text(low, high, "cards"))
+            add(p["group"], _plural(n, "card"), _bound_text(low, high, "card"))
     elif rule.kind == "ratio":
         n = deck.count(p["group"])
         needed = math.ceil(deck.size / p["per"])
         if n < needed:
-            add(p["group"], f"{n} in {deck.size} cards", f"at least {needed} (1 per {p['per']} cards)")
+            add(p["group"], f"{n} in {_plural(deck.size, 'card')}",
+                f"at least {needed} (1 per {_plural(p['per'], 'card')})")
     elif rule.kind == "distinct":
         names = {fold(name) for name in deck.cards["name"][deck.mask(p["group"])]}
         low, high = _bounds(rule)
         if _outside(len(names), low, high):
-            add(p["group"], f"{len(names)} different", _bound_text(low, high, "different cards"))
+            add(p["group"], f"{len(names)} different", _bound_text(low, high, "different card"))
     elif rule.kind == "fraction":
         n, of = deck.count(p["group"]), deck.count(p["of"])
         if n > p["max"] * of:
@@ -142,17 +146,19 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
     known = {fold(a) for part in profile.parts for a in part.aliases}
     stray = []
     for name, value in zip(deck.cards["name"], deck.cards["deck"]):
-        if _is_missing(value) or fold(value) not in known:
+        missing = _is_missing(value) or not str(value).strip()
+        if missing or fold(value) not in known:
             stray.append({"rule": "every card belongs to one of the decks", "level": "error",
-                          "subject": name, "found": f"deck {value!r}",
+                          "subject": name, "found": "no deck" if missing else f"deck {str(value)!r}",
                           "allowed": " or ".join(p.aliases[0] for p in profile.parts)})
+    # Stray cards belong to no part: they are reported once, under NO_PART, and counted in no deck.
     out = [(part, deck.part(part.aliases, label=part.name), []) for part in profile.parts]
     if stray:
-        out[0][2].extend(stray)
+        out.append((DeckPart("", NO_PART, (), ()), deck, stray))
     return out
 
 
-def validate(deck: Deck, game: str | Profile) -> pd.DataFrame:
+def validate(deck: Deck, game: str | os.PathLike | Profile) -> pd.DataFrame:
     """Check a deck against every construction rule of a game.
 
     Parameters
@@ -160,16 +166,23 @@ def validate(deck: Deck, game: str | Profile) -> pd.DataFrame:
     deck : Deck
         The deck; for games with several decks (Licum) a table with a
         ``deck`` column naming each card's part.
-    game : str or Profile
-        Game profile id or ``.toml`` path.
+    game : str, path or Profile
+        Game profile id or alias, or a ``.toml`` profile path.
 
     Returns
     -------
     pandas.DataFrame
-        One row per violation: ``deck`` (part), ``rule``, ``level``
+        One row per violation: ``deck`` (part; ``"(no deck)"`` for a card
+        whose ``deck`` value names no part), ``rule``, ``level``
         (``error`` or ``warning``), ``subject`` (card or category),
         ``found``, ``allowed`` and a one-line ``message``. Empty for a legal
         deck. ``attrs["legal"]`` is True when no row is an error.
+
+    Raises
+    ------
+    DeckstatError
+        For an unknown game, a Licum table without a ``deck`` column, or a
+        deck that lacks a column a rule needs (``shiny``, ``team``…).
 
     Examples
     --------
@@ -184,7 +197,11 @@ def validate(deck: Deck, game: str | Profile) -> pd.DataFrame:
     for part, part_deck, extra in _split_parts(deck, profile):
         found = extra[:]
         for rule in part.rules:
-            found.extend(_check_rule(part_deck, rule))
+            try:
+                found.extend(_check_rule(part_deck, rule))
+            except ExpressionError as exc:
+                # A group over an attribute the deck lacks, e.g. [shiny=1] without a shiny column.
+                raise DeckstatError(f"cannot check the rule {rule.text!r}: {exc}", source=part_deck.source) from None
         for row in found:
             row["deck"] = part.name
             row["message"] = f"{row['subject']}: {row['found']}, allowed {row['allowed']} ({row['rule']})"

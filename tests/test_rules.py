@@ -1,0 +1,452 @@
+"""Deck construction rules of the shipped games (deckstat.validate)."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import deckstat
+from deckstat import Deck, DeckstatError, validate
+from deckstat.rules import NO_PART, VIOLATION_COLUMNS
+
+GAMES = ["wankul", "duel-masters", "jdg", "licum", "pandrea"]
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def spread(prefix: str, n: int, card_type: str, per: int = 3, **attributes) -> list[dict]:
+    """``n`` cards of ``card_type`` as distinct names with at most ``per`` copies each."""
+    rows, i = [], 0
+    while n > 0:
+        count = min(per, n)
+        rows.append({"name": f"{prefix} {i}", "count": count, "type": card_type, **attributes})
+        n -= count
+        i += 1
+    return rows
+
+
+def found(frame) -> list[tuple]:
+    """The (subject, found, allowed) triples of a violation frame, in order."""
+    return list(zip(frame["subject"], frame["found"], frame["allowed"]))
+
+
+def wankul(size: int, terrains: int, extra: list[dict] | None = None) -> Deck:
+    rows = spread("Terrain", terrains, "Terrain") + spread("Perso", size - terrains, "Personnage")
+    return Deck.from_table(rows + (extra or []))
+
+
+def jdg(size: int = 30, shiny: int = 0, extra: list[dict] | None = None) -> Deck:
+    rows = [{"name": f"Carte {i}", "count": 1, "type": "INVOCATION", "shiny": int(i < shiny)}
+            for i in range(size)]
+    return Deck.from_table(rows + (extra or []))
+
+
+def licum(impros: list[tuple[str, int]] | None = None, *, avant_match: int = 1, entre_periode: int = 1,
+          difficultes: int = 24, punitions: int = 10, game: list[dict] | None = None,
+          extra: list[dict] | None = None, deck_values: tuple[str, str] = ("preparation", "jeu")) -> Deck:
+    """A Licum table: a preparation deck and a game deck (30 cards of team Rouges by default)."""
+    prep, jeu = deck_values
+    if impros is None:
+        impros = [(f"Impro {i}", 1) for i in range(5)]
+    rows = [{"deck": prep, "name": name, "count": count, "type": "Impro", "tags": "Mixte"}
+            for name, count in impros]
+    if avant_match:
+        rows.append({"deck": prep, "name": "Avant-Match A", "count": avant_match, "type": "Avant-Match"})
+    if entre_periode:
+        rows.append({"deck": prep, "name": "Entre-Période A", "count": entre_periode, "type": "Entre-Période"})
+    rows += [dict(r, deck=prep, tags="Punition") for r in spread("Punition", punitions, "Difficulté")]
+    rows += [dict(r, deck=prep, tags="Langue") for r in spread("Difficulté", difficultes - punitions,
+                                                               "Difficulté")]
+    if game is None:
+        game = (spread("Improvisateur", 10, "Improvisateur", per=2, team="Rouges")
+                + spread("Condition", 10, "Condition") + spread("Shote", 10, "Shote"))
+    rows += [dict(r, deck=jeu) for r in game]
+    return Deck.from_table(rows + (extra or []))
+
+
+def assert_messages(frame) -> None:
+    """Every violation message names the subject, what was found, what is allowed and the rule."""
+    assert list(frame.columns) == VIOLATION_COLUMNS
+    for row in frame.itertuples(index=False):
+        for text in (str(row.subject), row.found, row.allowed, row.rule):
+            assert text in row.message
+        assert row.level in ("error", "warning")
+
+
+# ---------------------------------------------------------------- shipped sample decks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sample_deck_is_legal(data_dir, game):
+    deck = deckstat.load_deck(data_dir / game / "sample_deck.csv")
+    result = validate(deck, game)
+    assert result.empty
+    assert list(result.columns) == VIOLATION_COLUMNS
+    assert result.attrs["legal"] is True
+    assert result.attrs["game"] == game
+    assert result.attrs["deck_size"] == deck.size
+
+
+@pytest.mark.parametrize("name", ["sample_deck_fr.csv", "sample_deck_v2.csv"])
+def test_other_wankul_samples_are_legal(data_dir, name):
+    result = validate(deckstat.load_deck(data_dir / "wankul" / name), "wankul")
+    assert result.empty and result.attrs["legal"]
+
+
+def test_wankul_text_decklist_is_legal(data_dir):
+    deck = deckstat.load_deck(data_dir / "wankul" / "decklist.txt", pool=data_dir / "wankul" / "pool.csv")
+    result = validate(deck, "wankul")
+    assert deck.size == 50
+    assert result.empty and result.attrs["legal"]
+
+
+ILLEGAL = {
+    "wankul": [
+        ("deck", "Terrain", "8 in 50 cards", "at least 10 (1 per 5 cards)"),
+        ("deck", "Capitaine Baguette", "4 copies", "at most 3"),
+    ],
+    "duel-masters": [
+        ("deck", "deck size", "38 cards", "at least 40 cards"),
+        ("deck", "Gobelin Chalumeau", "5 copies", "at most 4"),
+    ],
+    "jdg": [
+        ("deck", "deck size", "31 cards", "exactly 30 cards"),
+        ("deck", "Ninja Distrait", "2 copies", "at most 1"),
+        ("deck", "[shiny=1]", "6 cards", "at most 5 cards"),
+    ],
+    "licum": [
+        ("preparation", "Impro", "4 cards", "exactly 5 cards"),
+        ("preparation", "Impro", "4 different", "exactly 5 different cards"),
+        ("preparation", "Punition", "14 of 24 Difficulté", "at most 12 (0.5 of Difficulté)"),
+        ("game", "deck size", "32 cards", "at most 30 cards"),
+        ("game", "Improvisateur", "Rouges (11 cards), Bleus (2 cards)", "one team"),
+    ],
+    "pandrea": [
+        ("deck", "deck size", "25 cards", "at least 30 cards"),
+        ("deck", "Paysans à Fourche", "4 copies", "at most 3"),
+    ],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_deck_has_the_expected_violations(data_dir, game):
+    result = validate(deckstat.load_deck(data_dir / game / "illegal_deck.csv"), game)
+    got = list(zip(result["deck"], result["subject"], result["found"], result["allowed"]))
+    assert sorted(got) == sorted(ILLEGAL[game])
+    assert set(result["level"]) == {"error"}
+    assert result.attrs["legal"] is False
+    assert_messages(result)
+
+
+def test_illegal_wankul_message_reads_as_a_sentence(data_dir):
+    result = validate(deckstat.load_deck(data_dir / "wankul" / "illegal_deck.csv"), "wankul")
+    messages = set(result["message"])
+    assert ("Capitaine Baguette: 4 copies, allowed at most 3 (at most 3 copies of a card)") in messages
+    assert any(m.startswith("Terrain: 8 in 50 cards, allowed at least 10") for m in messages)
+
+
+# ---------------------------------------------------------------- Wankul
+
+
+@pytest.mark.parametrize(("size", "terrains"), [(50, 10), (50, 20), (25, 5), (26, 6), (30, 6), (6, 2), (10, 2)])
+def test_wankul_terrain_ratio_met(size, terrains):
+    result = validate(wankul(size, terrains), "wankul")
+    assert result.empty and result.attrs["legal"]
+
+
+@pytest.mark.parametrize(("size", "terrains", "needed"), [(50, 9, 10), (25, 4, 5), (26, 5, 6), (6, 1, 2), (11, 2, 3)])
+def test_wankul_terrain_ratio_broken(size, terrains, needed):
+    result = validate(wankul(size, terrains), "wankul")
+    assert found(result) == [("Terrain", f"{terrains} in {size} cards", f"at least {needed} (1 per 5 cards)")]
+    assert not result.attrs["legal"]
+
+
+def test_wankul_more_than_50_cards_is_illegal():
+    result = validate(wankul(51, 11), "wankul")
+    assert found(result) == [("deck size", "51 cards", "6 to 50 cards")]
+    assert_messages(result)
+
+
+def test_wankul_smallest_deck_is_six_cards():
+    assert validate(wankul(6, 2), "wankul").attrs["legal"]
+    result = validate(wankul(5, 1), "wankul")
+    assert found(result) == [("deck size", "5 cards", "6 to 50 cards")]
+
+
+@pytest.mark.parametrize(("copies", "legal"), [(3, True), (4, False)])
+def test_wankul_at_most_three_copies(copies, legal):
+    rows = spread("Terrain", 10, "Terrain") + spread("Perso", 40 - copies, "Personnage")
+    result = validate(Deck.from_table(rows + [{"name": "Souvent", "count": copies, "type": "Personnage"}]), "wankul")
+    assert result.attrs["legal"] is legal
+    assert found(result) == ([] if legal else [("Souvent", "4 copies", "at most 3")])
+
+
+def test_wankul_copies_are_counted_across_spellings():
+    rows = spread("Terrain", 10, "Terrain") + spread("Perso", 36, "Personnage")
+    rows += [{"name": "Yéti en Vacances", "count": 2, "type": "Personnage"},
+             {"name": "YETI EN VACANCES", "count": 2, "type": "Personnage"}]
+    result = validate(Deck.from_table(rows), "wankul")
+    assert found(result) == [("Yéti en Vacances", "4 copies", "at most 3")]
+
+
+def test_wankul_card_of_another_type_is_reported():
+    extra = [{"name": "Sortilège", "count": 1, "type": "Sort"}, {"name": "Sans Type", "count": 1, "type": None}]
+    result = validate(wankul(48, 10, extra=extra), "wankul")
+    assert found(result) == [("Sortilège", "type 'Sort'", "Terrain or Personnage"),
+                             ("Sans Type", "no type", "Terrain or Personnage")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(size=st.integers(1, 60), data=st.data())
+def test_wankul_legal_exactly_when_the_rules_hold(size, data):
+    terrains = data.draw(st.integers(0, size))
+    result = validate(wankul(size, terrains), "wankul")
+    expected = 6 <= size <= 50 and terrains >= math.ceil(size / 5)
+    assert result.attrs["legal"] is expected
+    assert result.empty is expected
+
+
+# ---------------------------------------------------------------- Joueur du Grenier
+
+
+def test_jdg_exactly_30_cards():
+    assert validate(jdg(30), "jdg").empty
+    assert found(validate(jdg(29), "jdg")) == [("deck size", "29 cards", "exactly 30 cards")]
+    assert found(validate(jdg(31), "jdg")) == [("deck size", "31 cards", "exactly 30 cards")]
+
+
+def test_jdg_no_duplicates():
+    deck = Deck.from_table([{"name": f"Carte {i}", "count": 1, "type": "EFFET", "shiny": 0} for i in range(28)]
+                           + [{"name": "Doublon", "count": 2, "type": "CONTRE", "shiny": 0}])
+    assert found(validate(deck, "jdg")) == [("Doublon", "2 copies", "at most 1")]
+
+
+def test_jdg_shiny_and_plain_printings_are_duplicates():
+    deck = jdg(28, extra=[{"name": "Robot Brillant", "count": 1, "type": "INVOCATION", "shiny": 1},
+                          {"name": "robot brillant", "count": 1, "type": "INVOCATION", "shiny": 0}])
+    assert found(validate(deck, "jdg")) == [("Robot Brillant", "2 copies", "at most 1")]
+
+
+def test_jdg_at_most_five_shiny_cards():
+    assert validate(jdg(30, shiny=5), "jdg").empty
+    result = validate(jdg(30, shiny=6), "jdg")
+    assert found(result) == [("[shiny=1]", "6 cards", "at most 5 cards")]
+    assert result.loc[0, "rule"] == "at most 5 shiny cards"
+
+
+def test_jdg_card_types():
+    deck = jdg(29, extra=[{"name": "Intrus", "count": 1, "type": "Terrain vague", "shiny": 0}])
+    assert found(validate(deck, "jdg")) == [
+        ("Intrus", "type 'Terrain vague'", "INVOCATION or EFFET or CONTRE or EQUIPEMENT or TERRAIN")]
+    lower_case = Deck.from_table([{"name": f"C{i}", "type": "invocation", "shiny": 0} for i in range(30)])
+    assert validate(lower_case, "jdg").empty
+
+
+def test_jdg_deck_without_shiny_column_names_the_rule():
+    deck = Deck.from_table([{"name": f"Carte {i}", "type": "EFFET"} for i in range(30)])
+    with pytest.raises(DeckstatError, match=r"at most 5 shiny cards.*shiny"):
+        validate(deck, "jdg")
+
+
+# ---------------------------------------------------------------- Duel Masters
+
+
+def test_duel_masters_at_least_40_cards_no_maximum():
+    deck = lambda n: Deck.from_table(spread("Créature", n, "Créature", per=4))  # noqa: E731
+    assert validate(deck(40), "duel-masters").empty
+    assert validate(deck(80), "duel-masters").empty
+    result = validate(deck(39), "duel-masters")
+    assert found(result) == [("deck size", "39 cards", "at least 40 cards")]
+
+
+def test_duel_masters_at_most_four_copies():
+    rows = spread("Sort", 36, "Sort", per=4)
+    assert validate(Deck.from_table(rows + [{"name": "Dragon", "count": 4, "type": "Créature"}]), "dm").empty
+    result = validate(Deck.from_table(rows + [{"name": "Dragon", "count": 5, "type": "Créature"}]), "dm")
+    assert found(result) == [("Dragon", "5 copies", "at most 4")]
+
+
+def test_duel_masters_accepts_any_card_type():
+    rows = spread("Créature", 39, "Créature", per=4) + [{"name": "Nouveau", "count": 1, "type": "Bouclier X"}]
+    assert validate(Deck.from_table(rows), "duel-masters").empty
+
+
+# ---------------------------------------------------------------- Licum
+
+
+def test_licum_reference_deck_is_legal():
+    deck = licum()
+    result = validate(deck, "licum")
+    assert result.empty and result.attrs["legal"]
+    assert deck.size == 31 + 30
+
+
+def test_licum_avant_match_and_entre_periode_count_as_one():
+    assert validate(licum(difficultes=24), "licum").empty  # 31 physical cards count as 30
+    result = validate(licum(difficultes=25, punitions=10), "licum")  # 32 physical cards count as 31
+    assert list(result["deck"]) == ["preparation"]
+    assert found(result) == [("deck size", "31 cards (Avant-Match + Entre-Période counted as one)",
+                              "at most 30 cards")]
+    assert_messages(result)
+
+
+def test_licum_preparation_has_no_minimum():
+    assert validate(licum(difficultes=2, punitions=1), "licum").empty
+
+
+def test_licum_five_copies_of_one_impro_is_illegal():
+    result = validate(licum(impros=[("Impro Unique", 5)]), "licum")
+    assert found(result) == [("Impro", "1 different", "exactly 5 different cards")]
+    assert not result.attrs["legal"]
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_licum_exactly_five_impros(n):
+    result = validate(licum(impros=[(f"Impro {i}", 1) for i in range(n)], difficultes=20, punitions=10),
+                      "licum")
+    assert found(result) == [("Impro", f"{n} cards", "exactly 5 cards"),
+                             ("Impro", f"{n} different", "exactly 5 different cards")]
+
+
+def test_licum_impro_names_compare_without_case_or_accents():
+    impros = [("Impro 0", 1), ("Impro 1", 1), ("Impro 2", 1), ("Été", 1), ("ETE", 1)]
+    assert found(validate(licum(impros=impros), "licum")) == [("Impro", "4 different", "exactly 5 different cards")]
+
+
+@pytest.mark.parametrize(("avant_match", "entre_periode", "expected"), [
+    (0, 1, [("Avant-Match", "0 cards", "exactly 1 card")]),
+    (1, 0, [("Entre-Période", "0 cards", "exactly 1 card")]),
+    (2, 1, [("Avant-Match", "2 cards", "exactly 1 card")]),
+])
+def test_licum_one_avant_match_and_one_entre_periode(avant_match, entre_periode, expected):
+    result = validate(licum(avant_match=avant_match, entre_periode=entre_periode, difficultes=20), "licum")
+    assert found(result) == expected
+
+
+@pytest.mark.parametrize(("punitions", "difficultes", "legal"), [
+    (12, 24, True), (13, 24, False), (0, 24, True), (11, 23, True), (12, 23, False), (1, 1, False)])
+def test_licum_punitions_at_most_half_of_the_difficultes(punitions, difficultes, legal):
+    result = validate(licum(difficultes=difficultes, punitions=punitions), "licum")
+    assert result.attrs["legal"] is legal
+    if not legal:
+        assert found(result) == [("Punition", f"{punitions} of {difficultes} Difficulté",
+                                  f"at most {difficultes // 2} (0.5 of Difficulté)")]
+        assert list(result["deck"]) == ["preparation"]
+
+
+def test_licum_preparation_holds_only_preparation_cards():
+    extra = [{"deck": "preparation", "name": "Condition Perdue", "count": 1, "type": "Condition"}]
+    result = validate(licum(difficultes=20, extra=extra), "licum")
+    assert found(result) == [("Condition Perdue", "type 'Condition'",
+                              "Impro or Avant-Match or Entre-Période or Difficulté")]
+
+
+def test_licum_game_deck_at_most_30_cards_copies_allowed():
+    game = [{"name": "Improvisateur A", "count": 2, "type": "Improvisateur", "team": "Rouges"},
+            {"name": "Shote Répétée", "count": 28, "type": "Shote"}]
+    assert validate(licum(game=game), "licum").empty
+    game[1]["count"] = 29
+    result = validate(licum(game=game), "licum")
+    assert list(result["deck"]) == ["game"]
+    assert found(result) == [("deck size", "31 cards", "at most 30 cards")]
+
+
+def test_licum_improvisateurs_of_one_team():
+    game = [{"name": "Improvisateur A", "count": 2, "type": "Improvisateur", "team": "Rouges"},
+            {"name": "Improvisateur B", "count": 1, "type": "Improvisateur", "team": "Bleus"},
+            {"name": "Condition A", "count": 3, "type": "Condition", "team": "Verts"}]
+    result = validate(licum(game=game), "licum")
+    assert found(result) == [("Improvisateur", "Rouges (2 cards), Bleus (1 card)", "one team")]
+    assert result.loc[0, "deck"] == "game"
+    game[1]["team"] = "ROUGES"
+    assert validate(licum(game=game), "licum").empty
+
+
+def test_licum_improvisateur_without_team_breaks_the_one_team_rule():
+    game = [{"name": "Improvisateur A", "count": 1, "type": "Improvisateur", "team": "Rouges"},
+            {"name": "Improvisateur B", "count": 1, "type": "Improvisateur", "team": None}]
+    assert found(validate(licum(game=game), "licum")) == [
+        ("Improvisateur", "Rouges (1 card), (none) (1 card)", "one team")]
+
+
+@pytest.mark.parametrize("card_type", ["Impro", "Avant-Match", "Entre-Période", "Difficulté"])
+def test_licum_preparation_cards_in_the_game_deck_are_only_a_warning(card_type):
+    game = [{"name": "Improvisateur A", "count": 1, "type": "Improvisateur", "team": "Rouges"},
+            {"name": "Carte de Préparation", "count": 2, "type": card_type}]
+    result = validate(licum(game=game), "licum")
+    assert found(result) == [(card_type, "2 cards", "at most 0 cards")]
+    assert list(result["level"]) == ["warning"]
+    assert list(result["deck"]) == ["game"]
+    assert result.attrs["legal"] is True
+    assert_messages(result)
+
+
+def test_licum_table_without_deck_column_is_refused():
+    deck = Deck.from_table([{"name": f"Impro {i}", "type": "Impro"} for i in range(5)])
+    with pytest.raises(DeckstatError, match=r"'deck' column") as info:
+        validate(deck, "licum")
+    assert "preparation" in str(info.value) and "jeu" in str(info.value)
+
+
+@pytest.mark.parametrize(("value", "found_text"), [("réserve", "deck 'réserve'"), (None, "no deck"),
+                                                    ("", "no deck")])
+def test_licum_card_with_unknown_deck_value_is_a_violation(value, found_text):
+    extra = [{"deck": value, "name": "Carte Égarée", "count": 3, "type": "Shote"}]
+    result = validate(licum(extra=extra), "licum")
+    assert found(result) == [("Carte Égarée", found_text, "preparation or game")]
+    assert list(result["deck"]) == [NO_PART]
+    assert result.attrs["legal"] is False
+    assert_messages(result)  # the stray card counts in neither deck: the game deck stays at 30
+
+
+@pytest.mark.parametrize("values", [("préparation", "game"), ("PREP", "Jeu"), ("Preparation", "JEU")])
+def test_licum_deck_values_are_matched_by_alias(values):
+    assert validate(licum(deck_values=values), "licum").empty
+
+
+# ---------------------------------------------------------------- Pandrea (assumed limits)
+
+
+def test_pandrea_assumed_size_at_least_30_no_maximum():
+    deck = lambda n: Deck.from_table(spread("Unité", n, "Unité"))  # noqa: E731
+    assert validate(deck(30), "pandrea").empty
+    assert validate(deck(90), "pandrea").empty
+    assert found(validate(deck(29), "pandrea")) == [("deck size", "29 cards", "at least 30 cards")]
+
+
+def test_pandrea_assumed_at_most_three_copies():
+    rows = spread("Logistique", 27, "Logistique")
+    assert validate(Deck.from_table(rows + [{"name": "Golem", "count": 3, "type": "Unité"}]), "pandrea").empty
+    result = validate(Deck.from_table(rows + [{"name": "Golem", "count": 4, "type": "Unité"}]), "pandrea")
+    assert found(result) == [("Golem", "4 copies", "at most 3")]
+    assert "assumption" in deckstat.get_profile("pandrea").part().rules[1].source
+
+
+# ---------------------------------------------------------------- validate() itself
+
+
+def test_generic_profile_accepts_any_non_empty_deck():
+    assert validate(Deck.from_table([{"name": "Seule", "type": "Quoi"}]), "generic").empty
+
+
+def test_validate_accepts_a_profile_object_and_an_alias():
+    deck = wankul(50, 10)
+    assert validate(deck, deckstat.get_profile("wankul")).empty
+    assert validate(deck, "WANKUL-TCG").attrs["game"] == "wankul"
+
+
+def test_validate_refuses_unknown_game_and_non_deck():
+    with pytest.raises(DeckstatError, match="unknown game 'wankl'.*did you mean 'wankul'"):
+        validate(wankul(50, 10), "wankl")
+    with pytest.raises(DeckstatError, match="deck must be a Deck"):
+        validate([{"name": "x"}], "wankul")
+
+
+def test_several_violations_of_one_deck_are_all_reported():
+    extra = [{"name": "Quatre Fois", "count": 4, "type": "Personnage"}, {"name": "Sort", "count": 1, "type": "Sort"}]
+    rows = spread("Terrain", 8, "Terrain") + spread("Perso", 40, "Personnage") + extra
+    result = validate(Deck.from_table(rows), "wankul")
+    assert sorted(result["subject"]) == ["Quatre Fois", "Sort", "Terrain", "deck size"]
+    assert_messages(result)
