@@ -15,8 +15,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from deckstat import api, output
 from deckstat.cards import load_deck
@@ -61,7 +61,10 @@ class Zone(str, Enum):
 
 
 def _stdout() -> Console:
-    return Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width))
+    # Text from decks and profiles is printed as is: no rich markup ("[civilization=Feu]"),
+    # no emoji codes (":smile:") and no highlighting.
+    return Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
+                   emoji=False, highlight=False)
 
 
 @contextmanager
@@ -99,6 +102,60 @@ PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves 
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 
 
+class MulliganRule(str, Enum):
+    """Mulligan rules that can replace a profile's."""
+
+    none = "none"
+    bottom = "bottom"
+    london = "london"
+    vancouver = "vancouver"
+    free = "free"
+
+
+SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.")]
+KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.g. \"Terrain>=1\" "
+                                             "(default: the profile's).")]
+RuleOpt = Annotated[MulliganRule | None, typer.Option(
+    "--mulligan-rule", help="Replace the profile's mulligan: bottom (hand under the deck, no shuffle), london, "
+    "vancouver, free (first mulligan free, then London), none.")]
+LimitOpt = Annotated[int | None, typer.Option("--mulligan-limit", help="Mulligans allowed (default: the "
+                                              "profile's, or 1).")]
+ResourceOpt = Annotated[str | None, typer.Option(help="Resource group the London bottom choice and the "
+                                                 "Vancouver scry balance (default: the profile's).")]
+SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
+                                           "engine applies.")]
+TrialsOpt = Annotated[int | None, typer.Option("--trials", help="Simulated trials (default 200000).")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
+                                             "same numbers.")]
+PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
+                                                    "at most this (e.g. 0.001).")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Trials held in memory at once; the numbers do "
+                                       "not depend on it.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation; the numbers do not "
+                                         "depend on it.")]
+
+
+def _method(simulate: bool) -> str:
+    return "simulate" if simulate else "auto"
+
+
+def _simulation_note(attrs: dict) -> str:
+    if "n_trials" not in attrs:
+        return ""
+    return (f"simulated: {attrs['n_trials']:,} trials, seed {attrs['seed_entropy']} (--seed reproduces it), "
+            "95% Wilson intervals (±)")
+
+
+def _rules_note(attrs: dict, profile) -> str:
+    rule = attrs.get("mulligan_rule", "none")
+    if rule == "none":
+        return "no mulligan" if profile.mulligan != "none" else ""
+    note = f"{rule} mulligan (up to {attrs['mulligan_limit']}), keep rule {attrs['keep']}"
+    if "p_keep" in attrs:
+        note += f", first hand kept {output.format_probability(attrs['p_keep'])}"
+    return note
+
+
 def _emit(frame, fmt: Format, table: Table | None, title: str) -> None:
     if fmt is Format.csv:
         sys.stdout.write(output.to_csv(frame))
@@ -106,7 +163,7 @@ def _emit(frame, fmt: Format, table: Table | None, title: str) -> None:
         sys.stdout.write(output.to_json(frame) + "\n")
     else:
         console = _stdout()
-        console.print(escape(title))
+        console.print(Text(title), soft_wrap=True)
         if table is not None:
             console.print(table)
 
@@ -139,41 +196,56 @@ def odds(
                                              "[cost<=1]>=2\". Repeat for several events.")],
     turns: Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand.")]
     = "0-6",
-    seat: Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.")]
-    = Seat.both,
+    seat: SeatOpt = Seat.both,
     zone: Annotated[Zone, typer.Option(help="seen: kept hand and draws; hand: kept opening hand; "
                                        "set_aside: e.g. Duel Masters shields; bottom: cards a mulligan "
                                        "put under the deck.")] = Zone.seen,
-    keep: Annotated[str | None, typer.Option(help="Keep rule for the profile's mulligan, e.g. "
-                                             "\"Terrain>=1\" (default: the profile's).")] = None,
+    keep: KeepOpt = None,
     no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    precision: PrecisionOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
-    Exact: multivariate hypergeometric over disjoint groups of cards, with the
+    Exact where it applies (no mulligan, or Wankul's single bottom mulligan):
+    multivariate hypergeometric over disjoint groups of cards, with the
     profile's set-aside cards, mulligan and keep rule, and turn-1 draw rule.
-    The question is about one deck under its own draw rules: rules that couple
-    both players' decks (Wankul's drought draws when no Terrain is anywhere)
-    belong to the two-player deck-out model, not to these odds.
+    Otherwise (London, Vancouver, free mulligans, several bottom mulligans) or
+    with --simulate, the Monte Carlo kernel, with 95% intervals. The question
+    is about one deck under its own draw rules: rules that couple both
+    players' decks (Wankul's drought draws when no Terrain is anywhere) belong
+    to the two-player deck-out model, not to these odds.
     """
     with _user_errors():
+        if keep is not None and no_mulligan:
+            raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
+                                "first hand, so no keep rule applies")
+        if (trials is not None or precision is not None) and not simulate and mulligan_rule in (None, "none", "bottom"):
+            simulate = True
         profile = get_profile(game)
         loaded = load_deck(deck, pool=pool)
         turn_list = parse_turns(turns)
         frames = [api.odds(loaded, profile, e, turns=turn_list, seat=seat.value, zone=zone.value, keep=keep,
-                           mulligan=not no_mulligan) for e in event]
+                           mulligan=not no_mulligan, mulligan_rule=mulligan_rule.value if mulligan_rule else None,
+                           mulligan_limit=mulligan_limit, resource=resource, method=_method(simulate),
+                           n_trials=trials, rng=seed, precision=precision, chunk_size=chunk_size,
+                           n_workers=workers)
+                  for e in event]
     import pandas as pd
 
     result = pd.concat(frames, ignore_index=True)
     result.attrs = frames[0].attrs
     attrs = result.attrs
-    notes = []
-    if attrs["keep"]:
-        notes.append(f"keep rule {attrs['keep']}, first hand kept {output.format_probability(attrs['p_keep'])}")
-    elif profile.mulligan != "none":
-        notes.append("no mulligan")
+    notes = [n for n in (_rules_note(attrs, profile), _simulation_note(attrs)) if n]
     if zone.value in ("hand", "set_aside"):
         notes.append(f"the {zone.value} zone is fixed once the game starts: reported at turn 0")
     zone_words = {"seen": "in the kept hand and cards drawn", "hand": "in the kept opening hand",
@@ -185,6 +257,125 @@ def odds(
     _emit(result, fmt, output.odds_table(result), title)
 
 
+@app.command()
+def when(
+    deck: DeckArg,
+    game: GameOpt,
+    event: Annotated[str, typer.Option("--event", "-e", help="Event, e.g. \"[civilization=Feu]>=1 and "
+                                       "[race=Dragon]>=1\".")],
+    max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.")] = 10,
+    seat: SeatOpt = Seat.both,
+    keep: KeepOpt = None,
+    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    precision: PrecisionOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
+
+    Exact when the event can only become true as cards are seen (>=, >) and
+    the exact engine models the mulligan; simulated otherwise.
+    """
+    with _user_errors():
+        if keep is not None and no_mulligan:
+            raise DeckstatError("--keep and --no-mulligan contradict each other")
+        profile = get_profile(game)
+        loaded = load_deck(deck, pool=pool)
+        result = api.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
+                          mulligan=not no_mulligan, mulligan_rule=mulligan_rule.value if mulligan_rule else None,
+                          mulligan_limit=mulligan_limit, resource=resource, method=_method(simulate),
+                          n_trials=trials, rng=seed, precision=precision, chunk_size=chunk_size,
+                          n_workers=workers)
+    attrs = result.attrs
+    lines = [f"First turn {event} holds among the cards seen — {profile.name}, {deck}"]
+    lines += [n for n in (_rules_note(attrs, profile), _simulation_note(attrs)) if n]
+    for seat_name, summary in attrs["summary"].items():
+        mean = "—" if summary["mean"] is None else f"{summary['mean']:.2f}"
+        median = f"> {max_turn}" if summary["median"] is None else str(summary["median"])
+        lines.append(f"{seat_name} player: mean turn {mean} (when it happens by turn {max_turn}), median {median}, "
+                     f"P(not by turn {max_turn}) {output.format_probability(summary['p_never'])}")
+    _emit(result, fmt, output.when_table(result), "\n".join(lines))
+
+
+@app.command()
+def mulligan(
+    deck: DeckArg,
+    game: GameOpt,
+    keep: KeepOpt = None,
+    event: Annotated[str | None, typer.Option("--event", "-e", help="Event for the by-turn comparison "
+                                              "(default: the resource group >= 1).")] = None,
+    turns: Annotated[str, typer.Option(help="Turns of the by-turn comparison.")] = "0-6",
+    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison.")] = Seat.first,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
+
+    Uses the profile's mulligan (Wankul: the hand goes under the deck and 5 new
+    cards are drawn, once); --mulligan-rule london|vancouver|free compares with
+    the usual reference rules.
+    """
+    with _user_errors():
+        if seat is Seat.both:
+            raise DeckstatError("--seat must be first or second for the mulligan comparison")
+        profile = get_profile(game)
+        loaded = load_deck(deck, pool=pool)
+        report = api.mulligan(loaded, profile, keep=keep, event=event, turns=parse_turns(turns), seat=seat.value,
+                              mulligan_rule=mulligan_rule.value if mulligan_rule else None,
+                              mulligan_limit=mulligan_limit, resource=resource, method=_method(simulate),
+                              n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+    summary = report.summary.iloc[0]
+    if fmt is not Format.table:
+        import pandas as pd
+
+        frames = {"summary": report.summary, "mulligans": report.mulligans, "kept_hand": report.kept_hand,
+                  "by_turn": report.by_turn}
+        long = pd.concat([f.assign(table=name) for name, f in frames.items()], ignore_index=True)
+        _emit(long, fmt, None, "")
+        return
+    console = _stdout()
+    attrs = report.summary.attrs
+    title = f"Mulligan — {profile.name}, {deck}: {summary['rule']} rule, keep rule {summary['keep']}"
+    note = _simulation_note(attrs)
+    console.print(Text(title + ("\n" + note if note else "")), soft_wrap=True)
+    keep_text = output.format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"],
+                                       summary["method"])
+    console.print(output.key_value_table([
+        ("keep the first hand", keep_text),
+        ("expected mulligans", f"{summary['expected_mulligans']:.3f}"),
+    ] + [(f"{int(r.mulligans)} mulligan(s)", output.format_estimate(r.p, r.ci_low, r.ci_high, summary["method"]))
+         for r in report.mulligans.itertuples(index=False)]))
+    console.print(Text("Kept hand: how many cards of each group"))
+    console.print(output.distribution_table(report.kept_hand, "count", "group"))
+    by_turn = report.by_turn
+    table = Table()
+    for column in ("turn", f"with {summary['rule']} mulligan", "keep every hand", "difference"):
+        table.add_column(Text(column), justify="right")
+    for r in by_turn.itertuples(index=False):
+        table.add_row(Text(str(r.turn)),
+                      Text(output.format_estimate(r.p_with, r.p_with_low, r.p_with_high, r.method)),
+                      Text(output.format_probability(r.p_without)),
+                      Text(f"{(r.p_with - r.p_without) * 100:+.1f} points"))
+    console.print(Text(f"P({by_turn['event'].iloc[0]}) by turn, {seat.value} player"))
+    console.print(table)
+
+
 @games_app.callback()
 def games(ctx: typer.Context) -> None:
     """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
@@ -192,12 +383,14 @@ def games(ctx: typer.Context) -> None:
         return
     table = Table()
     for column in ("id", "game", "deck", "hand", "mulligan", "deck-out"):
-        table.add_column(column)
+        table.add_column(Text(column))
     for profile in list_profiles():
-        size_rules = [r.text for p in profile.parts for r in p.rules if r.kind == "size"]
-        table.add_row(*[escape(c) for c in (profile.id, profile.name, "; ".join(size_rules),
-                                             str(profile.hand_size), profile.mulligan,
-                                             profile.deckout.replace("_", " "))])
+        several = len(profile.parts) > 1
+        size_rules = [f"{p.name}: {r.text}" if several else r.text
+                      for p in profile.parts for r in p.rules if r.kind == "size"]
+        table.add_row(*[Text(c) for c in (profile.id, profile.name, "; ".join(size_rules),
+                                           str(profile.hand_size), profile.mulligan,
+                                           profile.deckout.replace("_", " "))])
     _stdout().print(table)
 
 
@@ -207,10 +400,10 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
     with _user_errors():
         profile = get_profile(game)
     table = Table(show_header=False)
-    table.add_column("what", style="bold")
-    table.add_column("rule")
+    table.add_column(Text("what"), style="bold")
+    table.add_column(Text("rule"))
     for field_name, text in profile.describe():
-        table.add_row(escape(field_name), escape(text))
+        table.add_row(Text(field_name), Text(text))
     _stdout().print(table)
 
 

@@ -1,0 +1,193 @@
+"""Benchmark deckstat's Monte Carlo kernel against a plain-Python baseline and the exact engine.
+
+Every figure is measured in the same run, and speed is reported as a ratio to
+the baseline measured alongside it, so the numbers compare across machines.
+
+Scenarios
+---------
+wankul
+    A 50-card Wankul deck with 10 Terrains and three cost buckets; the
+    Wankul mulligan with keep rule ``Terrain>=1``; event
+    ``Terrain>=1 and [cost<=1]>=1`` for turns 0-10, first seat.
+mtg
+    The user profile ``data/mtg/profile.toml`` (60 cards, 24 lands, 7-card
+    hand, on the play, London mulligan to 5 redrawing hands with 0, 1, 6 or 7
+    lands); P(at least 4 lands seen by turn 4).
+
+Usage::
+
+    python scripts/bench.py                 # both scenarios, 1M kernel trials each
+    python scripts/bench.py --quick         # smaller runs (a smoke test)
+    python scripts/bench.py --memory        # also peak memory at 10^7 and 10^8 trials
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+import deckstat
+
+ROOT = Path(__file__).resolve().parents[1]
+MTG_PROFILE = ROOT / "data" / "mtg" / "profile.toml"
+MTG_DECK = ROOT / "data" / "mtg" / "deck.csv"
+
+WANKUL_CARDS = [
+    {"name": "Terrain", "count": 10, "type": "Terrain"},
+    {"name": "Petit", "count": 18, "type": "Personnage", "cost": 1},
+    {"name": "Moyen", "count": 14, "type": "Personnage", "cost": 2},
+    {"name": "Gros", "count": 8, "type": "Personnage", "cost": 3},
+]
+WANKUL_EVENT = "Terrain>=1 and [cost<=1]>=1"
+WANKUL_TURNS = range(11)
+
+
+def wankul_baseline(n_trials: int, seed: int) -> np.ndarray:
+    """The Wankul scenario as a hobby simulator would write it: one shuffle per trial."""
+    rng = random.Random(seed)
+    deck = ["T"] * 10 + ["L"] * 18 + ["M"] * 14 + ["H"] * 8
+    hits = [0] * len(WANKUL_TURNS)
+    for _ in range(n_trials):
+        rng.shuffle(deck)
+        hand = deck[:5]
+        if "T" in hand:
+            library = deck[5:]
+        else:  # the hand goes under the deck, five new cards
+            hand, library = deck[5:10], deck[10:] + deck[:5]
+        terrains, cheap = hand.count("T"), hand.count("L")
+        for turn in WANKUL_TURNS:
+            if turn:
+                card = library[turn - 1]
+                terrains += card == "T"
+                cheap += card == "L"
+            if terrains >= 1 and cheap >= 1:
+                hits[turn] += 1
+    return np.array(hits) / n_trials
+
+
+def mtg_baseline(n_trials: int, seed: int) -> float:
+    """London mulligan to 5 on the play, plain Python; the bottom choice mirrors deckstat's policy."""
+    rng = random.Random(seed)
+    deck = ["L"] * 24 + ["S"] * 36
+    share = 24 / 60
+    hits = 0
+    for _ in range(n_trials):
+        for mulligans in range(3):
+            rng.shuffle(deck)
+            hand = deck[:7]
+            lands = hand.count("L")
+            if 2 <= lands <= 5 or mulligans == 2:
+                break
+        kept = 7 - mulligans
+        target = round(share * kept)
+        bottom_lands = min(max(lands - target, 0), mulligans)
+        bottom_lands = max(bottom_lands, mulligans - (7 - lands))
+        lands -= bottom_lands
+        lands += deck[7:10].count("L")  # draws on turns 2, 3 and 4
+        hits += lands >= 4
+    return hits / n_trials
+
+
+def timed(function, *args, **kwargs):
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def peak_memory(scenario: str, n_trials: int) -> float:
+    """Peak resident memory (MiB) of a fresh process running ``n_trials`` kernel trials."""
+    code = (
+        "import resource, sys; sys.argv = ['bench']; import scripts.bench as b; "
+        f"b.run_kernel({scenario!r}, {n_trials}); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
+
+
+def run_kernel(scenario: str, n_trials: int, seed: int = 1):
+    if scenario == "wankul":
+        deck = deckstat.Deck.from_table(WANKUL_CARDS)
+        return deckstat.odds(deck, "wankul", WANKUL_EVENT, turns=WANKUL_TURNS, seat="first",
+                             method="simulate", n_trials=n_trials, rng=seed)
+    deck = deckstat.load_deck(MTG_DECK)
+    return deckstat.odds(deck, str(MTG_PROFILE), "Land>=4", turns=[4], seat="first", method="simulate",
+                         n_trials=n_trials, rng=seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
+    parser.add_argument("--memory", action="store_true", help="peak memory at 10^7 and 10^8 trials")
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    args = parser.parse_args()
+    baseline_trials = 5_000 if args.quick else 100_000
+    kernel_trials = 100_000 if args.quick else 1_000_000
+    console = Console()
+    figures = {}
+
+    table = Table(title="Trials per second (one core), same run")
+    for column in ("scenario", "method", "trials", "seconds", "trials/s", "× baseline", "result"):
+        table.add_column(column, justify="right" if column not in ("scenario", "method") else "left")
+
+    # Wankul.
+    base_p, base_s = timed(wankul_baseline, baseline_trials, 1)
+    kern, kern_s = timed(run_kernel, "wankul", kernel_trials)
+    deck = deckstat.Deck.from_table(WANKUL_CARDS)
+    exact, exact_s = timed(deckstat.odds, deck, "wankul", WANKUL_EVENT, turns=WANKUL_TURNS, seat="first",
+                           method="exact")
+    base_rate, kern_rate = baseline_trials / base_s, kernel_trials / kern_s
+    worst_z = float(np.max(np.abs(kern["p"] - exact["p"]) / np.sqrt(exact["p"] * (1 - exact["p"]) / kernel_trials)))
+    table.add_row("wankul", "python random.shuffle", f"{baseline_trials:,}", f"{base_s:.2f}", f"{base_rate:,.0f}",
+                  "1", f"turn 10: {base_p[-1]:.4f}")
+    table.add_row("wankul", "deckstat kernel", f"{kernel_trials:,}", f"{kern_s:.2f}", f"{kern_rate:,.0f}",
+                  f"{kern_rate / base_rate:,.0f}", f"turn 10: {kern['p'].iloc[-1]:.4f}; max |z| vs exact {worst_z:.2f}")
+    table.add_row("wankul", "deckstat exact engine", "—", f"{exact_s:.3f}", "—", "—",
+                  f"turn 10: {exact['p'].iloc[-1]:.6f} (11 turns)")
+    figures["wankul"] = {"baseline_trials_per_s": base_rate, "kernel_trials_per_s": kern_rate,
+                         "ratio": kern_rate / base_rate, "exact_seconds": exact_s, "max_abs_z": worst_z}
+
+    # MTG-like, London mulligan.
+    mtg_base_p, mtg_base_s = timed(mtg_baseline, baseline_trials, 1)
+    mtg, mtg_s = timed(run_kernel, "mtg", kernel_trials)
+    mtg_base_rate, mtg_rate = baseline_trials / mtg_base_s, kernel_trials / mtg_s
+    table.add_row("mtg london", "python random.shuffle", f"{baseline_trials:,}", f"{mtg_base_s:.2f}",
+                  f"{mtg_base_rate:,.0f}", "1", f"{mtg_base_p:.4f}")
+    table.add_row("mtg london", "deckstat kernel", f"{kernel_trials:,}", f"{mtg_s:.2f}", f"{mtg_rate:,.0f}",
+                  f"{mtg_rate / mtg_base_rate:,.0f}",
+                  f"{mtg['p'].iloc[0]:.4f} [{mtg['ci_low'].iloc[0]:.4f}, {mtg['ci_high'].iloc[0]:.4f}]")
+    figures["mtg"] = {"baseline_trials_per_s": mtg_base_rate, "kernel_trials_per_s": mtg_rate,
+                      "ratio": mtg_rate / mtg_base_rate, "p": float(mtg["p"].iloc[0]),
+                      "reference_compiled_trials_per_s": 900_000,
+                      "ratio_to_reference": mtg_rate / 900_000}
+    console.print(table)
+    console.print(f"MTG-like London scenario: {mtg_rate:,.0f} trials/s, {mtg_rate / 900_000:.1f}× the 0.9M "
+                  "trials/s reported for a compiled Rust simulator on this question (not run here).")
+
+    if args.memory:
+        memory = Table(title="Peak resident memory of a fresh process (MiB)")
+        memory.add_column("scenario")
+        for n in (10**7, 10**8):
+            memory.add_column(f"{n:.0e} trials", justify="right")
+        for scenario in ("wankul", "mtg"):
+            values = [peak_memory(scenario, n) for n in (10**7, 10**8)]
+            figures[scenario]["peak_mib"] = values
+            memory.add_row(scenario, *[f"{v:,.0f}" for v in values])
+        console.print(memory)
+    console.print(f"Process peak so far: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

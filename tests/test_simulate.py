@@ -1,0 +1,331 @@
+"""The Monte Carlo kernel against the exact engine and independent slow simulators.
+
+Tolerances come from the standard error: a simulated p over n trials must lie
+within z * sqrt(p (1 - p) / n) of the exact p, with z the Bonferroni-corrected
+normal quantile for a family-wise false-alarm rate of 1e-3 over the
+comparisons a test makes. Seeds are fixed, so the tests are deterministic.
+"""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import binomtest, hypergeom, norm
+
+import deckstat
+from deckstat import kernel, simulate
+from deckstat.profiles import parse_profile
+
+FAMILY_ALPHA = 1e-3
+
+
+def z_for(n_comparisons: int) -> float:
+    return float(norm.isf(FAMILY_ALPHA / (2 * n_comparisons)))
+
+
+def assert_agrees(simulated: np.ndarray, exact: np.ndarray, n_trials: int) -> None:
+    simulated, exact = np.asarray(simulated, float), np.asarray(exact, float)
+    se = np.sqrt(exact * (1 - exact) / n_trials)
+    tolerance = z_for(simulated.size) * se
+    assert np.all(np.abs(simulated - exact) <= tolerance), (simulated, exact, tolerance)
+
+
+def make_profile(*, hand_size=5, set_aside=0, mulligan="none", keep=None, limit=1, first=1, second=1,
+                 resource=None):
+    play = {"hand_size": hand_size, "set_aside": set_aside, "mulligan": mulligan,
+            "first_turn_draw": {"first": first, "second": second}, "draws_per_turn": 1}
+    if mulligan != "none":
+        play["mulligan_limit"] = limit
+    if keep is not None:
+        play["keep"] = keep
+    data = {"id": "test", "name": "Test", "card_types": ["Terrain", "Personnage", "Land", "Spell"],
+            "decks": [{"id": "main", "rules": []}], "play": play}
+    if resource:
+        data["resource_group"] = resource
+    return parse_profile(data, where="test profile")
+
+
+@pytest.fixture(scope="module")
+def wankul_deck():
+    return deckstat.load_deck("data/wankul/sample_deck.csv")
+
+
+# --- agreement with the exact engine -------------------------------------------------------------------
+
+@pytest.mark.parametrize("zone", ["seen", "hand", "bottom"])
+def test_wankul_zones_agree_with_exact(wankul_deck, zone):
+    event = "Terrain>=2 and [cost<=1]>=1"
+    turns = [0, 1, 3, 6, 10, 40, 45]
+    exact = deckstat.odds(wankul_deck, "wankul", event, turns=turns, seat="second", zone=zone)
+    n_trials = 100_000
+    sim = deckstat.odds(wankul_deck, "wankul", event, turns=turns, seat="second", zone=zone,
+                        method="simulate", n_trials=n_trials, rng=11)
+    assert (sim["method"] == "simulate").all() and (sim["n_trials"] == n_trials).all()
+    assert_agrees(sim["p"], exact["p"], n_trials)
+
+
+@pytest.mark.parametrize("zone", ["seen", "set_aside"])
+def test_duel_masters_shields_agree_with_exact(zone):
+    deck = deckstat.load_deck("data/duel-masters/sample_deck.csv")
+    event = "[shield_trigger=1]>=1 and [civilization=Feu]>=2"
+    exact = deckstat.odds(deck, "duel-masters", event, turns=range(6), zone=zone)
+    sim = deckstat.odds(deck, "duel-masters", event, turns=range(6), zone=zone, method="simulate",
+                        n_trials=100_000, rng=5)
+    assert_agrees(sim["p"], exact["p"], 100_000)
+
+
+CARD_TYPES = st.sampled_from(["Terrain", "Personnage"])
+
+
+@st.composite
+def random_question(draw):
+    n_cards = draw(st.integers(3, 8))
+    cards = []
+    for i in range(n_cards):
+        cards.append({"name": f"carte {i}", "count": draw(st.integers(1, 6)), "type": draw(CARD_TYPES),
+                      "cost": draw(st.integers(0, 3))})
+    size = sum(c["count"] for c in cards)
+    hand_size = draw(st.integers(1, min(6, size - 1)))
+    set_aside = draw(st.integers(0, min(3, size - hand_size - 1)))
+    ops = st.sampled_from([">=", "<=", "==", ">", "<", "!="])
+    first = f"Terrain{draw(ops)}{draw(st.integers(0, 3))}"
+    second = f"[cost<={draw(st.integers(0, 3))}]{draw(ops)}{draw(st.integers(0, 3))}"
+    joiner = draw(st.sampled_from([" and ", " or ", " and not "]))
+    keep = draw(st.sampled_from([None, "Terrain>=1", "[cost<=1]>=1 or Terrain>=2"]))
+    mulligan = "bottom" if keep and size >= set_aside + 2 * hand_size else "none"
+    drawable = size - set_aside - hand_size
+    turns = sorted(set(draw(st.lists(st.integers(0, drawable), min_size=1, max_size=4))))
+    zone = draw(st.sampled_from(["seen", "hand", "set_aside", "bottom"]))
+    seat = draw(st.sampled_from(["first", "second"]))
+    profile = make_profile(hand_size=hand_size, set_aside=set_aside, mulligan=mulligan,
+                           keep=keep if mulligan == "bottom" else None, first=draw(st.integers(0, 1)))
+    return deckstat.Deck.from_table(cards), profile, first + joiner + second, turns, zone, seat
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(question=random_question(), seed=st.integers(0, 2**32 - 1))
+def test_random_questions_agree_with_exact(question, seed):
+    deck, profile, event, turns, zone, seat = question
+    turns = [t for t in turns if profile.draws_by_turn(t, seat) <= deck.size - profile.set_aside
+             - profile.hand_size] or [0]
+    exact = deckstat.odds(deck, profile, event, turns=turns, zone=zone, seat=seat)
+    n_trials = 20_000
+    sim = deckstat.odds(deck, profile, event, turns=turns, zone=zone, seat=seat, method="simulate",
+                        n_trials=n_trials, rng=seed)
+    # Each hypothesis example is one family of comparisons; 25 examples at 1e-3 each.
+    assert_agrees(sim["p"], exact["p"], n_trials)
+
+
+# --- interval coverage -----------------------------------------------------------------------------------
+
+def test_interval_coverage_is_consistent_with_95_percent():
+    deck = deckstat.Deck.from_table([{"name": "T", "count": 10, "type": "Terrain"},
+                                     {"name": "P", "count": 40, "type": "Personnage"}])
+    exact = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[2], seat="first")["p"].iloc[0]
+    root = np.random.SeedSequence(2026)
+    n_runs, covered = 300, 0
+    for child in root.spawn(n_runs):
+        run = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[2], seat="first", method="simulate",
+                            n_trials=500, rng=np.random.default_rng(child))
+        covered += run["ci_low"].iloc[0] <= exact <= run["ci_high"].iloc[0]
+    # Two-sided binomial test of the coverage rate against 95%.
+    assert binomtest(covered, n_runs, 0.95).pvalue > FAMILY_ALPHA, covered
+
+
+# --- reproducibility --------------------------------------------------------------------------------------
+
+def test_same_seed_same_numbers_whatever_the_chunk_size(wankul_deck):
+    runs = [deckstat.odds(wankul_deck, "wankul", "Terrain>=1 and [cost<=1]>=1", turns=range(5),
+                          method="simulate", n_trials=3 * simulate.BLOCK_TRIALS + 123, rng=42, chunk_size=chunk)
+            for chunk in (1, simulate.BLOCK_TRIALS, 10 * simulate.BLOCK_TRIALS)]
+    for other in runs[1:]:
+        np.testing.assert_array_equal(runs[0]["p"], other["p"])
+    assert runs[0].attrs["seed_entropy"] == runs[1].attrs["seed_entropy"]
+
+
+def test_same_seed_same_numbers_whatever_the_workers(wankul_deck):
+    kwargs = {"turns": range(3), "method": "simulate", "n_trials": 2 * simulate.BLOCK_TRIALS, "rng": 3,
+              "chunk_size": 2 * simulate.BLOCK_TRIALS}
+    one = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", n_workers=1, **kwargs)
+    two = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", n_workers=2, **kwargs)
+    np.testing.assert_array_equal(one["p"], two["p"])
+
+
+def test_different_seeds_differ_and_generators_are_consumed(wankul_deck):
+    a = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000, rng=1)
+    b = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000, rng=2)
+    assert a["p"].iloc[0] != b["p"].iloc[0]
+    generator = np.random.default_rng(9)
+    c = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000,
+                      rng=generator)
+    d = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000,
+                      rng=generator)
+    assert c.attrs["seed_spawn_key"] != d.attrs["seed_spawn_key"]
+
+
+def test_precision_stops_when_the_interval_is_narrow_enough(wankul_deck):
+    target = 0.005
+    run = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=range(3), method="simulate", precision=target,
+                        rng=4)
+    half_widths = (run["ci_high"] - run["ci_low"]) / 2
+    assert half_widths.max() <= target
+    n = run.attrs["n_trials"]
+    assert n % simulate.BLOCK_TRIALS == 0
+    # Stopping one block earlier would not have been enough (checked at block boundaries).
+    p = run["p"].to_numpy()
+    hits = np.round(p * n).astype(int)
+    earlier = simulate.widest_half_width(hits * (n - simulate.BLOCK_TRIALS) // n, n - simulate.BLOCK_TRIALS)
+    assert n == simulate.BLOCK_TRIALS or earlier > target * 0.9
+    same = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=range(3), method="simulate", precision=target,
+                         rng=4, chunk_size=4 * simulate.BLOCK_TRIALS)
+    np.testing.assert_array_equal(run["p"], same["p"])
+
+
+def test_bad_simulation_arguments_are_refused(wankul_deck):
+    for kwargs, message in [({"n_trials": 0}, "n_trials"), ({"n_trials": 2.5}, "n_trials"),
+                            ({"precision": 0.7}, "precision"), ({"chunk_size": 0}, "chunk_size"),
+                            ({"n_workers": 0}, "n_workers")]:
+        with pytest.raises(deckstat.DeckstatError, match=message):
+            deckstat.odds(wankul_deck, "wankul", "Terrain>=1", method="simulate", **kwargs)
+
+
+# --- mulligan rules against slow, literal simulators --------------------------------------------------------
+
+def slow_reshuffle(rule, n_trials, seed, *, lands=24, size=60, hand=7, limit=2, turn_draws=3, need=4):
+    """London / Vancouver / free mulligans, one trial at a time, rules applied literally."""
+    rng = random.Random(seed)
+    deck = ["L"] * lands + ["S"] * (size - lands)
+    share = lands / size
+    hits = 0
+    for _ in range(n_trials):
+        for k in range(limit + 1):
+            rng.shuffle(deck)
+            drawn = hand - k if rule == "vancouver" else hand
+            cards = deck[:drawn]
+            if 2 <= cards.count("L") <= 5 or k == limit:
+                break
+        library = deck[drawn:]
+        n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
+        if n_bottom:
+            target = round(share * (drawn - n_bottom))
+            in_hand = cards.count("L")
+            bottom_lands = max(min(max(in_hand - target, 0), n_bottom), n_bottom - (drawn - in_hand))
+            kept_lands = in_hand - bottom_lands
+        else:
+            kept_lands = cards.count("L")
+        if rule == "vancouver" and k > 0:
+            target = round(share * drawn)
+            top_is_land = library[0] == "L"
+            away = kept_lands >= target if top_is_land else kept_lands < target
+            if away:
+                library = library[1:] + library[:1]
+        hits += kept_lands + library[:turn_draws].count("L") >= need
+    return hits / n_trials
+
+
+@pytest.mark.parametrize("rule", ["london", "vancouver", "free"])
+def test_reshuffle_mulligans_agree_with_a_literal_simulator(rule):
+    deck = deckstat.Deck.from_table([{"name": "Land", "count": 24, "type": "Land"},
+                                     {"name": "Spell", "count": 36, "type": "Spell"}])
+    profile = make_profile(hand_size=7, mulligan=rule, keep="Land>=2 and Land<=5", limit=2, first=0,
+                           resource="Land")
+    n_kernel, n_slow = 200_000, 40_000
+    sim = deckstat.odds(deck, profile, "Land>=4", turns=[4], seat="first", n_trials=n_kernel, rng=8)
+    slow = slow_reshuffle(rule, n_slow, seed=8)
+    # Two independent estimates: the standard error of their difference.
+    p = sim["p"].iloc[0]
+    se = np.sqrt(p * (1 - p) * (1 / n_kernel + 1 / n_slow))
+    assert abs(p - slow) <= z_for(3) * se, (p, slow)
+
+
+def test_london_keeps_first_hand_as_often_as_hypergeometric():
+    deck = deckstat.Deck.from_table([{"name": "Land", "count": 24, "type": "Land"},
+                                     {"name": "Spell", "count": 36, "type": "Spell"}])
+    profile = make_profile(hand_size=7, mulligan="london", keep="Land>=2 and Land<=5", limit=2, resource="Land")
+    report = deckstat.mulligan(deck, profile, n_trials=100_000, rng=2)
+    exact_keep = hypergeom(M=60, n=24, N=7).cdf(5) - hypergeom(M=60, n=24, N=7).cdf(1)
+    assert_agrees([report.summary["p_keep_first"].iloc[0]], [exact_keep], 100_000)
+    assert report.mulligans["p"].sum() == pytest.approx(1.0)
+    # Kept hands shrink: with London the kept hand holds 7 - mulligans cards.
+    kept = report.kept_hand[report.kept_hand["group"] == "Land"]
+    assert kept["p"].sum() == pytest.approx(1.0)
+
+
+def test_bottom_mulligan_twice_against_literal_simulator():
+    deck_cards = ["T"] * 4 + ["P"] * 16
+    deck = deckstat.Deck.from_table([{"name": "T", "count": 4, "type": "Terrain"},
+                                     {"name": "P", "count": 16, "type": "Personnage"}])
+    profile = make_profile(hand_size=5, mulligan="bottom", keep="Terrain>=1", limit=2)
+    turns = [0, 2, 8, 10, 12, 15]
+    sim = deckstat.odds(deck, profile, "Terrain>=2", turns=turns, seat="first", n_trials=100_000, rng=1)
+    bottom = deckstat.odds(deck, profile, "Terrain>=1", turns=turns, seat="first", zone="bottom",
+                           n_trials=100_000, rng=1)
+    rng = random.Random(3)
+    n_slow = 20_000
+    hits = np.zeros(len(turns))
+    hits_bottom = np.zeros(len(turns))
+    for _ in range(n_slow):
+        cards = deck_cards[:]
+        rng.shuffle(cards)
+        under = []
+        for k in range(3):
+            hand, cards = cards[:5], cards[5:]
+            if "T" in hand or k == 2:
+                break
+            under += hand
+        library = cards + under
+        for i, t in enumerate(turns):
+            drawn = library[:t]
+            hits[i] += (hand + drawn).count("T") >= 2
+            still_under = library[max(len(cards), t):]
+            hits_bottom[i] += still_under.count("T") >= 1
+    for frame, slow in ((sim, hits / n_slow), (bottom, hits_bottom / n_slow)):
+        p = frame["p"].to_numpy()
+        se = np.sqrt(p * (1 - p) * (1 / 100_000 + 1 / n_slow))
+        assert np.all(np.abs(p - slow) <= z_for(2 * len(turns)) * se), (p, slow)
+
+
+# --- when and mulligan reports --------------------------------------------------------------------------
+
+def test_when_simulated_agrees_with_exact():
+    deck = deckstat.load_deck("data/duel-masters/sample_deck.csv")
+    event = "[civilization=Feu]>=1 and [race=Dragon]>=1"
+    exact = deckstat.when(deck, "duel-masters", event, max_turn=8)
+    assert (exact["method"] == "exact").all()
+    sim = deckstat.when(deck, "duel-masters", event, max_turn=8, method="simulate", n_trials=100_000, rng=6)
+    assert_agrees(sim["cdf"], exact["cdf"], 100_000)
+    assert_agrees(sim["pmf"], exact["pmf"], 100_000)
+    for seat, summary in exact.attrs["summary"].items():
+        rows = exact[exact["seat"] == seat]
+        assert summary["p_never"] == pytest.approx(1 - rows["cdf"].iloc[-1])
+        assert rows["pmf"].sum() + summary["p_never"] == pytest.approx(1.0)
+
+
+def test_when_non_monotone_event_is_simulated(wankul_deck):
+    frame = deckstat.when(wankul_deck, "wankul", "Terrain==1", max_turn=5, n_trials=20_000, rng=1)
+    assert (frame["method"] == "simulate").all()
+    # Turn 0 holds exactly as the exact hand probability does.
+    exact0 = deckstat.odds(wankul_deck, "wankul", "Terrain==1", turns=[0], seat="first")["p"].iloc[0]
+    assert_agrees([frame["pmf"].iloc[0]], [exact0], 20_000)
+
+
+def test_mulligan_report_exact_for_wankul(wankul_deck):
+    report = deckstat.mulligan(wankul_deck, "wankul", keep="Terrain>=1 and [cost<=1]>=1")
+    assert report.summary["method"].iloc[0] == "exact"
+    p_keep = report.summary["p_keep_first"].iloc[0]
+    sim = deckstat.mulligan(wankul_deck, "wankul", keep="Terrain>=1 and [cost<=1]>=1", method="simulate",
+                            n_trials=100_000, rng=3)
+    assert_agrees(sim.summary["p_keep_first"], [p_keep], 100_000)
+    assert_agrees(sim.kept_hand["p"], report.kept_hand["p"], 100_000)
+    assert (report.by_turn["p_with"] >= report.by_turn["p_without"]).all()
+
+
+def test_kernel_draws_are_uniform_shuffles(rng):
+    counts = np.array([3, 5, 2])
+    cells = kernel.draw_cells(counts, 60_000, 10, rng)
+    # Each position holds cell c with probability counts[c] / 10; the whole prefix is a permutation.
+    freq = np.stack([(cells == c).mean(axis=1) for c in range(3)], axis=1)
+    assert_agrees(freq.ravel(), np.tile(counts / 10, 10), 60_000)
+    assert all((np.bincount(cells[:, i], minlength=3) == counts).all() for i in range(0, 60_000, 997))
