@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
 import re
 from pathlib import Path
 
 import pandas as pd
 
-from deckstat.deck import Deck
+from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError
 from deckstat.text import fold, fold_key, suggest
 
@@ -53,6 +54,9 @@ _TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
 _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
+_DELIMITERS = (",", ";", "\t")
+#: Integers beyond this magnitude are not exact as floats; such a column stays float.
+_MAX_EXACT_INT = 2**53
 
 
 def canonical_column(header: str) -> str:
@@ -80,7 +84,10 @@ def _read_text(path: Path) -> str:
     if raw.startswith(b"PK\x03\x04"):
         raise DeckstatError("is a zip archive (an .xlsx or .ods workbook?); save it as CSV first",
                             source=str(path))
-    if b"\x00" in raw[:4096]:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DeckstatError("is UTF-16 text; save it as UTF-8 or cp1252 (Excel: \"CSV UTF-8\" or "
+                            "\"CSV (séparateur: point-virgule)\")", source=str(path))
+    if b"\x00" in raw:
         raise DeckstatError("is a binary file, expected a CSV or text file", source=str(path))
     try:
         text = raw.decode("utf-8-sig")
@@ -93,8 +100,29 @@ def _read_text(path: Path) -> str:
 
 
 def _sniff_delimiter(text: str) -> str:
+    """Return the delimiter of a card CSV.
+
+    The header decides: the delimiter that splits it into a recognised name
+    column and the most fields wins, then the one that gives the fewest
+    sample rows too many fields. :class:`csv.Sniffer` alone is fooled by
+    cells holding commas or quotes (``Oui, Chef !`` in a ``;`` file).
+    """
     lines = [line for line in text.splitlines() if line.strip()][:20]
     header = lines[0]
+    scores = {}
+    for d in _DELIMITERS:
+        fields = next(csv.reader([header], delimiter=d), [])
+        if "name" not in (canonical_column(f.strip()) for f in fields):
+            continue
+        bad = 0
+        try:
+            for row in itertools.islice(csv.reader(io.StringIO(text, newline=""), delimiter=d), 1, 50):
+                bad += len(row) > len(fields) and any(f.strip() for f in row[len(fields):])
+        except csv.Error:
+            bad += 1
+        scores[d] = (len(fields), -bad)
+    if scores:
+        return max(scores, key=lambda d: scores[d])  # ties keep the _DELIMITERS order
     try:
         return csv.Sniffer().sniff("\n".join(lines), delimiters=",;\t").delimiter
     except csv.Error:
@@ -121,14 +149,15 @@ def _convert_column(values: list[str], decimal_comma: bool) -> list[object]:
         return [None] * len(values)
     numbers = [_parse_number(v, decimal_comma) for v in present]
     if all(n is not None for n in numbers):
-        integral = all(float(n).is_integer() for n in numbers)
+        integral = all(float(n).is_integer() and abs(n) <= _MAX_EXACT_INT for n in numbers)
         out: list[object] = []
         for v in values:
             n = _parse_number(v, decimal_comma) if v.strip() else None
             out.append(None if n is None else (int(n) if integral else n))
         return out
     folded = {fold(v) for v in present}
-    if folded <= (_TRUE_WORDS | _FALSE_WORDS) and folded & _TRUE_WORDS and not folded <= {"x", "n"}:
+    # Only "non" is still a flag column (a deck without shiny cards); only "x"/"n" may be text.
+    if folded <= (_TRUE_WORDS | _FALSE_WORDS) and not folded <= {"x", "n"}:
         return [None if not v.strip() else int(fold(v) in _TRUE_WORDS) for v in values]
     return [v.strip() or None for v in values]
 
@@ -143,6 +172,9 @@ def _parse_count(text: str, source: str, line: int, header: str) -> int:
                             column=header)
     if number <= 0:
         raise DeckstatError(f"count {value!r} must be at least 1", source=source, line=line, column=header)
+    if number > MAX_COPIES:
+        raise DeckstatError(f"count {value!r} is too large (at most {MAX_COPIES})", source=source, line=line,
+                            column=header)
     return int(number)
 
 
@@ -171,39 +203,59 @@ def read_card_csv(path: str | Path) -> Deck:
     delimiter = _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader)
-    except StopIteration:  # pragma: no cover - _read_text rejects empty files
-        raise DeckstatError("is empty", source=source) from None
+        header: list[str] = []
+        while not any(h.strip() for h in header):  # skip blank lines above the header
+            header = next(reader)
+    except (StopIteration, csv.Error):  # only delimiters, no header cell
+        raise DeckstatError("has no header row", source=source, line=reader.line_num or None) from None
+    header_line = reader.line_num
     header = [h.strip() for h in header]
     canonical = [canonical_column(h) for h in header]
     if "name" not in canonical:
         raise DeckstatError(
             f"no card-name column; the header is {', '.join(repr(h) for h in header)}, expected one of "
-            "'name', 'nom', 'carte'", source=source, line=1)
+            "'name', 'nom', 'carte'", source=source, line=header_line)
     for i, col in enumerate(canonical):
-        if not header[i]:
-            raise DeckstatError(f"column {i + 1} has an empty header", source=source, line=1)
-        if canonical.index(col) != i:
+        if header[i] and canonical.index(col) != i:
             first = header[canonical.index(col)]
             raise DeckstatError(f"columns {first!r} and {header[i]!r} both mean {col!r}", source=source,
-                                line=1)
+                                line=header_line)
     rows: list[list[str]] = []
     row_lines: list[int] = []
+    name_idx = canonical.index("name")
     try:
+        last_line = reader.line_num
         for fields in reader:
+            first_line, last_line = last_line + 1, reader.line_num
             if not any(f.strip() for f in fields):
                 continue
+            if "\n" in fields[name_idx] or "\r" in fields[name_idx]:
+                shown = repr(fields[name_idx][:40]) + ("…" if len(fields[name_idx]) > 40 else "")
+                raise DeckstatError(f"the card name {shown} spans several lines; is a quote (\") left open?",
+                                    source=source, line=first_line, column=header[name_idx])
             if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
+                extra = next(f.strip() for f in fields[len(header):] if f.strip())
                 raise DeckstatError(
-                    f"{len(fields)} fields but the header has {len(header)} (delimiter {delimiter!r})",
-                    source=source, line=reader.line_num)
+                    f"{len(fields)} fields but the header has {len(header)} (delimiter {delimiter!r}); "
+                    f"the extra value is {extra!r}", source=source, line=reader.line_num)
             fields = (fields + [""] * len(header))[: len(header)]
             rows.append(fields)
             row_lines.append(reader.line_num)
     except csv.Error as exc:
         raise DeckstatError(f"malformed CSV ({exc})", source=source, line=reader.line_num) from None
     if not rows:
-        raise DeckstatError("has a header but no card rows", source=source)
+        raise DeckstatError("has a header but no card rows", source=source, line=header_line)
+    # Spreadsheets often save trailing empty columns ("Nom;Qté;;"): drop them when they hold nothing.
+    for i, h in enumerate(header):
+        if not h:
+            filled = [(ln, r[i].strip()) for r, ln in zip(rows, row_lines) if r[i].strip()]
+            if filled:
+                raise DeckstatError(f"column {i + 1} has no header but holds {filled[0][1]!r}",
+                                    source=source, line=filled[0][0])
+    keep_columns = [i for i, h in enumerate(header) if h]
+    header = [header[i] for i in keep_columns]
+    canonical = [canonical[i] for i in keep_columns]
+    rows = [[r[i] for i in keep_columns] for r in rows]
 
     name_idx = canonical.index("name")
     count_idx = canonical.index("count") if "count" in canonical else None
@@ -222,8 +274,13 @@ def read_card_csv(path: str | Path) -> Deck:
     if count_idx is None:
         columns["count"] = [1] * len(rows)
     table = pd.DataFrame(columns)
-    table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)))
+    raw = {col: [r[i].strip() for r in rows] for i, col in enumerate(canonical)}
+    table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)), raw)
     return Deck.from_table(table, source=source)
+
+
+def _show(cell: str) -> str:
+    return repr(cell) if cell else "empty"
 
 
 def _same(a: object, b: object) -> bool:
@@ -237,7 +294,7 @@ def _same(a: object, b: object) -> bool:
 
 
 def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
-                      headers: dict[str, str]) -> pd.DataFrame:
+                      headers: dict[str, str], raw: dict[str, list[str]]) -> pd.DataFrame:
     """Sum the counts of repeated names; refuse repeats whose attributes differ."""
     key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
     first_row: dict[tuple, int] = {}
@@ -256,7 +313,7 @@ def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
             if not _same(records[j][col], record[col]):
                 raise DeckstatError(
                     f"card {record['name']!r} is also on line {row_lines[j]} with {headers.get(col, col)} "
-                    f"{records[j][col]!r}, here {record[col]!r}; give each card one row, or the same "
+                    f"{_show(raw[col][j])}, here {_show(raw[col][i])}; give each card one row, or the same "
                     "attributes", source=source, line=row_lines[i], column=headers.get(col, col))
         counts[j] += counts[i]
     merged = table.iloc[keep].copy()
@@ -265,7 +322,25 @@ def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
 
 
 _DECKLIST_LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
+_DECKLIST_COUNT_ONLY = re.compile(r"^\s*(\d+)\s+(.+?)\s*$")
 _SECTION_LINE = re.compile(r"^\s*(?:\[(.+)\]|([^\d].*?):)\s*$")
+
+
+def _decklist_parses(line: str) -> list[tuple[str | None, str]]:
+    """Readings ``(count text, name)`` of a decklist line, the usual one first.
+
+    ``2 X Factor`` reads as 2 × ``Factor`` but also as 2 × ``X Factor``, and
+    ``1000 Sabords`` as 1 × ``1000 Sabords``: the caller takes the first
+    reading whose name is in the pool.
+    """
+    match = _DECKLIST_LINE.match(line)
+    parses: list[tuple[str | None, str]] = [(match.group(1), match.group(2))]
+    plain = _DECKLIST_COUNT_ONLY.match(line)
+    if plain and plain.group(2) != match.group(2):
+        parses.append((plain.group(1), plain.group(2)))
+    if match.group(1):
+        parses.append((None, line.strip()))
+    return parses
 
 
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
@@ -305,11 +380,14 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         if section_match:
             section = (section_match.group(1) or section_match.group(2)).strip()
             continue
-        match = _DECKLIST_LINE.match(stripped)
-        count_text, name = match.group(1), match.group(2)
+        parses = _decklist_parses(stripped)
+        count_text, name = next((p for p in parses if fold(p[1]) in by_name), parses[0])
         count = int(count_text) if count_text else 1
         if count <= 0:
             raise DeckstatError(f"count {count_text!r} must be at least 1", source=source, line=line_no)
+        if count > MAX_COPIES:
+            raise DeckstatError(f"count {count_text!r} is too large (at most {MAX_COPIES})", source=source,
+                                line=line_no)
         key = fold(name)
         if key not in by_name:
             hint = suggest(name, list(pool_table["name"]))
@@ -359,5 +437,6 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
     if pool is not None:
         return read_decklist(path, pool)
     if Path(path).suffix.lower() in (".txt", ".dec", ".list"):
-        raise DeckstatError("looks like a text decklist; give the card pool CSV with --pool", source=str(path))
+        raise DeckstatError("looks like a text decklist; give the card pool CSV (--pool on the command line, "
+                            "pool= in Python)", source=str(path))
     return read_card_csv(path)
