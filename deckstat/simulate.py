@@ -20,7 +20,7 @@ from scipy.stats import binomtest
 
 from deckstat.errors import DeckstatError
 
-BLOCK_TRIALS = 1 << 15
+BLOCK_TRIALS = 1 << 17
 DEFAULT_TRIALS = 200_000
 DEFAULT_CHUNK = 1 << 18
 MAX_PRECISION_TRIALS = 2_000_000_000
@@ -210,8 +210,8 @@ class DealSpec:
         """Split a group-major count array (n_groups, ...) into per-group arrays keyed like the events."""
         return {key: counts[i] for i, key in enumerate(self.group_keys)}
 
-    def deal(self, rng: np.random.Generator, n_trials: int) -> dict:
-        """Run :func:`deckstat.kernel.deal` for ``n_trials`` trials."""
+    def deal(self, rng: np.random.Generator, n_trials: int, zones=("hand", "seen", "bottom")) -> dict:
+        """Run :func:`deckstat.kernel.deal` for ``n_trials`` trials, computing ``zones``."""
         from deckstat.events import evaluate
         from deckstat.kernel import deal
 
@@ -222,7 +222,7 @@ class DealSpec:
         return deal(self.cell_counts, self.table, n_trials, hand_size=self.hand_size, set_aside=self.set_aside,
                     max_draws=self.max_draws, rng=rng, mulligan=self.mulligan,
                     mulligan_limit=self.mulligan_limit, keep=keep, resource=self.resource,
-                    resource_target=self.resource_target)
+                    resource_target=self.resource_target, zones=zones)
 
 
 def zone_counts(dealt: dict, zone: str, draws: list[int]) -> np.ndarray:
@@ -240,7 +240,7 @@ def odds_task(spec: DealSpec, events: tuple, zone: str, draws: tuple[int, ...], 
     """Hits of each event for each draw count: int64 array (n_events, len(draws))."""
     from deckstat.events import evaluate
 
-    dealt = spec.deal(rng, n_trials)
+    dealt = spec.deal(rng, n_trials, zones=(zone,))
     counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
     # Row by row: count_nonzero over a leading axis is several times slower.
     return np.array([[np.count_nonzero(row) for row in evaluate(event, counts)] for event in events],
@@ -256,7 +256,7 @@ def when_task(spec: DealSpec, event, draws_by_seat: tuple[tuple[int, ...], ...],
     """
     from deckstat.events import evaluate
 
-    dealt = spec.deal(rng, n_trials)
+    dealt = spec.deal(rng, n_trials, zones=("seen",))
     out = []
     for draws in draws_by_seat:
         holds = evaluate(event, spec.counts_dict(dealt["seen"][:, list(draws), :]))
@@ -271,7 +271,7 @@ def hand_task(spec: DealSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     Returns an int64 array (1 + n_groups, width) with width large enough for
     both the hand size and the mulligan limit.
     """
-    dealt = spec.deal(rng, n_trials)
+    dealt = spec.deal(rng, n_trials, zones=("hand",))
     width = max(spec.hand_size, spec.mulligan_limit) + 1
     rows = [np.bincount(dealt["mulligans"].astype(np.int64), minlength=width)[:width]]
     for g in range(spec.table.shape[1]):

@@ -133,7 +133,7 @@ def main() -> None:
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 1_000_000
-    console = Console()
+    console = Console(width=150)
     figures = {}
 
     table = Table(title="Trials per second (one core), same run")
