@@ -5,9 +5,11 @@ Wankul, Duel Masters, Joueur du Grenier TCG, Licum, Pandrea and any game
 described by a profile file.
 """
 
+from deckstat.analysis import ratio
 from deckstat.api import MulliganReport, mulligan, odds, when
 from deckstat.cards import load_deck, read_card_csv, read_decklist
 from deckstat.deck import Deck
+from deckstat.deckout import deckout
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import parse_event, parse_group
 from deckstat.profiles import Profile, get_profile, list_profiles, load_profile_file
@@ -22,6 +24,7 @@ __all__ = [
     "ExpressionError",
     "Profile",
     "__version__",
+    "deckout",
     "get_profile",
     "list_profiles",
     "load_deck",
@@ -30,6 +33,7 @@ __all__ = [
     "odds",
     "parse_event",
     "parse_group",
+    "ratio",
     "read_card_csv",
     "read_decklist",
     "validate",

@@ -20,8 +20,9 @@ from rich.text import Text
 
 from deckstat import api, output
 from deckstat.cards import load_deck
+from deckstat.deckout import deckout as api_deckout
 from deckstat.errors import DeckstatError
-from deckstat.profiles import get_profile, list_profiles
+from deckstat.profiles import DECKOUT_RULES, get_profile, list_profiles
 from deckstat.rules import validate as validate_deck
 
 app = typer.Typer(
@@ -374,6 +375,200 @@ def mulligan(
                       Text(f"{(r.p_with - r.p_without) * 100:+.1f} points"))
     console.print(Text(f"P({by_turn['event'].iloc[0]}) by turn, {seat.value} player"))
     console.print(table)
+
+
+class Policy(str, Enum):
+    """Play policies for card effects in the deck-out model."""
+
+    none = "none"
+    on_draw = "on_draw"
+    each_turn = "each_turn"
+
+
+@app.command()
+def deckout(
+    deck: DeckArg,
+    game: GameOpt,
+    opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).")]
+    = None,
+    policy: Annotated[Policy, typer.Option(help="When cards with draw/mill effects (the draw and mill columns) "
+                                           "are played: none (ignored), on_draw (as soon as drawn, chaining), "
+                                           "each_turn (once per owner's turn).")] = Policy.none,
+    no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
+    terrain_turns: Annotated[int | None, typer.Option("--terrain-turns", help="With the drought rule: turns a "
+                                                      "Terrain stays in play before it is scored (default: "
+                                                      "until the end).")] = None,
+    keep: KeepOpt = None,
+    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
+
+    Wankul: lose when you must draw and cannot (both at once: the active player
+    wins), with the drought rule (no Terrain in play or in hand: both draw one
+    card at a time until one appears). Duel Masters: drawing the last card loses
+    (the 5 shields leave the deck first; the first player skips the first
+    draw). JdG: drawing the last card ends the duel at the end of that turn.
+    Licum: both draw at the end of each turn; the match ends when both cannot.
+    Pandrea: usure. Other ways a game ends are not modelled. Without effects
+    and without the drought rule the answer is exact.
+    """
+    with _user_errors():
+        profile = get_profile(game)
+        loaded = load_deck(deck, pool=pool)
+        other = load_deck(opponent, pool=pool) if opponent is not None else None
+        result = api_deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
+                             terrain_turns=terrain_turns, keep=keep, mulligan=not no_mulligan,
+                             method=_method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
+                             n_workers=workers)
+    attrs = result.attrs
+    vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
+    lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
+             f"policy: {attrs['policy_text']}"]
+    if attrs["drought"]:
+        lines.append("drought rule on; " + attrs["assumptions"][-1])
+    note = _simulation_note(attrs)
+    if note:
+        lines.append(note)
+    for seat_name, summary in attrs["summary"].items():
+        lines.append(f"{seat_name} player runs out on turn {summary['median']} (median; mean {summary['mean']:.2f}, "
+                     f"earliest {summary['earliest']}, latest {summary['latest']})")
+    first = attrs["p_first_runs_out_first"]
+    lines.append(f"P(first player runs out first) = {output.format_probability(first)}"
+                 + (f", at the same moment {output.format_probability(attrs['p_same_moment'])}"
+                    if attrs["p_same_moment"] else ""))
+    _emit(result, fmt, output.distribution_table(result, "turn", "seat"), "\n".join(lines))
+
+
+def _parse_counts(text: str) -> list[int]:
+    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
+    counts: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
+        if not match:
+            raise DeckstatError(f"--range {text!r}: {part!r} is not a count or a range such as 8-14")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) else low
+        if high < low:
+            raise DeckstatError(f"--range {text!r}: range {part!r} goes backwards; write {high}-{low}")
+        if high > 100_000:
+            raise DeckstatError(f"--range {text!r}: {high} cards is beyond any deck")
+        counts.update(range(low, high + 1))
+    return sorted(counts)
+
+
+def _ratio_table(result) -> Table:
+    """One row per resource count: legality, hand, mulligan, first resource turn, P(event) by turn."""
+    group = result.attrs["group"]
+    turns = sorted(set(result["turn"]))
+    table = Table(collapse_padding=True)
+    deckout = result["deckout_turn_first"].notna().any()
+    columns = [f"{group}\ncards", "legal", f"P({group}\nin hand)", "mulligan\nrate", f"first {group}\nturn (mean)"]
+    if deckout:
+        columns.append("deck runs\nout (mean)")
+    for column in columns:
+        table.add_column(Text(column), justify="center" if column == "legal" else "right")
+    for turn in turns:
+        table.add_column(Text(f"turn {turn}"), justify="right")
+    recommended = result.attrs.get("recommended")
+    for count, rows in result.groupby("resource_count", sort=True):
+        first = rows.iloc[0]
+        by_turn = {r.turn: output.format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                   for r in rows.itertuples(index=False)}
+        mean = first["expected_first_resource_turn"]
+        simulated = first["method"] == "simulate"
+        approx = "≈ " if simulated else ""
+        cells = [f"{count} ◀" if count == recommended else str(count), "✓" if first["legal"] else "✗",
+                 approx + output.format_probability(first["p_resource_in_hand"]),
+                 approx + output.format_probability(first["mulligan_rate"]),
+                 "–" if mean != mean else f"{approx}{mean:.2f}"]  # NaN at 0 resource cards
+        if deckout:
+            cells.append(f"≈ turn {first['deckout_turn_first']:.2f}")
+        table.add_row(*[Text(c) for c in cells], *[Text(by_turn.get(t, "–")) for t in turns])
+    return table
+
+
+@app.command()
+def ratio(
+    deck: DeckArg,
+    game: GameOpt,
+    counts: Annotated[str | None, typer.Option("--range", help="Resource counts to sweep: 8-20, 10 or 8,10,12-14 "
+                                               "(default: the deck's own count ± 5).")] = None,
+    event: Annotated[str | None, typer.Option("--event", "-e", help="Event by turn (default: the resource "
+                                              "group >= 1, e.g. Terrain>=1).")] = None,
+    turns: Annotated[str, typer.Option(help="Turns: 0-5, 3 or 0,2,4. Turn 0 is the kept opening hand.")] = "0-5",
+    target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest count "
+                                                 "whose P(event) at the target turn reaches it.")] = None,
+    target_turn: Annotated[int | None, typer.Option("--target-turn", help="Turn of the target (default: the "
+                                                    "last turn).")] = None,
+    group: Annotated[str | None, typer.Option(help="Resource group to sweep (default: the profile's, e.g. "
+                                              "Terrain).")] = None,
+    filler: Annotated[str | None, typer.Option(help="Card whose count alone makes room (default: every other "
+                                               "card is scaled in proportion).")] = None,
+    seat: Annotated[Seat, typer.Option(help="Whose draws: first or second player.")] = Seat.first,
+    keep: KeepOpt = None,
+    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
+
+    At each count the deck is rebuilt: the resource cards scaled in proportion
+    to their counts, the other cards scaled to fill the rest (or only --filler
+    changes), by largest-remainder rounding. Each version is validated and
+    asked P(resource in the kept hand), the mulligan rate, the mean first turn
+    with a resource card and P(event) by turn. --target 0.95 names the
+    smallest count reaching it at --target-turn; with --simulate a count whose
+    95% interval contains the target leaves the decision undecided.
+    """
+    from deckstat.analysis import ratio as ratio_sweep
+
+    with _user_errors():
+        if keep is not None and no_mulligan:
+            raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
+                                "first hand, so no keep rule applies")
+        if seat is Seat.both:
+            raise DeckstatError("--seat must be first or second for the ratio sweep")
+        if trials is not None:
+            simulate = True
+        count_list = _parse_counts(counts) if counts is not None else None
+        turn_list = parse_turns(turns)
+        profile = get_profile(game)
+        loaded = load_deck(deck, pool=pool)
+        result = ratio_sweep(loaded, profile, counts=count_list, group=group, filler=filler, event=event,
+                             turns=turn_list, seat=seat.value, target=target, target_turn=target_turn, keep=keep,
+                             mulligan=not no_mulligan, method=_method(simulate), n_trials=trials, rng=seed,
+                             chunk_size=chunk_size, n_workers=workers)
+    attrs = result.attrs
+    group_label = attrs["group"]
+    head = (f"P({attrs['event']}) by turn, {attrs['seat']} player, by number of {group_label} cards — "
+            f"{profile.name}, {deck} ({attrs['deck_size']} cards, {attrs['current_count']} {group_label} cards now)")
+    how = (f"only {attrs['filler']} changes to keep the size" if attrs["filler"] is not None
+           else "other cards scaled in proportion to keep the size")
+    if attrs["added_card"] is not None:
+        how += f"; {attrs['added_card']!r} added"
+    notes = [n for n in (how, _rules_note(attrs, profile), _simulation_note(attrs)) if n]
+    _emit(result, fmt, _ratio_table(result), head + "\n" + "; ".join(notes))
+    if fmt is not Format.table:
+        return
+    lines = [f"✗ {count} {group_label} cards: {rows['violations'].iloc[0]}"
+             for count, rows in result.groupby("resource_count", sort=True) if not rows["legal"].iloc[0]]
+    if attrs["target"] is not None:
+        lines.append(attrs["decision"])
+    if lines:
+        _stdout().print(Text("\n".join(lines)), soft_wrap=True)
 
 
 @games_app.callback()

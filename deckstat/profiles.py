@@ -19,6 +19,8 @@ from deckstat.events import parse_event, parse_group
 from deckstat.text import fold, fold_key, suggest
 
 SEATS = ("first", "second")
+TURN_ORDERS = ("alternating", "simultaneous")
+DRAW_STEPS = ("start", "end")
 MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
 MULLIGAN_WORDS = {
     "none": "none",
@@ -100,6 +102,14 @@ class Profile:
         Key of :data:`DECKOUT_RULES`.
     draw_part : str
         Id of the deck part that is shuffled and drawn from.
+    turn_order : {"alternating", "simultaneous"}
+        Whether players take turns one after the other or play each turn together.
+    draw_step : {"start", "end"}
+        Whether the turn's draw comes at its start or its end (Licum).
+    drought_group : str or None
+        Wankul's drought rule: when no card of this group is in play and
+        neither player holds one, both draw one card at a time until one
+        appears (a two-player rule, used by the deck-out model).
     """
 
     id: str
@@ -119,6 +129,9 @@ class Profile:
     draws_per_turn: int
     deckout: str
     draw_part: str
+    drought_group: str | None
+    turn_order: str
+    draw_step: str
     special_rules: tuple[str, ...]
     assumptions: tuple[str, ...]
     sources: tuple[str, ...]
@@ -336,6 +349,15 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     resource = _require(data, "resource_group", str, where, None)
     if resource:
         parse_group(resource, what=f"{where} resource_group")
+    turn_order = _require(play, "turns", str, pwhere, "alternating")
+    if turn_order not in TURN_ORDERS:
+        raise DeckstatError(f"'turns' must be one of {', '.join(TURN_ORDERS)}, got {turn_order!r}", source=pwhere)
+    draw_step = _require(play, "draw_step", str, pwhere, "start")
+    if draw_step not in DRAW_STEPS:
+        raise DeckstatError(f"'draw_step' must be one of {', '.join(DRAW_STEPS)}, got {draw_step!r}", source=pwhere)
+    drought = _require(play, "drought", str, pwhere, None)
+    if drought:
+        parse_group(drought, what=f"{pwhere} drought")
     draw_part = _require(play, "draw_deck", str, pwhere, parts[0].id)
     if draw_part not in {p.id for p in parts}:
         raise DeckstatError(f"'draw_deck' {draw_part!r} is not one of the decks "
@@ -358,6 +380,9 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         draws_per_turn=draws_per_turn,
         deckout=deckout,
         draw_part=draw_part,
+        drought_group=drought,
+        turn_order=turn_order,
+        draw_step=draw_step,
         special_rules=tuple(_require_strings(data, "special_rules", where, [])),
         assumptions=tuple(_require_strings(data, "assumptions", where, [])),
         sources=tuple(_require_strings(data, "sources", where, [])),
