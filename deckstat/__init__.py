@@ -8,6 +8,7 @@ described by a profile file.
 from deckstat.analysis import ratio
 from deckstat.api import MulliganReport, mulligan, odds, when
 from deckstat.cards import load_deck, read_card_csv, read_decklist
+from deckstat.compare import card_differences, compare
 from deckstat.deck import Deck
 from deckstat.deckout import deckout
 from deckstat.errors import DeckstatError, ExpressionError
@@ -24,6 +25,8 @@ __all__ = [
     "ExpressionError",
     "Profile",
     "__version__",
+    "card_differences",
+    "compare",
     "deckout",
     "get_profile",
     "list_profiles",

@@ -136,6 +136,23 @@ WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the si
                                          "depend on it.")]
 
 
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]
+
+
+def _check_plot(path: Path | None) -> None:
+    if path is not None and path.suffix.lower() not in (".png", ".svg"):
+        raise DeckstatError(f"--plot {str(path)!r}: expected a file name ending in .png or .svg")
+
+
+def _draw(path: Path | None, function: str, result) -> None:
+    """Draw ``result`` with ``deckstat.plots.<function>`` into ``path`` (plots load matplotlib: only when asked)."""
+    if path is None:
+        return
+    from deckstat import plots
+
+    plots.save(getattr(plots, function)(result), path)
+
+
 def _method(simulate: bool) -> str:
     return "simulate" if simulate else "auto"
 
@@ -214,6 +231,7 @@ def odds(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -227,6 +245,7 @@ def odds(
     to the two-player deck-out model, not to these odds.
     """
     with _user_errors():
+        _check_plot(plot)
         if keep is not None and no_mulligan:
             raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
                                 "first hand, so no keep rule applies")
@@ -241,10 +260,11 @@ def odds(
                            n_trials=trials, rng=seed, precision=precision, chunk_size=chunk_size,
                            n_workers=workers)
                   for e in event]
-    import pandas as pd
+        import pandas as pd
 
-    result = pd.concat(frames, ignore_index=True)
-    result.attrs = frames[0].attrs
+        result = pd.concat(frames, ignore_index=True)
+        result.attrs = frames[0].attrs
+        _draw(plot, "plot_odds", result)
     attrs = result.attrs
     notes = [n for n in (_rules_note(attrs, profile), _simulation_note(attrs)) if n]
     if zone.value in ("hand", "set_aside"):
@@ -279,6 +299,7 @@ def when(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -286,6 +307,7 @@ def when(
     the exact engine models the mulligan; simulated otherwise.
     """
     with _user_errors():
+        _check_plot(plot)
         if keep is not None and no_mulligan:
             raise DeckstatError("--keep and --no-mulligan contradict each other")
         profile = get_profile(game)
@@ -295,6 +317,7 @@ def when(
                           mulligan_limit=mulligan_limit, resource=resource, method=_method(simulate),
                           n_trials=trials, rng=seed, precision=precision, chunk_size=chunk_size,
                           n_workers=workers)
+        _draw(plot, "plot_when", result)
     attrs = result.attrs
     lines = [f"First turn {event} holds among the cards seen — {profile.name}, {deck}"]
     lines += [n for n in (_rules_note(attrs, profile), _simulation_note(attrs)) if n]
@@ -325,6 +348,7 @@ def mulligan(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -333,6 +357,7 @@ def mulligan(
     the usual reference rules.
     """
     with _user_errors():
+        _check_plot(plot)
         if seat is Seat.both:
             raise DeckstatError("--seat must be first or second for the mulligan comparison")
         profile = get_profile(game)
@@ -341,6 +366,7 @@ def mulligan(
                               mulligan_rule=mulligan_rule.value if mulligan_rule else None,
                               mulligan_limit=mulligan_limit, resource=resource, method=_method(simulate),
                               n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+        _draw(plot, "plot_mulligan", report)
     summary = report.summary.iloc[0]
     if fmt is not Format.table:
         import pandas as pd
@@ -407,6 +433,7 @@ def deckout(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -420,6 +447,7 @@ def deckout(
     and without the drought rule the answer is exact.
     """
     with _user_errors():
+        _check_plot(plot)
         profile = get_profile(game)
         loaded = load_deck(deck, pool=pool)
         other = load_deck(opponent, pool=pool) if opponent is not None else None
@@ -427,6 +455,7 @@ def deckout(
                              terrain_turns=terrain_turns, keep=keep, mulligan=not no_mulligan,
                              method=_method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
                              n_workers=workers)
+        _draw(plot, "plot_deckout", result)
     attrs = result.attrs
     vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
     lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
@@ -522,6 +551,7 @@ def ratio(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -539,6 +569,7 @@ def ratio(
         if keep is not None and no_mulligan:
             raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
                                 "first hand, so no keep rule applies")
+        _check_plot(plot)
         if seat is Seat.both:
             raise DeckstatError("--seat must be first or second for the ratio sweep")
         if trials is not None:
@@ -551,6 +582,7 @@ def ratio(
                              turns=turn_list, seat=seat.value, target=target, target_turn=target_turn, keep=keep,
                              mulligan=not no_mulligan, method=_method(simulate), n_trials=trials, rng=seed,
                              chunk_size=chunk_size, n_workers=workers)
+        _draw(plot, "plot_ratio", result)
     attrs = result.attrs
     group_label = attrs["group"]
     head = (f"P({attrs['event']}) by turn, {attrs['seat']} player, by number of {group_label} cards — "
@@ -569,6 +601,136 @@ def ratio(
         lines.append(attrs["decision"])
     if lines:
         _stdout().print(Text("\n".join(lines)), soft_wrap=True)
+
+
+@app.command()
+def compare(
+    decks: Annotated[list[Path], typer.Argument(help="Two or more decks; each is compared with the first.",
+                                                show_default=False)],
+    game: GameOpt,
+    event: Annotated[str, typer.Option("--event", "-e", help="Event, e.g. \"Terrain>=1\".")],
+    turns: Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4.")] = "0-6",
+    seat: SeatOpt = Seat.both,
+    zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).")]
+    = Zone.seen,
+    keep: KeepOpt = None,
+    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    simulate: SimulateOpt = False,
+    unpaired: Annotated[bool, typer.Option("--unpaired", help="Simulate the decks independently instead of "
+                                           "with the same shuffles (wider intervals on the difference).")] = False,
+    with_deckout: Annotated[bool, typer.Option("--deckout", help="Also show each deck's deck-out turns.")] = False,
+    ratio_range: Annotated[str | None, typer.Option("--ratio", help="Also sweep the resource count over this "
+                                                    "range (e.g. 8-14) for each deck.")] = None,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = 1 << 18,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    plot: PlotOpt = None,
+) -> None:
+    """The same question for several versions of a deck: card differences, odds, and the difference.
+
+    The difference (deck B minus deck A) comes with a 95% interval and the
+    p-value of "no difference". Exact where the exact engine applies;
+    otherwise simulated with common random numbers (the same shuffles drive
+    every deck), which narrows the interval on the difference.
+    """
+    from deckstat.compare import compare as compare_decks
+    from deckstat.compare import compare_deckout
+
+    with _user_errors():
+        _check_plot(plot)
+        if len(decks) < 2:
+            raise DeckstatError("compare needs at least two decks")
+        if keep is not None and no_mulligan:
+            raise DeckstatError("--keep and --no-mulligan contradict each other")
+        if trials is not None:
+            simulate = True
+        profile = get_profile(game)
+        loaded = [load_deck(d, pool=pool) for d in decks]
+        result = compare_decks(loaded, profile, event, turns=parse_turns(turns), seat=seat.value, zone=zone.value,
+                               keep=keep, mulligan=not no_mulligan,
+                               mulligan_rule=mulligan_rule.value if mulligan_rule else None,
+                               mulligan_limit=mulligan_limit, method=_method(simulate), paired=not unpaired,
+                               n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+        extra = []
+        if with_deckout:
+            extra.append(("Deck-out (each deck against a copy of itself)",
+                          compare_deckout(loaded, profile, n_trials=trials, rng=seed)))
+        if ratio_range is not None:
+            from deckstat.analysis import ratio as ratio_sweep
+
+            sweeps = []
+            for path, d in zip(decks, loaded):
+                sweep = ratio_sweep(d, profile, counts=_parse_counts(ratio_range), turns=parse_turns(turns),
+                                    seat="first" if seat is Seat.both else seat.value, n_trials=trials, rng=seed)
+                last = sweep[sweep["turn"] == sweep["turn"].max()]
+                sweeps.append(last.assign(deck=path.name))
+            import pandas as pd
+
+            extra.append((f"Ratio sweep: P({sweeps[0]['event'].iloc[0]}) by turn {int(sweeps[0]['turn'].max())}",
+                          pd.concat(sweeps, ignore_index=True)))
+        _draw(plot, "plot_compare", result)
+    if fmt is not Format.table:
+        _emit(result, fmt, None, "")
+        return
+    console = _stdout()
+    for name, changes in result.attrs["differences"].items():
+        console.print(Text(f"{decks[0].name} → {name}: " + (", ".join(
+            f"{c['name']} {c['change']}" for c in changes) if changes else "same cards")), soft_wrap=True)
+    note = _simulation_note(result.attrs)
+    if note:
+        pairing = "paired (same shuffles)" if result.attrs["paired"] else "independent runs"
+        console.print(Text(f"{note}; {pairing}"), soft_wrap=True)
+    table = Table()
+    for column in ("turn", "seat", "deck A", "deck B", "B − A [95% interval]", "p-value"):
+        table.add_column(Text(column), justify="right")
+    for r in result.itertuples(index=False):
+        interval = f"{(r.diff) * 100:+.2f} pts"
+        if r.method == "simulate":
+            interval += f" [{r.diff_ci_low * 100:+.2f}, {r.diff_ci_high * 100:+.2f}]"
+        p_value = "exact" if r.method == "exact" else (f"{r.p_value:.2g}" if r.p_value >= 1e-4 else "< 0.0001")
+        table.add_row(*[Text(str(c)) for c in (r.turn, r.seat, output.format_probability(r.p_a),
+                                                output.format_probability(r.p_b), interval, p_value)])
+    console.print(Text(f"P({result['event'].iloc[0]}) — {profile.name}; A = {result['deck_a'].iloc[0]}"))
+    console.print(table)
+    for title, frame in extra:
+        console.print(Text(title))
+        if "resource_count" in frame.columns:
+            frame = frame.assign(p=[output.format_probability(p) for p in frame["p"]])
+            console.print(output.distribution_table(frame.assign(value=frame["p"]), "resource_count", "deck",
+                                                    value="value", formatted=True))
+        else:
+            shown = frame.assign(mean=frame["mean"].round(2))
+            console.print(output.frame_table(shown[["deck", "seat", "mean", "median", "earliest", "latest"]]))
+
+
+@app.command()
+def report(
+    deck: DeckArg,
+    game: GameOpt,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.")]
+    = Path("report"),
+    html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
+    trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
+    pool: PoolOpt = None,
+) -> None:
+    """Everything about one deck in one page, with figures.
+
+    Legality, opening hands and mulligan, the by-turn curve, the resource-count
+    sweep and deck-out timing, written as report.md (or report.html) into --out.
+    """
+    from deckstat.report import build_report
+
+    with _user_errors():
+        profile = get_profile(game)
+        loaded = load_deck(deck, pool=pool)
+        page = build_report(loaded, profile, out, fmt="html" if html else "markdown", n_trials=trials, rng=seed)
+    _stdout().print(Text(f"wrote {page} and its figures"))
 
 
 @games_app.callback()

@@ -149,8 +149,23 @@ def key_value_table(rows: list[tuple[str, str]]) -> Table:
     return table
 
 
-def distribution_table(frame: pd.DataFrame, row_key: str, column_key: str, value: str = "p") -> Table:
-    """A table with one row per ``row_key`` value and one column per ``column_key`` value."""
+def frame_table(frame: pd.DataFrame) -> Table:
+    """A plain table of a small DataFrame, every cell shown as text."""
+    table = Table()
+    for column in frame.columns:
+        table.add_column(_text(column), justify="right")
+    for row in frame.itertuples(index=False):
+        table.add_row(*[_text(v) for v in row])
+    return table
+
+
+def distribution_table(frame: pd.DataFrame, row_key: str, column_key: str, value: str = "p",
+                       formatted: bool = False) -> Table:
+    """A table with one row per ``row_key`` value and one column per ``column_key`` value.
+
+    Values are probabilities shown as percentages, or text already formatted
+    when ``formatted`` is true.
+    """
     table = Table()
     table.add_column(_text(row_key), justify="right")
     columns = list(dict.fromkeys(frame[column_key]))
@@ -159,8 +174,8 @@ def distribution_table(frame: pd.DataFrame, row_key: str, column_key: str, value
     values = {(getattr(r, row_key), getattr(r, column_key)): getattr(r, value)
               for r in frame.itertuples(index=False)}
     for key in sorted(set(frame[row_key])):
-        table.add_row(_text(key), *[_text(format_probability(values.get((key, c), float("nan"))))
-                                    for c in columns])
+        cells = [values.get((key, c), "–" if formatted else float("nan")) for c in columns]
+        table.add_row(_text(key), *[_text(c if formatted else format_probability(c)) for c in cells])
     return table
 
 

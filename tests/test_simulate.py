@@ -339,3 +339,16 @@ def test_fused_prefix_counts_match_cells_then_prefix(counts):
     np.testing.assert_array_equal(fused, kernel.prefix_counts(cells, table))
     # A full-length draw is a permutation: every card appears once.
     np.testing.assert_array_equal(fused[:, -1, :], (counts @ table.astype(int))[:, None].repeat(5000, axis=1))
+
+
+@pytest.mark.slow
+def test_memory_does_not_grow_with_the_trial_count():
+    import subprocess
+    import sys
+
+    code = ("import resource, deckstat; deck = deckstat.load_deck('data/wankul/sample_deck.csv'); "
+            "deckstat.odds(deck, 'wankul', 'Terrain>=2', turns=range(11), method='simulate', n_trials={n}, rng=1); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    peaks = [int(subprocess.run([sys.executable, "-c", code.format(n=n)], capture_output=True, text=True,
+                                check=True).stdout.split()[-1]) for n in (10**6, 2 * 10**7)]
+    assert peaks[1] < 1.2 * peaks[0], peaks

@@ -1,0 +1,783 @@
+"""Figures of deckstat results, for players.
+
+Every function here only draws: it receives a result DataFrame made by the
+API (:func:`deckstat.odds`, :func:`deckstat.when`, :func:`deckstat.ratio`,
+:func:`deckstat.deckout`, a deck comparison, or a
+:class:`~deckstat.api.MulliganReport`), computes nothing statistical, and
+returns the matplotlib Axes it drew on. Pass ``ax`` to draw into an existing
+figure; without it a new figure is created. :func:`save` writes a figure to
+PNG or SVG and closes it.
+
+This is the only module of deckstat that imports matplotlib, and the rest
+of the package imports it only inside the functions that draw (the CLI's
+``--plot``, reports): ``import deckstat`` does not load matplotlib.
+
+Conventions shared by every figure: probabilities on a 0–100 % axis, turns as
+whole numbers, colours from the colour-blind-safe ``tab10`` palette, the first
+and second player told apart by line style and marker as well as colour (and
+drawn as one line when their results are identical, so that neither hides the
+other). Shaded bands and error bars are 95% intervals of simulated results;
+exact results have none.
+
+Examples
+--------
+>>> import deckstat
+>>> from deckstat import plots
+>>> deck = deckstat.load_deck("data/wankul/sample_deck.csv")  # doctest: +SKIP
+>>> ax = plots.plot_odds(deckstat.odds(deck, "wankul", "Terrain>=1"))  # doctest: +SKIP
+>>> plots.save(ax, "terrain.png")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+from pathlib import Path, PurePath
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
+
+from deckstat.errors import DeckstatError
+from deckstat.output import format_probability
+
+__all__ = ["plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
+
+COLORS = tuple(matplotlib.colormaps["tab10"].colors)
+SEAT_STYLES = {"first": ("-", "o"), "second": ("--", "s"), "both": ("-", "o")}
+OTHER_STYLES = (("-.", "^"), (":", "D"), ("-", "v"))
+ZONE_WORDS = {"seen": "among the cards seen", "hand": "in the kept opening hand",
+              "set_aside": "among the set-aside cards", "bottom": "among the cards put under the deck"}
+INTERVAL_LABEL = "95% interval (simulated)"
+TURN_LABEL = "Turn (0 = kept opening hand)"
+SAVE_FORMATS = {".png": "png", ".svg": "svg"}
+TITLE_WIDTH = 80
+
+
+# --- shared helpers -------------------------------------------------------------------------------------------
+
+def _axes(ax: Axes | None, figsize: tuple[float, float] = (8.0, 5.0)) -> Axes:
+    """``ax``, or the Axes of a new figure."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    elif not isinstance(ax, Axes):
+        raise DeckstatError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    return ax
+
+
+def _check(frame: object, columns: Iterable[str], what: str) -> pd.DataFrame:
+    """Refuse anything but a non-empty DataFrame with ``columns``, naming what is missing."""
+    if not isinstance(frame, pd.DataFrame):
+        raise DeckstatError(f"{what} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise DeckstatError(f"{what} lacks the column(s) {', '.join(missing)}; "
+                            f"it has {', '.join(map(str, frame.columns))}")
+    if frame.empty:
+        raise DeckstatError(f"{what} has no rows: nothing to draw")
+    return frame
+
+
+def _probability_axis(ax: Axes, label: str = "Probability") -> None:
+    """Y axis from 0 to 100 %."""
+    ax.set_ylim(0.0, 1.0)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_ylabel(label)
+    ax.grid(True, axis="y", alpha=0.3)
+
+
+def _turn_axis(ax: Axes, turns: np.ndarray, label: str = TURN_LABEL, pad: float = 0.5) -> None:
+    """X axis of whole turns (every turn ticked up to 20 of them) around ``turns``."""
+    turns = turns[np.isfinite(turns)]
+    if turns.size and turns.max() - turns.min() + 2 * pad <= 21:
+        ax.xaxis.set_major_locator(MultipleLocator(1))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if turns.size:
+        ax.set_xlim(turns.min() - pad, turns.max() + pad)
+    ax.set_xlabel(label)
+
+
+def _title(ax: Axes, main: str, detail: str | None = None) -> None:
+    """A wrapped title, with a smaller second line of details."""
+    text = "\n".join(textwrap.fill(line, TITLE_WIDTH) for line in main.split("\n"))
+    if detail:
+        text += "\n" + "\n".join(textwrap.fill(line, TITLE_WIDTH + 15) for line in detail.split("\n"))
+    ax.set_title(text, fontsize=11)
+
+
+def _name(path: object) -> str:
+    """The file name of a deck path (or the text itself)."""
+    if path is None or (not isinstance(path, str) and pd.isna(path)):
+        return "?"
+    return PurePath(str(path)).name or str(path)
+
+
+def _seat_style(seat: object, index: int) -> tuple[str, str]:
+    """Line style and marker of a seat."""
+    return SEAT_STYLES.get(str(seat), OTHER_STYLES[index % len(OTHER_STYLES)])
+
+
+BOTH = "both"
+
+
+def _seat_words(seat: object) -> str:
+    if seat == BOTH:
+        return "first and second player (same)"
+    return f"{seat} player" if str(seat) in SEAT_STYLES else str(seat)
+
+
+def _seat_title(seat: object) -> str:
+    return "both players (same odds)" if seat == BOTH else _seat_words(seat)
+
+
+def _merge_identical_seats(frame: pd.DataFrame, columns: list[str], by: list[str] | None = None) -> pd.DataFrame:
+    """One row set labelled ``"both"`` where every seat has the same values, so that no line hides another.
+
+    Within each ``by`` group, when all seats have equal ``turn`` and ``columns``
+    the rows of the first seat are kept with seat ``"both"``.
+    """
+    if "seat" not in frame.columns or frame["seat"].nunique() < 2:
+        return frame
+    parts = []
+    groups = frame.groupby(by, sort=False) if by else [(None, frame)]
+    for _, part in groups:
+        seats = list(dict.fromkeys(part["seat"]))
+        tables = [part[part["seat"] == seat].sort_values("turn") for seat in seats]
+        keys = ["turn"] + [c for c in columns if c in part.columns]
+
+        def values(table, keys=keys):
+            return table[keys].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+
+        first = values(tables[0])
+        same = len(seats) > 1 and all(values(t).shape == first.shape and np.array_equal(values(t), first,
+                                                                                         equal_nan=True)
+                                      for t in tables[1:])
+        if same:
+            parts.append(tables[0].assign(seat=BOTH))
+        else:
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _simulated(part: pd.DataFrame) -> bool:
+    return "method" in part.columns and bool((part["method"] == "simulate").any())
+
+
+def _numbers(values: pd.Series) -> np.ndarray:
+    """Float array of a column (missing values as NaN)."""
+    return pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+
+
+def _unique(frame: pd.DataFrame, column: str) -> list:
+    return list(dict.fromkeys(frame[column])) if column in frame.columns else [None]
+
+
+def _legend(ax: Axes, handles: list | None = None, **kwargs) -> None:
+    if handles is None:
+        handles, _ = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles=handles, fontsize=9, framealpha=0.9, **kwargs)
+
+
+def _interval_proxy() -> Patch:
+    return Patch(facecolor="0.5", alpha=0.25, label=INTERVAL_LABEL)
+
+
+def _seat_offsets(seats: list, width: float) -> dict:
+    """Horizontal offset of each seat's bar in a group of side-by-side bars."""
+    n = len(seats)
+    return {seat: (i - (n - 1) / 2) * width for i, seat in enumerate(seats)}
+
+
+def _method_words(frame: pd.DataFrame, n_trials: object = None) -> str:
+    """``exact`` or ``simulated, N games``."""
+    methods = _unique(frame, "method")
+    if methods == ["exact"]:
+        return "exact"
+    if n_trials is None and "n_trials" in frame.columns:
+        n_trials = pd.to_numeric(frame["n_trials"], errors="coerce").max()
+    n_text = f", {int(n_trials):,} games" if n_trials is not None and pd.notna(n_trials) else ""
+    if methods == ["simulate"]:
+        return f"simulated{n_text}"
+    return f"exact and simulated{n_text}"
+
+
+def _errors(p: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Error-bar lengths below and above ``p`` (never negative)."""
+    return np.vstack([p - low, high - p]).clip(min=0)
+
+
+def _joined(*parts: object) -> str:
+    return " · ".join(str(p) for p in parts if p is not None and str(p) not in ("", "?"))
+
+
+# --- figures --------------------------------------------------------------------------------------------------
+
+def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Draw P(event) by turn: one line per event and seat (and deck).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`deckstat.odds` result (columns ``turn``, ``seat``, ``zone``,
+        ``event``, ``p``, ``ci_low``, ``ci_high``, ``method``), possibly several
+        concatenated: one line per ``event`` and ``seat``, and per ``deck``
+        when the frame has a ``deck`` column.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One colour per event (and deck), or per seat when there is a single
+        event and deck; one line style and marker per seat; seats with
+        identical results share one line. Simulated lines carry a shaded 95%
+        interval band. A result with a single turn (zones ``hand`` and
+        ``set_aside``) has its values written next to the points.
+    """
+    frame = _check(frame, ["turn", "seat", "event", "p", "ci_low", "ci_high", "method"], "odds result")
+    ax = _axes(ax)
+    has_deck = "deck" in frame.columns
+    series = (["deck"] if has_deck else []) + ["event"]
+    decks, events = _unique(frame, "deck"), _unique(frame, "event")
+    zones = _unique(frame, "zone")
+    drawn = _merge_identical_seats(frame, ["p", "ci_low", "ci_high"], by=series)
+    seats = _unique(drawn, "seat")
+    any_simulated = False
+    groups = drawn.groupby(series, sort=False)
+    single_turn = frame["turn"].nunique() == 1
+    for i, (key, group) in enumerate(groups):
+        values = dict(zip(series, key if isinstance(key, tuple) else (key,)))
+        for seat, part in group.groupby("seat", sort=False):
+            part = part.sort_values("turn")
+            # One colour per event and deck; with a single one, the seats get the colours.
+            color = COLORS[(i if groups.ngroups > 1 else seats.index(seat)) % len(COLORS)]
+            linestyle, marker = _seat_style(seat, seats.index(seat))
+            words = []
+            if len(decks) > 1:
+                words.append(_name(values["deck"]))
+            if len(events) > 1:
+                words.append(str(values["event"]))
+            if len(seats) > 1:
+                words.append(_seat_words(seat))
+            turns, p = _numbers(part["turn"]), _numbers(part["p"])
+            ax.plot(turns, p, linestyle=linestyle, marker=marker, color=color,
+                    label=", ".join(words) or str(values["event"]))
+            if single_turn:
+                for x, y in zip(turns, p):
+                    ax.annotate(format_probability(y), (x, y), textcoords="offset points", xytext=(8, 0),
+                                va="center", fontsize=9, color=color)
+            if _simulated(part):
+                any_simulated = True
+                ax.fill_between(turns, _numbers(part["ci_low"]), _numbers(part["ci_high"]), color=color,
+                                alpha=0.2, linewidth=0)
+    _probability_axis(ax)
+    _turn_axis(ax, _numbers(frame["turn"]))
+    zone = ZONE_WORDS.get(str(zones[0]), f"in zone {zones[0]}") if len(zones) == 1 and zones[0] is not None else ""
+    what = f"P({events[0]})" if len(events) == 1 else "P(event)"
+    seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
+    main = " ".join(w for w in (what, zone, "" if single_turn else "by turn") if w) + seat_text
+    deck = None
+    if len(decks) == 1:
+        deck = _name(decks[0]) if has_deck else (_name(frame.attrs["deck"]) if frame.attrs.get("deck") else None)
+    rule = frame.attrs.get("mulligan_rule")
+    rule_text = None
+    if rule == "none":
+        rule_text = "no mulligan"
+    elif rule:
+        rule_text = f"{_rule_name(rule)} mulligan, keep if {frame.attrs.get('keep')}"
+    _title(ax, main, _joined(deck, frame.attrs.get("game"), rule_text, _method_words(frame)))
+    handles, _ = ax.get_legend_handles_labels()
+    if any_simulated:
+        handles.append(_interval_proxy())
+    _legend(ax, handles, loc="lower right")
+    return ax
+
+
+def _rule_name(rule: object) -> str:
+    return {"london": "London", "vancouver": "Vancouver"}.get(str(rule), str(rule))
+
+
+def plot_when(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Draw on which turn an event first holds: bars of the first turn, line of "by this turn".
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`deckstat.when` result (columns ``seat``, ``turn``, ``pmf``,
+        ``cdf``, ``pmf_low``, ``pmf_high``, ``cdf_low``, ``cdf_high``,
+        ``method``; ``attrs["summary"]`` per seat with ``p_never`` and
+        ``max_turn``; ``attrs["event"]``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Bars: P(first holds on that turn), side by side per seat. Lines:
+        P(holds by that turn). Seats with identical results share one set of
+        bars and one line. Simulated results carry 95% error bars and bands.
+        The title gives, per seat, the probability that the event has not
+        held by the last turn.
+    """
+    frame = _check(frame, ["seat", "turn", "pmf", "cdf", "pmf_low", "pmf_high", "cdf_low", "cdf_high", "method"],
+                   "when result")
+    ax = _axes(ax)
+    drawn = _merge_identical_seats(frame, ["pmf", "cdf", "pmf_low", "pmf_high", "cdf_low", "cdf_high"])
+    seats = _unique(drawn, "seat")
+    width = 0.8 / len(seats)
+    offsets = _seat_offsets(seats, width)
+    summary = frame.attrs.get("summary") if isinstance(frame.attrs.get("summary"), dict) else {}
+    any_simulated = False
+    for i, seat in enumerate(seats):
+        part = drawn[drawn["seat"] == seat].sort_values("turn")
+        color = COLORS[i % len(COLORS)]
+        linestyle, marker = _seat_style(seat, i)
+        turns = _numbers(part["turn"])
+        pmf = _numbers(part["pmf"])
+        simulated = _simulated(part)
+        any_simulated |= simulated
+        errors = _errors(pmf, _numbers(part["pmf_low"]), _numbers(part["pmf_high"])) if simulated else None
+        ax.bar(turns + offsets[seat], pmf, width=width, color=color, alpha=0.5, edgecolor=color, yerr=errors,
+               error_kw={"ecolor": "0.2", "capsize": 2, "linewidth": 1},
+               label=f"{_seat_words(seat)}: holds for the first time on this turn")
+        ax.plot(turns, _numbers(part["cdf"]), linestyle=linestyle, marker=marker, color=color,
+                label=f"{_seat_words(seat)}: has held by this turn")
+        if simulated:
+            ax.fill_between(turns, _numbers(part["cdf_low"]), _numbers(part["cdf_high"]), color=color, alpha=0.2,
+                            linewidth=0)
+    _probability_axis(ax)
+    _turn_axis(ax, _numbers(frame["turn"]))
+    event = frame.attrs.get("event") or (frame["event"].iloc[0] if "event" in frame.columns else "the event")
+    max_turn = next((info.get("max_turn") for info in summary.values()
+                     if isinstance(info, dict) and info.get("max_turn") is not None), None)
+    if max_turn is None:
+        max_turn = int(np.nanmax(_numbers(frame["turn"])))
+    never = {seat: info["p_never"] for seat, info in summary.items()
+             if isinstance(info, dict) and info.get("p_never") is not None}
+    never_text = None
+    if never:
+        shown = {format_probability(p) for p in never.values()}
+        if len(never) > 1 and len(shown) == 1:
+            never_text = f"P(not by turn {max_turn}) = {shown.pop()} for both players"
+        else:
+            never_text = f"P(not by turn {max_turn}): " + ", ".join(
+                f"{_seat_words(seat)} {format_probability(p)}" for seat, p in never.items())
+    deck = _name(frame.attrs["deck"]) if frame.attrs.get("deck") else None
+    _title(ax, f"When does {event} first hold among the cards seen?",
+           _joined(never_text, deck, frame.attrs.get("game"), _method_words(frame)))
+    handles, _ = ax.get_legend_handles_labels()
+    if any_simulated:
+        handles.append(_interval_proxy())
+    _legend(ax, handles, loc="best")
+    return ax
+
+
+def plot_ratio(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Draw P(event at the target turn) against the number of resource cards.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`deckstat.ratio` result: one row per resource count and turn
+        (columns ``resource_count``, ``turn``, ``seat``, ``event``, ``p``,
+        ``ci_low``, ``ci_high``, ``method``, ``legal``), with ``attrs``
+        ``group``, ``target`` (float or None), ``target_turn`` (default: the
+        last turn) and ``recommended`` (int or None); ``recommended_legal``,
+        ``recommended_is_legal`` and ``target_status`` are used when present.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Legal decks are filled markers, decks that break a construction rule
+        hollow grey ones, each labelled with its probability; simulated points
+        carry 95% error bars. A horizontal line marks the target and a
+        vertical one the recommended count (and, when it differs, the
+        smallest legal count reaching the target).
+    """
+    frame = _check(frame, ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "method", "legal"],
+                   "ratio result")
+    ax = _axes(ax)
+    attrs = frame.attrs
+    target_turn = attrs.get("target_turn")
+    if target_turn is None:
+        target_turn = frame["turn"].max()
+    at_turn = frame[frame["turn"] == target_turn]
+    if at_turn.empty:
+        raise DeckstatError(f"ratio result has no row at target turn {target_turn!r}; turns: "
+                            f"{', '.join(map(str, sorted(set(frame['turn']))))}")
+    group = attrs.get("group") or "resource"
+    events, seats = _unique(at_turn, "event"), _unique(at_turn, "seat")
+    n_series = len(events) * len(seats)
+    handles = []
+    for i, ((event, seat), part) in enumerate(at_turn.groupby(["event", "seat"], sort=False)):
+        part = part.sort_values("resource_count")
+        color = COLORS[i % len(COLORS)]
+        linestyle, marker = _seat_style(seat, seats.index(seat))
+        x, p = _numbers(part["resource_count"]), _numbers(part["p"])
+        legal = part["legal"].astype(bool).to_numpy()
+        words = [str(event)] if len(events) > 1 else []
+        words += [_seat_words(seat)] if len(seats) > 1 else []
+        suffix = f" ({', '.join(words)})" if words else ""
+        ax.plot(x, p, linestyle=linestyle, color=color, alpha=0.5, linewidth=1.2, zorder=2)
+        if _simulated(part):
+            ax.errorbar(x, p, yerr=_errors(p, _numbers(part["ci_low"]), _numbers(part["ci_high"])), fmt="none",
+                        ecolor="0.25", capsize=3, linewidth=1, zorder=5)
+        ax.plot(x[legal], p[legal], linestyle="none", marker=marker, markersize=7, color=color, zorder=4)
+        ax.plot(x[~legal], p[~legal], linestyle="none", marker=marker, markersize=7, markerfacecolor="white",
+                markeredgecolor="0.45", markeredgewidth=1.5, zorder=4)
+        if n_series == 1 and len(x) <= 16:
+            for xi, pi in zip(x, p):
+                if np.isfinite(pi):
+                    ax.annotate(format_probability(pi), (xi, pi), textcoords="offset points", xytext=(0, -14),
+                                ha="center", va="top", fontsize=7.5, color="0.2", zorder=6,
+                                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                                      "alpha": 0.85})
+        if legal.any():
+            handles.append(Line2D([], [], linestyle="none", marker=marker, markersize=7, color=color,
+                                  label=f"legal deck{suffix}"))
+        if (~legal).any():
+            handles.append(Line2D([], [], linestyle="none", marker=marker, markersize=7, markerfacecolor="white",
+                                  markeredgecolor="0.45", markeredgewidth=1.5,
+                                  label=f"illegal deck: breaks a construction rule{suffix}"))
+    if _simulated(at_turn):
+        handles.append(Line2D([], [], color="0.25", marker="_", markersize=10, linestyle="none",
+                              label=INTERVAL_LABEL))
+    target = attrs.get("target")
+    has_target = target is not None and pd.notna(target)
+    if has_target:
+        handles.append(ax.axhline(float(target), color="0.2", linestyle=":", linewidth=1.5,
+                                  label=f"target: {format_probability(float(target))}"))
+    recommended = attrs.get("recommended")
+    if recommended is not None and pd.notna(recommended):
+        note = " (an illegal deck)" if attrs.get("recommended_is_legal") is False else ""
+        handles.append(ax.axvline(float(recommended), color=COLORS[2], linestyle="--", linewidth=1.5,
+                                  label=f"recommended: {int(recommended)} {group}, the smallest count reaching "
+                                        f"the target{note}"))
+    elif has_target:
+        statuses = attrs.get("target_status") if isinstance(attrs.get("target_status"), dict) else {}
+        unsure = [str(k) for k, status in statuses.items() if status == "undecided"]
+        if unsure:
+            why = f"undecided at {', '.join(unsure)} {group} (the 95% interval contains the target)"
+        elif statuses and all(status == "not reached" for status in statuses.values()):
+            why = "no count swept reaches the target"
+        else:
+            why = "none"
+        handles.append(Line2D([], [], linestyle="none", label=f"no recommendation: {why}"))
+    legal_choice = attrs.get("recommended_legal")
+    if legal_choice is not None and pd.notna(legal_choice) and legal_choice != recommended:
+        handles.append(ax.axvline(float(legal_choice), color=COLORS[4], linestyle="-.", linewidth=1.5,
+                                  label=f"smallest legal count reaching the target: {int(legal_choice)} {group}"))
+    _probability_axis(ax)
+    _turn_axis(ax, _numbers(at_turn["resource_count"]), f"Number of {group} cards in the deck")
+    event = events[0] if len(events) == 1 else "event"
+    seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
+    turn_text = "in the kept opening hand" if int(target_turn) == 0 else f"by turn {int(target_turn)}"
+    size = attrs.get("deck_size")
+    deck = _name(attrs["deck"]) if attrs.get("deck") else None
+    _title(ax, f"P({event}) {turn_text}{seat_text}, by number of {group} cards",
+           _joined(deck, f"{size} cards" if size else None, attrs.get("game"), _method_words(at_turn)))
+    _legend(ax, handles, loc="lower right")
+    return ax
+
+
+def plot_deckout(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Draw on which turn each seat's deck runs out.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`deckstat.deckout` result (columns ``seat``, ``turn``, ``p``,
+        ``ci_low``, ``ci_high``, ``method``; ``attrs`` ``summary`` per seat and
+        ``p_first_runs_out_first``).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Bars of P(the deck runs out on that turn), side by side per seat where
+        the seats share a turn, with 95% error bars when simulated; the title
+        gives P(the first player runs out first).
+    """
+    frame = _check(frame, ["seat", "turn", "p", "ci_low", "ci_high", "method"], "deckout result")
+    ax = _axes(ax)
+    attrs = frame.attrs
+    seats = _unique(frame, "seat")
+    turn_sets = [set(frame.loc[frame["seat"] == seat, "turn"]) for seat in seats]
+    shared = any(a & b for i, a in enumerate(turn_sets) for b in turn_sets[i + 1:])
+    width = 0.8 / len(seats) if shared else 0.8
+    offsets = _seat_offsets(seats, width) if shared else dict.fromkeys(seats, 0.0)
+    summary = attrs.get("summary") if isinstance(attrs.get("summary"), dict) else {}
+    hatches = ("", "//", "..", "xx")
+    for i, seat in enumerate(seats):
+        part = frame[frame["seat"] == seat].sort_values("turn")
+        color = COLORS[i % len(COLORS)]
+        p = _numbers(part["p"])
+        errors = _errors(p, _numbers(part["ci_low"]), _numbers(part["ci_high"])) if _simulated(part) else None
+        label = _seat_words(seat)
+        info = summary.get(seat) if isinstance(summary.get(seat), dict) else {}
+        if info.get("median") is not None:
+            if info.get("earliest") is not None and info.get("earliest") == info.get("latest"):
+                label += f": always on turn {info['median']}"
+            else:
+                label += f": median turn {info['median']}"
+                if info.get("mean") is not None:
+                    label += f", mean {info['mean']:.1f}"
+        ax.bar(_numbers(part["turn"]) + offsets[seat], p, width=width, color=color, alpha=0.75, edgecolor=color,
+               hatch=hatches[i % len(hatches)], yerr=errors,
+               error_kw={"ecolor": "0.2", "capsize": 2, "linewidth": 1}, label=label)
+    _probability_axis(ax)
+    _turn_axis(ax, _numbers(frame["turn"]), "Turn the deck runs out on (the player's own turn number)",
+               pad=1.5 if not shared else 0.75)
+    first = attrs.get("p_first_runs_out_first")
+    race = None
+    if first is not None and pd.notna(first):
+        race = f"P(first player runs out first) = {format_probability(first)}"
+        ci = attrs.get("p_first_ci")
+        if _simulated(frame) and ci is not None and len(ci) == 2 and ci[0] != ci[1]:
+            race += f" (95% interval {format_probability(ci[0])} to {format_probability(ci[1])})"
+        same = attrs.get("p_same_moment")
+        if same:
+            race += f"; at the same moment: {format_probability(same)}"
+    game = attrs.get("game")
+    deck, opponent = _name(attrs.get("deck")), _name(attrs.get("opponent"))
+    decks = deck if opponent in ("?", deck) else f"{deck} vs {opponent}"
+    main = f"When does each deck run out{f' ({game})' if game else ''}?"
+    if race:
+        main += "\n" + race
+    _title(ax, main, _joined(decks, "drought rule" if attrs.get("drought") else None, _method_words(frame)))
+    handles, _ = ax.get_legend_handles_labels()
+    if _simulated(frame):
+        handles.append(Line2D([], [], color="0.2", marker="_", markersize=10, linestyle="none", label=INTERVAL_LABEL))
+    # Below the axes: a bar may fill the whole height (a deterministic deck-out).
+    _legend(ax, handles, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=2)
+    return ax
+
+
+def plot_compare(frame: pd.DataFrame, ax: Axes | None = None) -> Axes | np.ndarray:
+    """Draw how decks compare by turn.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A deck comparison: columns ``turn``, ``seat``, ``event``, ``deck_a``,
+        ``deck_b``, ``p_a``, ``p_b``, ``diff`` (``p_b - p_a``),
+        ``diff_ci_low``, ``diff_ci_high``, ``p_value``, ``method``. Several
+        ``deck_b`` values (each compared with the same deck A) give one line
+        each.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw the difference. Without it a new figure with two panels
+        is made.
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of Axes
+        With ``ax``: that Axes, showing the difference P(deck B) − P(deck A)
+        by turn, with its 95% interval band when simulated, and a zero line;
+        lines are labelled "deck B − deck A" with the decks' file names.
+        Without ``ax``: an array of two Axes, the top one with the decks'
+        probabilities by turn (deck A blue, hollow markers for the others),
+        the bottom one with the difference.
+    """
+    frame = _check(frame, ["turn", "seat", "event", "deck_a", "deck_b", "p_a", "p_b", "diff", "diff_ci_low",
+                           "diff_ci_high", "method"], "comparison result")
+    name_a = _name(frame["deck_a"].iloc[0])
+    if ax is not None:
+        _draw_difference(frame, _axes(ax), name_a, alone=True)
+        return ax
+    _, axes = plt.subplots(2, 1, figsize=(8.0, 7.5), sharex=True, height_ratios=(3, 2), layout="constrained")
+    top, bottom = axes
+    events, decks_b = _unique(frame, "event"), _unique(frame, "deck_b")
+    letters = {deck: chr(ord("B") + k) if k < 24 else str(k + 2) for k, deck in enumerate(decks_b)}
+    drawn = _merge_identical_seats(frame, ["p_a", "p_b"], by=["deck_b", "event"])
+    seats = _unique(drawn, "seat")
+    event_styles = ("-", "--", ":", "-.")
+    for (deck_b, event, seat), part in drawn.groupby(["deck_b", "event", "seat"], sort=False):
+        part = part.sort_values("turn")
+        linestyle, marker = _seat_style(seat, seats.index(seat))
+        if len(events) > 1 and len(seats) == 1:
+            linestyle = event_styles[events.index(event) % len(event_styles)]
+        words = [str(event)] if len(events) > 1 else []
+        words += [_seat_words(seat)] if len(seats) > 1 else []
+        suffix = f" ({', '.join(words)})" if words else ""
+        turns = _numbers(part["turn"])
+        if deck_b == decks_b[0]:  # deck A is the same in every pair: drawn once
+            # Thin and on top, so that a deck with the same odds shows around it instead of hiding it.
+            top.plot(turns, _numbers(part["p_a"]), linestyle=linestyle, marker=marker, color=COLORS[0],
+                     markersize=5, linewidth=1.5, zorder=3, label=f"deck A: {name_a}{suffix}")
+        k = decks_b.index(deck_b)
+        top.plot(turns, _numbers(part["p_b"]), linestyle=linestyle, marker=marker, color=COLORS[(1 + k) % 10],
+                 markerfacecolor="white", markersize=9, linewidth=2.5, alpha=0.8, zorder=2,
+                 label=f"deck {letters[deck_b]}: {_name(deck_b)}{suffix}")
+    _probability_axis(top)
+    top.tick_params(labelbottom=True)
+    top.set_xlabel("Turn")
+    what = f"P({events[0]})" if len(events) == 1 else "P(event)"
+    seat_text = _seat_title(seats[0]) if len(seats) == 1 else None
+    others = [f"{letters[d]}: {_name(d)}" for d in decks_b]
+    versus = "deck B" if len(decks_b) == 1 else "decks " + ", ".join(letters[d] for d in decks_b)
+    _title(top, f"{what} by turn: deck A vs {versus}",
+           _joined(f"A: {name_a}", *others, seat_text, _method_words(frame)))
+    _legend(top, loc="best")
+    _draw_difference(frame, bottom, name_a, alone=False)
+    return axes
+
+
+def _draw_difference(frame: pd.DataFrame, ax: Axes, name_a: str, *, alone: bool) -> None:
+    """The difference panel of :func:`plot_compare`."""
+    events, decks_b = _unique(frame, "event"), _unique(frame, "deck_b")
+    drawn = _merge_identical_seats(frame, ["diff", "diff_ci_low", "diff_ci_high"], by=["deck_b", "event"])
+    seats = _unique(drawn, "seat")
+    palette = ("0.15", COLORS[4], COLORS[5], COLORS[6], COLORS[8], COLORS[9])
+    any_simulated = False
+    groups = drawn.groupby(["deck_b", "event", "seat"], sort=False)
+    for i, ((deck_b, event, seat), part) in enumerate(groups):
+        part = part.sort_values("turn")
+        linestyle, marker = _seat_style(seat, seats.index(seat))
+        # Several decks B: each keeps its top-panel colour; one deck B: one colour per event and seat.
+        color = COLORS[(1 + decks_b.index(deck_b)) % 10] if len(decks_b) > 1 else palette[i % len(palette)]
+        words = [str(event)] if len(events) > 1 else []
+        words += [_seat_words(seat)] if len(seats) > 1 else []
+        turns = _numbers(part["turn"])
+        label = f"{_name(deck_b)} − {name_a}" + (f" ({', '.join(words)})" if words else "")
+        ax.plot(turns, _numbers(part["diff"]), linestyle=linestyle, marker=marker, color=color, label=label)
+        if _simulated(part):
+            any_simulated = True
+            ax.fill_between(turns, _numbers(part["diff_ci_low"]), _numbers(part["diff_ci_high"]), color=color,
+                            alpha=0.15, linewidth=0)
+    ax.axhline(0.0, color="0.4", linewidth=1, zorder=1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    b_words = "deck B" if len(decks_b) == 1 else "other deck"
+    ax.set_ylabel(f"P({b_words}) − P(deck A)\n(percentage points)")
+    ax.grid(True, axis="y", alpha=0.3)
+    low, high = ax.get_ylim()
+    reach = min(max(abs(low), abs(high), 0.01), 1.0)
+    ax.set_ylim(-reach, reach)
+    _turn_axis(ax, _numbers(frame["turn"]))
+    minus = "deck B − deck A" if len(decks_b) == 1 else "each deck − deck A"
+    if alone:
+        what = f"P({events[0]})" if len(events) == 1 else "P(event)"
+        seat_text = _seat_title(seats[0]) if len(seats) == 1 else None
+        names = [f"B: {_name(decks_b[0])}"] if len(decks_b) == 1 else []
+        _title(ax, f"Difference in {what} by turn: {minus}",
+               _joined(*names, f"A: {name_a}", seat_text, _method_words(frame))
+               + f"\nabove 0: more likely than with deck A ({name_a})")
+    else:
+        _title(ax, f"Difference: {minus}", f"above 0: more likely than with deck A ({name_a})")
+    handles, _ = ax.get_legend_handles_labels()
+    if any_simulated:
+        handles.append(_interval_proxy())
+    _legend(ax, handles, loc="best")
+
+
+def plot_mulligan(report, ax: Axes | None = None) -> Axes:
+    """Draw P(event) by turn with the mulligan rule and keeping every first hand.
+
+    Parameters
+    ----------
+    report : MulliganReport
+        A :func:`deckstat.mulligan` result; its ``by_turn`` table (``turn``,
+        ``seat``, ``event``, ``p_with``, ``p_with_low``, ``p_with_high``,
+        ``p_without``, ``p_without_low``, ``p_without_high``, ``method``) is
+        drawn, its ``summary`` named in the title.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Blue: with the mulligan; orange, hollow markers: keeping every first
+        hand. One line style per seat (seats with identical results share a
+        line), with 95% bands when simulated.
+    """
+    by_turn = getattr(report, "by_turn", None)
+    if by_turn is None:
+        raise DeckstatError(f"report must be a MulliganReport (see deckstat.mulligan), got {type(report).__name__}")
+    frame = _check(by_turn, ["turn", "seat", "event", "p_with", "p_without"], "mulligan report's by_turn")
+    ax = _axes(ax)
+    summary = getattr(report, "summary", None)
+    info = summary.iloc[0].to_dict() if isinstance(summary, pd.DataFrame) and not summary.empty else {}
+    rule = info.get("rule") or frame.attrs.get("mulligan_rule")
+    keep = info.get("keep") or frame.attrs.get("keep")
+    drawn = _merge_identical_seats(frame, ["p_with", "p_with_low", "p_with_high", "p_without", "p_without_low",
+                                           "p_without_high"])
+    seats = _unique(drawn, "seat")
+    simulated = _simulated(frame)
+    with_words = f"with the {_rule_name(rule)} mulligan" if rule else "with the mulligan"
+    if keep:
+        with_words += f" (keep if {keep})"
+    for i, seat in enumerate(seats):
+        part = drawn[drawn["seat"] == seat].sort_values("turn")
+        linestyle, marker = _seat_style(seat, i)
+        seat_text = f"{_seat_words(seat)}, " if len(seats) > 1 else ""
+        turns = _numbers(part["turn"])
+        for column, color, words, face in (("p_with", COLORS[0], with_words, None),
+                                           ("p_without", COLORS[1], "keeping every first hand", "white")):
+            ax.plot(turns, _numbers(part[column]), linestyle=linestyle, marker=marker, color=color,
+                    markerfacecolor=face or color, label=f"{seat_text}{words}")
+            low, high = f"{column}_low", f"{column}_high"
+            if simulated and low in part.columns and high in part.columns:
+                ax.fill_between(turns, _numbers(part[low]), _numbers(part[high]), color=color, alpha=0.2,
+                                linewidth=0)
+    _probability_axis(ax)
+    _turn_axis(ax, _numbers(frame["turn"]))
+    events = _unique(frame, "event")
+    seat_text = _seat_title(seats[0]) if len(seats) == 1 else None
+    kept = None
+    if info.get("p_keep_first") is not None and pd.notna(info.get("p_keep_first")):
+        kept = f"first hand kept {format_probability(info['p_keep_first'])} of the time"
+    deck = _name(frame.attrs["deck"]) if frame.attrs.get("deck") else None
+    _title(ax, f"P({events[0]}) among the cards seen by turn: mulligan or keep every hand?",
+           _joined(seat_text, kept, deck, frame.attrs.get("game"), _method_words(frame, info.get("n_trials"))))
+    handles, _ = ax.get_legend_handles_labels()
+    if simulated:
+        handles.append(_interval_proxy())
+    _legend(ax, handles, loc="lower right")
+    return ax
+
+
+def save(figure_or_ax, path: str | Path) -> Path:
+    """Save a figure as PNG (150 dpi) or SVG, chosen by the file extension, and close it.
+
+    Parameters
+    ----------
+    figure_or_ax : matplotlib.figure.Figure, matplotlib.axes.Axes or array of Axes
+        What a ``plot_*`` function returned, or its figure.
+    path : str or pathlib.Path
+        Output file ending in ``.png`` or ``.svg`` (any case).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    DeckstatError
+        For another extension, or something that is not a figure.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SAVE_FORMATS:
+        shown = f"extension {path.suffix!r}" if path.suffix else "a file name without extension"
+        raise DeckstatError(f"cannot save a figure with {shown}; use a .png or .svg file name", source=str(path))
+    target = figure_or_ax
+    if isinstance(target, np.ndarray) and target.size:
+        target = target.flat[0]
+    if not isinstance(target, (Axes, Figure)):
+        raise DeckstatError(f"figure_or_ax must be a matplotlib Figure or Axes, got {type(figure_or_ax).__name__}")
+    figure = target.figure.figure  # the root figure, also for an Axes in a subfigure
+    options = {"dpi": 150} if suffix == ".png" else {}
+    figure.savefig(path, format=SAVE_FORMATS[suffix], bbox_inches="tight", **options)
+    plt.close(figure)
+    return path
