@@ -23,7 +23,6 @@ the exact engine fast enough to be the default.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -131,28 +130,31 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
     state = np.zeros(shape)
     state[(0,) * len(shape)] = 1.0
     for count, member in zip(cell_counts, cell_membership):
-        count = int(count)
+        # Saturating axes each segment moves for this cell: its groups in every tracker over the segment.
+        moves = [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
+                  for group, axis in zip(tracker.groups, axes) if member[group]] for i in range(len(sizes))]
         new = np.zeros_like(state)
-        ranges = [range(min(count, s) + 1) for s in sizes]
-        for alloc in itertools.product(*ranges):
-            placed = sum(alloc)
-            if placed > count:
-                continue
-            weight = math.factorial(count) / (math.prod(math.factorial(j) for j in alloc)
-                                               * math.factorial(count - placed))
-            moved = state
-            for axis, j in enumerate(alloc):
-                moved = _shift(moved, axis, j, saturate=False)
-            for tracker, axes in zip(trackers, tracker_axes):
-                in_zone = sum(alloc[i] for i in tracker.segments)
-                if in_zone == 0:
-                    continue
-                for group, axis in zip(tracker.groups, axes):
-                    if member[group]:
-                        moved = _shift(moved, axis, in_zone, saturate=True)
-            new += weight * moved
+        _place(state, new, int(count), 0, sizes, moves, 1.0)
         state = new
     return state
+
+
+def _place(state: np.ndarray, out: np.ndarray, left: int, segment: int, sizes: Sequence[int],
+           moves: list[list[int]], weight: float) -> None:
+    """Add to ``out`` every way to spread ``left`` cards of one cell over segments ``segment`` onwards.
+
+    Segment by segment, so the array shifted for ``j`` cards in one segment is
+    reused for every split of the rest; saturating shifts compose, so a
+    tracker over several segments may be shifted once per segment.
+    """
+    if segment == len(sizes):
+        out += weight * state
+        return
+    for j in range(min(left, sizes[segment]) + 1):
+        moved = _shift(state, segment, j, saturate=False)
+        for axis in moves[segment]:
+            moved = _shift(moved, axis, j, saturate=True)
+        _place(moved, out, left - j, segment + 1, sizes, moves, weight * math.comb(left, j))
 
 
 def total_ways(deck_size: int, segment_sizes: Sequence[int]) -> float:
