@@ -77,22 +77,27 @@ def _user_errors():
         raise typer.Exit(code=2) from None
 
 
-def parse_turns(text: str) -> list[int]:
-    """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into a sorted list of turns."""
-    turns: set[int] = set()
+def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
+    """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into sorted whole numbers, naming ``option`` in errors."""
+    values: set[int] = set()
     for part in text.split(","):
         part = part.strip()
         match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
         if not match:
-            raise DeckstatError(f"--turns {text!r}: {part!r} is not a turn or a range such as 0-6")
+            raise DeckstatError(f"{option} {text!r}: {part!r} is not a {noun} or a range such as {example}")
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) else low
         if high < low:
-            raise DeckstatError(f"--turns {text!r}: range {part!r} goes backwards")
-        if high > 1000:
-            raise DeckstatError(f"--turns {text!r}: turn {high} is beyond any deck")
-        turns.update(range(low, high + 1))
-    return sorted(turns)
+            raise DeckstatError(f"{option} {text!r}: range {part!r} goes backwards; write {high}-{low}")
+        if high > limit:
+            raise DeckstatError(f"{option} {text!r}: {noun} {high} is beyond any deck")
+        values.update(range(low, high + 1))
+    return sorted(values)
+
+
+def parse_turns(text: str) -> list[int]:
+    """Parse ``--turns`` (``"0-6"``, ``"3"`` or ``"0,2,4-6"``) into a sorted list of turns."""
+    return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
 
 
 DeckArg = Annotated[Path, typer.Argument(help="Card CSV (one row per card), or a text decklist with --pool.",
@@ -477,20 +482,7 @@ def deckout(
 
 def _parse_counts(text: str) -> list[int]:
     """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
-    counts: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
-        if not match:
-            raise DeckstatError(f"--range {text!r}: {part!r} is not a count or a range such as 8-14")
-        low = int(match.group(1))
-        high = int(match.group(2)) if match.group(2) else low
-        if high < low:
-            raise DeckstatError(f"--range {text!r}: range {part!r} goes backwards; write {high}-{low}")
-        if high > 100_000:
-            raise DeckstatError(f"--range {text!r}: {high} cards is beyond any deck")
-        counts.update(range(low, high + 1))
-    return sorted(counts)
+    return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
 
 
 def _ratio_table(result) -> Table:
