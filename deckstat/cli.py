@@ -24,6 +24,7 @@ from deckstat.deckout import deckout as api_deckout
 from deckstat.errors import DeckstatError
 from deckstat.profiles import DECKOUT_RULES, get_profile, list_profiles
 from deckstat.rules import validate as validate_deck
+from deckstat.simulate import DEFAULT_CHUNK
 
 app = typer.Typer(
     name="deckstat",
@@ -158,6 +159,15 @@ def _draw(path: Path | None, function: str, result) -> None:
     plots.save(getattr(plots, function)(result), path)
 
 
+NoMulliganOpt = Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")]
+
+
+def _check_keep(keep: str | None, no_mulligan: bool) -> None:
+    if keep is not None and no_mulligan:
+        raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every first hand, "
+                            "so no keep rule applies")
+
+
 def _method(simulate: bool) -> str:
     return "simulate" if simulate else "auto"
 
@@ -224,7 +234,7 @@ def odds(
                                        "set_aside: e.g. Duel Masters shields; bottom: cards a mulligan "
                                        "put under the deck.")] = Zone.seen,
     keep: KeepOpt = None,
-    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
@@ -232,7 +242,7 @@ def odds(
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -251,9 +261,7 @@ def odds(
     """
     with _user_errors():
         _check_plot(plot)
-        if keep is not None and no_mulligan:
-            raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
-                                "first hand, so no keep rule applies")
+        _check_keep(keep, no_mulligan)
         if (trials is not None or precision is not None) and not simulate and mulligan_rule in (None, "none", "bottom"):
             simulate = True
         profile = get_profile(game)
@@ -292,7 +300,7 @@ def when(
     max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.")] = 10,
     seat: SeatOpt = Seat.both,
     keep: KeepOpt = None,
-    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
@@ -300,7 +308,7 @@ def when(
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -313,8 +321,7 @@ def when(
     """
     with _user_errors():
         _check_plot(plot)
-        if keep is not None and no_mulligan:
-            raise DeckstatError("--keep and --no-mulligan contradict each other")
+        _check_keep(keep, no_mulligan)
         profile = get_profile(game)
         loaded = load_deck(deck, pool=pool)
         result = api.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
@@ -349,7 +356,7 @@ def mulligan(
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -430,11 +437,11 @@ def deckout(
                                                       "Terrain stays in play before it is scored (default: "
                                                       "until the end).")] = None,
     keep: KeepOpt = None,
-    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -535,11 +542,11 @@ def ratio(
                                                "card is scaled in proportion).")] = None,
     seat: Annotated[Seat, typer.Option(help="Whose draws: first or second player.")] = Seat.first,
     keep: KeepOpt = None,
-    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -558,9 +565,7 @@ def ratio(
     from deckstat.analysis import ratio as ratio_sweep
 
     with _user_errors():
-        if keep is not None and no_mulligan:
-            raise DeckstatError("--keep and --no-mulligan contradict each other: --no-mulligan keeps every "
-                                "first hand, so no keep rule applies")
+        _check_keep(keep, no_mulligan)
         _check_plot(plot)
         if seat is Seat.both:
             raise DeckstatError("--seat must be first or second for the ratio sweep")
@@ -606,7 +611,7 @@ def compare(
     zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).")]
     = Zone.seen,
     keep: KeepOpt = None,
-    no_mulligan: Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")] = False,
+    no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     simulate: SimulateOpt = False,
@@ -617,7 +622,7 @@ def compare(
                                                     "range (e.g. 8-14) for each deck.")] = None,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
-    chunk_size: ChunkOpt = 1 << 18,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     fmt: FormatOpt = Format.table,
@@ -637,8 +642,7 @@ def compare(
         _check_plot(plot)
         if len(decks) < 2:
             raise DeckstatError("compare needs at least two decks")
-        if keep is not None and no_mulligan:
-            raise DeckstatError("--keep and --no-mulligan contradict each other")
+        _check_keep(keep, no_mulligan)
         if trials is not None:
             simulate = True
         profile = get_profile(game)
