@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from deckstat import simulate
-from deckstat.api import _runner, _simulation_attrs, check_groups, draw_deck
+from deckstat.api import _runner, _simulation_attrs, _version, check_groups, draw_deck
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
 from deckstat.events import Count, evaluate, groups_of, parse_event, parse_group
@@ -441,9 +441,3 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     frame["n_trials"] = frame["n_trials"].astype("Int64")
     frame.attrs.update(attrs)
     return frame
-
-
-def _version() -> str:
-    from deckstat import __version__
-
-    return __version__
