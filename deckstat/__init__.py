@@ -2,28 +2,54 @@
 
 Exact odds where a closed form exists, Monte Carlo where it does not, for
 Wankul, Duel Masters, Joueur du Grenier TCG, Licum, Pandrea and any game
-described by a profile file.
+described by a profile file. Every question returns a
+:class:`~deckstat.results.Result` of tidy pandas DataFrames.
+
+The package is layered: ``engines`` (numpy arrays in and out) → ``questions``
+(the public functions, results as DataFrames) → ``present`` (text, files,
+figures) and ``cli`` (the command line). ``import deckstat`` loads neither
+matplotlib nor rich.
 """
 
-from deckstat.analysis import ratio
-from deckstat.api import MulliganReport, mulligan, odds, when
+from deckstat._version import __version__
 from deckstat.cards import load_deck, read_card_csv, read_decklist
-from deckstat.compare import card_differences, compare
 from deckstat.deck import Deck
-from deckstat.deckout import deckout
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import parse_event, parse_group
-from deckstat.profiles import Profile, get_profile, list_profiles, load_profile_file
-from deckstat.rules import validate
-
-__version__ = "0.1.0"
+from deckstat.games.profiles import Profile, get_profile, list_profiles, load_profile_file
+from deckstat.questions.compare import card_differences, compare
+from deckstat.questions.deckout import deckout
+from deckstat.questions.mulligan import mulligan
+from deckstat.questions.odds import odds
+from deckstat.questions.ratio import ratio, with_resource_count
+from deckstat.questions.report import Report, report
+from deckstat.questions.validate import validate
+from deckstat.questions.when import when
+from deckstat.results import (
+    CompareResult,
+    DeckoutResult,
+    MulliganResult,
+    OddsResult,
+    RatioResult,
+    Result,
+    ValidationResult,
+    WhenResult,
+)
 
 __all__ = [
+    "CompareResult",
     "Deck",
-    "MulliganReport",
+    "DeckoutResult",
     "DeckstatError",
     "ExpressionError",
+    "MulliganResult",
+    "OddsResult",
     "Profile",
+    "RatioResult",
+    "Report",
+    "Result",
+    "ValidationResult",
+    "WhenResult",
     "__version__",
     "card_differences",
     "compare",
@@ -39,6 +65,8 @@ __all__ = [
     "ratio",
     "read_card_csv",
     "read_decklist",
+    "report",
     "validate",
     "when",
+    "with_resource_count",
 ]

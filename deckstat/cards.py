@@ -23,32 +23,8 @@ import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError
-from deckstat.text import fold, fold_key, suggest
-
-#: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
-COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
-    "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
-    "count": ("count", "quantite", "qte", "qty", "quantity", "nombre", "nb", "exemplaires", "copies",
-              "number", "n", "x"),
-    "type": ("type", "cardtype", "typedecarte", "categorie", "category"),
-    "cost": ("cost", "cout", "mana", "manacost"),
-    "force": ("force", "strength"),
-    "power": ("power", "puissance"),
-    "civilization": ("civilization", "civilisation", "civilizations", "civilisations", "civ"),
-    "race": ("race", "races"),
-    "team": ("team", "equipe"),
-    "shiny": ("shiny", "brillante", "brillant", "holo"),
-    "tags": ("tags", "tag", "etiquettes", "motscles", "keywords"),
-    "deck": ("deck", "paquet", "pile"),
-    "attack": ("attack", "atq", "attaque", "atk"),
-    "defense": ("defense", "def"),
-    "draw": ("draw", "pioche", "draws"),
-    "mill": ("mill", "meule"),
-    "shield_trigger": ("shieldtrigger", "declencheurdebouclier", "st"),
-    "rarity": ("rarity", "rarete"),
-    "family": ("family", "famille"),
-}
-_ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
+from deckstat.schema import canonical_column
+from deckstat.text import fold, suggest
 
 _TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
 _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
@@ -57,19 +33,6 @@ _LIST_SEPARATOR = ";"
 _DELIMITERS = (",", ";", "\t")
 #: Integers beyond this magnitude are not exact as floats; such a column stays float.
 _MAX_EXACT_INT = 2**53
-
-
-def canonical_column(header: str) -> str:
-    """Return the canonical name of a CSV header (``Coût`` -> ``cost``).
-
-    Unknown headers are kept, folded to lower case without accents, with
-    spaces turned into ``_``, so ``[Points de vie>=3]`` can still be written
-    as ``[points_de_vie>=3]``.
-    """
-    key = fold_key(header)
-    if key in _ALIAS_TO_CANONICAL:
-        return _ALIAS_TO_CANONICAL[key]
-    return re.sub(r"[\s\-]+", "_", fold(header))
 
 
 def _read_text(path: Path) -> str:
@@ -430,9 +393,9 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
 
     Examples
     --------
-    >>> deck = load_deck("data/wankul/sample_deck.csv")  # doctest: +SKIP
-    >>> deck.size  # doctest: +SKIP
-    50
+    >>> deck = load_deck(DATA / "wankul" / "sample_deck.csv")  # DATA: the repository's data/ folder
+    >>> deck.size, deck.count("Terrain")
+    (50, 10)
     """
     if pool is not None:
         return read_decklist(path, pool)

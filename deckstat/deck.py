@@ -5,26 +5,29 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import AttributeGroup, Group, NameGroup, parse_group
-from deckstat.text import fold, suggest
+from deckstat.schema import canonical_column
+from deckstat.text import fold, format_number, suggest
 
 LIST_SEPARATOR = ";"
 #: Copies of one card beyond this are a typo, not a deck.
 MAX_COPIES = 10_000
 
 
-def _is_missing(value: object) -> bool:
+def is_missing(value: object) -> bool:
+    """Whether a cell holds no value (None, NaN or pandas' NA)."""
     return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
 
 
 def _items(value: object) -> list[str]:
     """Folded items of a possibly ``;``-separated text value."""
-    if _is_missing(value):
+    if is_missing(value):
         return []
     return [fold(v) for v in str(value).split(LIST_SEPARATOR) if v.strip()]
 
@@ -83,6 +86,12 @@ class Deck:
         return cls(table, source)
 
     @property
+    def name(self) -> str:
+        """Short name of the deck in results: its file name (``sample_deck.csv``), or :attr:`source`."""
+        head, bracket, part = self.source.partition(" [")
+        return PurePath(head).name + bracket + part if head and not head.startswith("<") else self.source
+
+    @property
     def size(self) -> int:
         """Number of cards, copies included."""
         return int(self.cards["count"].sum())
@@ -137,7 +146,7 @@ class Deck:
         for column in ("type", "tags"):
             if column in self.cards.columns:
                 for value in self.cards[column]:
-                    if not _is_missing(value):
+                    if not is_missing(value):
                         words.update(v.strip() for v in str(value).split(LIST_SEPARATOR) if v.strip())
         return words
 
@@ -150,8 +159,6 @@ class Deck:
         return mask
 
     def _attribute_mask(self, group: AttributeGroup) -> np.ndarray:
-        from deckstat.cards import canonical_column
-
         wanted = canonical_column(group.attribute)
         searchable = [c for c in self.cards.columns if c != "count"]
         # The deck's own headers may be spelled differently (a table built by hand with "Coût").
@@ -176,7 +183,7 @@ class Deck:
                 else:
                     out.append(any(bool(compare(n, target)) for n in numbers))
             return np.array(out, dtype=bool)
-        text = fold(target if isinstance(target, str) else _format_number(target))
+        text = fold(target if isinstance(target, str) else format_number(target))
         if op in ("=", "=="):
             return np.array([text in _items(v) for v in values], dtype=bool)
         if op == "!=":
@@ -219,16 +226,12 @@ def _to_float(value: object) -> float | None:
 
 def _numbers(value: object) -> list[float]:
     """The numbers of an attribute value: none if missing, one per numeric item of a ``;`` list."""
-    if _is_missing(value):
+    if is_missing(value):
         return []
     if isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
         return [] if isinstance(value, (float, np.floating)) and math.isnan(value) else [float(value)]
     found = (_to_float(item) for item in str(value).split(LIST_SEPARATOR) if item.strip())
     return [n for n in found if n is not None and not math.isnan(n)]
-
-
-def _format_number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 _NUMERIC_OPS = {

@@ -3,9 +3,53 @@
 Every error deckstat raises for bad input is a :class:`DeckstatError` whose
 message is one line naming where the problem is (file, line, column, token)
 and what was expected. The CLI prints that line and exits with code 2.
+
+Messages name the Python parameter at fault (``n_trials``) through
+:func:`param`, which marks it in the text; :meth:`DeckstatError.render`
+writes the marks as Python names by default, or as the command line's flags
+(``--trials``) when the CLI passes its own names.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_OPEN, _CLOSE = "\ue000", "\ue001"
+_MARK = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
+
+
+def param(name: str, value: object = None) -> str:
+    """Mark a parameter (and optionally the value to give it) inside an error message.
+
+    Parameters
+    ----------
+    name : str
+        The Python parameter, e.g. ``"n_trials"``.
+    value : object, optional
+        A value to suggest, e.g. ``"simulate"`` for ``method``.
+
+    Returns
+    -------
+    str
+        Text that reads ``n_trials`` (or ``method='simulate'``) in Python, and
+        the matching flag on the command line.
+
+    Examples
+    --------
+    >>> str(DeckstatError(f"{param('n_trials')} must be at least 1"))
+    'n_trials must be at least 1'
+    >>> DeckstatError(f"use {param('method', 'simulate')}").render({"method='simulate'": "--simulate"})
+    'use --simulate'
+    """
+    key = name if value is None else f"{name}={value!r}"
+    return f"{_OPEN}{key}{_CLOSE}"
+
+
+def render_marks(text: str, names: Mapping[str, str] | None = None) -> str:
+    """Write the parameters marked with :func:`param` in ``text`` through ``names`` (default: Python names)."""
+    names = names or {}
+    return _MARK.sub(lambda m: names.get(m.group(1), m.group(1)), text)
 
 
 class DeckstatError(ValueError):
@@ -14,7 +58,7 @@ class DeckstatError(ValueError):
     Parameters
     ----------
     message : str
-        What is wrong and what was expected.
+        What is wrong and what was expected; parameters marked with :func:`param`.
     source : str, optional
         The file (or other input) the problem is in.
     line : int, optional
@@ -31,7 +75,7 @@ class DeckstatError(ValueError):
         self.column = column
         super().__init__(self.__str__())
 
-    def __str__(self) -> str:
+    def _located(self) -> str:
         where = []
         if self.source:
             where.append(str(self.source))
@@ -41,8 +85,18 @@ class DeckstatError(ValueError):
             col = self.column
             where.append(f"column {col!r}" if isinstance(col, str) else f"position {col}")
         prefix = ", ".join(where)
-        text = f"{prefix}: {self.message}" if prefix else self.message
-        return " ".join(text.split("\n"))
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+    def render(self, names: Mapping[str, str] | None = None) -> str:
+        """The one-line message, with marked parameters written through ``names`` (default: Python names)."""
+        return " ".join(render_marks(self._located(), names).split("\n"))
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def prefixed(self, context: str) -> DeckstatError:
+        """The same error, its whole message (place included) after ``context``."""
+        return type(self)(context + self._located())
 
 
 class ExpressionError(DeckstatError):

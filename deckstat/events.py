@@ -31,7 +31,7 @@ from typing import Union
 import numpy as np
 
 from deckstat.errors import ExpressionError
-from deckstat.text import fold
+from deckstat.text import fold, format_number
 
 COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
 ATTR_OPS = COUNT_OPS + ("~",)
@@ -83,7 +83,7 @@ class AttributeGroup:
     @property
     def key(self) -> str:
         """Identity of the group (a text value is quoted, so ``[x="1"]`` and ``[x=1]`` stay apart)."""
-        value = _format_number(self.value) if isinstance(self.value, float) else f'"{fold(self.value)}"'
+        value = format_number(self.value) if isinstance(self.value, float) else f'"{fold(self.value)}"'
         op = "=" if self.op == "==" else self.op
         return f"[{fold(self.attribute)}{op}{value}]"
 
@@ -92,20 +92,13 @@ class AttributeGroup:
         """How the group is written back in output."""
         value = self.value
         if isinstance(value, float):
-            shown = _format_number(value)
+            shown = format_number(value)
         elif (value and value == value.strip() and not _NUMBER.match(value)
               and not any(ch in value for ch in "[]<>=!~" + _QUOTES)):
             shown = value
         else:
             shown = _quote(value)
         return f"[{self.attribute}{self.op}{shown}]"
-
-
-def _format_number(value: float) -> str:
-    """Write ``value`` so that it reads back as the same number (no exponent)."""
-    if value.is_integer():
-        return str(int(value))
-    return np.format_float_positional(value, unique=True, trim="-")
 
 
 Group = Union[NameGroup, AttributeGroup]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import unicodedata
 
+import numpy as np
+
 
 def fold(text: object) -> str:
     """Return ``text`` case- and accent-insensitive, with spacing collapsed.
@@ -42,3 +44,17 @@ def suggest(word: str, candidates: list[str] | set[str]) -> str:
     by_fold = {fold(c): c for c in candidates}
     match = difflib.get_close_matches(fold(word), list(by_fold), n=1, cutoff=0.6)
     return f"; did you mean {by_fold[match[0]]!r}?" if match else ""
+
+
+def format_number(value: float) -> str:
+    """Write a number so that it reads back as the same number, without an exponent.
+
+    Examples
+    --------
+    >>> format_number(3.0), format_number(0.1), format_number(1e-7)
+    ('3', '0.1', '0.0000001')
+    """
+    value = float(value)
+    if value.is_integer():
+        return str(int(value))
+    return np.format_float_positional(value, unique=True, trim="-")

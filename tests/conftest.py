@@ -2,14 +2,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "data"
-SHARED_CARDDATA = ROOT.parent / "shared" / "carddata"
+from helpers import DATA
 
 
 @pytest.fixture
 def data_dir() -> Path:
+    """The sample data folder, whatever the working directory."""
     return DATA
 
 

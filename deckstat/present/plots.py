@@ -45,7 +45,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
 
 from deckstat.errors import DeckstatError
-from deckstat.output import format_probability
+from deckstat.present.format import format_probability
 
 __all__ = ["plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
 

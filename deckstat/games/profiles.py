@@ -16,28 +16,9 @@ from pathlib import Path
 
 from deckstat.errors import DeckstatError
 from deckstat.events import parse_event, parse_group
+from deckstat.terms import DECKOUT_RULES, DRAW_STEPS, MULLIGAN_RULES, MULLIGAN_WORDS, SEATS, TURN_ORDERS
 from deckstat.text import fold, fold_key, suggest
 
-SEATS = ("first", "second")
-TURN_ORDERS = ("alternating", "simultaneous")
-DRAW_STEPS = ("start", "end")
-MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
-MULLIGAN_WORDS = {
-    "none": "none",
-    "bottom": "put the hand under the deck and draw a new one from the top, no shuffle",
-    "london": "shuffle, draw a full hand, then put one card per mulligan under the deck (London)",
-    "vancouver": "shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
-                 "the deck (Vancouver)",
-    "free": "the first mulligan draws a full new hand; later ones are London mulligans",
-}
-DECKOUT_RULES = {
-    "lose_on_failed_draw": "a player who must draw from an empty deck loses",
-    "lose_on_last_draw": "a player who draws the last card of their deck loses",
-    "end_after_last_draw": "drawing the last card ends the game at the end of that turn",
-    "end_when_both_cannot_draw": "the game ends when both players cannot draw at the end of a turn",
-    "lose_at_end_of_turn": "a player with no card to draw plays the turn and loses at its end",
-    "none": "running out of cards has no rules effect",
-}
 RULE_KINDS = ("size", "copies", "count", "ratio", "distinct", "fraction", "allowed", "same_value")
 RULE_LEVELS = ("error", "warning")
 # Parameters of each rule kind: (key, type, required). Groups are checked separately.
@@ -159,6 +140,27 @@ class Profile:
         if turn <= 0:
             return 0
         return self.first_turn_draw[seat] + (turn - 1) * self.draws_per_turn
+
+    def library_size(self, deck_size: int) -> int:
+        """Cards left to draw after the set-aside cards and the opening hand."""
+        return deck_size - self.set_aside - self.hand_size
+
+    def last_turn(self, deck_size: int, seat: str) -> int:
+        """The last turn whose draws a drawn deck of ``deck_size`` cards can supply for ``seat``."""
+        library = self.library_size(deck_size)
+        first = self.first_turn_draw[seat]
+        if library < first:
+            return 0
+        if self.draws_per_turn == 0:
+            return 1
+        return 1 + (library - first) // self.draws_per_turn
+
+    def drawn_deck(self, deck):
+        """The part of ``deck`` that is shuffled and drawn from: the deck itself, or Licum's game deck."""
+        if len(self.parts) == 1:
+            return deck
+        part = self.part()
+        return deck.part(part.aliases, label=part.name)
 
     def part(self, part_id: str | None = None) -> DeckPart:
         """Return the deck part ``part_id`` (default: the part drawn from)."""

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
-ZONES = ("hand", "seen", "bottom")
+from deckstat.terms import MULLIGAN_RULES
+
+#: Zones :func:`deal` can compute.
+DEAL_ZONES = ("hand", "seen", "bottom")
 
 
 def cell_dtype(n_cells: int) -> np.dtype:
@@ -201,7 +203,7 @@ def _bottom_mask(is_resource: np.ndarray, n_bottom: int, target: int) -> np.ndar
 def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size: int, set_aside: int,
          max_draws: int, rng: np.random.Generator, mulligan: str = "none", mulligan_limit: int = 0,
          keep=None, resource: np.ndarray | None = None, resource_target: float = 0.0,
-         zones=ZONES) -> dict:
+         zones=DEAL_ZONES) -> dict:
     """Deal opening hands under a mulligan rule and draw ``max_draws`` cards after them.
 
     Parameters
@@ -259,19 +261,93 @@ def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size
                            mulligan_limit, keep, np.asarray(resource, dtype=bool), resource_target)
 
 
+def bottom_mulligans(hand_counts, keep, n_trials: int, *, hand_size: int, set_aside: int, limit: int) -> np.ndarray:
+    """Mulligans taken under the bottom rule (Wankul): the number of the hand each trial keeps.
+
+    Hand ``k`` is the ``hand_size`` cards from position ``set_aside + k *
+    hand_size`` of the shuffle; it is kept when ``keep`` accepts it or when it
+    is hand ``limit``. The hands before it lie under the deck in order, so
+    the library is the shuffle after hand ``k`` followed by hands ``0..k-1``
+    (see :func:`deal_order`).
+
+    Parameters
+    ----------
+    hand_counts : callable
+        Maps the start position of a hand to its group counts, shape (n_groups, n_trials).
+    keep : callable
+        Maps group counts of hands to a bool array (n_trials,).
+    n_trials, hand_size, set_aside, limit : int
+
+    Returns
+    -------
+    ndarray of int8, shape (n_trials,)
+    """
+    mulligans = np.zeros(n_trials, dtype=np.int8)
+    decided = np.zeros(n_trials, dtype=bool)
+    for k in range(limit):
+        keeps = keep(hand_counts(set_aside + k * hand_size))
+        mulligans += ~decided & ~keeps
+        decided |= keeps
+    return mulligans
+
+
+def deal_order(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, rng: np.random.Generator, *,
+               hand_size: int, set_aside: int, limit: int = 0, keep=None) -> dict:
+    """Shuffle whole decks and apply the bottom mulligan: the kept hand and the library in draw order, as cell ids.
+
+    The same shuffles and decisions as :func:`deal` with ``mulligan="bottom"``
+    (for the same generator state), for models that follow every card.
+
+    Parameters
+    ----------
+    cell_counts : ndarray of int, shape (n_cells,)
+    table : ndarray of int, shape (n_cells, n_groups)
+        Membership of each cell in the keep rule's groups.
+    n_trials : int
+    rng : numpy.random.Generator
+    hand_size, set_aside : int
+    limit : int
+        Bottom mulligans allowed (fewer when the deck cannot deal that many hands).
+    keep : callable, optional
+        Maps group counts of hands (n_groups, n_trials) to a bool array; needed when ``limit > 0``.
+
+    Returns
+    -------
+    dict
+        ``hand`` (hand_size, n_trials) and ``library`` (n_cards - set_aside -
+        hand_size, n_trials) cell ids, position-major; ``mulligans`` taken.
+    """
+    cell_counts = np.asarray(cell_counts, dtype=np.int64)
+    n_cards = int(cell_counts.sum())
+    cells = draw_cells(cell_counts, n_trials, n_cards, rng)
+    limit = max(0, min(limit, (n_cards - set_aside) // max(hand_size, 1) - 1)) if keep is not None else 0
+    table16 = np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1)
+
+    def hand_counts(start):
+        return table16[cells[start:start + hand_size]].sum(axis=0, dtype=np.int16).T
+
+    mulligans = bottom_mulligans(hand_counts, keep, n_trials, hand_size=hand_size, set_aside=set_aside,
+                                 limit=limit)
+    start = set_aside
+    hand = cells[start:start + hand_size]
+    library = cells[start + hand_size:]
+    for k in range(1, limit + 1):
+        start = set_aside + k * hand_size
+        chosen = (mulligans == k)[None, :]
+        hand = np.where(chosen, cells[start:start + hand_size], hand)
+        # The hands put back lie under the deck, in the order they were dealt.
+        library = np.where(chosen, np.concatenate([cells[start + hand_size:], cells[set_aside:start]]), library)
+    return {"hand": hand, "library": library, "mulligans": mulligans}
+
+
 def _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, limit, keep, zones):
     n_cards = int(cell_counts.sum())
     # Positions past this are only reached by wrapping into the bottomed hands, and then it is the deck.
     length = min(n_cards, set_aside + (limit + 1) * hand_size + max_draws)
     prefix = draw_prefix_counts(cell_counts, table, n_trials, length, rng)
     base = prefix[:, set_aside]
-    mulligans = np.zeros(n_trials, dtype=np.int8)
-    decided = np.zeros(n_trials, dtype=bool)
-    for k in range(limit):
-        start = set_aside + k * hand_size
-        keeps = keep(prefix[:, start + hand_size] - prefix[:, start])
-        mulligans += ~decided & ~keeps
-        decided |= keeps
+    mulligans = bottom_mulligans(lambda start: prefix[:, start + hand_size] - prefix[:, start], keep, n_trials,
+                                 hand_size=hand_size, set_aside=set_aside, limit=limit)
     # Masks as 0/1 integers: selecting by arithmetic is several times faster than np.where or
     # np.copyto(where=...) on these arrays.
     chosen = [(mulligans == k).astype(np.int16) for k in range(limit + 1)]

@@ -15,18 +15,15 @@ Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
-import pandas as pd
 
-from deckstat.cards import canonical_column
-from deckstat.deck import Deck, _is_missing
+from deckstat.deck import Deck, is_missing
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.profiles import DeckPart, Profile, Rule, get_profile
+from deckstat.games.profiles import DeckPart, Profile, Rule
+from deckstat.schema import canonical_column
 from deckstat.text import fold
 
-VIOLATION_COLUMNS = ["deck", "rule", "level", "subject", "found", "allowed", "message"]
 NO_PART = "(no deck)"
 
 
@@ -81,7 +78,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
         totals: dict[str, int] = {}
         shown: dict[str, str] = {}
         for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
-            if _is_missing(value):
+            if is_missing(value):
                 continue
             key = fold(value)
             totals[key] = totals.get(key, 0) + int(count)
@@ -116,7 +113,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
         for group in p["groups"]:
             mask |= deck.mask(group)
         for name, kind in zip(deck.cards["name"][~mask], deck.cards["type"][~mask]):
-            add(name, f"type {kind!r}" if not _is_missing(kind) else "no type", " or ".join(p["groups"]))
+            add(name, f"type {kind!r}" if not is_missing(kind) else "no type", " or ".join(p["groups"]))
     elif rule.kind == "same_value":
         column = canonical_column(p["attribute"])
         rows = deck.mask(p["group"])
@@ -127,7 +124,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
             tally: dict[str, int] = {}
             label: dict[str, str] = {}
             for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
-                key = "" if _is_missing(value) else fold(value)
+                key = "" if is_missing(value) else fold(value)
                 tally[key] = tally.get(key, 0) + int(count)
                 label.setdefault(key, "(none)" if not key else str(value))
             if len(tally) > 1:
@@ -146,7 +143,7 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
     known = {fold(a) for part in profile.parts for a in part.aliases}
     stray = []
     for name, value in zip(deck.cards["name"], deck.cards["deck"]):
-        missing = _is_missing(value) or not str(value).strip()
+        missing = is_missing(value) or not str(value).strip()
         if missing or fold(value) not in known:
             stray.append({"rule": "every card belongs to one of the decks", "level": "error",
                           "subject": name, "found": "no deck" if missing else f"deck {str(value)!r}",
@@ -158,41 +155,20 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
     return out
 
 
-def validate(deck: Deck, game: str | os.PathLike | Profile) -> pd.DataFrame:
-    """Check a deck against every construction rule of a game.
+def violations(deck: Deck, profile: Profile) -> list[dict]:
+    """Every construction rule of ``profile`` that ``deck`` breaks, as records.
 
-    Parameters
-    ----------
-    deck : Deck
-        The deck; for games with several decks (Licum) a table with a
-        ``deck`` column naming each card's part.
-    game : str, path or Profile
-        Game profile id or alias, or a ``.toml`` profile path.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per violation: ``deck`` (part; ``"(no deck)"`` for a card
-        whose ``deck`` value names no part), ``rule``, ``level``
-        (``error`` or ``warning``), ``subject`` (card or category),
-        ``found``, ``allowed`` and a one-line ``message``. Empty for a legal
-        deck. ``attrs["legal"]`` is True when no row is an error.
+    Each record has ``part`` (which of the game's decks; ``"(no deck)"`` for a
+    card whose ``deck`` value names no part), ``rule``, ``level`` (``error``
+    or ``warning``), ``subject`` (card or category), ``found``, ``allowed``
+    and a one-line ``message``.
 
     Raises
     ------
     DeckstatError
-        For an unknown game, a Licum table without a ``deck`` column, or a
-        deck that lacks a column a rule needs (``shiny``, ``team``…).
-
-    Examples
-    --------
-    >>> import deckstat
-    >>> deck = deckstat.load_deck("data/wankul/illegal_deck.csv")  # doctest: +SKIP
-    >>> deckstat.validate(deck, "wankul")[["subject", "found", "allowed"]]  # doctest: +SKIP
+        For a Licum table without a ``deck`` column, or a deck that lacks a
+        column a rule needs (``shiny``, ``team``…).
     """
-    profile = get_profile(game)
-    if not isinstance(deck, Deck):
-        raise DeckstatError(f"deck must be a Deck (see deckstat.load_deck), got {type(deck).__name__}")
     rows = []
     for part, part_deck, extra in _split_parts(deck, profile):
         found = extra[:]
@@ -203,10 +179,7 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> pd.DataFrame:
                 # A group over an attribute the deck lacks, e.g. [shiny=1] without a shiny column.
                 raise DeckstatError(f"cannot check the rule {rule.text!r}: {exc}", source=part_deck.source) from None
         for row in found:
-            row["deck"] = part.name
+            row["part"] = part.name
             row["message"] = f"{row['subject']}: {row['found']}, allowed {row['allowed']} ({row['rule']})"
             rows.append(row)
-    frame = pd.DataFrame.from_records(rows, columns=VIOLATION_COLUMNS)
-    frame.attrs.update({"game": profile.id, "deck": deck.source, "deck_size": deck.size,
-                        "legal": not (frame["level"] == "error").any()})
-    return frame
+    return rows

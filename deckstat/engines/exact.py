@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, param
+from deckstat.terms import ZONES
 
 MAX_EXACT_DECK = 500
 
@@ -51,30 +52,6 @@ class Tracker:
     segments: tuple[int, ...]
     groups: tuple[int, ...]
     caps: tuple[int, ...]
-
-
-def cells(counts: np.ndarray, membership: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Partition cards into disjoint cells by group membership.
-
-    Parameters
-    ----------
-    counts : ndarray of int, shape (n_cards,)
-        Copies of each distinct card.
-    membership : ndarray of bool, shape (n_cards, n_groups)
-        Whether each distinct card belongs to each group.
-
-    Returns
-    -------
-    cell_counts : ndarray of int, shape (n_cells,)
-        Cards in each non-empty cell.
-    cell_membership : ndarray of bool, shape (n_cells, n_groups)
-        The group membership shared by the cards of each cell.
-    """
-    membership = np.asarray(membership, dtype=bool).reshape(len(counts), -1)
-    patterns, inverse = np.unique(membership, axis=0, return_inverse=True)
-    cell_counts = np.bincount(inverse.ravel(), weights=counts, minlength=len(patterns)).astype(np.int64)
-    keep = cell_counts > 0
-    return cell_counts[keep], patterns[keep]
 
 
 def _shift(arr: np.ndarray, axis: int, delta: int, saturate: bool) -> np.ndarray:
@@ -170,7 +147,7 @@ def check_exact_size(deck_size: int) -> None:
     """Refuse decks too large for float weights."""
     if deck_size > MAX_EXACT_DECK:
         raise DeckstatError(f"the exact engine handles decks of up to {MAX_EXACT_DECK} cards, this one has "
-                            f"{deck_size}; use the simulation method")
+                            f"{deck_size}; use {param('method', 'simulate')}")
 
 
 @dataclass(frozen=True)
@@ -215,9 +192,6 @@ def _outer(*masks: np.ndarray) -> np.ndarray:
     return result
 
 
-ZONES = ("seen", "hand", "set_aside", "bottom")
-
-
 def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condition, *, hand_size: int,
               set_aside: int, draws: Sequence[int], zone: str = "seen",
               keep: Condition | None = None) -> tuple[np.ndarray, float]:
@@ -226,7 +200,7 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
     Parameters
     ----------
     cell_counts, cell_membership : ndarray
-        Disjoint cells, from :func:`cells`.
+        Disjoint cells, from :func:`deckstat.engines.cells.partition`.
     event : Condition
         The event.
     hand_size : int

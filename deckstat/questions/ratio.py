@@ -2,31 +2,38 @@
 
 :func:`ratio` answers "10, 11 or 12 Terrains?": it rebuilds the deck at each
 resource count, keeping its size, and asks :func:`deckstat.odds`,
-:func:`deckstat.when`, :func:`deckstat.mulligan` and
-:func:`deckstat.validate` about each version. No engine code lives here.
+:func:`deckstat.when`, :func:`deckstat.deckout` and :func:`deckstat.validate`
+about each version. No engine code lives here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from deckstat import api, simulate
+from deckstat._validate import check_deck, check_events, check_probability, check_seats, check_turns, check_whole
 from deckstat.deck import Deck
-from deckstat.errors import DeckstatError
+from deckstat.engines import runner
+from deckstat.errors import DeckstatError, param
 from deckstat.events import NameGroup, parse_group
-from deckstat.output import format_estimate, format_probability
-from deckstat.profiles import Profile, get_profile
-from deckstat.rules import validate
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.questions._setup import choose_method, prepare
+from deckstat.questions.deckout import deckout
+from deckstat.questions.odds import odds
+from deckstat.questions.validate import validate
+from deckstat.questions.when import when
+from deckstat.results import RatioResult, frame
 from deckstat.text import fold, suggest
 
-RATIO_COLUMNS = ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "n_trials", "method",
-                 "legal", "violations", "p_resource_in_hand", "mulligan_rate", "expected_first_resource_turn",
-                 "deckout_turn_first", "deckout_turn_second"]
+RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "p", "ci_low", "ci_high", "n_trials",
+                 "method", "legal", "violations", "p_resource_in_hand", "mulligan_rate",
+                 "expected_first_resource_turn", "deckout_turn_first", "deckout_turn_second", "target_status"]
+SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "group", "current_count", "target", "target_turn", "decision",
+                   "recommended", "recommended_is_legal", "recommended_legal", "legal_decision", "method"]
 
 #: How the deck is rebuilt at each resource count (also stored in ``attrs["scaling"]``).
 SCALING_RULE = (
@@ -46,8 +53,8 @@ ADDED_SUFFIX = " (ajouté)"
 
 #: Rounding slack of exact probabilities when they are compared with a target.
 EXACT_SLACK = 1e-12
-#: Questions simulated for each resource count; each gets its own stream.
-_STREAM_ODDS, _STREAM_HAND, _STREAM_MULLIGAN, _STREAM_WHEN, _STREAM_DECKOUT = range(5)
+#: Questions simulated for each resource count; each gets its own stream (2 was a separate mulligan run).
+_STREAM_ODDS, _STREAM_HAND, _STREAM_WHEN, _STREAM_DECKOUT = 0, 1, 3, 4
 #: Trials of the deck-out race at each count when no trial count is given.
 DECKOUT_TRIALS = 20_000
 #: Default sweep: this many counts either side of the deck's own.
@@ -123,7 +130,7 @@ class _Plan:
             weights = np.ones_like(weights)  # the added card is the only resource card
         if k > 0 and not weights.any():
             raise DeckstatError(f"the deck has no {self.label} card to add copies of; add one to the deck, "
-                                "or sweep a card type of the game (group)")
+                                f"or sweep a card type of the game ({param('group')})")
         counts[self.resource] = scale_counts(weights, k)
         rest = self.size - k
         if self.filler is None:
@@ -148,7 +155,7 @@ class _Plan:
 def _plan(deck: Deck, profile: Profile, group: str, filler: str | None, need_add: bool) -> _Plan:
     parsed = parse_group(group, what="group")
     label = parsed.label
-    drawn = api.draw_deck(deck, profile)
+    drawn = profile.drawn_deck(deck)
     table = deck.cards.copy()
     if len(profile.parts) == 1:
         in_part = np.ones(len(table), dtype=bool)
@@ -219,26 +226,25 @@ def with_resource_count(deck: Deck, game: str | Profile, count: int, *, group: s
     Deck
     """
     profile = get_profile(game)
-    count = _check_count(count)
+    count = _check_count(count, "count")
     group = _group(profile, group)
     return _plan(deck, profile, group, filler, need_add=count > 0).deck_at(count)
 
 
-def _check_count(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise DeckstatError(f"resource counts must be whole numbers from 0, got {value!r}")
-    return int(value)
+def _check_count(value: object, name: str = "counts") -> int:
+    return check_whole(value, name)
 
 
 def _group(profile: Profile, group: str | None) -> str:
     if group is None:
         if not profile.resource_group:
-            raise DeckstatError(f"{profile.name} has no resource group; name the cards to sweep with group "
-                                "(--group), e.g. group=\"Terrain\"")
+            raise DeckstatError(f"{profile.name} has no resource group; name the cards to sweep with "
+                                f"{param('group')}, e.g. Terrain")
         return profile.resource_group
     if not isinstance(group, str) or not group.strip():
-        raise DeckstatError(f"group must be a card group such as Terrain or [cost<=1], got {group!r}")
+        raise DeckstatError(f"{param('group')} must be a card group such as Terrain or [cost<=1], got {group!r}")
     return group
+
 
 
 def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan: bool, n_trials: int,
@@ -252,11 +258,9 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
     """
     if not profile.drought_group:
         return {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
-    from deckstat.deckout import deckout
-
     race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=np.random.default_rng(rng))
-    summary = race.attrs["summary"]
-    return {"deckout_turn_first": summary["first"]["mean"], "deckout_turn_second": summary["second"]["mean"]}
+    mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
+    return {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}
 
 
 def _violations(report: pd.DataFrame) -> str:
@@ -265,17 +269,6 @@ def _violations(report: pd.DataFrame) -> str:
         text = f"{row.subject}: {row.found}, allowed {row.allowed}"
         parts.append(text if row.level == "error" else f"warning: {text}")
     return "; ".join(parts)
-
-
-def _last_turn(profile: Profile, deck: Deck, seat: str) -> int:
-    """The last turn whose draws the drawn deck can supply for ``seat``."""
-    drawable = deck.size - profile.set_aside - profile.hand_size
-    first = profile.first_turn_draw[seat]
-    if drawable < first:
-        return 0
-    if profile.draws_per_turn == 0:
-        return 1
-    return 1 + (drawable - first) // profile.draws_per_turn
 
 
 def _status(p: float, low: float, high: float, target: float, method: str) -> str:
@@ -299,17 +292,18 @@ def _decide(statuses: dict[int, str]) -> tuple[int | None, str]:
 
 
 def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
-          filler: str | None = None, event: str | None = None, turns: int | Iterable[int] = range(6),
+          filler: str | None = None, event: str | Sequence[str] | None = None, turns: int | Iterable[int] = range(6),
           seat: str = "first", target: float | None = None, target_turn: int | None = None,
           keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
-          rng=None, chunk_size: int = simulate.DEFAULT_CHUNK, n_workers: int = 1) -> pd.DataFrame:
+          rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Scaling* below), checked
     with :func:`deckstat.validate`, and asked: P(event) by turn
     (:func:`deckstat.odds`), P(a resource card in the kept hand), the
-    mulligan rate and the expected first turn with a resource card
-    (:func:`deckstat.when`).
+    mulligan rate, the expected first turn with a resource card
+    (:func:`deckstat.when`) and, for games with a drought rule, the mean
+    deck-out turn (:func:`deckstat.deckout`).
 
     Scaling
     -------
@@ -324,7 +318,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     room (an error if it would go below 0). A deck with no resource card can
     be swept upwards only when the group is a card type of the game: a card
     named e.g. ``"Terrain (ajouté)"`` of that type is added. For games with
-    two decks (Licum) only the drawn deck changes. ``attrs["scaling"]``
+    two decks (Licum) only the drawn deck changes. ``provenance["scaling"]``
     states the rule in force.
 
     Parameters
@@ -339,15 +333,15 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         ``Terrain`` for Wankul).
     filler : str, optional
         Name of the one card whose count makes room.
-    event : str, optional
-        Event asked by turn (default: ``"<group> >= 1"``).
+    event : str or list of str, optional
+        Event(s) asked by turn (default: ``"<group> >= 1"``).
     turns : int or iterable of int
         Turns reported (turn 0 is the kept opening hand).
     seat : {"first", "second"}
         Whose draws.
     target : float, optional
         A probability: name the smallest count whose P(event at
-        ``target_turn``) reaches it.
+        ``target_turn``) reaches it, for each event.
     target_turn : int, optional
         Turn of the target (default: the last turn asked).
     keep, mulligan, method, n_trials, rng, chunk_size, n_workers
@@ -357,22 +351,20 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
 
     Returns
     -------
-    pandas.DataFrame
-        One row per resource count and turn: ``resource_count``, ``turn``,
-        ``seat``, ``event``, ``p``, ``ci_low``, ``ci_high``, ``n_trials``,
-        ``method``, ``legal``, ``violations`` (what the rebuilt deck breaks,
-        ``""`` when legal), ``p_resource_in_hand`` (a resource card in the
-        kept hand), ``mulligan_rate`` (the first hand is put back; 0 without
-        a mulligan), ``expected_first_resource_turn`` (mean first turn with a
+    RatioResult
+        ``table``: one row per event, resource count and turn: ``p`` with its
+        interval, and the facts of the rebuilt deck: ``legal``, ``violations``
+        (``""`` when legal), ``p_resource_in_hand`` (a resource card in the
+        kept hand), ``mulligan_rate`` (the first hand is put back; 0 without a
+        mulligan), ``expected_first_resource_turn`` (mean first turn with a
         resource card among the cards seen, followed to the last turn the
-        deck allows, so with one draw per turn every game counts; NaN at
-        count 0),
-        ``deckout_turn_first`` and ``deckout_turn_second`` (NaN: reserved for
-        the two-player deck-out model). ``attrs`` hold ``group``, ``filler``,
-        ``scaling``, ``current_count``, ``target``, ``target_turn``,
-        ``target_status`` (per count: reached, not reached or undecided),
-        ``recommended`` (int or None), ``decision`` (one line), and the game,
-        deck, rules and version of the underlying odds.
+        deck allows; NaN at count 0), ``deckout_turn_first`` and
+        ``deckout_turn_second`` (mean deck-out turns under a drought rule, NaN
+        for other games), ``target_status`` (``reached``, ``not reached`` or
+        ``undecided`` at the target turn). ``summary``: per event, the
+        ``decision`` (``decided``, ``none``, ``undecided`` or ``no target``),
+        the ``recommended`` count and whether it is legal, and the smallest
+        legal count reaching the target (``recommended_legal``).
 
     Notes
     -----
@@ -381,39 +373,40 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     interval's lower end is at least the target, *not reached* when its upper
     end is below it, *undecided* otherwise; the recommendation is the smallest
     reached count provided every smaller count is not reached, otherwise the
-    decision is undecided.
+    decision is undecided. :func:`deckstat.present.format.ratio_decision`
+    writes the decision as a sentence.
 
     Examples
     --------
     >>> import deckstat
-    >>> deck = deckstat.load_deck("data/wankul/sample_deck.csv")  # doctest: +SKIP
-    >>> deckstat.ratio(deck, "wankul", counts=range(8, 15), target=0.95)  # doctest: +SKIP
+    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
+    >>> sweep = deckstat.ratio(deck, "wankul", counts=range(10, 15), turns=[0], target=0.95)
+    >>> sweep.table[["resource_count", "p"]].round(4).values.tolist()[:3]
+    [[10.0, 0.9175], [11.0, 0.9381], [12.0, 0.954]]
+    >>> int(sweep.summary["recommended"].iloc[0])
+    12
     """
     profile = get_profile(game)
-    if not isinstance(deck, Deck):
-        raise DeckstatError(f"deck must be a Deck (see deckstat.load_deck), got {type(deck).__name__}")
-    if seat not in ("first", "second"):
-        raise DeckstatError(f"the ratio sweep follows one seat: seat must be 'first' or 'second', got {seat!r}")
+    check_deck(deck)
+    seat = check_seats(seat, single=True)[0]
     group = _group(profile, group)
     parsed_group = parse_group(group, what="group")
     label = parsed_group.label
     resource_event = f"{label}>=1"
-    event = resource_event if event is None else event
-    turn_list = api._turns(turns)
+    texts = check_events(resource_event if event is None else event)
+    turn_list = check_turns(turns)
     if target is not None:
-        if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)) \
-                or not 0 <= float(target) <= 1:
-            raise DeckstatError(f"target must be a probability from 0 to 1, got {target!r}")
-        target = float(target)
+        target = check_probability(target, "target")
     if target_turn is None:
         target_turn = turn_list[-1]
     elif target_turn not in turn_list:
-        raise DeckstatError(f"target_turn {target_turn!r} is not one of the turns asked "
+        raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
                             f"({', '.join(map(str, turn_list))})")
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
-    setup = api.prepare(deck, profile, [event], keep=keep, mulligan=mulligan)
-    chosen = api._method(setup, method)
-    drawn_current = api.draw_deck(deck, profile).count(parsed_group)
+    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan)
+    chosen = choose_method(setup, method)
+    drawn_current = profile.drawn_deck(deck).count(parsed_group)
     if counts is None:
         size = setup.deck.size
         low = 0 if _survives_zero(parsed_group, profile) else 1
@@ -422,7 +415,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
         count_list = sorted({_check_count(c) for c in values})
         if not count_list:
-            raise DeckstatError("no resource count to sweep")
+            raise DeckstatError(f"{param('counts')} is empty; give at least one resource count")
     if count_list[0] == 0 and not _survives_zero(parsed_group, profile):
         raise DeckstatError(f"at 0 cards the group {label} matches no card of the deck, so the events cannot be "
                             "asked; start the sweep at 1, or sweep a card type of the game")
@@ -431,9 +424,9 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         raise DeckstatError(f"{count_list[-1]} {label} cards do not fit in a {plan.size}-card deck; sweep at most "
                             f"{plan.size}")
     # Each question at each count draws from its own stream: root seed + (count, question).
-    streams = simulate.make_streams(rng) if chosen == "simulate" else None
+    streams = runner.make_streams(rng) if chosen == "simulate" else None
     # The deck-out race is always simulated, so it always needs a seed.
-    race_streams = streams or simulate.make_streams(rng)
+    race_streams = streams or runner.make_streams(rng)
 
     def seed(k: int, question: int):
         if streams is None:
@@ -442,78 +435,98 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
 
     common = {"keep": keep, "mulligan": mulligan, "method": method, "n_trials": n_trials,
               "chunk_size": chunk_size, "n_workers": n_workers}
-    records = []
-    base_attrs: dict = {}
-    points: dict[int, tuple[float, float, float, str]] = {}
-    legal_at: dict[int, bool] = {}
-    violations_at: dict[int, str] = {}
+    tables = []
+    provenance: dict = {}
     for k in count_list:
         try:
             rebuilt = plan.deck_at(k)
             report = validate(rebuilt, profile)
-            frame = api.odds(rebuilt, profile, event, turns=turn_list, seat=seat, rng=seed(k, _STREAM_ODDS),
-                             **common)
-            hand = api.odds(rebuilt, profile, resource_event, zone="hand", seat=seat,
-                            rng=seed(k, _STREAM_HAND), **common)
-            rule = frame.attrs["mulligan_rule"]
-            if rule == "none":
-                rate = 0.0
-            elif "p_keep" in frame.attrs:
-                rate = 1.0 - float(frame.attrs["p_keep"])
-            else:
-                summary = api.mulligan(rebuilt, profile, keep=keep, turns=[0], seat=seat, method=method,
-                                       n_trials=n_trials, rng=seed(k, _STREAM_MULLIGAN), chunk_size=chunk_size,
-                                       n_workers=n_workers).summary
-                rate = 1.0 - float(summary["p_keep_first"].iloc[0])
+            by_turn = odds(rebuilt, profile, texts, turns=turn_list, seat=seat, rng=seed(k, _STREAM_ODDS), **common)
+            hand = odds(rebuilt, profile, resource_event, zone="hand", seat=seat, rng=seed(k, _STREAM_HAND),
+                        **common)
+            # The first hands of the by-turn trials (or the exact engine) give the mulligan rate.
+            rate = 1.0 - float(by_turn.summary["p_keep_first"].iloc[0])
             if k == 0:
                 first_turn = math.nan
             else:
-                drawn = api.draw_deck(rebuilt, profile)
-                timing = api.when(rebuilt, profile, resource_event, max_turn=_last_turn(profile, drawn, seat),
-                                  seat=seat, rng=seed(k, _STREAM_WHEN), **common)
-                mean = timing.attrs["summary"][seat]["mean"]
-                first_turn = math.nan if mean is None else float(mean)
+                last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
+                timing = when(rebuilt, profile, resource_event, max_turn=last, seat=seat, rng=seed(k, _STREAM_WHEN),
+                              **common)
+                first_turn = float(timing.summary["mean_turn"].iloc[0])
         except DeckstatError as exc:
-            raise DeckstatError(f"with {k} {label} cards: {exc}") from None
-        if not base_attrs:
-            base_attrs = {key: value for key, value in frame.attrs.items()
-                          if key not in ("p_keep", "seed_entropy", "seed_spawn_key", "n_trials")}
-        legal = bool(report.attrs["legal"])
-        broken = _violations(report)
-        race_key = race_streams.spawn_key + (k, _STREAM_DECKOUT)
-        race_seed = np.random.SeedSequence(race_streams.entropy, spawn_key=race_key)
-        legal_at[k], violations_at[k] = legal, broken
-        extra = {"legal": legal, "violations": broken, "p_resource_in_hand": float(hand["p"].iloc[0]),
-                 "mulligan_rate": rate, "expected_first_resource_turn": first_turn,
+            raise exc.prefixed(f"with {k} {label} cards: ") from None
+        if not provenance:
+            provenance = {key: value for key, value in by_turn.provenance.items()
+                          if key not in ("seed_entropy", "seed_spawn_key", "question")}
+        race_seed = np.random.SeedSequence(race_streams.entropy,
+                                           spawn_key=race_streams.spawn_key + (k, _STREAM_DECKOUT))
+        facts = {"legal": report.legal, "violations": _violations(report.table),
+                 "p_resource_in_hand": float(hand.table["p"].iloc[0]), "mulligan_rate": rate,
+                 "expected_first_resource_turn": first_turn,
                  **_deckout_columns(profile, rebuilt, keep=keep, mulligan=mulligan,
                                     n_trials=DECKOUT_TRIALS if n_trials is None else n_trials, rng=race_seed)}
-        for row in frame.itertuples(index=False):
-            records.append({"resource_count": k, "turn": row.turn, "seat": row.seat, "event": row.event,
-                            "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high, "n_trials": row.n_trials,
-                            "method": row.method, **extra})
-            if row.turn == target_turn:
-                points[k] = (row.p, row.ci_low, row.ci_high, row.method)
-    result = pd.DataFrame.from_records(records, columns=RATIO_COLUMNS)
-    result["n_trials"] = result["n_trials"].astype("Int64")
-    result["legal"] = result["legal"].astype(bool)
-    attrs = dict(base_attrs)
+        tables.append(by_turn.table.assign(resource_count=k, **facts))
+    table = pd.concat(tables, ignore_index=True)
+    table["legal"] = table["legal"].astype(bool)
+    summaries = []
+    for text in table["event"].unique():
+        rows = table[table["event"] == text]
+        statuses = _statuses(rows, target, target_turn)
+        table.loc[rows.index, "target_status"] = table.loc[rows.index, "resource_count"].map(statuses)
+        summaries.append({"deck": setup.deck.name, "game": profile.id, "event": text, "seat": seat, "group": label,
+                          "current_count": plan.current, "target": target, "target_turn": target_turn,
+                          "method": chosen, **_decision(rows, statuses, target)})
+    table = table.reindex(columns=RATIO_COLUMNS).sort_values(["event", "resource_count", "turn"], kind="stable",
+                                                              key=_in_order(table["event"]))
+    table = table.reset_index(drop=True)
+    table["n_trials"] = table["n_trials"].astype("Int64")
     if plan.filler is None:
         scaling = SCALING_RULE
     else:
         scaling = FILLER_RULE.format(filler=str(plan.table["name"].iloc[plan.filler]))
     if plan.added is not None:
         scaling += ADDED_RULE.format(group=label, name=plan.added)
-    attrs.update({"group": label, "filler": filler, "scaling": scaling, "added_card": plan.added,
-                  "current_count": plan.current, "counts": count_list, "event": result["event"].iloc[0],
-                  "seat": seat, "method": chosen, "target": target, "target_turn": target_turn})
+    provenance.update({"question": "ratio", "group": label, "filler": filler, "scaling": scaling,
+                       "added_card": plan.added, "counts": count_list})
     if streams is not None:
-        attrs.update({"seed_entropy": streams.entropy, "seed_spawn_key": list(streams.spawn_key),
-                      "n_trials": int(result["n_trials"].iloc[0]), "confidence": simulate.CONFIDENCE,
-                      "interval": "wilson"})
-    attrs.update(_target_attrs(points, legal_at, violations_at, target, target_turn, attrs["event"], label,
-                               setup.exact_capable))
-    result.attrs.update(attrs)
-    return result
+        provenance.update(runner.provenance(streams))
+    elif profile.drought_group:
+        provenance.update({key: value for key, value in runner.provenance(race_streams).items()
+                           if key in ("seed_entropy", "seed_spawn_key")})
+    summary = frame(summaries, SUMMARY_COLUMNS, integers=("recommended", "recommended_legal"))
+    return RatioResult(table=table, summary=summary, provenance=provenance)
+
+
+def _in_order(events: pd.Series):
+    """A sort key keeping events in the order they were asked."""
+    order = {text: i for i, text in enumerate(dict.fromkeys(events))}
+
+    def key(column: pd.Series) -> pd.Series:
+        return column.map(order) if column.name == "event" else column
+
+    return key
+
+
+def _statuses(rows: pd.DataFrame, target: float | None, target_turn: int) -> dict[int, str | None]:
+    """Per resource count, whether P(event at the target turn) reaches the target."""
+    at_turn = rows[rows["turn"] == target_turn]
+    if target is None:
+        return {int(k): None for k in at_turn["resource_count"]}
+    return {int(r.resource_count): _status(r.p, r.ci_low, r.ci_high, target, r.method)
+            for r in at_turn.itertuples(index=False)}
+
+
+def _decision(rows: pd.DataFrame, statuses: dict[int, str | None], target: float | None) -> dict:
+    """The recommended count for one event, overall and among legal decks."""
+    if target is None:
+        return {"decision": "no target", "recommended": None, "recommended_is_legal": None,
+                "recommended_legal": None, "legal_decision": None}
+    legal_at = dict(zip(rows["resource_count"].astype(int), rows["legal"]))
+    recommended, kind = _decide(statuses)
+    legal_choice, legal_kind = _decide({k: s for k, s in statuses.items() if legal_at[k]})
+    return {"decision": kind, "recommended": recommended,
+            "recommended_is_legal": None if recommended is None else bool(legal_at[recommended]),
+            "recommended_legal": legal_choice, "legal_decision": legal_kind}
 
 
 def _survives_zero(group, profile: Profile) -> bool:
@@ -521,43 +534,3 @@ def _survives_zero(group, profile: Profile) -> bool:
     if not isinstance(group, NameGroup):
         return True
     return group.key in {fold(t) for t in profile.card_types}
-
-
-def _target_attrs(points: dict[int, tuple[float, float, float, str]], legal_at: dict[int, bool],
-                  violations_at: dict[int, str], target: float | None, target_turn: int, event: str, label: str,
-                  exact_capable: bool) -> dict:
-    if target is None:
-        return {"target_status": None, "recommended": None, "recommended_is_legal": None,
-                "recommended_legal": None, "decision": "no target given"}
-    statuses = {k: _status(p, lo, hi, target, m) for k, (p, lo, hi, m) in points.items()}
-    recommended, kind = _decide(statuses)
-    legal_choice, legal_kind = _decide({k: s for k, s in statuses.items() if legal_at[k]})
-    goal = f"P({event}) ≥ {format_probability(target)} by turn {target_turn}"
-    if kind == "decided":
-        p, lo, hi, m = points[recommended]
-        decision = f"recommended: {recommended} {label} cards, the smallest count with {goal} " \
-                   f"({format_estimate(p, lo, hi, m)})"
-        if not legal_at[recommended]:
-            broken = violations_at[recommended].split("; ")
-            decision += f"; but that deck is not legal ({broken[0]}{' …' if len(broken) > 1 else ''})"
-            if legal_kind == "decided":
-                decision += f"; the smallest legal count reaching it is {legal_choice}"
-            elif legal_kind == "none":
-                decision += "; no legal count swept reaches it"
-            else:
-                decision += "; among legal counts the decision is undecided"
-    elif kind == "none":
-        best = max(points, key=lambda k: points[k][0])
-        p, lo, hi, m = points[best]
-        decision = f"no count from {min(points)} to {max(points)} reaches {goal} (highest: {best} " \
-                   f"{label} cards, {format_estimate(p, lo, hi, m)})"
-    else:
-        unsure = [k for k in sorted(statuses) if statuses[k] == "undecided"]
-        how = "simulate more trials (n_trials, --trials)"
-        if exact_capable:
-            how += " or use the exact engine (method='exact', or without --simulate)"
-        decision = f"undecided: the 95% interval of P({event}) at turn {target_turn} contains " \
-                   f"{format_probability(target)} at {', '.join(map(str, unsure))} {label} cards; {how}"
-    return {"target_status": statuses, "recommended": recommended,
-            "recommended_is_legal": None if recommended is None else legal_at[recommended],
-            "recommended_legal": legal_choice, "decision": decision}

@@ -1,0 +1,124 @@
+"""Checks of arguments at the public boundary, each naming the parameter at fault.
+
+Every public function checks its arguments with these, so that one kind of
+value is accepted (and refused) the same way everywhere: whole numbers may be
+Python or NumPy integers but not booleans, probabilities are real numbers in
+[0, 1], choices suggest the closest valid name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from deckstat.errors import DeckstatError, param
+from deckstat.terms import BOTH_SEATS, SEATS
+from deckstat.text import suggest
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is a Python or NumPy integer (booleans are not)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_whole(value: object, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` as an int, or raise naming ``name`` when it is not a whole number in range.
+
+    Examples
+    --------
+    >>> check_whole(np.int64(3), "n_trials", minimum=1)
+    3
+    >>> check_whole(0, "n_trials", minimum=1)
+    Traceback (most recent call last):
+    ...
+    deckstat.errors.DeckstatError: n_trials must be a whole number of at least 1, got 0
+    """
+    if not is_whole(value) or value < minimum or (maximum is not None and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum is not None else (
+            f"of at least {minimum}" if minimum else "from 0")
+        raise DeckstatError(f"{param(name)} must be a whole number {bound}, got {_shown(value)}")
+    return int(value)
+
+
+def check_optional_whole(value: object, name: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
+    """:func:`check_whole`, letting ``None`` through."""
+    return None if value is None else check_whole(value, name, minimum=minimum, maximum=maximum)
+
+
+def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
+    """Return ``value`` if it is one of ``choices``, or raise listing them (and the closest one)."""
+    if not isinstance(value, str) or value not in choices:
+        hint = suggest(value, list(choices)) if isinstance(value, str) else ""
+        raise DeckstatError(f"{param(name)} must be one of {', '.join(choices)}, got {_shown(value)}{hint}")
+    return value
+
+
+def check_probability(value: object, name: str) -> float:
+    """Return ``value`` as a float if it is a real number from 0 to 1."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not 0 <= float(value) <= 1:
+        raise DeckstatError(f"{param(name)} must be a probability from 0 to 1, got {_shown(value)}")
+    return float(value)
+
+
+def check_half_width(value: object, name: str = "precision") -> float:
+    """Return a wanted interval half-width: a real number strictly between 0 and 0.5."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(value)) or not 0 < float(value) < 0.5:
+        raise DeckstatError(f"{param(name)} must be an interval half-width between 0 and 0.5, got {_shown(value)}")
+    return float(value)
+
+
+def check_deck(value: object, name: str = "deck"):
+    """Return ``value`` if it is a :class:`~deckstat.deck.Deck`."""
+    from deckstat.deck import Deck
+
+    if not isinstance(value, Deck):
+        raise DeckstatError(f"{param(name)} must be a Deck (see deckstat.load_deck), got {type(value).__name__}")
+    return value
+
+
+def check_seats(seat: object, *, single: bool = False) -> tuple[str, ...]:
+    """The seats ``seat`` names: ``"first"``, ``"second"``, or both (``"both"``) unless ``single``."""
+    allowed = SEATS if single else SEATS + BOTH_SEATS[:1]
+    if isinstance(seat, str) and seat in BOTH_SEATS and not single:
+        return SEATS
+    check_choice(seat, "seat", allowed)
+    return (seat,)
+
+
+def check_turns(turns: object, name: str = "turns") -> list[int]:
+    """Sorted distinct turns from an int or an iterable of ints (turn 0 is the kept opening hand)."""
+    values = [turns] if is_whole(turns) else None
+    if values is None:
+        if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
+            raise DeckstatError(f"{param(name)} must be a whole number or a list of them, got {_shown(turns)}")
+        values = list(turns)
+    if not values:
+        raise DeckstatError(f"{param(name)} is empty; give at least one turn")
+    for turn in values:
+        if not is_whole(turn) or turn < 0:
+            raise DeckstatError(f"{param(name)} must be whole numbers from 0, got {_shown(turn)}")
+    return sorted({int(t) for t in values})
+
+
+def check_events(event: object, name: str = "event") -> list[str]:
+    """Event texts from one text or a list of them (duplicates dropped, order kept)."""
+    values = [event] if isinstance(event, str) else None
+    if values is None:
+        if not isinstance(event, Iterable):
+            raise DeckstatError(f"{param(name)} must be an event text or a list of them, got {_shown(event)}")
+        values = list(event)
+    if not values:
+        raise DeckstatError(f"{param(name)} is empty; give at least one event such as Terrain>=1")
+    for text in values:
+        if not isinstance(text, str):
+            raise DeckstatError(f"{param(name)} must be an event text or a list of them, got {_shown(text)}")
+    return list(dict.fromkeys(values))

@@ -1,0 +1,525 @@
+"""The ``deckstat`` commands: parse the arguments, make one public API call, present the result.
+
+Every command prints one ``error: …`` line and exits with code 2 on unusable
+input (a bad file, deck, profile, expression or option); nothing is
+half-written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.table import Table
+from rich.text import Text
+
+import deckstat
+from deckstat.cli import tables
+from deckstat.cli.options import (
+    FLAGS,
+    ChunkOpt,
+    DeckArg,
+    EventsOpt,
+    Format,
+    FormatOpt,
+    GameOpt,
+    KeepOpt,
+    LimitOpt,
+    NoMulliganOpt,
+    OneSeatOpt,
+    OptionalEventsOpt,
+    PlotOpt,
+    Policy,
+    PoolOpt,
+    PrecisionOpt,
+    ResourceOpt,
+    RuleOpt,
+    Seat,
+    SeatOpt,
+    SeedOpt,
+    SimulateOpt,
+    TableOpt,
+    TrialsOpt,
+    TurnsOpt,
+    WorkersOpt,
+    Zone,
+    ZoneOpt,
+    check_plot,
+    draw,
+    emit,
+    method,
+    parse_counts,
+    parse_turns,
+    rule_value,
+    simulation_note,
+    stdout,
+    user_errors,
+)
+from deckstat.engines.runner import DEFAULT_CHUNK
+from deckstat.present.format import format_probability, ratio_decision, rules_note
+from deckstat.terms import DECKOUT_RULES
+
+app = typer.Typer(
+    name="deckstat",
+    help="Deck statistics for card games: exact odds, deck validation, game profiles.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+games_app = typer.Typer(help="The shipped game profiles.", invoke_without_command=True)
+app.add_typer(games_app, name="games")
+
+
+def _notes(result, profile, p_keep: float | None = None) -> list[str]:
+    return [n for n in (rules_note(result.provenance, profile.mulligan, p_keep), simulation_note(result)) if n]
+
+
+@app.command()
+def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
+             table: TableOpt = None) -> None:
+    """Check a deck against its game's construction rules.
+
+    Exit code 0 when the deck is legal, 1 when it breaks a rule, 2 when the
+    input is unusable.
+    """
+    with user_errors():
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        result = deckstat.validate(loaded, profile)
+        verdict = "legal" if result.legal else "not legal"
+        title = f"{deck} — {profile.name}, {loaded.size} cards: {verdict}"
+        if result.table.empty:
+            title += ". Every construction rule holds."
+        emit(result, fmt, table, title, lambda: [] if result.table.empty else [tables.violations_table(result.table)])
+    raise typer.Exit(code=0 if result.legal else 1)
+
+
+@app.command()
+def odds(
+    deck: DeckArg,
+    game: GameOpt,
+    event: EventsOpt,
+    turns: TurnsOpt = "0-6",
+    seat: SeatOpt = Seat.both,
+    zone: ZoneOpt = Zone.seen,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    precision: PrecisionOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """Probability of an event in the opening hand and by turn, for one deck.
+
+    Exact where it applies (no mulligan, or Wankul's single bottom mulligan):
+    multivariate hypergeometric over disjoint groups of cards, with the
+    profile's set-aside cards, mulligan and keep rule, and turn-1 draw rule.
+    Otherwise (London, Vancouver, free mulligans, several bottom mulligans) or
+    with --simulate, the Monte Carlo kernel, with 95% intervals. The question
+    is about one deck under its own draw rules: rules that couple both
+    players' decks (Wankul's drought draws when no Terrain is anywhere) belong
+    to the two-player deck-out model, not to these odds.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns), seat=seat.value, zone=zone.value,
+                               keep=keep, mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
+                               mulligan_limit=mulligan_limit, resource=resource,
+                               method=method(simulate, trials, precision), n_trials=trials, rng=seed,
+                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+        draw(plot, "plot_odds", result)
+        summary = result.summary.iloc[0]
+        notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
+        if zone.value in ("hand", "set_aside"):
+            notes.append(f"the {zone.value} zone is fixed once the game starts: reported at turn 0")
+        zone_words = {"seen": "in the kept hand and cards drawn", "hand": "in the kept opening hand",
+                      "set_aside": f"in the {profile.set_aside_name}", "bottom": "under the deck"}[zone.value]
+        events = list(dict.fromkeys(result.table["event"]))
+        head = f"P({events[0]}) {zone_words}" if len(events) == 1 else f"P(event) {zone_words}"
+        title = f"{head} — {profile.name}, {deck} ({result.provenance['deck_size']} cards)"
+        if notes:
+            title += "\n" + "; ".join(notes)
+        emit(result, fmt, table, title, lambda: [tables.odds_table(result.table)])
+
+
+@app.command()
+def when(
+    deck: DeckArg,
+    game: GameOpt,
+    event: EventsOpt,
+    max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.")] = 10,
+    seat: SeatOpt = Seat.both,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    precision: PrecisionOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
+
+    Exact when the event can only become true as cards are seen (>=, >) and
+    the exact engine models the mulligan; simulated otherwise.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
+                               mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
+                               mulligan_limit=mulligan_limit, resource=resource,
+                               method=method(simulate, trials, precision), n_trials=trials, rng=seed,
+                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+        draw(plot, "plot_when", result)
+        events = list(dict.fromkeys(result.table["event"]))
+        lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
+        lines += _notes(result, profile)
+        for summary in result.summary.itertuples(index=False):
+            mean = "—" if summary.mean_turn != summary.mean_turn else f"{summary.mean_turn:.2f}"
+            median = f"> {max_turn}" if pd.isna(summary.median_turn) else str(summary.median_turn)
+            prefix = f"{summary.event}, " if len(events) > 1 else ""
+            lines.append(f"{prefix}{summary.seat} player: mean turn {mean} (when it happens by turn {max_turn}), "
+                         f"median {median}, P(not by turn {max_turn}) {format_probability(summary.p_never)}")
+        emit(result, fmt, table, "\n".join(lines), lambda: [tables.when_table(result.table)])
+
+
+@app.command()
+def mulligan(
+    deck: DeckArg,
+    game: GameOpt,
+    keep: KeepOpt = None,
+    event: OptionalEventsOpt = None,
+    turns: Annotated[str, typer.Option(help="Turns of the by-turn comparison.")] = "0-6",
+    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first or second.")] = Seat.first,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    resource: ResourceOpt = None,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
+
+    Uses the profile's mulligan (Wankul: the hand goes under the deck and 5 new
+    cards are drawn, once); --mulligan-rule london|vancouver|free compares with
+    the usual reference rules.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
+                                   seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
+                                   mulligan_limit=mulligan_limit, resource=resource, method=method(simulate, trials),
+                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+        draw(plot, "plot_mulligan", result)
+        summary = result.summary.iloc[0]
+        title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"
+        note = simulation_note(result)
+        events = " / ".join(dict.fromkeys(result.by_turn["event"]))
+
+        def build():
+            keep_table, kept_hand, by_turn = tables.mulligan_tables(result)
+            return [keep_table, Text("Kept hand: how many cards of each group"), kept_hand,
+                    Text(f"P({events}) by turn, {seat.value} player"), by_turn]
+
+        emit(result, fmt, table, title + ("\n" + note if note else ""), build)
+
+
+@app.command()
+def deckout(
+    deck: DeckArg,
+    game: GameOpt,
+    opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).")]
+    = None,
+    policy: Annotated[Policy, typer.Option(help="When cards with draw/mill effects (the draw and mill columns) "
+                                           "are played: none (ignored), on_draw (as soon as drawn, chaining), "
+                                           "each_turn (once per owner's turn).")] = Policy.none,
+    no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
+    terrain_turns: Annotated[int | None, typer.Option("--terrain-turns", help="With the drought rule: turns a "
+                                                      "Terrain stays in play before it is scored (default: "
+                                                      "until the end).")] = None,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
+
+    Wankul: lose when you must draw and cannot (both at once: the active player
+    wins), with the drought rule (no Terrain in play or in hand: both draw one
+    card at a time until one appears). Duel Masters: drawing the last card loses
+    (the 5 shields leave the deck first; the first player skips the first
+    draw). JdG: drawing the last card ends the duel at the end of that turn.
+    Licum: both draw at the end of each turn; the match ends when both cannot.
+    Pandrea: usure. Other ways a game ends are not modelled. Without effects
+    and without the drought rule the answer is exact.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        other = deckstat.load_deck(opponent, pool=pool) if opponent is not None else None
+        result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
+                                  terrain_turns=terrain_turns, keep=keep, mulligan=not no_mulligan,
+                                  method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
+                                  n_workers=workers)
+        draw(plot, "plot_deckout", result)
+        provenance = result.provenance
+        vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
+        lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
+                 f"policy: {provenance['policy_text']}"]
+        if provenance["drought"]:
+            lines.append("drought rule on; " + provenance["assumptions"][-1])
+        note = simulation_note(result)
+        if note:
+            lines.append(note)
+        for summary in result.summary.itertuples(index=False):
+            lines.append(f"{summary.seat} player runs out on turn {summary.median_turn} (median; mean "
+                         f"{summary.mean_turn:.2f}, earliest {summary.earliest_turn}, latest {summary.latest_turn})")
+        first = result.summary.iloc[0]
+        lines.append(f"P(first player runs out first) = {format_probability(first['p_runs_out_first'])}"
+                     + (f", at the same moment {format_probability(first['p_same_moment'])}"
+                        if first["p_same_moment"] else ""))
+        emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
+
+
+@app.command()
+def ratio(
+    deck: DeckArg,
+    game: GameOpt,
+    counts: Annotated[str | None, typer.Option("--range", help="Resource counts to sweep: 8-20, 10 or 8,10,12-14 "
+                                               "(default: the deck's own count ± 5).")] = None,
+    event: OptionalEventsOpt = None,
+    turns: TurnsOpt = "0-5",
+    target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest count "
+                                                 "whose P(event) at the target turn reaches it.")] = None,
+    target_turn: Annotated[int | None, typer.Option("--target-turn", help="Turn of the target (default: the "
+                                                    "last turn).")] = None,
+    group: Annotated[str | None, typer.Option(help="Resource group to sweep (default: the profile's, e.g. "
+                                              "Terrain).")] = None,
+    filler: Annotated[str | None, typer.Option(help="Card whose count alone makes room (default: every other "
+                                               "card is scaled in proportion).")] = None,
+    seat: OneSeatOpt = Seat.first,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
+
+    At each count the deck is rebuilt: the resource cards scaled in proportion
+    to their counts, the other cards scaled to fill the rest (or only --filler
+    changes), by largest-remainder rounding. Each version is validated and
+    asked P(resource in the kept hand), the mulligan rate, the mean first turn
+    with a resource card and P(event) by turn. --target 0.95 names the
+    smallest count reaching it at --target-turn; with --simulate a count whose
+    95% interval contains the target leaves the decision undecided.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
+                                group=group, filler=filler, event=event or None, turns=parse_turns(turns),
+                                seat=seat.value, target=target, target_turn=target_turn, keep=keep,
+                                mulligan=not no_mulligan, method=method(simulate, trials), n_trials=trials, rng=seed,
+                                chunk_size=chunk_size, n_workers=workers)
+        draw(plot, "plot_ratio", result)
+        provenance, summary = result.provenance, result.summary.iloc[0]
+        label = summary["group"]
+        events = " / ".join(result.summary["event"])
+        head = (f"P({events}) by turn, {summary['seat']} player, by number of {label} cards — "
+                f"{profile.name}, {deck} ({provenance['deck_size']} cards, {summary['current_count']} {label} "
+                "cards now)")
+        how = (f"only {provenance['filler']} changes to keep the size" if provenance["filler"] is not None
+               else "other cards scaled in proportion to keep the size")
+        if provenance["added_card"] is not None:
+            how += f"; {provenance['added_card']!r} added"
+        notes = [how, *_notes(result, profile)]
+        emit(result, fmt, table, head + "\n" + "; ".join(notes), lambda: [tables.ratio_table(result)])
+        if fmt is not Format.table:
+            return
+        lines = [f"✗ {count} {label} cards: {rows['violations'].iloc[0]}"
+                 for count, rows in result.table.groupby("resource_count", sort=True) if not rows["legal"].iloc[0]]
+        lines += ratio_decision(result, FLAGS)
+        if lines:
+            stdout().print(Text("\n".join(lines)), soft_wrap=True)
+
+
+@app.command()
+def compare(
+    decks: Annotated[list[Path], typer.Argument(help="Two or more decks; each is compared with the first.",
+                                                show_default=False)],
+    game: GameOpt,
+    event: EventsOpt,
+    turns: Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4.")] = "0-6",
+    seat: SeatOpt = Seat.both,
+    zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).")]
+    = Zone.seen,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    mulligan_rule: RuleOpt = None,
+    mulligan_limit: LimitOpt = None,
+    simulate: SimulateOpt = False,
+    unpaired: Annotated[bool, typer.Option("--unpaired", help="Simulate the decks independently instead of "
+                                           "with the same shuffles (wider intervals on the difference).")] = False,
+    with_deckout: Annotated[bool, typer.Option("--deckout", help="Also show each deck's deck-out turns.")] = False,
+    ratio_range: Annotated[str | None, typer.Option("--ratio", help="Also sweep the resource count over this "
+                                                    "range (e.g. 8-14) for each deck.")] = None,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+) -> None:
+    """The same question for several versions of a deck: card differences, odds, and the difference.
+
+    The difference (deck B minus deck A) comes with a 95% interval and the
+    p-value of "no difference". Exact where the exact engine applies;
+    otherwise simulated with common random numbers (the same shuffles drive
+    every deck), which narrows the interval on the difference.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = [deckstat.load_deck(d, pool=pool) for d in decks]
+        result = deckstat.compare(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
+                                  zone=zone.value, keep=keep, mulligan=not no_mulligan,
+                                  mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
+                                  method=method(simulate, trials), paired=not unpaired, n_trials=trials, rng=seed,
+                                  chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
+                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None)
+        draw(plot, "plot_compare", result)
+        if fmt is not Format.table:
+            emit(result, fmt, table, "")
+            return
+    _print_comparison(result, decks, profile)
+
+
+def _print_comparison(result, decks: list[Path], profile) -> None:
+    console = stdout()
+    for name in result.table["deck_b"].unique():
+        changes = result.cards[result.cards["deck_b"] == name]
+        text = ", ".join(f"{c.name} {c.change}" for c in changes.itertuples(index=False)) or "same cards"
+        console.print(Text(f"{decks[0].name} → {name}: {text}"), soft_wrap=True)
+    note = simulation_note(result)
+    if note:
+        pairing = "paired (same shuffles)" if result.provenance["paired"] else "independent runs"
+        console.print(Text(f"{note}; {pairing}"), soft_wrap=True)
+    events = " / ".join(dict.fromkeys(result.table["event"]))
+    console.print(Text(f"P({events}) — {profile.name}; A = {result.table['deck_a'].iloc[0]}"))
+    console.print(tables.compare_table(result))
+    if result.deckout is not None:
+        console.print(Text("Deck-out (each deck against a copy of itself)"))
+        shown = result.deckout.assign(mean_turn=result.deckout["mean_turn"].round(2))
+        console.print(tables.frame_table(shown[["deck", "seat", "mean_turn", "median_turn", "earliest_turn",
+                                                "latest_turn"]]))
+    if result.ratio is not None:
+        sweep = result.ratio
+        last = sweep[(sweep["turn"] == sweep["turn"].max()) & (sweep["event"] == sweep["event"].iloc[0])]
+        console.print(Text(f"Ratio sweep: P({last['event'].iloc[0]}) by turn {int(last['turn'].iloc[0])}"))
+        console.print(tables.distribution_table(last.assign(value=[format_probability(p) for p in last["p"]]),
+                                                "resource_count", "deck", value="value", formatted=True))
+
+
+@app.command()
+def report(
+    deck: DeckArg,
+    game: GameOpt,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.")]
+    = Path("report"),
+    html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
+    trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
+    pool: PoolOpt = None,
+) -> None:
+    """Everything about one deck in one page, with figures.
+
+    Legality, opening hands and mulligan, the by-turn curve, the resource-count
+    sweep and deck-out timing, written as report.md (or report.html) into --out.
+    """
+    from deckstat.present.report import write_report
+
+    with user_errors():
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed), out,
+                            fmt="html" if html else "markdown")
+    stdout().print(Text(f"wrote {page} and its figures"))
+
+
+@games_app.callback()
+def games(ctx: typer.Context) -> None:
+    """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    table = Table()
+    for column in ("id", "game", "deck", "hand", "mulligan", "deck-out"):
+        table.add_column(Text(column))
+    for profile in deckstat.list_profiles():
+        several = len(profile.parts) > 1
+        size_rules = [f"{p.name}: {r.text}" if several else r.text
+                      for p in profile.parts for r in p.rules if r.kind == "size"]
+        table.add_row(*[Text(c) for c in (profile.id, profile.name, "; ".join(size_rules),
+                                           str(profile.hand_size), profile.mulligan,
+                                           profile.deckout.replace("_", " "))])
+    stdout().print(table)
+
+
+@games_app.command("show")
+def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.")]) -> None:
+    """Show one game profile's rules in words, with its assumptions and rules-text sources."""
+    with user_errors():
+        profile = deckstat.get_profile(game)
+    stdout().print(tables.key_value_table(profile.describe()))
+
+
+def main() -> None:
+    """Entry point of the ``deckstat`` command."""
+    app()

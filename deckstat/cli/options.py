@@ -1,0 +1,174 @@
+"""What the commands share: option types, range parsing, the flags errors are written with, output."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from deckstat.errors import DeckstatError
+from deckstat.present import format as present
+from deckstat.results import Result
+from deckstat.terms import MULLIGAN_RULES, POLICIES, SEATS, ZONES
+
+#: How the command line spells the Python parameters that error messages name.
+FLAGS = {
+    "n_trials": "--trials", "rng": "--seed", "precision": "--precision", "chunk_size": "--chunk-size",
+    "n_workers": "--workers", "turns": "--turns", "max_turn": "--max-turn", "seat": "--seat", "zone": "--zone",
+    "keep": "--keep", "mulligan_rule": "--mulligan-rule", "mulligan_limit": "--mulligan-limit",
+    "resource": "--resource", "event": "--event", "counts": "--range", "group": "--group", "filler": "--filler",
+    "target": "--target", "target_turn": "--target-turn", "policy": "--policy", "terrain_turns": "--terrain-turns",
+    "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired",
+    "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
+}
+
+Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
+Format.__doc__ = "Output formats."
+Seat = Enum("Seat", {name: name for name in ("both",) + SEATS}, type=str)
+Seat.__doc__ = "Seats at the table."
+Zone = Enum("Zone", {name: name for name in ZONES}, type=str)
+Zone.__doc__ = "Zones a question can count cards in."
+MulliganRule = Enum("MulliganRule", {name: name for name in MULLIGAN_RULES}, type=str)
+MulliganRule.__doc__ = "Mulligan rules that can replace a profile's."
+Policy = Enum("Policy", {name: name for name in POLICIES}, type=str)
+Policy.__doc__ = "Play policies for card effects in the deck-out model."
+
+DeckArg = Annotated[Path, typer.Argument(help="Card CSV (one row per card), or a text decklist with --pool.",
+                                         show_default=False)]
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game profile id (see `deckstat games`) or a "
+                                      ".toml profile file.")]
+PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves a text decklist.")]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format: a table to read, csv (one table, "
+                                           "each row with what reproduces it) or json (every table and the "
+                                           "provenance).")]
+TableOpt = Annotated[str | None, typer.Option("--table", help="With --format csv: which table of the result to "
+                                              "write (default: the first; see --format json for their names).")]
+EventsOpt = Annotated[list[str], typer.Option("--event", "-e", help="Event, e.g. \"Terrain>=1 and [cost<=1]>=2\". "
+                                              "Repeat for several events.")]
+OptionalEventsOpt = Annotated[list[str] | None, typer.Option("--event", "-e", help="Event(s) asked (default: the "
+                                                             "resource group >= 1). Repeat for several.")]
+TurnsOpt = Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand.")]
+SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.")]
+OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player.")]
+ZoneOpt = Annotated[Zone, typer.Option(help="seen: kept hand and draws; hand: kept opening hand; set_aside: e.g. "
+                                       "Duel Masters shields; bottom: cards a mulligan put under the deck.")]
+KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.g. \"Terrain>=1\" "
+                                             "(default: the profile's).")]
+NoMulliganOpt = Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")]
+RuleOpt = Annotated[MulliganRule | None, typer.Option(
+    "--mulligan-rule", help="Replace the profile's mulligan: bottom (hand under the deck, no shuffle), london, "
+    "vancouver, free (first mulligan free, then London), none.")]
+LimitOpt = Annotated[int | None, typer.Option("--mulligan-limit", help="Mulligans allowed (default: the "
+                                              "profile's, or 1).")]
+ResourceOpt = Annotated[str | None, typer.Option(help="Resource group the London bottom choice and the "
+                                                 "Vancouver scry balance (default: the profile's).")]
+SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
+                                           "engine applies (--trials and --precision imply it).")]
+TrialsOpt = Annotated[int | None, typer.Option("--trials", help="Simulated trials (default 200000).")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
+                                             "same numbers.")]
+PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
+                                                    "at most this (e.g. 0.001).")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Trials held in memory at once; the numbers do "
+                                       "not depend on it.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation; the numbers do not "
+                                         "depend on it.")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]
+
+
+def stdout() -> Console:
+    """A console that prints text from decks and profiles as is."""
+    # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
+    return Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
+                   emoji=False, highlight=False)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as flags) and exit code 2."""
+    try:
+        yield
+    except DeckstatError as exc:
+        typer.echo(f"error: {exc.render(FLAGS)}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
+    """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into sorted whole numbers, naming ``option`` in errors."""
+    values: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
+        if not match:
+            raise DeckstatError(f"{option} {text!r}: {part!r} is not a {noun} or a range such as {example}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) else low
+        if high < low:
+            raise DeckstatError(f"{option} {text!r}: range {part!r} goes backwards; write {high}-{low}")
+        if high > limit:
+            raise DeckstatError(f"{option} {text!r}: {noun} {high} is beyond any deck")
+        values.update(range(low, high + 1))
+    return sorted(values)
+
+
+def parse_turns(text: str) -> list[int]:
+    """Parse ``--turns`` (``"0-6"``, ``"3"`` or ``"0,2,4-6"``) into a sorted list of turns."""
+    return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
+
+
+def parse_counts(text: str) -> list[int]:
+    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
+    return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
+
+
+def method(simulate: bool, trials: int | None = None, precision: float | None = None) -> str:
+    """The method the flags ask for: ``--simulate``, ``--trials`` and ``--precision`` ask for simulation."""
+    return "simulate" if simulate or trials is not None or precision is not None else "auto"
+
+
+def rule_value(rule: Enum | None) -> str | None:
+    """The value of an optional enum option."""
+    return None if rule is None else rule.value
+
+
+def check_plot(path: Path | None) -> None:
+    """Refuse a --plot file that is neither .png nor .svg, before anything is computed."""
+    if path is not None and path.suffix.lower() not in (".png", ".svg"):
+        raise DeckstatError(f"--plot {str(path)!r}: expected a file name ending in .png or .svg")
+
+
+def draw(path: Path | None, function: str, result) -> None:
+    """Draw ``result`` with ``deckstat.present.plots.<function>`` into ``path`` (matplotlib loads only when asked)."""
+    if path is None:
+        return
+    from deckstat.present import plots
+
+    plots.save(getattr(plots, function)(result), path)
+
+
+def emit(result: Result, fmt: Format, table: str | None, title: str,
+         build: Callable[[], list[Table | Text]] | None = None) -> None:
+    """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes."""
+    if fmt is Format.csv:
+        sys.stdout.write(present.to_csv(result, table))
+    elif fmt is Format.json:
+        sys.stdout.write(present.to_json(result) + "\n")
+    else:
+        console = stdout()
+        console.print(Text(title), soft_wrap=True)
+        for shown in build() if build is not None else []:
+            console.print(shown)
+
+
+def simulation_note(result: Result) -> str:
+    """How the simulated numbers were made, with the flag that reproduces them."""
+    return present.simulation_note(result, " (--seed reproduces it)")

@@ -1,0 +1,187 @@
+"""Rich tables of results for the terminal: percentages with their intervals, one table per view."""
+
+from __future__ import annotations
+
+import pandas as pd
+from rich.table import Table
+from rich.text import Text
+
+from deckstat.present.format import format_estimate, format_probability
+from deckstat.results import CompareResult, MulliganResult, RatioResult
+
+
+def _text(value: object) -> Text:
+    """Table text shown as is: no rich markup, emoji codes or highlighting."""
+    return Text(str(value))
+
+
+def odds_table(frame: pd.DataFrame) -> Table:
+    """A turn-by-seat table of percentages, one column per event and seat."""
+    table = Table()
+    table.add_column(_text("turn"), justify="right")
+    events = list(dict.fromkeys(frame["event"]))
+    seats = list(dict.fromkeys(frame["seat"]))
+    columns = [(e, s) for e in events for s in seats]
+    for event, seat in columns:
+        label = f"{seat} player" if len(events) == 1 else f"{event}\n{seat} player"
+        table.add_column(_text(label), justify="right")
+    cells = {(r.turn, r.event, r.seat): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+             for r in frame.itertuples(index=False)}
+    for turn in sorted(set(frame["turn"])):
+        table.add_row(_text(turn), *[_text(cells.get((turn, e, s), "–")) for e, s in columns])
+    return table
+
+
+def when_table(frame: pd.DataFrame) -> Table:
+    """First-turn distribution: P(first holds on turn t) and P(holds by turn t), per event and seat."""
+    table = Table()
+    table.add_column(_text("turn"), justify="right")
+    events = list(dict.fromkeys(frame["event"]))
+    seats = list(dict.fromkeys(frame["seat"]))
+    for event in events:
+        for seat in seats:
+            prefix = f"{event}\n" if len(events) > 1 else ""
+            table.add_column(_text(f"{prefix}{seat}: first on turn"), justify="right")
+            table.add_column(_text(f"{prefix}{seat}: by turn"), justify="right")
+    rows = {(r.turn, r.event, r.seat): r for r in frame.itertuples(index=False)}
+    for turn in sorted(set(frame["turn"])):
+        cells = []
+        for event in events:
+            for seat in seats:
+                r = rows[(turn, event, seat)]
+                cells += [format_estimate(r.p, r.ci_low, r.ci_high, r.method),
+                          format_estimate(r.cdf, r.cdf_low, r.cdf_high, r.method)]
+        table.add_row(_text(turn), *[_text(c) for c in cells])
+    return table
+
+
+def key_value_table(rows: list[tuple[str, str]]) -> Table:
+    """A two-column table of labels and values."""
+    table = Table(show_header=False)
+    table.add_column(_text("what"), style="bold")
+    table.add_column(_text("value"))
+    for label, value in rows:
+        table.add_row(_text(label), _text(value))
+    return table
+
+
+def frame_table(frame: pd.DataFrame) -> Table:
+    """A plain table of a small DataFrame, every cell shown as text."""
+    table = Table()
+    for column in frame.columns:
+        table.add_column(_text(column), justify="right")
+    for row in frame.itertuples(index=False):
+        table.add_row(*[_text(v) for v in row])
+    return table
+
+
+def distribution_table(frame: pd.DataFrame, row_key: str, column_key: str, value: str = "p",
+                       formatted: bool = False) -> Table:
+    """A table with one row per ``row_key`` value and one column per ``column_key`` value.
+
+    Values are probabilities shown as percentages, or text already formatted
+    when ``formatted`` is true.
+    """
+    table = Table()
+    table.add_column(_text(row_key), justify="right")
+    columns = list(dict.fromkeys(frame[column_key]))
+    for column in columns:
+        table.add_column(_text(column), justify="right")
+    values = {(getattr(r, row_key), getattr(r, column_key)): getattr(r, value)
+              for r in frame.itertuples(index=False)}
+    for key in sorted(set(frame[row_key])):
+        cells = [values.get((key, c), "–" if formatted else float("nan")) for c in columns]
+        table.add_row(_text(key), *[_text(c if formatted else format_probability(c)) for c in cells])
+    return table
+
+
+def violations_table(frame: pd.DataFrame) -> Table:
+    """A table of construction-rule violations (the deck part shown when there are several)."""
+    table = Table()
+    multi = frame["part"].nunique() > 1 if len(frame) else False
+    if multi:
+        table.add_column(_text("deck"))
+    for column in ("level", "subject", "found", "allowed", "rule"):
+        table.add_column(_text(column))
+    for row in frame.itertuples(index=False):
+        cells = [row.level, row.subject, row.found, row.allowed, row.rule]
+        table.add_row(*[_text(c) for c in ([row.part] if multi else []) + cells])
+    return table
+
+
+def mulligan_tables(result: MulliganResult) -> list[Table]:
+    """The keep rate and mulligans taken, the kept hand by group, and the by-turn odds with and without."""
+    summary = result.summary.iloc[0]
+    rule = summary["mulligan_rule"]
+    keep = key_value_table([
+        ("keep the first hand", format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"],
+                                                summary["method"])),
+        ("expected mulligans", f"{summary['expected_mulligans']:.3f}"),
+    ] + [(f"{int(r.mulligans)} mulligan{'s' if r.mulligans != 1 else ''}",
+          format_estimate(r.p, r.ci_low, r.ci_high, r.method)) for r in result.mulligans.itertuples(index=False)])
+    by_turn = result.by_turn
+    with_rule = by_turn[by_turn["mulligan_rule"] == rule].reset_index(drop=True)
+    without = by_turn[by_turn["mulligan_rule"] == "none"].reset_index(drop=True)
+    several = with_rule["event"].nunique() > 1
+    turns = Table()
+    for column in (("event",) if several else ()) + ("turn", f"with {rule} mulligan", "keep every hand",
+                                                       "difference"):
+        turns.add_column(_text(column), justify="right")
+    for a, b in zip(with_rule.itertuples(index=False), without.itertuples(index=False)):
+        cells = [a.turn, format_estimate(a.p, a.ci_low, a.ci_high, a.method), format_probability(b.p),
+                 f"{(a.p - b.p) * 100:+.1f} points"]
+        turns.add_row(*[_text(c) for c in ([a.event] if several else []) + cells])
+    return [keep, distribution_table(result.kept_hand, "count", "group"), turns]
+
+
+def ratio_table(result: RatioResult) -> Table:
+    """One row per resource count: legality, hand, mulligan, first resource turn, P(event) by turn."""
+    frame = result.table
+    group = result.summary["group"].iloc[0]
+    events = list(dict.fromkeys(frame["event"]))
+    turns = sorted(set(frame["turn"]))
+    table = Table(collapse_padding=True)
+    deckout = frame["deckout_turn_first"].notna().any()
+    columns = [f"{group}\ncards", "legal", f"P({group}\nin hand)", "mulligan\nrate", f"first {group}\nturn (mean)"]
+    if deckout:
+        columns.append("deck runs\nout (mean)")
+    for column in columns:
+        table.add_column(Text(column), justify="center" if column == "legal" else "right")
+    for event in events:
+        for turn in turns:
+            label = f"turn {turn}" if len(events) == 1 else f"{event}\nturn {turn}"
+            table.add_column(Text(label), justify="right")
+    recommended = result.summary["recommended"].iloc[0]
+    recommended = None if pd.isna(recommended) else int(recommended)
+    for count, rows in frame.groupby("resource_count", sort=True):
+        first = rows.iloc[0]
+        by_turn = {(r.event, r.turn): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                   for r in rows.itertuples(index=False)}
+        mean = first["expected_first_resource_turn"]
+        approx = "≈ " if first["method"] == "simulate" else ""
+        cells = [f"{count} ◀" if count == recommended else str(count), "✓" if first["legal"] else "✗",
+                 approx + format_probability(first["p_resource_in_hand"]),
+                 approx + format_probability(first["mulligan_rate"]),
+                 "–" if mean != mean else f"{approx}{mean:.2f}"]  # NaN at 0 resource cards
+        if deckout:
+            cells.append(f"≈ turn {first['deckout_turn_first']:.2f}")
+        table.add_row(*[Text(c) for c in cells], *[Text(by_turn.get((e, t), "–")) for e in events for t in turns])
+    return table
+
+
+def compare_table(result: CompareResult) -> Table:
+    """One row per other deck, event, seat and turn: both decks' odds and the difference with its interval."""
+    frame = result.table
+    several = frame["event"].nunique() > 1 or frame["deck_b"].nunique() > 1
+    table = Table()
+    for column in (("event", "deck") if several else ()) + ("turn", "seat", "deck A", "deck B",
+                                                              "B − A [95% interval]", "p-value"):
+        table.add_column(Text(column), justify="right")
+    for r in frame.itertuples(index=False):
+        interval = f"{r.diff * 100:+.2f} pts"
+        if r.method == "simulate":
+            interval += f" [{r.diff_ci_low * 100:+.2f}, {r.diff_ci_high * 100:+.2f}]"
+        p_value = "exact" if r.method == "exact" else (f"{r.p_value:.2g}" if r.p_value >= 1e-4 else "< 0.0001")
+        cells = [r.turn, r.seat, format_probability(r.p_a), format_probability(r.p_b), interval, p_value]
+        table.add_row(*[Text(str(c)) for c in ([r.event, r.deck_b] if several else []) + cells])
+    return table

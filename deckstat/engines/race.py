@@ -1,0 +1,267 @@
+"""The two-player deck-out race: the turn each seat runs out of cards, vectorised over trials.
+
+Two decks race under one deck-out rule (:data:`deckstat.terms.DECKOUT_RULES`),
+one Python step per seat and turn, every trial at once: the rules' draws,
+Wankul's drought rule (no card of the drought group in play and none in
+either hand: both players draw one card at a time, together, until one
+appears; if both must draw and cannot, the active player wins) and ``draw``
+/ ``mill`` card effects under a play policy (:data:`deckstat.terms.POLICIES`).
+
+Decks are dealt by :func:`deckstat.engines.kernel.deal_order` (the bottom
+mulligan included), over cells from :func:`deckstat.engines.cells.partition`
+whose key rows carry the keep rule's groups, the drought group and the
+effect values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckstat.engines.cells import partition
+from deckstat.engines.kernel import deal_order
+from deckstat.errors import DeckstatError
+from deckstat.events import evaluate
+from deckstat.terms import FAILED_DRAW_RULES
+
+_NEVER = np.iinfo(np.int32).max
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat's deck, reduced to cells (picklable).
+
+    Attributes
+    ----------
+    cell_counts : ndarray of int
+    keep_table : ndarray of int8, shape (n_cells, n_keep_groups)
+        Membership in the keep rule's groups.
+    drought : ndarray of bool
+        Cells of the drought group.
+    draw, mill : ndarray of int
+        Effect values of each cell.
+    first_turn_draw : int
+    """
+
+    cell_counts: np.ndarray
+    keep_table: np.ndarray
+    drought: np.ndarray
+    draw: np.ndarray
+    mill: np.ndarray
+    first_turn_draw: int
+
+    @classmethod
+    def from_cards(cls, counts: np.ndarray, keep_membership: np.ndarray, drought: np.ndarray, draw: np.ndarray,
+                   mill: np.ndarray, first_turn_draw: int) -> SeatSpec:
+        """Reduce a deck's distinct cards (copies, keep-group membership, drought flag, effects) to cells."""
+        keys = np.column_stack([np.asarray(keep_membership).reshape(len(counts), -1), drought, draw, mill])
+        cell_counts, cell_keys = partition(counts, keys.astype(np.int64))
+        n_keep = cell_keys.shape[1] - 3
+        return cls(cell_counts=cell_counts, keep_table=cell_keys[:, :n_keep].astype(np.int8),
+                   drought=cell_keys[:, n_keep].astype(bool), draw=cell_keys[:, n_keep + 1],
+                   mill=cell_keys[:, n_keep + 2], first_turn_draw=int(first_turn_draw))
+
+
+@dataclass(frozen=True)
+class RaceSpec:
+    """Everything a worker needs to run deck-out races (picklable)."""
+
+    seats: tuple[SeatSpec, SeatSpec]
+    keep_keys: tuple[str, ...]
+    keep: object
+    hand_size: int
+    set_aside: int
+    draws_per_turn: int
+    rule: str
+    simultaneous: bool
+    draw_at_end: bool
+    policy: str
+    drought: bool
+    terrain_turns: int | None
+    max_rounds: int
+
+
+def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int, rule: str) -> int:
+    """The round a seat runs out on, without effects: the first whose draws exceed (or reach) the library."""
+    if draws_per_turn < 1:
+        raise DeckstatError("a deck never runs out when players draw no card per turn")
+    needed = library + 1 if rule in FAILED_DRAW_RULES else max(library, 1)
+    if first_turn_draw >= needed:
+        return 1
+    return 1 + -(-(needed - first_turn_draw) // draws_per_turn)
+
+
+def _prefix(values: np.ndarray, library: np.ndarray) -> np.ndarray:
+    """Running sums of a per-cell value along each library, shape (length + 1, n_trials)."""
+    per_card = np.take(values, library)
+    out = np.zeros((library.shape[0] + 1, library.shape[1]), dtype=np.int32)
+    for j in range(library.shape[0]):
+        np.add(out[j], per_card[j], out=out[j + 1])
+    return out
+
+
+def _next_drought_card(is_drought: np.ndarray) -> np.ndarray:
+    """Index of the first drought card at or after each library position (the library size: none left)."""
+    length, n = is_drought.shape
+    following = np.empty((length + 1, n), dtype=np.int32)
+    following[-1] = length
+    for j in range(length - 1, -1, -1):
+        following[j] = np.where(is_drought[j], j, following[j + 1])
+    return following
+
+
+class _Race:
+    """The state of ``n`` races between two seats, advanced one seat-turn at a time."""
+
+    def __init__(self, spec: RaceSpec, rng: np.random.Generator, n: int):
+        self.spec = spec
+        self.columns = np.arange(n)
+        self.effects = spec.policy != "none"
+        self.sizes, self.terrain, self.draws, self.mills, self.next_terrain = [], [], [], [], []
+        self.hand_terrain, self.pending_draw, self.pending_mill = [], [], []
+        for seat in spec.seats:
+            keep = None
+            if spec.keep is not None:
+                def keep(counts, event=spec.keep):
+                    return evaluate(event, dict(zip(spec.keep_keys, counts)))
+            dealt = deal_order(seat.cell_counts, seat.keep_table, n, rng, hand_size=spec.hand_size,
+                               set_aside=spec.set_aside, limit=1 if keep is not None else 0, keep=keep)
+            hand, library = dealt["hand"], dealt["library"]
+            self.sizes.append(library.shape[0])
+            self.terrain.append(_prefix(seat.drought.astype(np.int32), library))
+            self.draws.append(_prefix(seat.draw.astype(np.int32), library))
+            self.mills.append(_prefix(seat.mill.astype(np.int32), library))
+            self.hand_terrain.append(np.take(seat.drought.astype(np.int32), hand).sum(axis=0))
+            self.pending_draw.append(np.take(seat.draw, hand).sum(axis=0).astype(np.int32) * self.effects)
+            self.pending_mill.append(np.take(seat.mill, hand).sum(axis=0).astype(np.int32) * self.effects)
+            if spec.drought:
+                self.next_terrain.append(_next_drought_card(np.take(seat.drought, library)))
+        self.pointer = np.zeros((2, n), dtype=np.int32)
+        self.out_round = np.zeros((2, n), dtype=np.int32)
+        self.out_time = np.full((2, n), _NEVER, dtype=np.int32)
+        self.in_play = np.zeros(n, dtype=bool)
+        self.expires = np.zeros(n, dtype=np.int64)
+
+    def run_out(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
+        fresh = mask & (self.out_round[seat] == 0)
+        self.out_round[seat][fresh] = round_number
+        self.out_time[seat][fresh] = time
+
+    def draw(self, seat: int, count, mask: np.ndarray, round_number: int, time: int) -> None:
+        count = np.where(mask, count, 0)
+        available = self.sizes[seat] - self.pointer[seat]
+        taken = np.minimum(count, available)
+        old, new = self.pointer[seat], self.pointer[seat] + taken
+        self.hand_terrain[seat] += self.terrain[seat][new, self.columns] - self.terrain[seat][old, self.columns]
+        if self.effects:
+            self.pending_draw[seat] += self.draws[seat][new, self.columns] - self.draws[seat][old, self.columns]
+            self.pending_mill[seat] += self.mills[seat][new, self.columns] - self.mills[seat][old, self.columns]
+        self.pointer[seat] = new
+        failed = mask & (count > available)
+        if self.spec.rule in FAILED_DRAW_RULES:
+            self.run_out(seat, failed, round_number, time)
+        else:
+            emptied = mask & (taken > 0) & (new == self.sizes[seat])
+            self.run_out(seat, failed | emptied, round_number, time)
+
+    def mill(self, seat: int, mask: np.ndarray) -> None:
+        other = 1 - seat
+        amount = np.where(mask, self.pending_mill[seat], 0)
+        self.pending_mill[seat][mask] = 0
+        self.pointer[other] = np.minimum(self.pointer[other] + amount, self.sizes[other])
+
+    def play_effects(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
+        if not self.effects:
+            return
+        for _ in range(self.sizes[seat] + 1):
+            extra = np.where(mask, self.pending_draw[seat], 0)
+            self.mill(seat, mask)
+            if not extra.any():
+                return
+            self.pending_draw[seat][mask] = 0
+            self.draw(seat, extra, mask & (extra > 0), round_number, time)
+            if self.spec.policy == "each_turn":
+                return
+
+    def force_terrain(self, seat: int, mask: np.ndarray, time: int) -> None:
+        plays = mask & ~self.in_play & (self.hand_terrain[seat] > 0)
+        self.hand_terrain[seat] -= plays
+        self.in_play[plays] = True
+        if self.spec.terrain_turns is not None:
+            self.expires[plays] = time + self.spec.terrain_turns
+
+    def drought(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
+        other = 1 - seat
+        stuck = (mask & (self.out_round[other] == 0) & ~self.in_play & (self.hand_terrain[seat] == 0)
+                 & (self.hand_terrain[other] == 0))
+        if not stuck.any():
+            return
+        steps, fails = [], []
+        for s in (seat, other):
+            found_at = self.next_terrain[s][self.pointer[s], self.columns]
+            steps.append(np.where(found_at < self.sizes[s], found_at - self.pointer[s] + 1, _NEVER))
+            fails.append(self.sizes[s] - self.pointer[s] + 1)
+        found = stuck & (np.minimum(steps[0], steps[1]) < np.minimum(fails[0], fails[1]))
+        both_draw = np.minimum(steps[0], steps[1])
+        for s in (seat, other):
+            draw_count = np.where(found, both_draw, np.minimum(fails[0], fails[1]) - 1)
+            # Cards drawn in a drought are not played then: effects wait in hand.
+            self.draw(s, draw_count, stuck, round_number, time)
+        failing = stuck & ~found
+        active_fails = failing & (fails[0] <= fails[1])
+        other_fails = failing & (fails[1] <= fails[0])
+        # Both unable to draw at once: the active player wins.
+        self.run_out(seat, active_fails & ~other_fails, round_number, time)
+        self.run_out(other, other_fails, round_number, time)
+
+    def turn_draw(self, seat: int, round_number: int, time: int) -> None:
+        count = self.spec.seats[seat].first_turn_draw if round_number == 1 else self.spec.draws_per_turn
+        if count or self.spec.draw_at_end:
+            self.draw(seat, np.full(len(self.columns), count, dtype=np.int32), self.out_round[seat] == 0,
+                      round_number, time)
+
+    def turn(self, seat: int, round_number: int, time: int) -> None:
+        spec = self.spec
+        if spec.drought and spec.terrain_turns is not None:
+            self.in_play[self.in_play & (self.expires <= time)] = False
+        if not spec.draw_at_end:
+            self.turn_draw(seat, round_number, time)
+        if spec.drought:
+            self.force_terrain(seat, self.out_round[seat] == 0, time)
+        self.play_effects(seat, self.out_round[seat] == 0, round_number, time)
+        if spec.drought:
+            active = self.out_round[seat] == 0
+            self.force_terrain(seat, active, time)
+            self.drought(seat, active, round_number, time)
+            self.force_terrain(seat, self.out_round[seat] == 0, time)
+        if spec.draw_at_end:
+            self.turn_draw(seat, round_number, time)
+
+    def tallies(self) -> np.ndarray:
+        width = self.spec.max_rounds + 2
+        tallies = np.zeros((3, width), dtype=np.int64)
+        for seat in (0, 1):
+            rounds = np.where(self.out_round[seat] > 0, self.out_round[seat], width - 1)
+            tallies[seat] = np.bincount(rounds, minlength=width)[:width]
+        tallies[2, 0] = np.count_nonzero(self.out_time[0] < self.out_time[1])
+        tallies[2, 1] = np.count_nonzero(self.out_time[1] < self.out_time[0])
+        tallies[2, 2] = np.count_nonzero(self.out_time[0] == self.out_time[1])
+        return tallies
+
+
+def race_task(spec: RaceSpec, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Run ``n`` races; return tallies of shape (3, max_rounds + 2).
+
+    Rows 0 and 1: per seat, how many races it ran out on each round (the last
+    column: not within ``max_rounds``). Row 2: [first seat ran out first,
+    second seat first, same moment].
+    """
+    race = _Race(spec, rng, n)
+    for round_number in range(1, spec.max_rounds + 1):
+        for seat in (0, 1):
+            time = 2 * round_number if spec.simultaneous else 2 * round_number + seat
+            race.turn(seat, round_number, time)
+        if (race.out_round > 0).all():
+            break
+    return race.tallies()

@@ -1,0 +1,153 @@
+"""What one block of simulated trials tallies, for each question.
+
+A task is ``task(rng, n_trials) -> ndarray`` of integer tallies that add up
+across blocks (see :mod:`deckstat.engines.runner`); questions bind their
+parameters with ``functools.partial`` so that tasks can run in worker
+processes. Every task deals with :func:`deckstat.engines.kernel.deal` from a
+:class:`DealSpec`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckstat.engines.kernel import deal
+from deckstat.events import evaluate
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """Everything a worker needs to deal hands for one deck (picklable).
+
+    Attributes
+    ----------
+    cell_counts : ndarray of int
+        Cards per disjoint cell.
+    table : ndarray of int8, shape (n_cells, n_groups)
+        Group membership per cell.
+    group_keys : tuple of str
+        Group key of each column of ``table``.
+    hand_size, set_aside, max_draws : int
+    mulligan : str
+        Mulligan rule (see :func:`deckstat.engines.kernel.deal`).
+    mulligan_limit : int
+    keep : Event or None
+        Keep rule.
+    resource : ndarray of bool or None
+        Resource cells for bottom/scry choices.
+    resource_target : float
+        Wanted share of resources in a kept hand.
+    """
+
+    cell_counts: np.ndarray
+    table: np.ndarray
+    group_keys: tuple[str, ...]
+    hand_size: int
+    set_aside: int
+    max_draws: int
+    mulligan: str = "none"
+    mulligan_limit: int = 0
+    keep: object = None
+    resource: np.ndarray | None = None
+    resource_target: float = 0.0
+
+    def counts_dict(self, counts: np.ndarray) -> dict[str, np.ndarray]:
+        """Split a group-major count array (n_groups, ...) into per-group arrays keyed like the events."""
+        return {key: counts[i] for i, key in enumerate(self.group_keys)}
+
+    def deal(self, rng: np.random.Generator, n_trials: int, zones=("hand", "seen", "bottom")) -> dict:
+        """Run :func:`deckstat.engines.kernel.deal` for ``n_trials`` trials, computing ``zones``."""
+        keep = None
+        if self.keep is not None:
+            def keep(counts, event=self.keep):
+                return evaluate(event, self.counts_dict(counts))
+        return deal(self.cell_counts, self.table, n_trials, hand_size=self.hand_size, set_aside=self.set_aside,
+                    max_draws=self.max_draws, rng=rng, mulligan=self.mulligan,
+                    mulligan_limit=self.mulligan_limit, keep=keep, resource=self.resource,
+                    resource_target=self.resource_target, zones=zones)
+
+
+def zone_counts(dealt: dict, zone: str, draws: list[int]) -> np.ndarray:
+    """Group counts in ``zone`` for each number of draws: shape (n_groups, len(draws), n_trials)."""
+    if zone in ("seen", "bottom"):
+        if draws == list(range(draws[0], draws[-1] + 1)):
+            return dealt[zone][:, draws[0]:draws[-1] + 1, :]
+        return dealt[zone][:, draws, :]
+    fixed = dealt["hand"] if zone == "hand" else dealt["set_aside"]
+    return np.broadcast_to(fixed[:, None, :], (fixed.shape[0], len(draws), fixed.shape[1]))
+
+
+def odds_task(spec: DealSpec, events: tuple, zone: str, draws: tuple[int, ...], rng: np.random.Generator,
+              n_trials: int) -> np.ndarray:
+    """Hits of each event for each draw count, and first hands kept.
+
+    Returns an int64 array (n_events + 1, len(draws)): row ``i`` counts the
+    trials where event ``i`` holds after each draw count; the last row counts
+    the trials that kept their first hand (the same number in every column).
+    """
+    dealt = spec.deal(rng, n_trials, zones=(zone,))
+    counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
+    # Row by row: count_nonzero over a leading axis is several times slower.
+    hits = [[np.count_nonzero(row) for row in evaluate(event, counts)] for event in events]
+    hits.append([np.count_nonzero(dealt["mulligans"] == 0)] * len(draws))
+    return np.array(hits, dtype=np.int64)
+
+
+def when_task(spec: DealSpec, event, draws_by_seat: tuple[tuple[int, ...], ...], rng: np.random.Generator,
+              n_trials: int) -> np.ndarray:
+    """Histogram of the first turn the event holds in the seen zone, per seat.
+
+    Returns an int64 array (n_seats, n_turns + 1); the last column counts
+    trials where it never held within the turns.
+    """
+    dealt = spec.deal(rng, n_trials, zones=("seen",))
+    out = []
+    for draws in draws_by_seat:
+        holds = evaluate(event, spec.counts_dict(dealt["seen"][:, list(draws), :]))
+        first = np.where(holds.any(axis=0), holds.argmax(axis=0), len(draws))
+        out.append(np.bincount(first, minlength=len(draws) + 1))
+    return np.array(out, dtype=np.int64)
+
+
+def hand_task(spec: DealSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """Tallies of the kept hand: row 0 counts mulligans taken, rows 1.. each group's count in the hand.
+
+    Returns an int64 array (1 + n_groups, width) with width large enough for
+    both the hand size and the mulligan limit.
+    """
+    dealt = spec.deal(rng, n_trials, zones=("hand",))
+    width = max(spec.hand_size, spec.mulligan_limit) + 1
+    rows = [np.bincount(dealt["mulligans"].astype(np.int64), minlength=width)[:width]]
+    for g in range(spec.table.shape[1]):
+        rows.append(np.bincount(dealt["hand"][g].astype(np.int64), minlength=width)[:width])
+    return np.array(rows, dtype=np.int64)
+
+
+def compare_task(specs: tuple[DealSpec, ...], event, zone: str, draws: tuple[int, ...], paired: bool,
+                 rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """Hits per deck and joint hits with the first deck: int64 array (2 * n_decks, len(draws)).
+
+    Rows ``0..k-1``: hits of each deck; rows ``k..2k-1``: trials where deck 0
+    and deck i both hit (row ``k`` repeats deck 0's hits). ``paired`` deals
+    every deck from the same random numbers (``specs`` share one list of
+    cells); otherwise each deck has its own spawned stream.
+    """
+    if paired:
+        state = rng.bit_generator.state
+        generators = []
+        for _ in specs:
+            clone = np.random.Generator(type(rng.bit_generator)())
+            clone.bit_generator.state = state
+            generators.append(clone)
+    else:
+        generators = rng.spawn(len(specs))
+    holds = []
+    for spec, generator in zip(specs, generators):
+        dealt = spec.deal(generator, n_trials, zones=(zone,))
+        counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
+        holds.append(evaluate(event, counts))
+    hits = [[np.count_nonzero(row) for row in h] for h in holds]
+    joint = [[np.count_nonzero(row) for row in (holds[0] & h)] for h in holds]
+    return np.array(hits + joint, dtype=np.int64)

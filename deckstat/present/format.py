@@ -1,0 +1,208 @@
+"""Turning results into what a player reads: numbers as text, sentences, CSV and JSON.
+
+No statistics here: every number comes from a result; this module only
+writes it. Rich tables for the terminal are in :mod:`deckstat.cli.tables`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from deckstat.errors import DeckstatError, param, render_marks
+from deckstat.results import RatioResult, Result
+
+FORMATS = ("table", "csv", "json")
+
+
+def format_probability(p: float) -> str:
+    """Format a probability as a percentage a player can read.
+
+    One decimal in the middle of the range; near 0 or 1, enough decimals to
+    show how far from certain it is.
+
+    Examples
+    --------
+    >>> format_probability(0.8734)
+    '87.3%'
+    >>> format_probability(0.99996)
+    '99.996%'
+    >>> format_probability(0.0)
+    '0%'
+    >>> format_probability(1e-7)
+    '0.00001%'
+    """
+    if p is None or pd.isna(p):
+        return "–"
+    p = float(p)
+    if p <= 0.0:
+        return "0%"
+    if p >= 1.0:
+        return "100%"
+    distance = min(p, 1.0 - p) * 100
+    # One significant digit of the distance to 0% or 100%: 0.004 points -> 3 decimals.
+    # The tiny offset keeps 0.001 computed as 0.000999… at 3 decimals.
+    decimals = 1 if distance >= 0.1 else min(8, -math.floor(math.log10(distance) + 1e-9))
+    text = f"{p * 100:.{decimals}f}"
+    if float(text) == 0.0:
+        return f"<{10 ** -decimals:.{decimals}f}%"
+    if float(text) == 100.0:
+        return f">{100 - 10 ** -decimals:.{decimals}f}%"
+    return f"{text}%"
+
+
+def format_estimate(p: float, low: float, high: float, method: str) -> str:
+    """``p`` as a percentage, with ``± half-width`` of its interval when simulated.
+
+    Examples
+    --------
+    >>> format_estimate(0.8734, 0.8721, 0.8747, "simulate")
+    '87.3% ± 0.13%'
+    >>> format_estimate(0.5, 0.5, 0.5, "exact")
+    '50.0%'
+    """
+    text = format_probability(p)
+    if method != "simulate" or pd.isna(low) or pd.isna(high):
+        return text
+    half = (float(high) - float(low)) / 2 * 100
+    if half <= 0:
+        return text
+    digits = max(0, 1 - math.floor(math.log10(half)))
+    return f"{text} ± {half:.{digits}f}%"
+
+
+def _plain(value: object) -> object:
+    """A JSON-ready Python value: NumPy scalars unboxed, missing values as ``None``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def records(frame: pd.DataFrame) -> list[dict]:
+    """A table as JSON-ready records (missing values as ``None``)."""
+    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+
+def to_json(result: Result) -> str:
+    """JSON text of a result: an object with its question, provenance and every table's records.
+
+    Floats are written with full precision (they read back as the same
+    numbers); probabilities are in [0, 1]; missing values are ``null``.
+    """
+    out = {"question": result.question, "provenance": _plain(result.provenance)}
+    out.update({name: records(frame) for name, frame in result.frames().items()})
+    return json.dumps(out, ensure_ascii=False, indent=2, allow_nan=False)
+
+
+def provenance_columns(provenance: dict) -> dict[str, object]:
+    """The provenance values a CSV row carries: every single value, and lists of numbers as text."""
+    out = {}
+    for key, value in provenance.items():
+        if isinstance(value, (list, tuple)):
+            if all(isinstance(v, (int, float)) for v in value):
+                out[key] = " ".join(str(v) for v in value)
+        elif not isinstance(value, dict):
+            out[key] = value
+    return out
+
+
+def to_csv(result: Result, table: str | None = None) -> str:
+    """CSV text of one table of a result (default: its main table), each row with the provenance to reproduce it.
+
+    Probabilities are numbers in [0, 1].
+    """
+    frames = result.frames()
+    name = next(iter(frames)) if table is None else table
+    if name not in frames:
+        raise DeckstatError(f"{param('table')} must be one of {', '.join(frames)}, got {name!r}")
+    frame = frames[name]
+    extra = {k: v for k, v in provenance_columns(result.provenance).items() if k not in frame.columns}
+    return frame.assign(**extra).to_csv(index=False, lineterminator="\n")
+
+
+def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) -> list[str]:
+    """The sweep's decision in words, one sentence per event (none without a target).
+
+    ``names`` writes the parameters a sentence suggests (``n_trials``) as the
+    caller spells them, e.g. command-line flags.
+    """
+    lines = []
+    for summary in result.summary.itertuples(index=False):
+        if summary.decision == "no target":
+            continue
+        rows = result.table[result.table["event"] == summary.event]
+        at_turn = rows[rows["turn"] == summary.target_turn].set_index("resource_count")
+        label, target, turn = summary.group, summary.target, summary.target_turn
+        goal = f"P({summary.event}) ≥ {format_probability(target)} by turn {turn}"
+
+        def shown(k, at_turn=at_turn):
+            row = at_turn.loc[k]
+            return format_estimate(row["p"], row["ci_low"], row["ci_high"], row["method"])
+
+        if summary.decision == "decided":
+            k = int(summary.recommended)
+            text = f"recommended: {k} {label} cards, the smallest count with {goal} ({shown(k)})"
+            if not summary.recommended_is_legal:
+                broken = str(at_turn.loc[k, "violations"]).split("; ")
+                text += f"; but that deck is not legal ({broken[0]}{' …' if len(broken) > 1 else ''})"
+                if summary.legal_decision == "decided":
+                    text += f"; the smallest legal count reaching it is {int(summary.recommended_legal)}"
+                elif summary.legal_decision == "none":
+                    text += "; no legal count swept reaches it"
+                else:
+                    text += "; among legal counts the decision is undecided"
+        elif summary.decision == "none":
+            best = int(at_turn["p"].idxmax())
+            text = (f"no count from {at_turn.index.min()} to {at_turn.index.max()} reaches {goal} (highest: {best} "
+                    f"{label} cards, {shown(best)})")
+        else:
+            unsure = [int(k) for k, status in at_turn["target_status"].items() if status == "undecided"]
+            how = f"simulate more trials ({param('n_trials')})"
+            if result.provenance.get("mulligan_rule") in ("none", "bottom") and \
+                    result.provenance.get("mulligan_limit", 0) <= 1:
+                how += f" or use the exact engine ({param('method', 'exact')})"
+            text = (f"undecided: the 95% interval of P({summary.event}) at turn {turn} contains "
+                    f"{format_probability(target)} at {', '.join(map(str, unsure))} {label} cards; {how}")
+        lines.append(render_marks(text, names))
+    return lines
+
+
+def simulation_note(result: Result, seed_hint: str = "") -> str:
+    """How the simulated numbers of a result were made ("" when every number is exact).
+
+    ``seed_hint`` follows the seed, e.g. how to pass it again.
+    """
+    seed = result.provenance.get("seed_entropy")
+    trials = _trials(result)
+    if seed is None or trials is None:
+        return ""
+    return f"simulated: {trials:,} trials, seed {seed}{seed_hint}, 95% Wilson intervals (±)"
+
+
+def _trials(result: Result) -> int | None:
+    counts = [int(v) for frame in result.frames().values() if "n_trials" in frame.columns
+              for v in frame["n_trials"].dropna()]
+    return max(counts) if counts else None
+
+
+def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = None) -> str:
+    """The mulligan in force, in words ("" when the game has none)."""
+    rule = provenance.get("mulligan_rule", "none")
+    if rule == "none":
+        return "no mulligan" if profile_mulligan != "none" else ""
+    note = f"{rule} mulligan (up to {provenance['mulligan_limit']}), keep rule {provenance['keep']}"
+    if p_keep is not None:
+        note += f", first hand kept {format_probability(p_keep)}"
+    return note

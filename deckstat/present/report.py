@@ -1,0 +1,159 @@
+"""Writing a deck report: a folder with ``report.md`` (or ``report.html``) and the figures it shows.
+
+Every number comes from a :class:`deckstat.questions.report.Report` (see
+:func:`deckstat.report`); nothing is computed here. The page is written only
+after every figure, so an error leaves no half-written report.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from deckstat._validate import check_choice
+from deckstat._version import __version__
+from deckstat.errors import DeckstatError
+from deckstat.present.format import format_estimate, format_probability, ratio_decision
+from deckstat.questions.report import Report
+
+REPORT_FORMATS = ("markdown", "html")
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """A Markdown table of a small DataFrame (cells already formatted as text)."""
+    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    rows = ["| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |"
+            for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *rows])
+
+
+def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> Path:
+    """Write ``report`` into the folder ``out`` (created if needed); return the page's path.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`deckstat.report`.
+    out : str or Path
+        Folder to write into.
+    fmt : {"markdown", "html"}
+
+    Returns
+    -------
+    Path
+        ``out/report.md`` or ``out/report.html``.
+    """
+    from deckstat.present import plots
+
+    check_choice(fmt, "fmt", REPORT_FORMATS)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise DeckstatError("exists and is not a folder", source=str(out))
+    profile, deck = report.profile, report.deck
+    out.mkdir(parents=True, exist_ok=True)
+    figures = {"odds": plots.save(plots.plot_odds(report.by_turn), out / "odds.png")}
+    if report.mulligan is not None:
+        figures["mulligan"] = plots.save(plots.plot_mulligan(report.mulligan), out / "mulligan.png")
+    if report.ratio is not None:
+        figures["ratio"] = plots.save(plots.plot_ratio(report.ratio), out / "ratio.png")
+    figures["deckout"] = plots.save(plots.plot_deckout(report.deckout), out / "deckout.png")
+
+    name = deck.name
+    lines = [f"# {name} — {profile.name}", "",
+             f"{deck.size} cards. deckstat {__version__}; simulated parts use seed {report.seed} and "
+             f"{report.n_trials:,} trials (95% intervals shown as ±).", ""]
+    lines += ["## Is the deck legal?", ""]
+    violations = report.validation.table
+    if violations.empty:
+        lines += ["Yes: every construction rule of the game holds.", ""]
+    else:
+        lines += ["No." if not report.validation.legal else "Yes, with warnings.", "",
+                  _table(violations[["part", "level", "subject", "found", "allowed", "rule"]]
+                         .rename(columns={"part": "deck"})), ""]
+    lines += ["## Opening hand", ""]
+    rows = [{"event": e, "kept opening hand": format_estimate(row.p, row.ci_low, row.ci_high, row.method)}
+            for e, row in zip(report.events, report.hands.table.itertuples(index=False))]
+    lines += [_table(pd.DataFrame(rows)), ""]
+    if report.mulligan is not None:
+        summary = report.mulligan.summary.iloc[0]
+        kept = format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"], summary["method"])
+        lines += [f"Mulligan ({summary['mulligan_rule']}, keep rule `{summary['keep']}`): the first hand is kept "
+                  f"{kept} of the time.", "", f"![mulligan]({figures['mulligan'].name})", ""]
+    lines += ["## By turn", "", "Probability of holding at least one, among the kept hand and the cards drawn "
+              "since (turn 0 is the opening hand).", ""]
+    by_turn = report.by_turn.table
+    pivot = by_turn.assign(cell=[format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                 for r in by_turn.itertuples(index=False)])
+    pivot = pivot.pivot_table(index="turn", columns=["event", "seat"], values="cell", aggfunc="first", sort=False)
+    pivot.columns = [f"{e} ({s})" for e, s in pivot.columns]
+    lines += [_table(pivot.reset_index()), "", f"![by turn]({figures['odds'].name})", ""]
+    if report.ratio is not None:
+        sweep = report.ratio.table
+        lines += [f"## How many {profile.resource_group}?", "", *ratio_decision(report.ratio), ""]
+        last = sweep[sweep["turn"] == sweep["turn"].max()]
+        table = pd.DataFrame({
+            "count": last["resource_count"],
+            "legal": ["yes" if ok else "no: " + why.split(";")[0]
+                      for ok, why in zip(last["legal"], last["violations"])],
+            "in opening hand": [format_probability(p) for p in last["p_resource_in_hand"]],
+            "mulligan rate": [format_probability(p) for p in last["mulligan_rate"]],
+            f"by turn {int(last['turn'].iloc[0])}": [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                                     for r in last.itertuples(index=False)],
+        })
+        lines += [_table(table), "", f"![ratio]({figures['ratio'].name})", ""]
+    race = report.deckout
+    lines += ["## When does the deck run out?", ""]
+    for summary in race.summary.itertuples(index=False):
+        lines.append(f"- {summary.seat} player: turn {summary.median_turn} (median; mean {summary.mean_turn:.2f}, "
+                     f"earliest {summary.earliest_turn})")
+    first = race.summary.set_index("seat").loc["first", "p_runs_out_first"]
+    lines += [f"- P(first player runs out first) = {format_probability(first)}",
+              f"- {race.provenance['policy_text']}; {'; '.join(race.provenance['assumptions'])}", "",
+              f"![deck-out]({figures['deckout'].name})", ""]
+    text = "\n".join(lines)
+    if fmt == "markdown":
+        page = out / "report.md"
+        page.write_text(text, encoding="utf-8")
+    else:
+        page = out / "report.html"
+        page.write_text(_to_html(text, name), encoding="utf-8")
+    return page
+
+
+def _to_html(markdown: str, title: str) -> str:
+    """Render the report's small Markdown subset (headings, lists, tables, images) as HTML."""
+    body, table = [], []
+
+    def flush_table():
+        if not table:
+            return
+        cells = [[html.escape(c.strip().replace("\\|", "|")) for c in row.strip("|").split(" | ")] for row in table]
+        head = "".join(f"<th>{c}</th>" for c in cells[0])
+        rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in cells[2:])
+        body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        table.clear()
+
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush_table()
+        if line.startswith("## "):
+            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("# "):
+            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line.startswith("!["):
+            alt, src = line[2:].split("](")
+            body.append(f'<p><img src="{html.escape(src.rstrip(")"))}" alt="{html.escape(alt)}"></p>')
+        elif line.startswith("- "):
+            body.append(f"<li>{html.escape(line[2:])}</li>")
+        elif line.strip():
+            body.append(f"<p>{html.escape(line)}</p>")
+    flush_table()
+    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}img{max-width:100%}")
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")

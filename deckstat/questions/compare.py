@@ -1,0 +1,270 @@
+"""Comparing decklists: the card differences and the same question for every deck, with the difference.
+
+Exact where the exact engine applies (the difference is then exact too).
+Otherwise the decks are simulated with *common random numbers*: in each
+trial the decks are shuffled from the same random card indices (see
+:func:`deckstat.engines.kernel.card_indices`), over one shared list of card
+cells (:func:`deckstat.engines.cells.shared_partition`), so a Terrain swapped
+for a Personnage changes only the trials that card reaches. Each deck's
+marginal is still an exact uniform shuffle; only the pairing is shared, which
+makes the interval on the difference much narrower than with independent
+runs. ``paired=False`` runs them independently.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_deck, check_events, check_turns
+from deckstat.deck import Deck
+from deckstat.engines import runner
+from deckstat.engines.cells import shared_partition
+from deckstat.engines.tasks import DealSpec, compare_task
+from deckstat.errors import DeckstatError, param
+from deckstat.events import groups_of, parse_group, to_text
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, prepare, turn_plan, zone_size
+from deckstat.questions.deckout import deckout
+from deckstat.questions.odds import ODDS_COLUMNS, odds
+from deckstat.questions.ratio import ratio
+from deckstat.results import CompareResult, frame
+from deckstat.text import fold
+
+COMPARE_COLUMNS = ["game", "event", "seat", "turn", "zone", "deck_a", "deck_b", "p_a", "p_b", "diff", "diff_ci_low",
+                   "diff_ci_high", "p_value", "n_trials", "method"]
+CARD_COLUMNS = ["deck_a", "deck_b", "name", "count_a", "count_b", "change"]
+
+
+def card_differences(a: Deck, b: Deck) -> pd.DataFrame:
+    """Cards added, removed or changed in count from deck ``a`` to deck ``b``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``deck_a``, ``deck_b``, ``name``, ``count_a``, ``count_b``, ``change``
+        (``added``, ``removed``, or a signed count such as ``+1``), sorted by
+        name; unchanged cards left out.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> a = deckstat.Deck.from_table([{"name": "Terrain", "count": 10}, {"name": "Yéti", "count": 3}], source="a")
+    >>> b = deckstat.Deck.from_table([{"name": "Terrain", "count": 12}, {"name": "Dragon", "count": 1}], source="b")
+    >>> card_differences(a, b)[["name", "change"]].values.tolist()
+    [['Dragon', 'added'], ['Terrain', '+2'], ['Yéti', 'removed']]
+    """
+    check_deck(a, "a")
+    check_deck(b, "b")
+    counts_a = {fold(n): (n, c) for n, c in zip(a.cards["name"], a.counts)}
+    counts_b = {fold(n): (n, c) for n, c in zip(b.cards["name"], b.counts)}
+    rows = []
+    for key in sorted(set(counts_a) | set(counts_b)):
+        name, count_a = counts_a.get(key, (None, 0))
+        name_b, count_b = counts_b.get(key, (None, 0))
+        if count_a == count_b:
+            continue
+        change = "added" if count_a == 0 else "removed" if count_b == 0 else f"{count_b - count_a:+d}"
+        rows.append({"deck_a": a.name, "deck_b": b.name, "name": name or name_b, "count_a": int(count_a),
+                     "count_b": int(count_b), "change": change})
+    return pd.DataFrame(rows, columns=CARD_COLUMNS)
+
+
+def _common_specs(setups: list[Setup], max_draws: int) -> list[DealSpec]:
+    """One DealSpec per deck over a shared list of cells, so that shuffles can be paired."""
+    groups: dict = {}
+    for setup in setups:
+        for key, group in setup.groups().items():
+            groups.setdefault(key, group)
+    keys = tuple(groups)
+    cell_keys, per_deck = shared_partition([(s.deck.counts, np.column_stack([s.deck.mask(g) for g in groups.values()]))
+                                            for s in setups])
+    specs = []
+    for setup, counts in zip(setups, per_deck):
+        resource = None
+        if setup.resource_text:
+            resource = cell_keys[:, keys.index(parse_group(setup.resource_text).key)].astype(bool)
+        specs.append(DealSpec(
+            cell_counts=counts, table=cell_keys.astype(np.int8), group_keys=keys,
+            hand_size=setup.profile.hand_size, set_aside=setup.profile.set_aside, max_draws=max_draws,
+            mulligan=setup.rule, mulligan_limit=setup.limit, keep=setup.keep_event, resource=resource,
+            resource_target=setup.resource_target))
+    return specs
+
+
+def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[str], *,
+            turns: int | Iterable[int] = range(7), seat: str = "both", zone: str = "seen", keep: str | None = None,
+            mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
+            resource: str | None = None, method: str = "auto", paired: bool = True, n_trials: int | None = None,
+            rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, with_deckout: bool = False,
+            ratio_counts: Iterable[int] | None = None) -> CompareResult:
+    """The same question for two or more decks, each against the first, with the difference.
+
+    Parameters
+    ----------
+    decks : list of Deck
+        Deck A first; every other deck is compared with it.
+    game, event, turns, seat, zone, keep, mulligan, mulligan_rule, mulligan_limit, resource
+        As in :func:`deckstat.odds`.
+    method : {"auto", "exact", "simulate"}
+    paired : bool
+        Simulate with common random numbers (default) or independently.
+    n_trials, rng, chunk_size, n_workers
+        As in :func:`deckstat.odds`.
+    with_deckout : bool
+        Also give each deck's deck-out summary (against a copy of itself),
+        as :func:`deckstat.deckout`.
+    ratio_counts : iterable of int, optional
+        Also sweep each deck's resource count over these counts, as
+        :func:`deckstat.ratio` (its default event: a resource card seen) over ``turns``.
+
+    Returns
+    -------
+    CompareResult
+        ``table``: one row per other deck, event, seat and turn: ``p_a``,
+        ``p_b``, ``diff`` = ``p_b - p_a``, its 95% interval (``diff_ci_low``,
+        ``diff_ci_high``) and the ``p_value`` of "no difference" (exact
+        McNemar test on the paired trials; a two-proportion z test when
+        unpaired; missing when exact). ``odds``: each deck's own odds.
+        ``cards``: the card differences. ``deckout``, ``ratio``: when asked.
+
+    Notes
+    -----
+    The paired interval is ``diff ± z·sd/√n`` with ``sd`` the standard deviation of
+    the per-trial difference (normal approximation, accurate at the trial counts used).
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> a = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                               {"name": "Personnage", "count": 40, "type": "Personnage"}], source="a")
+    >>> b = deckstat.Deck.from_table([{"name": "Terrain", "count": 12, "type": "Terrain"},
+    ...                               {"name": "Personnage", "count": 38, "type": "Personnage"}], source="b")
+    >>> result = deckstat.compare([a, b], "wankul", "Terrain>=1", turns=[0], seat="first", mulligan=False)
+    >>> round(float(result.table["diff"].iloc[0]), 4)  # C(40, 5) / C(50, 5) - C(38, 5) / C(50, 5)
+    0.0737
+    """
+    if isinstance(decks, Deck) or not isinstance(decks, Iterable):
+        raise DeckstatError(f"{param('decks')} must be a list of at least two decks")
+    decks = list(decks)
+    if len(decks) < 2:
+        raise DeckstatError(f"{param('decks')} must hold at least two decks to compare, got {len(decks)}")
+    for d in decks:
+        check_deck(d, "decks")
+    texts = check_events(event)
+    zone = check_zone(zone)
+    profile = get_profile(game)
+    common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
+              "resource": resource}
+    names = [d.name if d.source != "<table>" else f"deck {i + 1}" for i, d in enumerate(decks)]
+    streams = runner.make_streams(rng) if method != "exact" else None
+    tables, odds_tables, provenance = [], [], {}
+    for text in texts:
+        setups = [prepare(d, profile, [text], **common) for d in decks]
+        chosen = "exact" if all(choose_method(s, method) == "exact" for s in setups) else "simulate"
+        if chosen == "exact":
+            frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", **common).table
+                      for d in decks]
+            table = _exact_differences(frames, names)
+            provenance = dict(setups[0].provenance)
+        else:
+            table, frames, provenance = _simulated_differences(setups, names, turns=turns, seat=seat, zone=zone,
+                                                               paired=paired, n_trials=n_trials,
+                                                               streams=streams or runner.make_streams(None),
+                                                               chunk_size=chunk_size, n_workers=n_workers)
+        tables.append(table)
+        odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
+    cards = pd.concat([card_differences(decks[0], d).assign(deck_a=names[0], deck_b=names[i])
+                       for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
+    deckout_table = ratio_table = None
+    if with_deckout:
+        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=rng).summary.assign(deck=name)
+                                   for d, name in zip(decks, names)], ignore_index=True)
+    if ratio_counts is not None:
+        ratio_seat = "first" if seat in ("both", "all") else seat
+        ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
+                                       seat=ratio_seat, n_trials=n_trials, rng=rng).table.assign(deck=name)
+                                 for d, name in zip(decks, names)], ignore_index=True)
+    provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired})
+    provenance.pop("deck_source", None)
+    provenance.pop("deck_size", None)
+    return CompareResult(table=pd.concat(tables, ignore_index=True),
+                         odds=pd.concat(odds_tables, ignore_index=True)[ODDS_COLUMNS], cards=cards,
+                         deckout=deckout_table, ratio=ratio_table, provenance=provenance)
+
+
+def _exact_differences(frames: list[pd.DataFrame], names: list[str]) -> pd.DataFrame:
+    rows = []
+    base = frames[0]
+    for i, other in enumerate(frames[1:], start=1):
+        for a, b in zip(base.itertuples(index=False), other.itertuples(index=False)):
+            diff = b.p - a.p
+            rows.append({"game": a.game, "event": a.event, "seat": a.seat, "turn": a.turn, "zone": a.zone,
+                         "deck_a": names[0], "deck_b": names[i], "p_a": a.p, "p_b": b.p, "diff": diff,
+                         "diff_ci_low": diff, "diff_ci_high": diff, "p_value": np.nan, "n_trials": None,
+                         "method": "exact"})
+    return frame(rows, COMPARE_COLUMNS)
+
+
+def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat, zone, paired, n_trials, streams,
+                           chunk_size, n_workers) -> tuple[pd.DataFrame, list[pd.DataFrame], dict]:
+    from scipy.stats import binomtest, norm
+
+    profile = setups[0].profile
+    for setup in setups:
+        try:
+            turn_list, per_seat = turn_plan(setup, turns, seat, zone)
+        except DeckstatError as exc:
+            raise exc.prefixed(f"{setup.deck.name}: ") from None
+    draws = all_draws(per_seat)
+    specs = _common_specs(setups, max(draws))
+    event = setups[0].events[0]
+    if any(groups_of(s.events[0]).keys() != groups_of(event).keys() for s in setups):
+        raise DeckstatError("the event must read the same groups in every deck")
+    task = functools.partial(compare_task, tuple(specs), event, zone, tuple(draws), paired)
+    tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
+    provenance = dict(setups[0].provenance)
+    provenance.update(runner.provenance(streams))
+    k = len(setups)
+    z = norm.ppf(0.5 + runner.CONFIDENCE / 2)
+    index = {d: j for j, d in enumerate(draws)}
+    text = to_text(event)
+    rows = []
+    deck_odds = [[] for _ in setups]
+    for i in range(k):
+        low, high = runner.intervals(tallies[i], n_done)
+        for seat_name, seat_draws in per_seat.items():
+            for t, d in zip(turn_list, seat_draws):
+                j = index[d]
+                deck_odds[i].append({"deck": names[i], "game": profile.id, "event": text, "seat": seat_name,
+                                     "turn": t, "zone": zone, "zone_size": zone_size(profile, zone, d),
+                                     "p": tallies[i, j] / n_done, "ci_low": low[j], "ci_high": high[j],
+                                     "n_trials": n_done, "method": "simulate"})
+    for i in range(1, k):
+        for seat_name, seat_draws in per_seat.items():
+            for t, d in zip(turn_list, seat_draws):
+                j = index[d]
+                hits_a, hits_b, both = int(tallies[0, j]), int(tallies[i, j]), int(tallies[k + i, j])
+                p_a, p_b = hits_a / n_done, hits_b / n_done
+                diff = p_b - p_a
+                if paired:
+                    only_a, only_b = hits_a - both, hits_b - both
+                    variance = max((only_a + only_b) / n_done - diff ** 2, 0.0)
+                    discordant = only_a + only_b
+                    p_value = binomtest(only_b, discordant, 0.5).pvalue if discordant else 1.0
+                else:
+                    variance = p_a * (1 - p_a) + p_b * (1 - p_b)
+                    pooled = (hits_a + hits_b) / (2 * n_done)
+                    se_null = np.sqrt(2 * pooled * (1 - pooled) / n_done)
+                    p_value = float(2 * norm.sf(abs(diff) / se_null)) if se_null > 0 else 1.0
+                half = z * np.sqrt(variance / n_done)
+                rows.append({"game": profile.id, "event": text, "seat": seat_name, "turn": t, "zone": zone,
+                             "deck_a": names[0], "deck_b": names[i], "p_a": p_a, "p_b": p_b, "diff": diff,
+                             "diff_ci_low": max(diff - half, -1.0), "diff_ci_high": min(diff + half, 1.0),
+                             "p_value": float(p_value), "n_trials": n_done, "method": "simulate"})
+    odds_frames = [frame(records, ODDS_COLUMNS, integers=("n_trials", "zone_size")) for records in deck_odds]
+    return frame(rows, COMPARE_COLUMNS), odds_frames, provenance
+

@@ -1,0 +1,138 @@
+"""What a mulligan rule does to a deck: how often a hand is kept, what it holds, what it buys by turn."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_events, check_seats
+from deckstat.deck import Deck
+from deckstat.engines import exact, runner, tasks
+from deckstat.errors import DeckstatError, param
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.questions._setup import choose_method, mulligan_settings, prepare
+from deckstat.questions.odds import odds
+from deckstat.results import MulliganResult, frame
+
+SUMMARY_COLUMNS = ["deck", "game", "mulligan_rule", "mulligan_limit", "keep", "p_keep_first", "ci_low", "ci_high",
+                   "expected_mulligans", "n_trials", "method"]
+MULLIGANS_COLUMNS = ["deck", "game", "mulligans", "p", "ci_low", "ci_high", "n_trials", "method"]
+KEPT_HAND_COLUMNS = ["deck", "game", "group", "count", "p", "ci_low", "ci_high", "n_trials", "method"]
+BY_TURN_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "p", "ci_low", "ci_high", "n_trials",
+                   "method"]
+
+
+def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event: str | Sequence[str] | None = None,
+             turns: int | Iterable[int] = range(7), seat: str = "first", mulligan_rule: str | None = None,
+             mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
+             n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
+             n_workers: int = 1) -> MulliganResult:
+    """How often a hand is kept, what the kept hand holds, and what the mulligan buys by turn.
+
+    Parameters
+    ----------
+    deck, game
+        As in :func:`deckstat.odds`.
+    keep : str, optional
+        Keep rule (default: the profile's).
+    event : str or list of str, optional
+        Event(s) for the by-turn comparison (default: the resource group
+        ``>=1``, else the keep rule).
+    turns, seat
+        Turns and seat (``first`` or ``second``) of the by-turn comparison.
+    mulligan_rule, mulligan_limit, resource, method, n_trials, rng, chunk_size, n_workers
+        As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
+
+    Returns
+    -------
+    MulliganResult
+        ``summary`` (P(keep the first hand), expected mulligans),
+        ``mulligans`` (how many are taken), ``kept_hand`` (each group's count
+        in the kept hand) and ``by_turn`` (P(event) with the rule and with
+        ``mulligan_rule == "none"``, keeping every first hand).
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
+    >>> result = deckstat.mulligan(deck, "wankul", turns=[0])
+    >>> round(float(result.summary["p_keep_first"].iloc[0]), 4)
+    0.6894
+    """
+    profile = get_profile(game)
+    check_seats(seat, single=True)
+    rule, _, _ = mulligan_settings(profile, keep=None, mulligan=True, mulligan_rule=mulligan_rule,
+                                   mulligan_limit=mulligan_limit)
+    if rule == "none":
+        raise DeckstatError(f"{profile.name} has no mulligan rule; choose one with {param('mulligan_rule')} "
+                            "(bottom, london, vancouver or free)")
+    base = prepare(deck, profile, [], keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
+                   resource=resource)
+    if event is None:
+        event = f"{base.resource_text}>=1" if base.resource_text else base.keep_text
+    texts = check_events(event)
+    setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
+                    resource=resource)
+    chosen = choose_method(setup, method)
+    streams = runner.make_streams(rng) if chosen == "simulate" else None
+    common = {"method": chosen, "n_trials": n_trials, "rng": streams, "chunk_size": chunk_size,
+              "n_workers": n_workers}
+    with_rule = odds(deck, profile, texts, turns=turns, seat=seat, keep=setup.keep_text, mulligan_rule=setup.rule,
+                     mulligan_limit=setup.limit, resource=resource, **common).table
+    without = odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False,
+                   **{**common, "method": "exact" if chosen == "exact" else "auto"}).table
+    by_turn = pd.concat([with_rule.assign(mulligan_rule=setup.rule), without.assign(mulligan_rule="none")],
+                        ignore_index=True)
+    # Each turn's two rows side by side, events in the order asked.
+    order = {text: i for i, text in enumerate(dict.fromkeys(by_turn["event"]))}
+    by_turn = (by_turn.assign(order=by_turn["event"].map(order)).sort_values(["order", "turn"], kind="stable")
+               [BY_TURN_COLUMNS].reset_index(drop=True))
+    identity = {"deck": setup.deck.name, "game": profile.id}
+    labels = {key: group.label for key, group in setup.groups().items()}
+    keys = setup.compiled.group_keys
+    hand_size = profile.hand_size
+    provenance = dict(setup.provenance)
+    if chosen == "exact":
+        cell_counts, cell_membership = setup.compiled.cell_counts, setup.compiled.cell_membership
+        kept_rows = []
+        for index, key in enumerate(keys):
+            for count in range(hand_size + 1):
+                condition = exact.Condition((index,), (count + 1,), lambda a, c=count: a[0] == c)
+                p, p_keep = exact.zone_odds(cell_counts, cell_membership, condition, hand_size=hand_size,
+                                            set_aside=profile.set_aside, draws=[0], zone="hand",
+                                            keep=setup.keep_condition)
+                p = float(np.clip(p[0], 0, 1))
+                kept_rows.append({**identity, "group": labels[key], "count": count, "p": p, "ci_low": p,
+                                  "ci_high": p, "n_trials": None, "method": chosen})
+        mull_p = np.array([p_keep, 1 - p_keep])
+        mull_low = mull_high = mull_p
+        n_done = None
+    else:
+        task = functools.partial(tasks.hand_task, setup.deal_spec(0))
+        tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size,
+                                          n_workers=n_workers)
+        provenance.update(runner.provenance(streams))
+        mull_p = tallies[0, :setup.limit + 1] / n_done
+        mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)
+        kept_rows = []
+        for i, key in enumerate(keys):
+            low, high = runner.intervals(tallies[1 + i, :hand_size + 1], n_done)
+            for count in range(hand_size + 1):
+                kept_rows.append({**identity, "group": labels[key], "count": count,
+                                  "p": tallies[1 + i, count] / n_done, "ci_low": float(low[count]),
+                                  "ci_high": float(high[count]), "n_trials": n_done, "method": chosen})
+    mulligans = frame([{**identity, "mulligans": k, "p": float(mull_p[k]), "ci_low": float(mull_low[k]),
+                        "ci_high": float(mull_high[k]), "n_trials": n_done, "method": chosen}
+                       for k in range(len(mull_p))], MULLIGANS_COLUMNS)
+    summary = frame([{**identity, "mulligan_rule": setup.rule, "mulligan_limit": setup.limit, "keep": setup.keep_text,
+                      "p_keep_first": float(mull_p[0]), "ci_low": float(mull_low[0]), "ci_high": float(mull_high[0]),
+                      "expected_mulligans": float(np.dot(np.arange(len(mull_p)), mull_p)), "n_trials": n_done,
+                      "method": chosen}], SUMMARY_COLUMNS, integers=("n_trials", "mulligan_limit"))
+    provenance["question"] = "mulligan"
+    return MulliganResult(summary=summary, mulligans=mulligans, kept_hand=frame(kept_rows, KEPT_HAND_COLUMNS),
+                          by_turn=by_turn, provenance=provenance)
+

@@ -1,0 +1,151 @@
+"""P(event) in a zone, by turn and seat: the question most others build on."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_events, check_half_width
+from deckstat.deck import Deck
+from deckstat.engines import exact, runner, tasks
+from deckstat.events import to_text
+from deckstat.games.profiles import Profile
+from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, prepare, turn_plan, zone_size
+from deckstat.results import OddsResult, frame
+
+ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
+                "method"]
+KEEP_COLUMNS = ["deck", "game", "event", "mulligan_rule", "mulligan_limit", "keep", "p_keep_first", "ci_low",
+                "ci_high", "n_trials", "method"]
+
+
+def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: int | Iterable[int] = range(7),
+         seat: str = "both", zone: str = "seen", keep: str | None = None, mulligan: bool = True,
+         mulligan_rule: str | None = None, mulligan_limit: int | None = None, resource: str | None = None,
+         method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
+         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> OddsResult:
+    """Probability that an event holds in a zone, by turn and seat.
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck (for Licum, a table holding both decks; the game deck is drawn).
+    game : str or Profile
+        Game profile id (``"wankul"``, ``"duel-masters"``…) or a ``.toml`` profile path.
+    event : str or list of str
+        Event expression(s), e.g. ``"Terrain>=1 and [cost<=1]>=1"``.
+    turns : int or iterable of int
+        Turns to report; turn 0 is the kept opening hand, turn t the state
+        after the player's draw step of their t-th turn.
+    seat : {"both", "first", "second"}
+        Which player's draws to follow.
+    zone : {"seen", "hand", "set_aside", "bottom"}
+        Where the cards are counted. ``hand`` and ``set_aside`` do not change
+        with turns and are reported at turn 0 only.
+    keep : str, optional
+        Keep rule of the mulligan (default: the profile's).
+    mulligan : bool
+        ``False`` keeps every first hand.
+    mulligan_rule : {"bottom", "london", "vancouver", "free", "none"}, optional
+        Replace the profile's mulligan rule, e.g. to compare with published tables.
+    mulligan_limit : int, optional
+        Mulligans allowed (default: the profile's, or 1).
+    resource : str, optional
+        Group the London bottom choice and the Vancouver scry balance (default:
+        the profile's resource group).
+    method : {"auto", "exact", "simulate"}
+        ``auto`` uses the exact engine when it models the rules (no mulligan or
+        one bottom mulligan), the Monte Carlo kernel otherwise.
+    n_trials : int, optional
+        Simulated trials (default 200 000).
+    rng : int, Generator or None
+        Seed of the simulation. Every event is simulated from the same root
+        seed, so an event's numbers do not depend on the others asked with it.
+    precision : float, optional
+        Simulate until the widest 95% interval's half-width is at most this.
+    chunk_size : int
+        Trials held in memory at once; does not change the results.
+    n_workers : int
+        Processes for the simulation; does not change the results.
+
+    Returns
+    -------
+    OddsResult
+        ``table``: one row per event, seat and turn, with ``p`` and its 95%
+        Wilson interval (equal to ``p`` when exact); ``summary``: per event,
+        the rules in force and ``p_keep_first``.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
+    >>> result = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0], seat="first", mulligan=False)
+    >>> round(float(result.table["p"].iloc[0]), 4)  # 1 - C(40,5)/C(50,5)
+    0.6894
+    """
+    texts = check_events(event)
+    zone = check_zone(zone)
+    if precision is not None:
+        check_half_width(precision)
+    streams = runner.make_streams(rng) if method != "exact" else None
+    tables, summaries, provenance = [], [], {}
+    for text in texts:
+        setup = prepare(deck, game, [text], keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
+                        mulligan_limit=mulligan_limit, resource=resource)
+        table, summary, provenance = _odds_one(setup, turns=turns, seat=seat, zone=zone, method=method,
+                                               n_trials=n_trials, streams=streams, precision=precision,
+                                               chunk_size=chunk_size, n_workers=n_workers)
+        tables.append(table)
+        summaries.append(summary)
+    provenance["question"] = "odds"
+    return OddsResult(table=pd.concat(tables, ignore_index=True), summary=pd.concat(summaries, ignore_index=True),
+                      provenance=provenance)
+
+
+def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, precision, chunk_size,
+              n_workers) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    chosen = choose_method(setup, method)
+    profile = setup.profile
+    turn_list, per_seat = turn_plan(setup, turns, seat, zone)
+    draws = all_draws(per_seat)
+    provenance = dict(setup.provenance)
+    if chosen == "exact":
+        probs, p_keep = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership,
+                                        setup.condition(0), hand_size=profile.hand_size,
+                                        set_aside=profile.set_aside, draws=draws, zone=zone,
+                                        keep=setup.keep_condition)
+        probs = np.clip(probs, 0.0, 1.0)
+        low, high, n_done = probs, probs, None
+        keep_p = keep_low = keep_high = float(np.clip(p_keep, 0.0, 1.0))
+    else:
+        if streams is None:
+            streams = runner.make_streams(None)
+        task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
+        hits, n_done = runner.simulate(task, streams, n_trials=n_trials, precision=precision,
+                                       chunk_size=chunk_size, n_workers=n_workers,
+                                       widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n))
+        probs = hits[0] / n_done
+        low, high = runner.intervals(hits[0], n_done)
+        kept = int(hits[-1, 0])
+        keep_p = kept / n_done
+        keep_low, keep_high = runner.wilson_interval(kept, n_done)
+        provenance.update(runner.provenance(streams, precision))
+    by_draws = {d: (p, lo, hi) for d, p, lo, hi in zip(draws, probs, low, high)}
+    text = to_text(setup.events[0])
+    identity = {"deck": setup.deck.name, "game": profile.id, "event": text}
+    records = []
+    for seat_name, seat_draws in per_seat.items():
+        for t, d in zip(turn_list, seat_draws):
+            p, lo, hi = by_draws[d]
+            records.append({**identity, "seat": seat_name, "turn": t, "zone": zone,
+                            "zone_size": zone_size(profile, zone, d), "p": float(p), "ci_low": float(lo),
+                            "ci_high": float(hi), "n_trials": n_done, "method": chosen})
+    table = frame(records, ODDS_COLUMNS, integers=("n_trials", "zone_size"))
+    summary = frame([{**identity, "mulligan_rule": setup.rule, "mulligan_limit": setup.limit, "keep": setup.keep_text,
+                      "p_keep_first": keep_p, "ci_low": keep_low, "ci_high": keep_high, "n_trials": n_done,
+                      "method": chosen}], KEEP_COLUMNS, integers=("n_trials", "mulligan_limit"))
+    return table, summary, provenance

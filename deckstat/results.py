@@ -1,0 +1,239 @@
+"""The shape of every answer: named tidy tables, and how to reproduce them.
+
+Each question returns a :class:`Result`: one or more long ("tidy") pandas
+DataFrames whose column names are shared across questions (``deck``,
+``game``, ``event``, ``seat``, ``turn``, ``zone`` identify a row; ``p``,
+``ci_low``, ``ci_high``, ``n_trials``, ``method`` give its number), so the
+tables of several decks or games can be joined with ``pd.concat`` and keep
+every identity column. Summaries that are answers (a keep rate, a recommended
+count, who runs out first) are tables too.
+
+``provenance`` records how to reproduce the numbers: the rules in force, the
+seed entropy and spawn key of simulated parts, and the deckstat version. It
+is also copied into every table's ``attrs`` and written by the command line's
+``--format json`` and ``--format csv``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+import pandas as pd
+
+#: Columns that identify a row, in the order results put them first.
+IDENTITY_COLUMNS = ("deck", "opponent", "game", "event", "seat", "turn", "zone")
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Result:
+    """Tables answering one question, with their provenance.
+
+    Attributes
+    ----------
+    provenance : dict
+        How to reproduce the tables (JSON-ready values).
+    """
+
+    question: ClassVar[str] = ""
+    provenance: dict
+
+    def __post_init__(self) -> None:
+        for frame in self.frames().values():
+            frame.attrs = dict(self.provenance)
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """The result's tables by name, main table first (tables not asked for are left out)."""
+        out = {}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, pd.DataFrame):
+                out[spec.name] = value
+        return out
+
+    def __repr__(self) -> str:
+        parts = [f"{type(self).__name__} ({self._headline()})"]
+        for name, frame in self.frames().items():
+            parts.append(f"{name}: {len(frame)} row{'s' if len(frame) != 1 else ''}")
+            parts.append(frame.to_string(max_rows=20, max_cols=14, index=False))
+        return "\n".join(parts)
+
+    def _repr_html_(self) -> str:
+        parts = [f"<p><b>{html.escape(type(self).__name__)}</b> ({html.escape(self._headline())})</p>"]
+        for name, frame in self.frames().items():
+            parts.append(f"<p><code>.{html.escape(name)}</code></p>")
+            parts.append(frame.to_html(max_rows=30, index=False))
+        return "\n".join(parts)
+
+    def _headline(self) -> str:
+        shown = [f"{key} {self.provenance[key]}" for key in ("game", "mulligan_rule")
+                 if self.provenance.get(key) is not None]
+        if self.provenance.get("seed_entropy") is not None:
+            shown.append(f"seed {self.provenance['seed_entropy']}")
+        return ", ".join(shown)
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class OddsResult(Result):
+    """P(event) in a zone by turn and seat; see :func:`deckstat.odds`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``deck``, ``game``, ``event``, ``seat``, ``turn``, ``zone``,
+        ``zone_size``, ``p``, ``ci_low``, ``ci_high``, ``n_trials``, ``method``.
+    summary : pandas.DataFrame
+        One row per deck and event: the rules in force and ``p_keep_first``
+        (the first hand is kept) with its interval.
+    """
+
+    question: ClassVar[str] = "odds"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class WhenResult(Result):
+    """The first turn an event holds; see :func:`deckstat.when`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``deck``, ``game``, ``event``, ``seat``, ``turn``, ``p`` (first holds
+        on that turn), ``ci_low``, ``ci_high``, ``cdf`` (holds by that turn),
+        ``cdf_low``, ``cdf_high``, ``n_trials``, ``method``.
+    summary : pandas.DataFrame
+        Per event and seat: ``max_turn``, ``mean_turn`` and ``median_turn``
+        (among games where it holds by ``max_turn``), ``p_never``.
+    """
+
+    question: ClassVar[str] = "when"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class MulliganResult(Result):
+    """What a mulligan rule does to a deck; see :func:`deckstat.mulligan`.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        One row: the rule, ``p_keep_first`` with its interval, ``expected_mulligans``.
+    mulligans : pandas.DataFrame
+        ``mulligans`` taken (0..limit) and ``p``.
+    kept_hand : pandas.DataFrame
+        ``group``, ``count``, ``p``: each group's count in the kept hand.
+    by_turn : pandas.DataFrame
+        ``event``, ``seat``, ``turn``, ``mulligan_rule`` (the rule, or
+        ``none`` for keeping every first hand), ``p`` and its interval.
+    """
+
+    question: ClassVar[str] = "mulligan"
+    summary: pd.DataFrame
+    mulligans: pd.DataFrame
+    kept_hand: pd.DataFrame
+    by_turn: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class RatioResult(Result):
+    """The resource-count sweep; see :func:`deckstat.ratio`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per resource count, event and turn: P(event) and the facts of
+        the rebuilt deck (legality, hand odds, mulligan rate, first resource
+        turn, deck-out turns, ``target_status``).
+    summary : pandas.DataFrame
+        One row per event: the target and the ``recommended`` count, and the
+        kind of ``decision`` (``decided``, ``none``, ``undecided``, ``no target``).
+    """
+
+    question: ClassVar[str] = "ratio"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class DeckoutResult(Result):
+    """The turn each seat runs out of cards; see :func:`deckstat.deckout`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``deck`` (the seat's deck), ``opponent``, ``game``, ``seat``, ``turn``,
+        ``p`` (runs out on that turn), ``ci_low``, ``ci_high``, ``cdf``,
+        ``cdf_low``, ``cdf_high``, ``n_trials``, ``method``.
+    summary : pandas.DataFrame
+        Per seat: ``mean_turn``, ``median_turn``, ``earliest_turn``,
+        ``latest_turn``, ``p_runs_out_first`` (this seat runs out strictly
+        before the other) with ``ci_low``/``ci_high``, ``p_same_moment``.
+    """
+
+    question: ClassVar[str] = "deckout"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class CompareResult(Result):
+    """The same question for several decks; see :func:`deckstat.compare`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per other deck, event, seat and turn: ``deck_a``, ``deck_b``,
+        ``p_a``, ``p_b``, ``diff`` (``p_b - p_a``), ``diff_ci_low``,
+        ``diff_ci_high``, ``p_value``.
+    odds : pandas.DataFrame
+        Each deck's own odds, shaped like :attr:`OddsResult.table`.
+    cards : pandas.DataFrame
+        Card differences of each deck from the first.
+    deckout : pandas.DataFrame or None
+        With ``deckout=True``: each deck's deck-out summary against a copy of itself.
+    ratio : pandas.DataFrame or None
+        With ``ratio_counts``: each deck's resource-count sweep.
+    """
+
+    question: ClassVar[str] = "compare"
+    table: pd.DataFrame
+    odds: pd.DataFrame
+    cards: pd.DataFrame
+    deckout: pd.DataFrame | None = None
+    ratio: pd.DataFrame | None = None
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class ValidationResult(Result):
+    """A deck checked against its game's construction rules; see :func:`deckstat.validate`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per violation: ``deck``, ``game``, ``part`` (which of the
+        game's decks), ``rule``, ``level``, ``subject``, ``found``,
+        ``allowed``, ``message``.
+    summary : pandas.DataFrame
+        One row: ``deck``, ``game``, ``deck_size``, ``legal``, ``errors``, ``warnings``.
+    """
+
+    question: ClassVar[str] = "validate"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+    @property
+    def legal(self) -> bool:
+        """Whether no construction rule is broken (warnings allowed)."""
+        return bool(self.summary["legal"].iloc[0])
+
+
+def frame(records: list[dict], columns: list[str], *, integers: tuple[str, ...] = ("n_trials",)) -> pd.DataFrame:
+    """A result table from records, with nullable integer columns for counts that may be missing."""
+    table = pd.DataFrame.from_records(records, columns=columns)
+    for column in integers:
+        if column in table.columns:
+            table[column] = table[column].astype("Int64")
+    return table

@@ -1,0 +1,48 @@
+"""The names deckstat's rules and questions are spelled with, in one place.
+
+Seats, zones, mulligan rules, methods, deck-out rules and play policies are
+referred to by these names in profiles, in the Python API, on the command
+line and in results.
+"""
+
+SEATS = ("first", "second")
+#: ``seat`` values that select both seats.
+BOTH_SEATS = ("both", "all")
+
+ZONES = ("seen", "hand", "set_aside", "bottom")
+#: Zones fixed once the game starts: reported at turn 0 only.
+FIXED_ZONES = ("hand", "set_aside")
+
+METHODS = ("auto", "exact", "simulate")
+
+MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
+MULLIGAN_WORDS = {
+    "none": "none",
+    "bottom": "put the hand under the deck and draw a new one from the top, no shuffle",
+    "london": "shuffle, draw a full hand, then put one card per mulligan under the deck (London)",
+    "vancouver": "shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
+                 "the deck (Vancouver)",
+    "free": "the first mulligan draws a full new hand; later ones are London mulligans",
+}
+
+DECKOUT_RULES = {
+    "lose_on_failed_draw": "a player who must draw from an empty deck loses",
+    "lose_on_last_draw": "a player who draws the last card of their deck loses",
+    "end_after_last_draw": "drawing the last card ends the game at the end of that turn",
+    "end_when_both_cannot_draw": "the game ends when both players cannot draw at the end of a turn",
+    "lose_at_end_of_turn": "a player with no card to draw plays the turn and loses at its end",
+    "none": "running out of cards has no rules effect",
+}
+#: Deck-out rules under which a seat runs out when a draw fails (the others: when it draws its last card).
+FAILED_DRAW_RULES = ("lose_on_failed_draw", "end_when_both_cannot_draw", "lose_at_end_of_turn")
+
+POLICIES = {
+    "none": "card effects are ignored: only the rules' draws move the decks",
+    "on_draw": "a card with a draw or mill effect is played as soon as its owner draws it (opening-hand cards on "
+               "the owner's first turn), and the cards it draws are played the same way",
+    "each_turn": "on each of its owner's turns, every effect card drawn since the last one is played once; the "
+                 "cards they draw wait for the next turn",
+}
+
+TURN_ORDERS = ("alternating", "simultaneous")
+DRAW_STEPS = ("start", "end")

@@ -1,0 +1,69 @@
+"""Helpers shared by the test files: data paths, statistical tolerances, running the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scipy.stats import norm
+from typer.testing import CliRunner
+
+from deckstat.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The sample data the project ships (paths do not depend on the working directory).
+DATA = ROOT / "data"
+#: Real card pools, outside the repository; tests that use them skip when absent.
+SHARED_CARDDATA = ROOT.parent / "shared" / "carddata"
+
+#: Chance a correct statistical test of this suite fails, per test (Bonferroni-split across its comparisons).
+FAMILY_ALPHA = 1e-3
+
+
+def sample_deck(game: str, name: str = "sample_deck.csv") -> Path:
+    """Path of a sample deck of ``game`` in ``data/``."""
+    return DATA / game / name
+
+
+def z_for(n_comparisons: int) -> float:
+    """Two-sided normal quantile that keeps ``n_comparisons`` tests together at :data:`FAMILY_ALPHA`."""
+    return float(norm.isf(FAMILY_ALPHA / (2 * n_comparisons)))
+
+
+_runner = CliRunner()
+
+
+def run(*args: object):
+    """Invoke the ``deckstat`` command line in process with ``args``."""
+    return _runner.invoke(app, [str(a) for a in args])
+
+
+def assert_no_crash(result) -> None:
+    """No uncaught exception (CliRunner would swallow its traceback) and no traceback text."""
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+
+
+def ok(result) -> str:
+    """Exit code 0, no traceback; return stdout."""
+    assert_no_crash(result)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def ok_json(result) -> dict:
+    """Exit code 0 and a JSON object on stdout."""
+    return json.loads(ok(result))
+
+
+def assert_user_error(result, *needles: str) -> str:
+    """Exit code 2, one ``error: …`` line on stderr naming ``needles``, nothing on stdout."""
+    assert_no_crash(result)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert result.stdout == ""
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
