@@ -9,10 +9,11 @@ made by each turn (:func:`turn_plan`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from deckstat._validate import check_choice, check_deck, check_optional_whole, check_seats, check_turns
 from deckstat._version import __version__
@@ -224,6 +225,29 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
                   "deckstat_version": __version__}
     return Setup(profile, drawn, tuple(parsed), keep_text, keep_event, rule, limit, resource_text, compiled,
                  target, provenance)
+
+
+def each_event(texts: list[str], rules: dict, answer: Callable[[Setup], tuple[pd.DataFrame, pd.DataFrame, dict]],
+               question: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Answer a question event by event and stack the answers.
+
+    Each event is compiled on its own with ``rules`` (the :func:`prepare`
+    arguments), so its cells, and hence its simulated numbers for a given
+    seed, do not depend on the other events asked with it.
+
+    Returns
+    -------
+    table, summary : pandas.DataFrame
+        The events' tables and summaries, one after the other.
+    provenance : dict
+    """
+    tables, summaries, provenance = [], [], {}
+    for text in texts:
+        table, summary, provenance = answer(prepare(events=[text], **rules))
+        tables.append(table)
+        summaries.append(summary)
+    provenance["question"] = question
+    return pd.concat(tables, ignore_index=True), pd.concat(summaries, ignore_index=True), provenance
 
 
 def choose_method(setup: Setup, method: str, needs_order: bool = False) -> str:

@@ -162,31 +162,42 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                   "deckstat_version": __version__}
     names = [(decks[0].name, decks[1].name), (decks[1].name, decks[0].name)]
     if chosen == "exact":
-        rounds = [deterministic_round(lib, s.first_turn_draw, profile.draws_per_turn, profile.deckout)
-                  for lib, s in zip(libraries, seats)]
-        times = [2 * r if profile.turn_order == "simultaneous" else 2 * r + i for i, r in enumerate(rounds)]
-        rows, summary = [], []
-        for i, r in enumerate(rounds):
-            identity = {"deck": names[i][0], "opponent": names[i][1], "game": profile.id, "seat": SEATS[i]}
-            first = float(times[i] < times[1 - i])
-            rows.append({**identity, "turn": r, "p": 1.0, "ci_low": 1.0, "ci_high": 1.0, "cdf": 1.0, "cdf_low": 1.0,
-                         "cdf_high": 1.0, "n_trials": None, "method": "exact"})
-            summary.append({**identity, "mean_turn": float(r), "median_turn": r, "earliest_turn": r,
-                            "latest_turn": r, "p_runs_out_first": first, "ci_low": first, "ci_high": first,
-                            "p_same_moment": float(times[0] == times[1]), "n_trials": None, "method": "exact"})
-        return DeckoutResult(table=frame(rows, DECKOUT_COLUMNS), summary=frame(summary, SUMMARY_COLUMNS),
-                             provenance=provenance)
-    most_draws = max(libraries) + 1
-    max_rounds = most_draws // max(profile.draws_per_turn, 1) + 3
-    spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep=keep_event, hand_size=profile.hand_size,
-                    set_aside=profile.set_aside, draws_per_turn=profile.draws_per_turn, rule=profile.deckout,
-                    simultaneous=profile.turn_order == "simultaneous", draw_at_end=profile.draw_step == "end",
-                    policy=policy, drought=drought_group is not None, terrain_turns=terrain_turns,
-                    max_rounds=max_rounds)
-    streams = runner.make_streams(rng)
-    tallies, n_done = runner.simulate(functools.partial(race_task, spec), streams, n_trials=n_trials,
-                                      chunk_size=chunk_size, n_workers=n_workers)
-    provenance.update(runner.provenance(streams))
+        table, summary = _exact_race(profile, seats, libraries, names)
+    else:
+        spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep=keep_event, hand_size=profile.hand_size,
+                        set_aside=profile.set_aside, draws_per_turn=profile.draws_per_turn, rule=profile.deckout,
+                        simultaneous=profile.turn_order == "simultaneous", draw_at_end=profile.draw_step == "end",
+                        policy=policy, drought=drought_group is not None, terrain_turns=terrain_turns,
+                        max_rounds=(max(libraries) + 1) // max(profile.draws_per_turn, 1) + 3)
+        streams = runner.make_streams(rng)
+        tallies, n_done = runner.simulate(functools.partial(race_task, spec), streams, n_trials=n_trials,
+                                          chunk_size=chunk_size, n_workers=n_workers)
+        provenance.update(runner.provenance(streams))
+        table, summary = _simulated_race(profile, tallies, n_done, spec.max_rounds, names)
+    return DeckoutResult(table=table, summary=summary, provenance=provenance)
+
+
+def _exact_race(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int],
+                names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Without effects or droughts every game runs out on the same turn: the tables of that certainty."""
+    rounds = [deterministic_round(lib, s.first_turn_draw, profile.draws_per_turn, profile.deckout)
+              for lib, s in zip(libraries, seats)]
+    times = [2 * r if profile.turn_order == "simultaneous" else 2 * r + i for i, r in enumerate(rounds)]
+    rows, summary = [], []
+    for i, r in enumerate(rounds):
+        identity = {"deck": names[i][0], "opponent": names[i][1], "game": profile.id, "seat": SEATS[i]}
+        first = float(times[i] < times[1 - i])
+        rows.append({**identity, "turn": r, "p": 1.0, "ci_low": 1.0, "ci_high": 1.0, "cdf": 1.0, "cdf_low": 1.0,
+                     "cdf_high": 1.0, "n_trials": None, "method": "exact"})
+        summary.append({**identity, "mean_turn": float(r), "median_turn": r, "earliest_turn": r, "latest_turn": r,
+                        "p_runs_out_first": first, "ci_low": first, "ci_high": first,
+                        "p_same_moment": float(times[0] == times[1]), "n_trials": None, "method": "exact"})
+    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS)
+
+
+def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_rounds: int,
+                    names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The tables of simulated races, from :func:`deckstat.engines.race.race_task` tallies."""
     rows, summary = [], []
     for i, seat in enumerate(SEATS):
         identity = {"deck": names[i][0], "opponent": names[i][1], "game": profile.id, "seat": seat}
@@ -210,5 +221,4 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                         "earliest_turn": int(turns[0] + 1), "latest_turn": int(turns[-1] + 1),
                         "p_runs_out_first": first / n_done, "ci_low": first_low, "ci_high": first_high,
                         "p_same_moment": int(tallies[2, 2]) / n_done, "n_trials": n_done, "method": "simulate"})
-    return DeckoutResult(table=frame(rows, DECKOUT_COLUMNS), summary=frame(summary, SUMMARY_COLUMNS),
-                         provenance=provenance)
+    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS)

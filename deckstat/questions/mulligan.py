@@ -13,7 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import choose_method, mulligan_settings, prepare
+from deckstat.questions._setup import Setup, choose_method, mulligan_settings, prepare
 from deckstat.questions.odds import odds
 from deckstat.results import MulliganResult, frame
 
@@ -92,25 +92,10 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     by_turn = (by_turn.assign(order=by_turn["event"].map(order)).sort_values(["order", "turn"], kind="stable")
                [BY_TURN_COLUMNS].reset_index(drop=True))
     identity = {"deck": setup.deck.name, "game": profile.id}
-    labels = {key: group.label for key, group in setup.groups().items()}
-    keys = setup.compiled.group_keys
-    hand_size = profile.hand_size
     provenance = dict(setup.provenance)
     if chosen == "exact":
-        cell_counts, cell_membership = setup.compiled.cell_counts, setup.compiled.cell_membership
-        kept_rows = []
-        for index, key in enumerate(keys):
-            for count in range(hand_size + 1):
-                condition = exact.Condition((index,), (count + 1,), lambda a, c=count: a[0] == c)
-                p, p_keep = exact.zone_odds(cell_counts, cell_membership, condition, hand_size=hand_size,
-                                            set_aside=profile.set_aside, draws=[0], zone="hand",
-                                            keep=setup.keep_condition)
-                p = float(np.clip(p[0], 0, 1))
-                kept_rows.append({**identity, "group": labels[key], "count": count, "p": p, "ci_low": p,
-                                  "ci_high": p, "n_trials": None, "method": chosen})
-        mull_p = np.array([p_keep, 1 - p_keep])
+        kept_rows, mull_p, n_done = _kept_hand_exact(setup)
         mull_low = mull_high = mull_p
-        n_done = None
     else:
         task = functools.partial(tasks.hand_task, setup.deal_spec(0))
         tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size,
@@ -118,13 +103,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         provenance.update(runner.provenance(streams))
         mull_p = tallies[0, :setup.limit + 1] / n_done
         mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)
-        kept_rows = []
-        for i, key in enumerate(keys):
-            low, high = runner.intervals(tallies[1 + i, :hand_size + 1], n_done)
-            for count in range(hand_size + 1):
-                kept_rows.append({**identity, "group": labels[key], "count": count,
-                                  "p": tallies[1 + i, count] / n_done, "ci_low": float(low[count]),
-                                  "ci_high": float(high[count]), "n_trials": n_done, "method": chosen})
+        kept_rows = _kept_hand_simulated(setup, tallies, n_done)
+    kept_rows = [{**identity, **row, "n_trials": n_done, "method": chosen} for row in kept_rows]
     mulligans = frame([{**identity, "mulligans": k, "p": float(mull_p[k]), "ci_low": float(mull_low[k]),
                         "ci_high": float(mull_high[k]), "n_trials": n_done, "method": chosen}
                        for k in range(len(mull_p))], MULLIGANS_COLUMNS)
@@ -136,3 +116,31 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     return MulliganResult(summary=summary, mulligans=mulligans, kept_hand=frame(kept_rows, KEPT_HAND_COLUMNS),
                           by_turn=by_turn, provenance=provenance)
 
+
+def _kept_hand_exact(setup: Setup) -> tuple[list[dict], np.ndarray, None]:
+    """Exact law of each group's count in the kept hand, and of the mulligans taken."""
+    profile, keys = setup.profile, setup.compiled.group_keys
+    labels = {key: group.label for key, group in setup.groups().items()}
+    rows = []
+    for index, key in enumerate(keys):
+        for count in range(profile.hand_size + 1):
+            condition = exact.Condition((index,), (count + 1,), lambda a, c=count: a[0] == c)
+            p, p_keep = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership, condition,
+                                        hand_size=profile.hand_size, set_aside=profile.set_aside, draws=[0],
+                                        zone="hand", keep=setup.keep_condition)
+            p = float(np.clip(p[0], 0, 1))
+            rows.append({"group": labels[key], "count": count, "p": p, "ci_low": p, "ci_high": p})
+    return rows, np.array([p_keep, 1 - p_keep]), None
+
+
+def _kept_hand_simulated(setup: Setup, tallies: np.ndarray, n_done: int) -> list[dict]:
+    """Each group's count in the kept hand, from :func:`deckstat.engines.tasks.hand_task` tallies."""
+    hand_size = setup.profile.hand_size
+    labels = {key: group.label for key, group in setup.groups().items()}
+    rows = []
+    for i, key in enumerate(setup.compiled.group_keys):
+        low, high = runner.intervals(tallies[1 + i, :hand_size + 1], n_done)
+        for count in range(hand_size + 1):
+            rows.append({"group": labels[key], "count": count, "p": tallies[1 + i, count] / n_done,
+                         "ci_low": float(low[count]), "ci_high": float(high[count])})
+    return rows

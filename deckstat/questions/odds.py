@@ -13,7 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
-from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, prepare, turn_plan, zone_size
+from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, each_event, turn_plan, zone_size
 from deckstat.results import OddsResult, frame
 
 ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
@@ -92,18 +92,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     if precision is not None:
         check_half_width(precision)
     streams = runner.make_streams(rng) if method != "exact" else None
-    tables, summaries, provenance = [], [], {}
-    for text in texts:
-        setup = prepare(deck, game, [text], keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
-                        mulligan_limit=mulligan_limit, resource=resource)
-        table, summary, provenance = _odds_one(setup, turns=turns, seat=seat, zone=zone, method=method,
-                                               n_trials=n_trials, streams=streams, precision=precision,
-                                               chunk_size=chunk_size, n_workers=n_workers)
-        tables.append(table)
-        summaries.append(summary)
-    provenance["question"] = "odds"
-    return OddsResult(table=pd.concat(tables, ignore_index=True), summary=pd.concat(summaries, ignore_index=True),
-                      provenance=provenance)
+    rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
+             "mulligan_limit": mulligan_limit, "resource": resource}
+    answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
+                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers)
+    table, summary, provenance = each_event(texts, rules, answer, "odds")
+    return OddsResult(table=table, summary=summary, provenance=provenance)
 
 
 def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, precision, chunk_size,

@@ -406,95 +406,137 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
     setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan)
     chosen = choose_method(setup, method)
-    drawn_current = profile.drawn_deck(deck).count(parsed_group)
-    if counts is None:
-        size = setup.deck.size
-        low = 0 if _survives_zero(parsed_group, profile) else 1
-        count_list = list(range(max(low, drawn_current - DEFAULT_SPAN), min(size, drawn_current + DEFAULT_SPAN) + 1))
-    else:
-        values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
-        count_list = sorted({_check_count(c) for c in values})
-        if not count_list:
-            raise DeckstatError(f"{param('counts')} is empty; give at least one resource count")
-    if count_list[0] == 0 and not _survives_zero(parsed_group, profile):
-        raise DeckstatError(f"at 0 cards the group {label} matches no card of the deck, so the events cannot be "
-                            "asked; start the sweep at 1, or sweep a card type of the game")
+    count_list = _count_list(counts, profile, parsed_group, setup.deck)
     plan = _plan(deck, profile, group, filler, need_add=count_list[-1] > 0)
     if count_list[-1] > plan.size:
         raise DeckstatError(f"{count_list[-1]} {label} cards do not fit in a {plan.size}-card deck; sweep at most "
                             f"{plan.size}")
     # Each question at each count draws from its own stream: root seed + (count, question).
     streams = runner.make_streams(rng) if chosen == "simulate" else None
-    # The deck-out race is always simulated, so it always needs a seed.
-    race_streams = streams or runner.make_streams(rng)
-
-    def seed(k: int, question: int):
-        if streams is None:
-            return None
-        return np.random.SeedSequence(streams.entropy, spawn_key=streams.spawn_key + (k, question))
-
-    common = {"keep": keep, "mulligan": mulligan, "method": method, "n_trials": n_trials,
-              "chunk_size": chunk_size, "n_workers": n_workers}
-    tables = []
-    provenance: dict = {}
+    questions = _Questions(profile=profile, texts=texts, resource_event=resource_event, turns=turn_list, seat=seat,
+                           keep=keep, mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
+                           n_workers=n_workers, streams=streams,
+                           # The deck-out race is always simulated, so it always needs a seed.
+                           race_streams=streams or runner.make_streams(rng))
+    tables, provenance = [], {}
     for k in count_list:
         try:
-            rebuilt = plan.deck_at(k)
-            report = validate(rebuilt, profile)
-            by_turn = odds(rebuilt, profile, texts, turns=turn_list, seat=seat, rng=seed(k, _STREAM_ODDS), **common)
-            hand = odds(rebuilt, profile, resource_event, zone="hand", seat=seat, rng=seed(k, _STREAM_HAND),
-                        **common)
-            # The first hands of the by-turn trials (or the exact engine) give the mulligan rate.
-            rate = 1.0 - float(by_turn.summary["p_keep_first"].iloc[0])
-            if k == 0:
-                first_turn = math.nan
-            else:
-                last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
-                timing = when(rebuilt, profile, resource_event, max_turn=last, seat=seat, rng=seed(k, _STREAM_WHEN),
-                              **common)
-                first_turn = float(timing.summary["mean_turn"].iloc[0])
+            table, provenance = questions.at(k, plan.deck_at(k))
         except DeckstatError as exc:
             raise exc.prefixed(f"with {k} {label} cards: ") from None
-        if not provenance:
-            provenance = {key: value for key, value in by_turn.provenance.items()
-                          if key not in ("seed_entropy", "seed_spawn_key", "question")}
-        race_seed = np.random.SeedSequence(race_streams.entropy,
-                                           spawn_key=race_streams.spawn_key + (k, _STREAM_DECKOUT))
-        facts = {"legal": report.legal, "violations": _violations(report.table),
-                 "p_resource_in_hand": float(hand.table["p"].iloc[0]), "mulligan_rate": rate,
+        tables.append(table)
+    table, summary = _decisions(pd.concat(tables, ignore_index=True), target, target_turn)
+    summary = summary.assign(group=label, current_count=plan.current, method=chosen)[SUMMARY_COLUMNS]
+    provenance.update({"question": "ratio", "group": label, "filler": filler, "scaling": _scaling(plan, label),
+                       "added_card": plan.added, "counts": count_list})
+    if streams is not None:
+        provenance.update(runner.provenance(streams))
+    elif profile.drought_group:
+        provenance.update({key: value for key, value in runner.provenance(questions.race_streams).items()
+                           if key in ("seed_entropy", "seed_spawn_key")})
+    return RatioResult(table=table, summary=summary, provenance=provenance)
+
+
+def _count_list(counts: Iterable[int] | None, profile: Profile, group, drawn: Deck) -> list[int]:
+    """The resource counts to sweep: as given, or the deck's own count ± :data:`DEFAULT_SPAN`."""
+    if counts is None:
+        current = drawn.count(group)
+        low = 0 if _survives_zero(group, profile) else 1
+        count_list = list(range(max(low, current - DEFAULT_SPAN), min(drawn.size, current + DEFAULT_SPAN) + 1))
+    else:
+        values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
+        count_list = sorted({_check_count(c) for c in values})
+        if not count_list:
+            raise DeckstatError(f"{param('counts')} is empty; give at least one resource count")
+    if count_list[0] == 0 and not _survives_zero(group, profile):
+        raise DeckstatError(f"at 0 cards the group {group.label} matches no card of the deck, so the events cannot "
+                            "be asked; start the sweep at 1, or sweep a card type of the game")
+    return count_list
+
+
+@dataclass(frozen=True)
+class _Questions:
+    """What the sweep asks of the deck rebuilt at each count, and the random streams it asks with."""
+
+    profile: Profile
+    texts: list[str]
+    resource_event: str
+    turns: list[int]
+    seat: str
+    keep: str | None
+    mulligan: bool
+    method: str
+    n_trials: int | None
+    chunk_size: int
+    n_workers: int
+    streams: runner.Streams | None
+    race_streams: runner.Streams
+
+    def seed(self, k: int, question: int) -> np.random.SeedSequence | None:
+        if self.streams is None:
+            return None
+        return np.random.SeedSequence(self.streams.entropy, spawn_key=self.streams.spawn_key + (k, question))
+
+    def at(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict]:
+        """P(event) by turn for the deck with ``k`` resource cards, with its facts on every row."""
+        profile, seat = self.profile, self.seat
+        common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
+                  "chunk_size": self.chunk_size, "n_workers": self.n_workers}
+        report = validate(rebuilt, profile)
+        by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, rng=self.seed(k, _STREAM_ODDS),
+                       **common)
+        hand = odds(rebuilt, profile, self.resource_event, zone="hand", seat=seat, rng=self.seed(k, _STREAM_HAND),
+                    **common)
+        first_turn = math.nan
+        if k > 0:
+            last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
+            timing = when(rebuilt, profile, self.resource_event, max_turn=last, seat=seat,
+                          rng=self.seed(k, _STREAM_WHEN), **common)
+            first_turn = float(timing.summary["mean_turn"].iloc[0])
+        race_seed = np.random.SeedSequence(self.race_streams.entropy,
+                                           spawn_key=self.race_streams.spawn_key + (k, _STREAM_DECKOUT))
+        facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
+                 "p_resource_in_hand": float(hand.table["p"].iloc[0]),
+                 # The first hands of the by-turn trials (or the exact engine) give the mulligan rate.
+                 "mulligan_rate": 1.0 - float(by_turn.summary["p_keep_first"].iloc[0]),
                  "expected_first_resource_turn": first_turn,
-                 **_deckout_columns(profile, rebuilt, keep=keep, mulligan=mulligan,
-                                    n_trials=DECKOUT_TRIALS if n_trials is None else n_trials, rng=race_seed)}
-        tables.append(by_turn.table.assign(resource_count=k, **facts))
-    table = pd.concat(tables, ignore_index=True)
-    table["legal"] = table["legal"].astype(bool)
+                 **_deckout_columns(profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
+                                    n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
+                                    rng=race_seed)}
+        provenance = {key: value for key, value in by_turn.provenance.items()
+                      if key not in ("seed_entropy", "seed_spawn_key", "question")}
+        return by_turn.table.assign(**facts), provenance
+
+
+def _decisions(table: pd.DataFrame, target: float | None, target_turn: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each count's target status on the table, and per event the recommended count."""
+    table = table.assign(legal=table["legal"].astype(bool), target_status=None)
     summaries = []
     for text in table["event"].unique():
         rows = table[table["event"] == text]
         statuses = _statuses(rows, target, target_turn)
-        table.loc[rows.index, "target_status"] = table.loc[rows.index, "resource_count"].map(statuses)
-        summaries.append({"deck": setup.deck.name, "game": profile.id, "event": text, "seat": seat, "group": label,
-                          "current_count": plan.current, "target": target, "target_turn": target_turn,
-                          "method": chosen, **_decision(rows, statuses, target)})
+        table.loc[rows.index, "target_status"] = rows["resource_count"].map(statuses)
+        first = rows.iloc[0]
+        summaries.append({"deck": first["deck"], "game": first["game"], "event": text, "seat": first["seat"],
+                          "target": target, "target_turn": target_turn, **_decision(rows, statuses, target)})
     table = table.reindex(columns=RATIO_COLUMNS).sort_values(["event", "resource_count", "turn"], kind="stable",
                                                               key=_in_order(table["event"]))
     table = table.reset_index(drop=True)
     table["n_trials"] = table["n_trials"].astype("Int64")
+    summary = frame(summaries, [c for c in SUMMARY_COLUMNS if c not in ("group", "current_count", "method")],
+                    integers=("recommended", "recommended_legal"))
+    return table, summary
+
+
+def _scaling(plan: _Plan, label: str) -> str:
+    """How the deck was rebuilt, in words."""
     if plan.filler is None:
         scaling = SCALING_RULE
     else:
         scaling = FILLER_RULE.format(filler=str(plan.table["name"].iloc[plan.filler]))
     if plan.added is not None:
         scaling += ADDED_RULE.format(group=label, name=plan.added)
-    provenance.update({"question": "ratio", "group": label, "filler": filler, "scaling": scaling,
-                       "added_card": plan.added, "counts": count_list})
-    if streams is not None:
-        provenance.update(runner.provenance(streams))
-    elif profile.drought_group:
-        provenance.update({key: value for key, value in runner.provenance(race_streams).items()
-                           if key in ("seed_entropy", "seed_spawn_key")})
-    summary = frame(summaries, SUMMARY_COLUMNS, integers=("recommended", "recommended_legal"))
-    return RatioResult(table=table, summary=summary, provenance=provenance)
+    return scaling
 
 
 def _in_order(events: pd.Series):

@@ -13,7 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
-from deckstat.questions._setup import Setup, all_draws, choose_method, is_increasing, prepare, turn_plan
+from deckstat.questions._setup import Setup, all_draws, choose_method, each_event, is_increasing, turn_plan
 from deckstat.results import WhenResult, frame
 
 WHEN_COLUMNS = ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
@@ -57,18 +57,12 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     if precision is not None:
         check_half_width(precision)
     streams = runner.make_streams(rng) if method != "exact" else None
-    tables, summaries, provenance = [], [], {}
-    for text in texts:
-        setup = prepare(deck, game, [text], keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
-                        mulligan_limit=mulligan_limit, resource=resource)
-        table, summary, provenance = _when_one(setup, max_turn=max_turn, seat=seat, method=method,
-                                               n_trials=n_trials, streams=streams, precision=precision,
-                                               chunk_size=chunk_size, n_workers=n_workers)
-        tables.append(table)
-        summaries.append(summary)
-    provenance["question"] = "when"
-    return WhenResult(table=pd.concat(tables, ignore_index=True), summary=pd.concat(summaries, ignore_index=True),
-                      provenance=provenance)
+    rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
+             "mulligan_limit": mulligan_limit, "resource": resource}
+    answer = functools.partial(_when_one, max_turn=max_turn, seat=seat, method=method, n_trials=n_trials,
+                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers)
+    table, summary, provenance = each_event(texts, rules, answer, "when")
+    return WhenResult(table=table, summary=summary, provenance=provenance)
 
 
 def _widest_cdf(tallies: np.ndarray, n_trials: int) -> float:

@@ -1,0 +1,143 @@
+"""The layers the tree states hold: who may import what, no import cycles, a light ``import deckstat``.
+
+Imports are read from the source (module level and inside functions), so a
+lazy import counts as much as a top-level one.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import deckstat
+
+PACKAGE = Path(deckstat.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(module: str, name: str | None) -> str:
+    """The deckstat module an import statement reaches (``from a import b``: ``a.b`` when that is a module)."""
+    if name is not None and f"{module}.{name}" in MODULES:
+        return f"{module}.{name}"
+    return module
+
+
+def imports_of(name: str) -> set[str]:
+    """Every module ``name`` imports, top-level names for outside packages (``pandas``, ``matplotlib``)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.update(_resolve(node.module, alias.name) for alias in node.names)
+    return {m if m.startswith("deckstat") else m.split(".")[0] for m in found}
+
+
+def _in(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+BASE = ("deckstat.errors", "deckstat.text", "deckstat.terms", "deckstat._version", "deckstat._validate",
+        "deckstat.schema", "deckstat.events")
+STANDARD = set(sys.stdlib_module_names)
+
+
+def test_every_module_is_seen():
+    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+        assert package in MODULES
+    assert len(MODULES) > 30
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.engines")])
+def test_engines_use_arrays_only(name):
+    allowed = {"numpy", "scipy"} | set(BASE) | {m for m in MODULES if _in(m, "deckstat.engines")}
+    outside = {m for m in imports_of(name) - STANDARD if m not in allowed}
+    assert not outside, f"{name} imports {sorted(outside)}; engines take and return arrays"
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.questions")])
+def test_questions_do_not_present(name):
+    banned = {m for m in imports_of(name)
+              if _in(m, "deckstat.present") or _in(m, "deckstat.cli") or m in ("matplotlib", "rich", "typer")}
+    assert not banned, f"{name} imports {sorted(banned)}"
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.present")])
+def test_present_computes_nothing(name):
+    banned = {m for m in imports_of(name) if _in(m, "deckstat.engines") or m in ("scipy", "rich", "typer")}
+    assert not banned, f"{name} imports {sorted(banned)}"
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.games")])
+def test_games_are_rules_as_data(name):
+    banned = {m for m in imports_of(name) if any(_in(m, p) for p in ("deckstat.engines", "deckstat.questions",
+                                                                       "deckstat.present", "deckstat.cli"))}
+    assert not banned, f"{name} imports {sorted(banned)}"
+
+
+@pytest.mark.parametrize("name", BASE)
+def test_base_modules_stand_alone(name):
+    # check_deck compares with the Deck class, imported where it is used.
+    exceptions = {"deckstat._validate": {"deckstat.deck"}}.get(name, set())
+    outside = {m for m in imports_of(name) - STANDARD - exceptions if m not in set(BASE) | {"numpy"}}
+    assert not outside, f"{name} imports {sorted(outside)}"
+
+
+def test_only_plots_draws_and_only_the_cli_prints_tables():
+    for name in MODULES:
+        found = imports_of(name)
+        if "matplotlib" in found:
+            assert name == "deckstat.present.plots", name
+        if found & {"rich", "typer"}:
+            assert _in(name, "deckstat.cli"), name
+
+
+def test_no_import_cycles():
+    # The top-level package re-exports the API and is left out; so is a module's implicit import of its own
+    # package, which only re-exports what its modules define.
+    graph = {name: {m for m in imports_of(name) if m in MODULES and m != "deckstat"} for name in MODULES}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+
+
+def test_import_deckstat_loads_neither_matplotlib_nor_rich():
+    code = ("import sys, deckstat; "
+            "print(sorted(m for m in ('matplotlib', 'rich', 'typer', 'scipy.stats') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_each_folder_states_its_rule():
+    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+        doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8"))) or ""
+        assert "Layer rule" in doc, package
