@@ -212,7 +212,7 @@ def mulligan(
     keep: KeepOpt = None,
     event: OptionalEventsOpt = None,
     turns: Annotated[str, typer.Option(help="Turns of the by-turn comparison.")] = "0-6",
-    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first or second.")] = Seat.first,
+    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.")] = Seat.first,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
@@ -249,7 +249,8 @@ def mulligan(
         def build():
             keep_table, kept_hand, by_turn = tables.mulligan_tables(result)
             return [keep_table, Text("Kept hand: how many cards of each group"), kept_hand,
-                    Text(f"P({events}) by turn, {seat.value} player"), by_turn]
+                    Text(f"P({events}) by turn, " + ("both players" if seat is Seat.both else f"{seat.value} player")),
+                    by_turn]
 
         emit(result, fmt, table, title + ("\n" + note if note else ""), build)
 

@@ -122,15 +122,14 @@ def mulligan_tables(result: MulliganResult) -> list[Table]:
     by_turn = result.by_turn
     with_rule = by_turn[by_turn["mulligan_rule"] == rule].reset_index(drop=True)
     without = by_turn[by_turn["mulligan_rule"] == "none"].reset_index(drop=True)
-    several = with_rule["event"].nunique() > 1
+    keys = [k for k in ("event", "seat") if with_rule[k].nunique() > 1]
     turns = Table()
-    for column in (("event",) if several else ()) + ("turn", f"with {rule} mulligan", "keep every hand",
-                                                       "difference"):
+    for column in (*keys, "turn", f"with {rule} mulligan", "keep every hand", "difference"):
         turns.add_column(_text(column), justify="right")
     for a, b in zip(with_rule.itertuples(index=False), without.itertuples(index=False)):
         cells = [a.turn, format_estimate(a.p, a.ci_low, a.ci_high, a.method), format_probability(b.p),
                  f"{(a.p - b.p) * 100:+.1f} points"]
-        turns.add_row(*[_text(c) for c in ([a.event] if several else []) + cells])
+        turns.add_row(*[_text(c) for c in [getattr(a, k) for k in keys] + cells])
     return [keep, distribution_table(result.kept_hand, "count", "group"), turns]
 
 

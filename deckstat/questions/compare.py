@@ -159,7 +159,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     profile = get_profile(game)
     common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
               "resource": resource}
-    names = [d.name if d.source != "<table>" else f"deck {i + 1}" for i, d in enumerate(decks)]
+    names = _names(decks)
     streams = runner.make_streams(rng) if method != "exact" else None
     tables, odds_tables, provenance = [], [], {}
     for text in texts:
@@ -194,6 +194,17 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     return CompareResult(table=pd.concat(tables, ignore_index=True),
                          odds=pd.concat(odds_tables, ignore_index=True)[ODDS_COLUMNS], cards=cards,
                          deckout=deckout_table, ratio=ratio_table, provenance=provenance)
+
+
+def _names(decks: list[Deck]) -> list[str]:
+    """A name per deck that tells it from the others: its file name, else its path, else its position."""
+    names = [d.name if d.source != "<table>" else f"deck {i + 1}" for i, d in enumerate(decks)]
+    if len(set(names)) == len(names):
+        return names
+    sources = [d.source if d.source != "<table>" else f"deck {i + 1}" for i, d in enumerate(decks)]
+    if len(set(sources)) == len(sources):
+        return sources
+    return [f"{name} ({i + 1})" for i, name in enumerate(names)]
 
 
 def _exact_differences(frames: list[pd.DataFrame], names: list[str]) -> pd.DataFrame:

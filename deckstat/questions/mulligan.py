@@ -16,6 +16,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import Setup, choose_method, mulligan_settings, prepare
 from deckstat.questions.odds import odds
 from deckstat.results import MulliganResult, frame
+from deckstat.terms import SEATS
 
 SUMMARY_COLUMNS = ["deck", "game", "mulligan_rule", "mulligan_limit", "keep", "p_keep_first", "ci_low", "ci_high",
                    "expected_mulligans", "n_trials", "method"]
@@ -42,7 +43,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         Event(s) for the by-turn comparison (default: the resource group
         ``>=1``, else the keep rule).
     turns, seat
-        Turns and seat (``first`` or ``second``) of the by-turn comparison.
+        Turns and seat (``first``, ``second`` or ``both``) of the by-turn comparison.
     mulligan_rule, mulligan_limit, resource, method, n_trials, rng, chunk_size, n_workers
         As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
 
@@ -64,8 +65,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     0.6894
     """
     profile = get_profile(game)
-    check_seats(seat, single=True)
-    rule, _, _ = mulligan_settings(profile, keep=None, mulligan=True, mulligan_rule=mulligan_rule,
+    check_seats(seat)
+    rule, _, _ = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                    mulligan_limit=mulligan_limit)
     if rule == "none":
         raise DeckstatError(f"{profile.name} has no mulligan rule; choose one with {param('mulligan_rule')} "
@@ -89,7 +90,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                         ignore_index=True)
     # Each turn's two rows side by side, events in the order asked.
     order = {text: i for i, text in enumerate(dict.fromkeys(by_turn["event"]))}
-    by_turn = (by_turn.assign(order=by_turn["event"].map(order)).sort_values(["order", "turn"], kind="stable")
+    by_turn = (by_turn.assign(order=by_turn["event"].map(order), seat_order=by_turn["seat"].map(SEATS.index))
+               .sort_values(["order", "seat_order", "turn"], kind="stable")
                [BY_TURN_COLUMNS].reset_index(drop=True))
     identity = {"deck": setup.deck.name, "game": profile.id}
     provenance = dict(setup.provenance)
