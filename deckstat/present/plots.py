@@ -1,12 +1,16 @@
 """Figures of deckstat results, for players.
 
-Every function here only draws: it receives a result DataFrame made by the
-API (:func:`deckstat.odds`, :func:`deckstat.when`, :func:`deckstat.ratio`,
-:func:`deckstat.deckout`, a deck comparison, or a
-:class:`~deckstat.api.MulliganReport`), computes nothing statistical, and
-returns the matplotlib Axes it drew on. Pass ``ax`` to draw into an existing
-figure; without it a new figure is created. :func:`save` writes a figure to
-PNG or SVG and closes it.
+Every function here only draws: it receives a result made by the API
+(:class:`~deckstat.results.OddsResult`, :class:`~deckstat.results.WhenResult`,
+:class:`~deckstat.results.RatioResult`, :class:`~deckstat.results.DeckoutResult`,
+:class:`~deckstat.results.CompareResult` or
+:class:`~deckstat.results.MulliganResult`; odds and comparisons also as a bare
+table, e.g. several results' tables joined with ``pd.concat``), computes
+nothing statistical, and returns the matplotlib Axes it drew on. Names, rules
+and counts come from the tables' columns and the result's ``provenance``; a
+bare table's ``attrs`` stand in for the provenance. Pass ``ax`` to draw into
+an existing figure; without it a new figure is created. :func:`save` writes a
+figure to PNG or SVG and closes it.
 
 This is the only module of deckstat that imports matplotlib, and the rest
 of the package imports it only inside the functions that draw (the CLI's
@@ -21,11 +25,18 @@ exact results have none.
 
 Examples
 --------
+>>> import tempfile
+>>> from pathlib import Path
 >>> import deckstat
->>> from deckstat import plots
->>> deck = deckstat.load_deck("data/wankul/sample_deck.csv")  # doctest: +SKIP
->>> ax = plots.plot_odds(deckstat.odds(deck, "wankul", "Terrain>=1"))  # doctest: +SKIP
->>> plots.save(ax, "terrain.png")  # doctest: +SKIP
+>>> from deckstat.present import plots
+>>> deck = deckstat.load_deck(DATA / "wankul" / "sample_deck.csv")
+>>> ax = plots.plot_odds(deckstat.odds(deck, "wankul", "Terrain>=1"))
+>>> print(ax.get_title())
+P(Terrain>=1) among the cards seen by turn, both players (same odds)
+sample_deck.csv · wankul · bottom mulligan, keep if Terrain>=1 · exact
+>>> with tempfile.TemporaryDirectory() as folder:
+...     print(plots.save(ax, Path(folder) / "terrain.png").name)
+terrain.png
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
 
 from deckstat.errors import DeckstatError
 from deckstat.present.format import format_probability
+from deckstat.results import CompareResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, WhenResult
 
 __all__ = ["plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
 
@@ -218,18 +230,90 @@ def _joined(*parts: object) -> str:
     return " · ".join(str(p) for p in parts if p is not None and str(p) not in ("", "?"))
 
 
+def _expect(value: object, kind: type, name: str, see: str, *, table: bool = False) -> None:
+    """Refuse anything but a ``kind`` result (with ``table``, a DataFrame too), naming what was expected."""
+    if isinstance(value, kind) or (table and isinstance(value, pd.DataFrame)):
+        return
+    article = "an" if kind.__name__[0] in "AEIOU" else "a"
+    alternative = " or a DataFrame shaped like its table" if table else ""
+    raise DeckstatError(f"{name} must be {article} {kind.__name__} (see {see}){alternative}, "
+                        f"got {type(value).__name__}")
+
+
+def _distinct(frame: pd.DataFrame, keys: Iterable[str], what: str) -> None:
+    """Refuse rows that share every identity column: one line would zigzag through both."""
+    keys = [c for c in keys if c in frame.columns]
+    repeated = frame[frame.duplicated(keys, keep=False)]
+    if not repeated.empty:
+        row = repeated.iloc[0]
+        shown = ", ".join(f"{c} {row[c]!r}" for c in keys)
+        raise DeckstatError(f"{what} has several rows for {shown}: they cannot be told apart (two decks with the "
+                            "same name, or results under different rules joined together?)")
+
+
+def _present(value: object) -> object:
+    """``value``, or None when it is missing (None, NaN, ``pd.NA``)."""
+    if value is None or (np.ndim(value) == 0 and pd.isna(value)):
+        return None
+    return value
+
+
+def _shared(frame: pd.DataFrame | None, column: str, fallback: object = None) -> object:
+    """The value all rows share in ``column`` (None when they differ); ``fallback`` without that column."""
+    if frame is None or column not in frame.columns or frame.empty:
+        return _present(fallback)
+    values = _unique(frame, column)
+    return _present(values[0]) if len(values) == 1 else None
+
+
+def _row(frame: pd.DataFrame | None, **where: object) -> dict:
+    """The first row of ``frame`` matching ``where`` (columns that are absent are not matched), as a dict."""
+    if not isinstance(frame, pd.DataFrame) or frame.empty:
+        return {}
+    mask = np.ones(len(frame), dtype=bool)
+    for column, value in where.items():
+        if column in frame.columns:
+            mask &= (frame[column] == value).to_numpy(dtype=bool, na_value=False)
+    rows = frame[mask]
+    return rows.iloc[0].to_dict() if not rows.empty else {}
+
+
+def _is_false(value: object) -> bool:
+    """Whether ``value`` is present and false (a missing value is neither true nor false)."""
+    value = _present(value)
+    return value is not None and not bool(value)
+
+
+def _rules_text(rule: object, keep: object) -> str | None:
+    """``no mulligan`` or ``<rule> mulligan, keep if <keep>`` (None when the rule is unknown)."""
+    rule = _present(rule)
+    if rule is None:
+        return None
+    if rule == "none":
+        return "no mulligan"
+    return f"{_rule_name(rule)} mulligan, keep if {_present(keep)}"
+
+
+def _rule_name(rule: object) -> str:
+    return {"london": "London", "vancouver": "Vancouver"}.get(str(rule), str(rule))
+
+
 # --- figures --------------------------------------------------------------------------------------------------
 
-def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+def plot_odds(result_or_table: OddsResult | pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Draw P(event) by turn: one line per event and seat (and deck).
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A :func:`deckstat.odds` result (columns ``turn``, ``seat``, ``zone``,
-        ``event``, ``p``, ``ci_low``, ``ci_high``, ``method``), possibly several
-        concatenated: one line per ``event`` and ``seat``, and per ``deck``
-        when the frame has a ``deck`` column.
+    result_or_table : OddsResult or pandas.DataFrame
+        A :func:`deckstat.odds` result, or a DataFrame shaped like its
+        ``table`` (columns ``turn``, ``seat``, ``event``, ``p``, ``ci_low``,
+        ``ci_high``, ``method``; ``deck``, ``game`` and ``zone`` when
+        present), e.g. several results' tables joined with ``pd.concat``:
+        one line per ``event`` and ``seat``, and per ``deck`` (and ``game``)
+        when the table holds several. The mulligan rule and keep rule named in
+        the title come from the result's ``provenance`` (a bare table's
+        ``attrs``).
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
@@ -242,16 +326,22 @@ def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         interval band. A result with a single turn (zones ``hand`` and
         ``set_aside``) has its values written next to the points.
     """
-    frame = _check(frame, ["turn", "seat", "event", "p", "ci_low", "ci_high", "method"], "odds result")
+    _expect(result_or_table, OddsResult, "result_or_table", "deckstat.odds", table=True)
+    if isinstance(result_or_table, OddsResult):
+        frame, provenance = result_or_table.table, result_or_table.provenance
+    else:
+        frame, provenance = result_or_table, result_or_table.attrs
+    frame = _check(frame, ["turn", "seat", "event", "p", "ci_low", "ci_high", "method"], "odds table")
+    _distinct(frame, ["deck", "game", "event", "seat", "zone", "turn"], "odds table")
     ax = _axes(ax)
-    has_deck = "deck" in frame.columns
-    series = (["deck"] if has_deck else []) + ["event"]
-    decks, events = _unique(frame, "deck"), _unique(frame, "event")
+    decks, games, events = _unique(frame, "deck"), _unique(frame, "game"), _unique(frame, "event")
+    series = [c for c, values in (("deck", decks), ("game", games)) if c in frame.columns and len(values) > 1]
+    series.append("event")
     zones = _unique(frame, "zone")
     drawn = _merge_identical_seats(frame, ["p", "ci_low", "ci_high"], by=series)
     seats = _unique(drawn, "seat")
     any_simulated = False
-    groups = drawn.groupby(series, sort=False)
+    groups = drawn.groupby(series, sort=False, dropna=False)
     single_turn = frame["turn"].nunique() == 1
     for i, (key, group) in enumerate(groups):
         values = dict(zip(series, key if isinstance(key, tuple) else (key,)))
@@ -263,6 +353,8 @@ def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
             words = []
             if len(decks) > 1:
                 words.append(_name(values["deck"]))
+            if len(games) > 1:
+                words.append(str(values["game"]))
             if len(events) > 1:
                 words.append(str(values["event"]))
             if len(seats) > 1:
@@ -284,16 +376,10 @@ def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     what = f"P({events[0]})" if len(events) == 1 else "P(event)"
     seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
     main = " ".join(w for w in (what, zone, "" if single_turn else "by turn") if w) + seat_text
-    deck = None
-    if len(decks) == 1:
-        deck = _name(decks[0]) if has_deck else (_name(frame.attrs["deck"]) if frame.attrs.get("deck") else None)
-    rule = frame.attrs.get("mulligan_rule")
-    rule_text = None
-    if rule == "none":
-        rule_text = "no mulligan"
-    elif rule:
-        rule_text = f"{_rule_name(rule)} mulligan, keep if {frame.attrs.get('keep')}"
-    _title(ax, main, _joined(deck, frame.attrs.get("game"), rule_text, _method_words(frame)))
+    deck = _shared(frame, "deck", provenance.get("deck_source"))
+    game = _shared(frame, "game", provenance.get("game"))
+    rules = _rules_text(provenance.get("mulligan_rule"), provenance.get("keep"))
+    _title(ax, main, _joined(_name(deck) if deck is not None else None, game, rules, _method_words(frame)))
     handles, _ = ax.get_legend_handles_labels()
     if any_simulated:
         handles.append(_interval_proxy())
@@ -301,78 +387,83 @@ def plot_odds(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def _rule_name(rule: object) -> str:
-    return {"london": "London", "vancouver": "Vancouver"}.get(str(rule), str(rule))
-
-
-def plot_when(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+def plot_when(result: WhenResult, ax: Axes | None = None) -> Axes:
     """Draw on which turn an event first holds: bars of the first turn, line of "by this turn".
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A :func:`deckstat.when` result (columns ``seat``, ``turn``, ``pmf``,
-        ``cdf``, ``pmf_low``, ``pmf_high``, ``cdf_low``, ``cdf_high``,
-        ``method``; ``attrs["summary"]`` per seat with ``p_never`` and
-        ``max_turn``; ``attrs["event"]``).
+    result : WhenResult
+        A :func:`deckstat.when` result. Its ``table`` (``event``, ``seat``,
+        ``turn``, ``p``, ``ci_low``, ``ci_high``, ``cdf``, ``cdf_low``,
+        ``cdf_high``, ``method``) is drawn; its ``summary`` (``p_never`` and
+        ``max_turn`` per event and seat) is named in the title.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
     Returns
     -------
     matplotlib.axes.Axes
-        Bars: P(first holds on that turn), side by side per seat. Lines:
-        P(holds by that turn). Seats with identical results share one set of
-        bars and one line. Simulated results carry 95% error bars and bands.
-        The title gives, per seat, the probability that the event has not
-        held by the last turn.
+        Bars: P(first holds on that turn), side by side per event and seat.
+        Lines: P(holds by that turn). With one event the seats get the
+        colours; with several, each event has its colour and the seats are
+        told apart by line style, marker and bar hatching. Seats with
+        identical results share one set of bars and one line. Simulated
+        results carry 95% error bars and bands. The title gives, per event
+        and seat, the probability that the event has not held by the last
+        turn.
     """
-    frame = _check(frame, ["seat", "turn", "pmf", "cdf", "pmf_low", "pmf_high", "cdf_low", "cdf_high", "method"],
-                   "when result")
+    _expect(result, WhenResult, "result", "deckstat.when")
+    frame = _check(result.table, ["seat", "turn", "p", "cdf", "ci_low", "ci_high", "cdf_low", "cdf_high", "method"],
+                   "when result's table")
+    summary = result.summary if isinstance(result.summary, pd.DataFrame) else None
     ax = _axes(ax)
-    drawn = _merge_identical_seats(frame, ["pmf", "cdf", "pmf_low", "pmf_high", "cdf_low", "cdf_high"])
+    has_event = "event" in frame.columns
+    events = _unique(frame, "event")
+    drawn = _merge_identical_seats(frame, ["p", "cdf", "ci_low", "ci_high", "cdf_low", "cdf_high"],
+                                   by=["event"] if has_event else None)
     seats = _unique(drawn, "seat")
-    width = 0.8 / len(seats)
-    offsets = _seat_offsets(seats, width)
-    summary = frame.attrs.get("summary") if isinstance(frame.attrs.get("summary"), dict) else {}
+    series = list(drawn[["event", "seat"]].drop_duplicates().itertuples(index=False, name=None)) if has_event \
+        else [(None, seat) for seat in seats]
+    width = 0.8 / len(series)
+    offsets = _seat_offsets(series, width)
+    hatches = ("", "//", "..", "xx")
     any_simulated = False
-    for i, seat in enumerate(seats):
-        part = drawn[drawn["seat"] == seat].sort_values("turn")
-        color = COLORS[i % len(COLORS)]
-        linestyle, marker = _seat_style(seat, i)
+    for key in series:
+        event, seat = key
+        part = drawn[drawn["seat"] == seat]
+        if has_event:
+            part = part[part["event"] == event]
+        part = part.sort_values("turn")
+        seat_index = seats.index(seat)
+        # One event: a colour per seat; several: a colour per event, the seats told apart by style.
+        color = COLORS[(events.index(event) if len(events) > 1 else seat_index) % len(COLORS)]
+        hatch = hatches[seat_index % len(hatches)] if len(events) > 1 else ""
+        linestyle, marker = _seat_style(seat, seat_index)
         turns = _numbers(part["turn"])
-        pmf = _numbers(part["pmf"])
+        pmf = _numbers(part["p"])
         simulated = _simulated(part)
         any_simulated |= simulated
-        errors = _errors(pmf, _numbers(part["pmf_low"]), _numbers(part["pmf_high"])) if simulated else None
-        ax.bar(turns + offsets[seat], pmf, width=width, color=color, alpha=0.5, edgecolor=color, yerr=errors,
-               error_kw={"ecolor": "0.2", "capsize": 2, "linewidth": 1},
-               label=f"{_seat_words(seat)}: holds for the first time on this turn")
+        errors = _errors(pmf, _numbers(part["ci_low"]), _numbers(part["ci_high"])) if simulated else None
+        who = f"{event}, {_seat_words(seat)}" if len(events) > 1 else _seat_words(seat)
+        ax.bar(turns + offsets[key], pmf, width=width, color=color, alpha=0.5, edgecolor=color, hatch=hatch,
+               yerr=errors, error_kw={"ecolor": "0.2", "capsize": 2, "linewidth": 1},
+               label=f"{who}: holds for the first time on this turn")
         ax.plot(turns, _numbers(part["cdf"]), linestyle=linestyle, marker=marker, color=color,
-                label=f"{_seat_words(seat)}: has held by this turn")
+                label=f"{who}: has held by this turn")
         if simulated:
             ax.fill_between(turns, _numbers(part["cdf_low"]), _numbers(part["cdf_high"]), color=color, alpha=0.2,
                             linewidth=0)
     _probability_axis(ax)
     _turn_axis(ax, _numbers(frame["turn"]))
-    event = frame.attrs.get("event") or (frame["event"].iloc[0] if "event" in frame.columns else "the event")
-    max_turn = next((info.get("max_turn") for info in summary.values()
-                     if isinstance(info, dict) and info.get("max_turn") is not None), None)
+    max_turn = _present(summary["max_turn"].dropna().max()) if summary is not None and "max_turn" in summary else None
     if max_turn is None:
-        max_turn = int(np.nanmax(_numbers(frame["turn"])))
-    never = {seat: info["p_never"] for seat, info in summary.items()
-             if isinstance(info, dict) and info.get("p_never") is not None}
-    never_text = None
-    if never:
-        shown = {format_probability(p) for p in never.values()}
-        if len(never) > 1 and len(shown) == 1:
-            never_text = f"P(not by turn {max_turn}) = {shown.pop()} for both players"
-        else:
-            never_text = f"P(not by turn {max_turn}): " + ", ".join(
-                f"{_seat_words(seat)} {format_probability(p)}" for seat, p in never.items())
-    deck = _name(frame.attrs["deck"]) if frame.attrs.get("deck") else None
-    _title(ax, f"When does {event} first hold among the cards seen?",
-           _joined(never_text, deck, frame.attrs.get("game"), _method_words(frame)))
+        max_turn = np.nanmax(_numbers(frame["turn"]))
+    never_text = _never_text(summary, events, int(max_turn))
+    deck = _shared(frame, "deck", result.provenance.get("deck_source"))
+    game = _shared(frame, "game", result.provenance.get("game"))
+    what = str(events[0]) if len(events) == 1 and events[0] is not None else "each event"
+    _title(ax, f"When does {what} first hold among the cards seen?",
+           _joined(never_text, _name(deck) if deck is not None else None, game, _method_words(frame)))
     handles, _ = ax.get_legend_handles_labels()
     if any_simulated:
         handles.append(_interval_proxy())
@@ -380,18 +471,44 @@ def plot_when(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def plot_ratio(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+def _never_text(summary: pd.DataFrame | None, events: list, max_turn: int) -> str | None:
+    """``P(not by turn N) = …`` from a when summary: per event, one value for both seats or one per seat."""
+    if summary is None or "p_never" not in summary.columns or "seat" not in summary.columns:
+        return None
+    pieces = []
+    for event in events:
+        rows = summary[summary["event"] == event] if "event" in summary.columns and event is not None else summary
+        never = {seat: p for seat, p in zip(rows["seat"], rows["p_never"]) if _present(p) is not None}
+        if not never:
+            continue
+        shown = {format_probability(p) for p in never.values()}
+        if len(never) > 1 and len(shown) == 1:
+            pieces.append((event, True, f"{shown.pop()} for both players"))
+        else:
+            pieces.append((event, False, ", ".join(f"{_seat_words(seat)} {format_probability(p)}"
+                                                    for seat, p in never.items())))
+    if not pieces:
+        return None
+    if len(events) == 1:
+        _, same, text = pieces[0]
+        return f"P(not by turn {max_turn}) = {text}" if same else f"P(not by turn {max_turn}): {text}"
+    return f"P(not by turn {max_turn}): " + "; ".join(f"{event} {text}" for event, _, text in pieces)
+
+
+def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
     """Draw P(event at the target turn) against the number of resource cards.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A :func:`deckstat.ratio` result: one row per resource count and turn
-        (columns ``resource_count``, ``turn``, ``seat``, ``event``, ``p``,
-        ``ci_low``, ``ci_high``, ``method``, ``legal``), with ``attrs``
-        ``group``, ``target`` (float or None), ``target_turn`` (default: the
-        last turn) and ``recommended`` (int or None); ``recommended_legal``,
-        ``recommended_is_legal`` and ``target_status`` are used when present.
+    result : RatioResult
+        A :func:`deckstat.ratio` result. Its ``table`` (one row per resource
+        count, event and turn: ``resource_count``, ``turn``, ``seat``,
+        ``event``, ``p``, ``ci_low``, ``ci_high``, ``method``, ``legal``,
+        ``target_status``) is drawn at the target turn; its ``summary`` (one
+        row per event: ``group``, ``target``, ``target_turn``,
+        ``recommended``, ``recommended_is_legal``, ``recommended_legal``)
+        gives the target and the recommendations; the deck size comes from the
+        ``provenance``.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
@@ -399,35 +516,38 @@ def plot_ratio(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
         Legal decks are filled markers, decks that break a construction rule
-        hollow grey ones, each labelled with its probability; simulated points
-        carry 95% error bars. A horizontal line marks the target and a
-        vertical one the recommended count (and, when it differs, the
-        smallest legal count reaching the target).
+        hollow grey ones, each labelled with its probability (one event);
+        simulated points carry 95% error bars. A horizontal line marks the
+        target and a vertical one each event's recommended count (and, when
+        it differs, the smallest legal count reaching the target); with
+        several events each event's lines take its colour.
     """
-    frame = _check(frame, ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "method", "legal"],
-                   "ratio result")
+    _expect(result, RatioResult, "result", "deckstat.ratio")
+    frame = _check(result.table, ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "method",
+                                  "legal"], "ratio result's table")
+    summary = result.summary if isinstance(result.summary, pd.DataFrame) else pd.DataFrame()
+    provenance = result.provenance
     ax = _axes(ax)
-    attrs = frame.attrs
-    target_turn = attrs.get("target_turn")
+    first = _row(summary)
+    target_turn = _present(first.get("target_turn"))
     if target_turn is None:
         target_turn = frame["turn"].max()
     at_turn = frame[frame["turn"] == target_turn]
     if at_turn.empty:
         raise DeckstatError(f"ratio result has no row at target turn {target_turn!r}; turns: "
                             f"{', '.join(map(str, sorted(set(frame['turn']))))}")
-    group = attrs.get("group") or "resource"
+    group = _present(first.get("group")) or provenance.get("group") or "resource"
     events, seats = _unique(at_turn, "event"), _unique(at_turn, "seat")
     n_series = len(events) * len(seats)
     handles = []
+    colors = {}
     for i, ((event, seat), part) in enumerate(at_turn.groupby(["event", "seat"], sort=False)):
         part = part.sort_values("resource_count")
-        color = COLORS[i % len(COLORS)]
+        color = colors[event, seat] = COLORS[i % len(COLORS)]
         linestyle, marker = _seat_style(seat, seats.index(seat))
         x, p = _numbers(part["resource_count"]), _numbers(part["p"])
         legal = part["legal"].astype(bool).to_numpy()
-        words = [str(event)] if len(events) > 1 else []
-        words += [_seat_words(seat)] if len(seats) > 1 else []
-        suffix = f" ({', '.join(words)})" if words else ""
+        suffix = _series_suffix(event, seat, events, seats)
         ax.plot(x, p, linestyle=linestyle, color=color, alpha=0.5, linewidth=1.2, zorder=2)
         if _simulated(part):
             ax.errorbar(x, p, yerr=_errors(p, _numbers(part["ci_low"]), _numbers(part["ci_high"])), fmt="none",
@@ -452,53 +572,81 @@ def plot_ratio(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     if _simulated(at_turn):
         handles.append(Line2D([], [], color="0.25", marker="_", markersize=10, linestyle="none",
                               label=INTERVAL_LABEL))
-    target = attrs.get("target")
-    has_target = target is not None and pd.notna(target)
-    if has_target:
+    target = _present(first.get("target"))
+    if target is not None:
         handles.append(ax.axhline(float(target), color="0.2", linestyle=":", linewidth=1.5,
                                   label=f"target: {format_probability(float(target))}"))
-    recommended = attrs.get("recommended")
-    if recommended is not None and pd.notna(recommended):
-        note = " (an illegal deck)" if attrs.get("recommended_is_legal") is False else ""
-        handles.append(ax.axvline(float(recommended), color=COLORS[2], linestyle="--", linewidth=1.5,
-                                  label=f"recommended: {int(recommended)} {group}, the smallest count reaching "
-                                        f"the target{note}"))
-    elif has_target:
-        statuses = attrs.get("target_status") if isinstance(attrs.get("target_status"), dict) else {}
-        unsure = [str(k) for k, status in statuses.items() if status == "undecided"]
-        if unsure:
-            why = f"undecided at {', '.join(unsure)} {group} (the 95% interval contains the target)"
-        elif statuses and all(status == "not reached" for status in statuses.values()):
-            why = "no count swept reaches the target"
-        else:
-            why = "none"
-        handles.append(Line2D([], [], linestyle="none", label=f"no recommendation: {why}"))
-    legal_choice = attrs.get("recommended_legal")
-    if legal_choice is not None and pd.notna(legal_choice) and legal_choice != recommended:
-        handles.append(ax.axvline(float(legal_choice), color=COLORS[4], linestyle="-.", linewidth=1.5,
-                                  label=f"smallest legal count reaching the target: {int(legal_choice)} {group}"))
+    several = len(colors) > 1
+    for event, seat in colors:
+        info = _row(summary, event=event, seat=seat)
+        # One series: the usual green and purple; several: each series' own colour.
+        color = colors[event, seat] if several else COLORS[2]
+        legal_color = colors[event, seat] if several else COLORS[4]
+        suffix = _series_suffix(event, seat, events, seats)
+        recommended = _present(info.get("recommended"))
+        if recommended is not None:
+            note = " (an illegal deck)" if _is_false(info.get("recommended_is_legal")) else ""
+            handles.append(ax.axvline(float(recommended), color=color, linestyle="--", linewidth=1.5,
+                                      label=f"recommended: {int(recommended)} {group}, the smallest count reaching "
+                                            f"the target{note}{suffix}"))
+        elif target is not None:
+            rows = frame[(frame["event"] == event) & (frame["seat"] == seat)]
+            handles.append(Line2D([], [], linestyle="none",
+                                  label=f"no recommendation: {_no_recommendation(rows, group)}{suffix}"))
+        legal_choice = _present(info.get("recommended_legal"))
+        if legal_choice is not None and legal_choice != recommended:
+            handles.append(ax.axvline(float(legal_choice), color=legal_color, linestyle="-.", linewidth=1.5,
+                                      label=f"smallest legal count reaching the target: {int(legal_choice)} "
+                                            f"{group}{suffix}"))
     _probability_axis(ax)
     _turn_axis(ax, _numbers(at_turn["resource_count"]), f"Number of {group} cards in the deck")
     event = events[0] if len(events) == 1 else "event"
     seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
     turn_text = "in the kept opening hand" if int(target_turn) == 0 else f"by turn {int(target_turn)}"
-    size = attrs.get("deck_size")
-    deck = _name(attrs["deck"]) if attrs.get("deck") else None
+    size = provenance.get("deck_size")
+    deck = _shared(frame, "deck", provenance.get("deck_source"))
+    game = _shared(frame, "game", provenance.get("game"))
     _title(ax, f"P({event}) {turn_text}{seat_text}, by number of {group} cards",
-           _joined(deck, f"{size} cards" if size else None, attrs.get("game"), _method_words(at_turn)))
+           _joined(_name(deck) if deck is not None else None, f"{size} cards" if size else None, game,
+                   _method_words(at_turn)))
     _legend(ax, handles, loc="lower right")
     return ax
 
 
-def plot_deckout(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+def _series_suffix(event: object, seat: object, events: list, seats: list) -> str:
+    """`` (event, seat)`` naming what tells a series apart, or nothing with a single series."""
+    words = [str(event)] if len(events) > 1 else []
+    words += [_seat_words(seat)] if len(seats) > 1 else []
+    return f" ({', '.join(words)})" if words else ""
+
+
+def _no_recommendation(rows: pd.DataFrame, group: str) -> str:
+    """Why a sweep recommends no count, from its ``target_status`` per resource count."""
+    statuses = {}
+    if "target_status" in rows.columns:
+        for count, status in zip(rows["resource_count"], rows["target_status"]):
+            if _present(status) is not None:
+                statuses.setdefault(count, status)
+    unsure = [str(k) for k in sorted(statuses) if statuses[k] == "undecided"]
+    if unsure:
+        return f"undecided at {', '.join(unsure)} {group} (the 95% interval contains the target)"
+    if statuses and all(status == "not reached" for status in statuses.values()):
+        return "no count swept reaches the target"
+    return "none"
+
+
+def plot_deckout(result: DeckoutResult, ax: Axes | None = None) -> Axes:
     """Draw on which turn each seat's deck runs out.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A :func:`deckstat.deckout` result (columns ``seat``, ``turn``, ``p``,
-        ``ci_low``, ``ci_high``, ``method``; ``attrs`` ``summary`` per seat and
-        ``p_first_runs_out_first``).
+    result : DeckoutResult
+        A :func:`deckstat.deckout` result. Its ``table`` (``seat``, ``turn``,
+        ``p``, ``ci_low``, ``ci_high``, ``method``) is drawn; its ``summary``
+        gives each seat's median and mean turn and, in the row of seat
+        ``first``, P(the first player runs out first) with its interval and
+        P(same moment); ``deck`` and ``opponent`` name the decks and the
+        ``provenance`` tells whether the drought rule applied.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
@@ -509,15 +657,16 @@ def plot_deckout(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         the seats share a turn, with 95% error bars when simulated; the title
         gives P(the first player runs out first).
     """
-    frame = _check(frame, ["seat", "turn", "p", "ci_low", "ci_high", "method"], "deckout result")
+    _expect(result, DeckoutResult, "result", "deckstat.deckout")
+    frame = _check(result.table, ["seat", "turn", "p", "ci_low", "ci_high", "method"], "deckout result's table")
+    summary = result.summary if isinstance(result.summary, pd.DataFrame) else None
+    provenance = result.provenance
     ax = _axes(ax)
-    attrs = frame.attrs
     seats = _unique(frame, "seat")
     turn_sets = [set(frame.loc[frame["seat"] == seat, "turn"]) for seat in seats]
     shared = any(a & b for i, a in enumerate(turn_sets) for b in turn_sets[i + 1:])
     width = 0.8 / len(seats) if shared else 0.8
     offsets = _seat_offsets(seats, width) if shared else dict.fromkeys(seats, 0.0)
-    summary = attrs.get("summary") if isinstance(attrs.get("summary"), dict) else {}
     hatches = ("", "//", "..", "xx")
     for i, seat in enumerate(seats):
         part = frame[frame["seat"] == seat].sort_values("turn")
@@ -525,37 +674,42 @@ def plot_deckout(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         p = _numbers(part["p"])
         errors = _errors(p, _numbers(part["ci_low"]), _numbers(part["ci_high"])) if _simulated(part) else None
         label = _seat_words(seat)
-        info = summary.get(seat) if isinstance(summary.get(seat), dict) else {}
-        if info.get("median") is not None:
-            if info.get("earliest") is not None and info.get("earliest") == info.get("latest"):
-                label += f": always on turn {info['median']}"
+        info = _row(summary, seat=seat)
+        median, mean = _present(info.get("median_turn")), _present(info.get("mean_turn"))
+        if median is not None:
+            earliest = _present(info.get("earliest_turn"))
+            if earliest is not None and earliest == _present(info.get("latest_turn")):
+                label += f": always on turn {median}"
             else:
-                label += f": median turn {info['median']}"
-                if info.get("mean") is not None:
-                    label += f", mean {info['mean']:.1f}"
+                label += f": median turn {median}"
+                if mean is not None:
+                    label += f", mean {mean:.1f}"
         ax.bar(_numbers(part["turn"]) + offsets[seat], p, width=width, color=color, alpha=0.75, edgecolor=color,
                hatch=hatches[i % len(hatches)], yerr=errors,
                error_kw={"ecolor": "0.2", "capsize": 2, "linewidth": 1}, label=label)
     _probability_axis(ax)
     _turn_axis(ax, _numbers(frame["turn"]), "Turn the deck runs out on (the player's own turn number)",
                pad=1.5 if not shared else 0.75)
-    first = attrs.get("p_first_runs_out_first")
+    first = _row(summary, seat="first")
+    p_first = _present(first.get("p_runs_out_first"))
     race = None
-    if first is not None and pd.notna(first):
-        race = f"P(first player runs out first) = {format_probability(first)}"
-        ci = attrs.get("p_first_ci")
-        if _simulated(frame) and ci is not None and len(ci) == 2 and ci[0] != ci[1]:
-            race += f" (95% interval {format_probability(ci[0])} to {format_probability(ci[1])})"
-        same = attrs.get("p_same_moment")
+    if p_first is not None:
+        race = f"P(first player runs out first) = {format_probability(p_first)}"
+        low, high = _present(first.get("ci_low")), _present(first.get("ci_high"))
+        if _simulated(frame) and low is not None and high is not None and low != high:
+            race += f" (95% interval {format_probability(low)} to {format_probability(high)})"
+        same = _present(first.get("p_same_moment"))
         if same:
             race += f"; at the same moment: {format_probability(same)}"
-    game = attrs.get("game")
-    deck, opponent = _name(attrs.get("deck")), _name(attrs.get("opponent"))
+    names = _row(frame, seat="first") or _row(frame)
+    game = _shared(frame, "game", provenance.get("game"))
+    deck = _name(first.get("deck", names.get("deck", provenance.get("deck_source"))))
+    opponent = _name(first.get("opponent", names.get("opponent", provenance.get("opponent_source"))))
     decks = deck if opponent in ("?", deck) else f"{deck} vs {opponent}"
     main = f"When does each deck run out{f' ({game})' if game else ''}?"
     if race:
         main += "\n" + race
-    _title(ax, main, _joined(decks, "drought rule" if attrs.get("drought") else None, _method_words(frame)))
+    _title(ax, main, _joined(decks, "drought rule" if provenance.get("drought") else None, _method_words(frame)))
     handles, _ = ax.get_legend_handles_labels()
     if _simulated(frame):
         handles.append(Line2D([], [], color="0.2", marker="_", markersize=10, linestyle="none", label=INTERVAL_LABEL))
@@ -564,17 +718,17 @@ def plot_deckout(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def plot_compare(frame: pd.DataFrame, ax: Axes | None = None) -> Axes | np.ndarray:
+def plot_compare(result_or_table: CompareResult | pd.DataFrame, ax: Axes | None = None) -> Axes | np.ndarray:
     """Draw how decks compare by turn.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        A deck comparison: columns ``turn``, ``seat``, ``event``, ``deck_a``,
-        ``deck_b``, ``p_a``, ``p_b``, ``diff`` (``p_b - p_a``),
-        ``diff_ci_low``, ``diff_ci_high``, ``p_value``, ``method``. Several
-        ``deck_b`` values (each compared with the same deck A) give one line
-        each.
+    result_or_table : CompareResult or pandas.DataFrame
+        A :func:`deckstat.compare` result, or its ``table``: columns
+        ``turn``, ``seat``, ``event``, ``deck_a``, ``deck_b``, ``p_a``,
+        ``p_b``, ``diff`` (``p_b - p_a``), ``diff_ci_low``, ``diff_ci_high``,
+        ``method``. Several ``deck_b`` values (each compared with the same
+        deck A) give one line each.
     ax : matplotlib.axes.Axes, optional
         Where to draw the difference. Without it a new figure with two panels
         is made.
@@ -584,13 +738,16 @@ def plot_compare(frame: pd.DataFrame, ax: Axes | None = None) -> Axes | np.ndarr
     matplotlib.axes.Axes or numpy.ndarray of Axes
         With ``ax``: that Axes, showing the difference P(deck B) − P(deck A)
         by turn, with its 95% interval band when simulated, and a zero line;
-        lines are labelled "deck B − deck A" with the decks' file names.
-        Without ``ax``: an array of two Axes, the top one with the decks'
+        lines are labelled "deck B − deck A" with the decks' names. Without
+        ``ax``: an array of two Axes, the top one with the decks'
         probabilities by turn (deck A blue, hollow markers for the others),
         the bottom one with the difference.
     """
-    frame = _check(frame, ["turn", "seat", "event", "deck_a", "deck_b", "p_a", "p_b", "diff", "diff_ci_low",
-                           "diff_ci_high", "method"], "comparison result")
+    _expect(result_or_table, CompareResult, "result_or_table", "deckstat.compare", table=True)
+    table = result_or_table.table if isinstance(result_or_table, CompareResult) else result_or_table
+    frame = _check(table, ["turn", "seat", "event", "deck_a", "deck_b", "p_a", "p_b", "diff", "diff_ci_low",
+                           "diff_ci_high", "method"], "comparison table")
+    _distinct(frame, ["deck_a", "deck_b", "game", "event", "seat", "zone", "turn"], "comparison table")
     name_a = _name(frame["deck_a"].iloc[0])
     if ax is not None:
         _draw_difference(frame, _axes(ax), name_a, alone=True)
@@ -680,65 +837,82 @@ def _draw_difference(frame: pd.DataFrame, ax: Axes, name_a: str, *, alone: bool)
     _legend(ax, handles, loc="best")
 
 
-def plot_mulligan(report, ax: Axes | None = None) -> Axes:
+def plot_mulligan(result: MulliganResult, ax: Axes | None = None) -> Axes:
     """Draw P(event) by turn with the mulligan rule and keeping every first hand.
 
     Parameters
     ----------
-    report : MulliganReport
-        A :func:`deckstat.mulligan` result; its ``by_turn`` table (``turn``,
-        ``seat``, ``event``, ``p_with``, ``p_with_low``, ``p_with_high``,
-        ``p_without``, ``p_without_low``, ``p_without_high``, ``method``) is
-        drawn, its ``summary`` named in the title.
+    result : MulliganResult
+        A :func:`deckstat.mulligan` result. Its ``by_turn`` table (``turn``,
+        ``seat``, ``event``, ``mulligan_rule``, ``p``, ``ci_low``,
+        ``ci_high``, ``method``: rows of the rule, and rows ``"none"`` keeping
+        every first hand) is drawn; its ``summary`` (rule, keep rule,
+        P(keep the first hand)) is named in the title.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
     Returns
     -------
     matplotlib.axes.Axes
-        Blue: with the mulligan; orange, hollow markers: keeping every first
-        hand. One line style per seat (seats with identical results share a
-        line), with 95% bands when simulated.
+        With the mulligan: filled markers; keeping every first hand: hollow
+        markers. With one event, blue is the rule and orange keeping every
+        hand; with several, each event has its colour. One line style per
+        seat (seats with identical results share a line), with 95% bands
+        when simulated. The method in the title is the rule's.
     """
-    by_turn = getattr(report, "by_turn", None)
-    if by_turn is None:
-        raise DeckstatError(f"report must be a MulliganReport (see deckstat.mulligan), got {type(report).__name__}")
-    frame = _check(by_turn, ["turn", "seat", "event", "p_with", "p_without"], "mulligan report's by_turn")
+    _expect(result, MulliganResult, "result", "deckstat.mulligan")
+    frame = _check(result.by_turn, ["turn", "seat", "event", "mulligan_rule", "p", "ci_low", "ci_high", "method"],
+                   "mulligan result's by_turn")
     ax = _axes(ax)
-    summary = getattr(report, "summary", None)
-    info = summary.iloc[0].to_dict() if isinstance(summary, pd.DataFrame) and not summary.empty else {}
-    rule = info.get("rule") or frame.attrs.get("mulligan_rule")
-    keep = info.get("keep") or frame.attrs.get("keep")
-    drawn = _merge_identical_seats(frame, ["p_with", "p_with_low", "p_with_high", "p_without", "p_without_low",
-                                           "p_without_high"])
-    seats = _unique(drawn, "seat")
+    info = _row(result.summary)
+    rules = [rule for rule in _unique(frame, "mulligan_rule") if rule != "none"]
+    rule = _present(info.get("mulligan_rule")) or result.provenance.get("mulligan_rule") or next(iter(rules), None)
+    keep = _present(info.get("keep")) or result.provenance.get("keep")
+    keys = [c for c in ("deck", "game", "event", "seat", "turn") if c in frame.columns]
+    is_none = (frame["mulligan_rule"] == "none").to_numpy(dtype=bool, na_value=False)
+    sides = {}
+    for side, rows in (("with", frame[~is_none]), ("without", frame[is_none])):
+        sides[side] = rows[keys + ["p", "ci_low", "ci_high", "method"]].rename(
+            columns={"p": f"p_{side}", "ci_low": f"p_{side}_low", "ci_high": f"p_{side}_high",
+                     "method": f"method_{side}"})
+    wide = sides["with"].merge(sides["without"], on=keys, how="outer", sort=False)
+    drawn = _merge_identical_seats(wide, ["p_with", "p_with_low", "p_with_high", "p_without", "p_without_low",
+                                          "p_without_high"], by=["event"])
+    events, seats = _unique(drawn, "event"), _unique(drawn, "seat")
     simulated = _simulated(frame)
     with_words = f"with the {_rule_name(rule)} mulligan" if rule else "with the mulligan"
     if keep:
         with_words += f" (keep if {keep})"
-    for i, seat in enumerate(seats):
-        part = drawn[drawn["seat"] == seat].sort_values("turn")
-        linestyle, marker = _seat_style(seat, i)
-        seat_text = f"{_seat_words(seat)}, " if len(seats) > 1 else ""
-        turns = _numbers(part["turn"])
-        for column, color, words, face in (("p_with", COLORS[0], with_words, None),
-                                           ("p_without", COLORS[1], "keeping every first hand", "white")):
-            ax.plot(turns, _numbers(part[column]), linestyle=linestyle, marker=marker, color=color,
-                    markerfacecolor=face or color, label=f"{seat_text}{words}")
-            low, high = f"{column}_low", f"{column}_high"
-            if simulated and low in part.columns and high in part.columns:
-                ax.fill_between(turns, _numbers(part[low]), _numbers(part[high]), color=color, alpha=0.2,
-                                linewidth=0)
+    for e, event in enumerate(events):
+        for i, seat in enumerate(seats):
+            part = drawn[(drawn["event"] == event) & (drawn["seat"] == seat)].sort_values("turn")
+            if part.empty:
+                continue
+            linestyle, marker = _seat_style(seat, i)
+            words = ([str(event)] if len(events) > 1 else []) + ([_seat_words(seat)] if len(seats) > 1 else [])
+            prefix = f"{', '.join(words)}, " if words else ""
+            turns = _numbers(part["turn"])
+            # One event: a colour per side; several: a colour per event, hollow markers keeping every hand.
+            for side, color, side_words, face in (("with", COLORS[0], with_words, None),
+                                                  ("without", COLORS[1], "keeping every first hand", "white")):
+                color = COLORS[e % len(COLORS)] if len(events) > 1 else color
+                ax.plot(turns, _numbers(part[f"p_{side}"]), linestyle=linestyle, marker=marker, color=color,
+                        markerfacecolor=face or color, label=f"{prefix}{side_words}")
+                if (part[f"method_{side}"] == "simulate").any():
+                    ax.fill_between(turns, _numbers(part[f"p_{side}_low"]), _numbers(part[f"p_{side}_high"]),
+                                    color=color, alpha=0.2, linewidth=0)
     _probability_axis(ax)
     _turn_axis(ax, _numbers(frame["turn"]))
-    events = _unique(frame, "event")
     seat_text = _seat_title(seats[0]) if len(seats) == 1 else None
     kept = None
-    if info.get("p_keep_first") is not None and pd.notna(info.get("p_keep_first")):
+    if _present(info.get("p_keep_first")) is not None:
         kept = f"first hand kept {format_probability(info['p_keep_first'])} of the time"
-    deck = _name(frame.attrs["deck"]) if frame.attrs.get("deck") else None
-    _title(ax, f"P({events[0]}) among the cards seen by turn: mulligan or keep every hand?",
-           _joined(seat_text, kept, deck, frame.attrs.get("game"), _method_words(frame, info.get("n_trials"))))
+    deck = _present(info.get("deck")) or _shared(frame, "deck", result.provenance.get("deck_source"))
+    game = _present(info.get("game")) or _shared(frame, "game", result.provenance.get("game"))
+    what = f"P({events[0]})" if len(events) == 1 else "P(event)"
+    _title(ax, f"{what} among the cards seen by turn: mulligan or keep every hand?",
+           _joined(seat_text, kept, _name(deck) if deck is not None else None, game,
+                   _method_words(frame[~is_none] if (~is_none).any() else frame, _present(info.get("n_trials")))))
     handles, _ = ax.get_legend_handles_labels()
     if simulated:
         handles.append(_interval_proxy())
