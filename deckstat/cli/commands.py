@@ -47,6 +47,7 @@ from deckstat.cli.options import (
     Zone,
     ZoneOpt,
     check_plot,
+    check_table,
     draw,
     emit,
     method,
@@ -437,6 +438,7 @@ def compare(
                                   chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
                                   ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None)
         draw(plot, "plot_compare", result)
+        check_table(fmt, table)
         if fmt is not Format.table:
             emit(result, fmt, table, "")
             return

@@ -158,6 +158,7 @@ def draw(path: Path | None, function: str, result) -> None:
 def emit(result: Result, fmt: Format, table: str | None, title: str,
          build: Callable[[], list[Table | Text]] | None = None) -> None:
     """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes."""
+    check_table(fmt, table)
     if fmt is Format.csv:
         sys.stdout.write(present.to_csv(result, table))
     elif fmt is Format.json:
@@ -167,6 +168,14 @@ def emit(result: Result, fmt: Format, table: str | None, title: str,
         console.print(Text(title), soft_wrap=True)
         for shown in build() if build is not None else []:
             console.print(shown)
+
+
+def check_table(fmt: Format, table: str | None) -> None:
+    """Refuse --table without --format csv, where it would be ignored."""
+    if table is not None and fmt is not Format.csv:
+        raise DeckstatError(f"--table picks the table of --format csv; with --format {fmt.value} it has no effect "
+                            "(json holds every table)" if fmt is Format.json else
+                            f"--table picks the table of --format csv; --format {fmt.value} shows every table")
 
 
 def simulation_note(result: Result) -> str:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_choice, check_deck, check_optional_whole, check_seats, check_turns
+from deckstat._validate import (
+    check_choice,
+    check_deck,
+    check_half_width,
+    check_optional_whole,
+    check_seats,
+    check_turns,
+    check_whole,
+)
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.engines import exact
@@ -206,6 +214,10 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
         parsed.append(event)
     rule, limit, keep_text = mulligan_settings(profile, keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
                                                mulligan_limit=mulligan_limit)
+    if rule == "bottom" and limit > 1 and profile.set_aside + (limit + 1) * profile.hand_size > drawn.size:
+        most = max(1, (drawn.size - profile.set_aside) // profile.hand_size - 1)
+        raise DeckstatError(f"{param('mulligan_limit')} {limit} asks for {limit + 1} hands of {profile.hand_size} "
+                            f"cards from the top of a {drawn.size}-card deck; it can be at most {most}")
     keep_event = None
     all_events = list(parsed)
     if keep_text is not None:
@@ -262,6 +274,18 @@ def choose_method(setup: Setup, method: str, needs_order: bool = False) -> str:
     return method
 
 
+def check_simulation(n_trials: object, precision: object, chunk_size: object, n_workers: object) -> None:
+    """Check the simulation settings up front, whether or not the question ends up simulated."""
+    check_optional_whole(n_trials, "n_trials", minimum=1)
+    if precision is not None:
+        check_half_width(precision)
+        if n_trials is not None:
+            raise DeckstatError(f"give {param('n_trials')} or {param('precision')}, not both: the simulation runs "
+                                "a number of trials, or until the intervals are narrow enough")
+    check_whole(chunk_size, "chunk_size", minimum=1)
+    check_whole(n_workers, "n_workers", minimum=1)
+
+
 def check_zone(zone: object) -> str:
     """A zone name (see :data:`deckstat.terms.ZONES`)."""
     return check_choice(zone, "zone", ZONES)
@@ -288,7 +312,8 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
             if d > drawable:
                 last = profile.last_turn(setup.deck.size, seat_name)
                 raise DeckstatError(f"turn {t} needs {d} draws for the {seat_name} player but only {drawable} "
-                                    f"cards are left after the opening hand; the last turn is {last}")
+                                    f"cards are left after the opening hand; {param(turns_name)} can go up to "
+                                    f"turn {last}")
     return turn_list, per_seat
 
 

@@ -27,7 +27,16 @@ from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, parse_group, to_text
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, prepare, turn_plan, zone_size
+from deckstat.questions._setup import (
+    Setup,
+    all_draws,
+    check_simulation,
+    check_zone,
+    choose_method,
+    prepare,
+    turn_plan,
+    zone_size,
+)
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import ODDS_COLUMNS, odds
 from deckstat.questions.ratio import ratio
@@ -156,11 +165,13 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         check_deck(d, "decks")
     texts = check_events(event)
     zone = check_zone(zone)
+    check_simulation(n_trials, None, chunk_size, n_workers)
     profile = get_profile(game)
     common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
               "resource": resource}
     names = _names(decks)
-    streams = runner.make_streams(rng) if method != "exact" else None
+    # One root seed for every simulated part, the deck-out and ratio tables included.
+    streams = runner.make_streams(rng)
     tables, odds_tables, provenance = [], [], {}
     for text in texts:
         setups = [prepare(d, profile, [text], **common) for d in decks]
@@ -173,7 +184,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         else:
             table, frames, provenance = _simulated_differences(setups, names, turns=turns, seat=seat, zone=zone,
                                                                paired=paired, n_trials=n_trials,
-                                                               streams=streams or runner.make_streams(None),
+                                                               streams=streams,
                                                                chunk_size=chunk_size, n_workers=n_workers)
         tables.append(table)
         odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
@@ -181,14 +192,17 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                        for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
     deckout_table = ratio_table = None
     if with_deckout:
-        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=rng).summary.assign(deck=name)
+        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams).summary.assign(deck=name,
+                                                                                                 opponent=name)
                                    for d, name in zip(decks, names)], ignore_index=True)
     if ratio_counts is not None:
         ratio_seat = "first" if seat in ("both", "all") else seat
         ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
-                                       seat=ratio_seat, n_trials=n_trials, rng=rng).table.assign(deck=name)
+                                       seat=ratio_seat, n_trials=n_trials, rng=streams).table.assign(deck=name)
                                  for d, name in zip(decks, names)], ignore_index=True)
     provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired})
+    if with_deckout or ratio_counts is not None:
+        provenance.update(runner.provenance(streams))
     provenance.pop("deck_source", None)
     provenance.pop("deck_size", None)
     return CompareResult(table=pd.concat(tables, ignore_index=True),

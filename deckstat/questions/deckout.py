@@ -27,7 +27,7 @@ from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import check_groups, mulligan_settings
+from deckstat.questions._setup import check_groups, check_simulation, mulligan_settings
 from deckstat.results import DeckoutResult, frame
 from deckstat.terms import METHODS, POLICIES, SEATS
 
@@ -119,6 +119,7 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     check_choice(policy, "policy", tuple(POLICIES))
     check_choice(method, "method", METHODS)
     terrain_turns = check_optional_whole(terrain_turns, "terrain_turns", minimum=1)
+    check_simulation(n_trials, None, chunk_size, n_workers)
     if profile.deckout == "none":
         raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no deck-out turn")
     decks = [profile.drawn_deck(deck), profile.drawn_deck(opponent if opponent is not None else deck)]

@@ -13,7 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import Setup, choose_method, mulligan_settings, prepare
+from deckstat.questions._setup import Setup, check_simulation, choose_method, mulligan_settings, prepare
 from deckstat.questions.odds import odds
 from deckstat.results import MulliganResult, frame
 from deckstat.terms import SEATS
@@ -66,6 +66,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     """
     profile = get_profile(game)
     check_seats(seat)
+    check_simulation(n_trials, None, chunk_size, n_workers)
     rule, _, _ = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                    mulligan_limit=mulligan_limit)
     if rule == "none":

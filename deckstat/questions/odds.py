@@ -8,12 +8,21 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_events, check_half_width
+from deckstat._validate import check_events
 from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
-from deckstat.questions._setup import Setup, all_draws, check_zone, choose_method, each_event, turn_plan, zone_size
+from deckstat.questions._setup import (
+    Setup,
+    all_draws,
+    check_simulation,
+    check_zone,
+    choose_method,
+    each_event,
+    turn_plan,
+    zone_size,
+)
 from deckstat.results import OddsResult, frame
 
 ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
@@ -89,8 +98,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     """
     texts = check_events(event)
     zone = check_zone(zone)
-    if precision is not None:
-        check_half_width(precision)
+    check_simulation(n_trials, precision, chunk_size, n_workers)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource}

@@ -21,7 +21,7 @@ from deckstat.engines import runner
 from deckstat.errors import DeckstatError, param
 from deckstat.events import NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import choose_method, prepare
+from deckstat.questions._setup import check_simulation, choose_method, prepare
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
@@ -226,6 +226,7 @@ def with_resource_count(deck: Deck, game: str | Profile, count: int, *, group: s
     Deck
     """
     profile = get_profile(game)
+    check_deck(deck)
     count = _check_count(count, "count")
     group = _group(profile, group)
     return _plan(deck, profile, group, filler, need_add=count > 0).deck_at(count)
@@ -396,6 +397,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     resource_event = f"{label}>=1"
     texts = check_events(resource_event if event is None else event)
     turn_list = check_turns(turns)
+    check_simulation(n_trials, None, chunk_size, n_workers)
     if target is not None:
         target = check_probability(target, "target")
     if target_turn is None:
@@ -497,15 +499,16 @@ class _Questions:
                                            spawn_key=self.race_streams.spawn_key + (k, _STREAM_DECKOUT))
         facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
                  "p_resource_in_hand": float(hand.table["p"].iloc[0]),
-                 # The first hands of the by-turn trials (or the exact engine) give the mulligan rate.
-                 "mulligan_rate": 1.0 - float(by_turn.summary["p_keep_first"].iloc[0]),
                  "expected_first_resource_turn": first_turn,
                  **_deckout_columns(profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
                                     n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
                                     rng=race_seed)}
         provenance = {key: value for key, value in by_turn.provenance.items()
                       if key not in ("seed_entropy", "seed_spawn_key", "question")}
-        return by_turn.table.assign(**facts), provenance
+        # Each event's first hands (or the exact engine) give its mulligan rate.
+        keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
+        rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
+        return by_turn.table.assign(mulligan_rate=rates, **facts), provenance
 
 
 def _decisions(table: pd.DataFrame, target: float | None, target_turn: int) -> tuple[pd.DataFrame, pd.DataFrame]:

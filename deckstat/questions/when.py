@@ -8,12 +8,20 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_events, check_half_width, check_whole
+from deckstat._validate import check_events, check_whole
 from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
-from deckstat.questions._setup import Setup, all_draws, choose_method, each_event, is_increasing, turn_plan
+from deckstat.questions._setup import (
+    Setup,
+    all_draws,
+    check_simulation,
+    choose_method,
+    each_event,
+    is_increasing,
+    turn_plan,
+)
 from deckstat.results import WhenResult, frame
 
 WHEN_COLUMNS = ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
@@ -54,8 +62,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     """
     texts = check_events(event)
     max_turn = check_whole(max_turn, "max_turn")
-    if precision is not None:
-        check_half_width(precision)
+    check_simulation(n_trials, precision, chunk_size, n_workers)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource}
