@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import DATA
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deckstat import Deck, DeckstatError, load_deck, read_card_csv, read_decklist
 from deckstat.text import fold
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 WANKUL = DATA / "wankul"
 
 

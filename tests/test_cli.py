@@ -12,31 +12,27 @@ import math
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pandas as pd
 import pytest
+from helpers import DATA, ROOT, assert_no_crash, assert_user_error, ok_json, run, sample_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 import deckstat
-from deckstat import output
-from deckstat.cli import app, parse_turns
+from deckstat.cli import parse_turns
 from deckstat.errors import DeckstatError
+from deckstat.present.format import format_probability, to_csv, to_json
+from deckstat.results import Result
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "data"
-WANKUL = DATA / "wankul" / "sample_deck.csv"
-DUEL = DATA / "duel-masters" / "sample_deck.csv"
+WANKUL = sample_deck("wankul")
+WANKUL_V2 = sample_deck("wankul", "sample_deck_v2.csv")
+DUEL = sample_deck("duel-masters")
 
-GAMES = {
-    "wankul": DATA / "wankul",
-    "duel-masters": DATA / "duel-masters",
-    "jdg": DATA / "jdg",
-    "licum": DATA / "licum",
-    "pandrea": DATA / "pandrea",
-}
+GAMES = ["duel-masters", "jdg", "licum", "pandrea", "wankul"]
 
 # What each illegal sample deck breaks (see data/README.md): a subject per violation.
 ILLEGAL_SUBJECTS = {
@@ -48,31 +44,6 @@ ILLEGAL_SUBJECTS = {
 }
 
 PERCENT = re.compile(r"^(?:[<>])?\d+(?:\.\d+)?%$")
-
-runner = CliRunner()
-
-
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def assert_no_crash(result) -> None:
-    """No uncaught exception (CliRunner would swallow its traceback) and no traceback text."""
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-
-
-def assert_user_error(result, *needles: str) -> str:
-    """Exit code 2, one ``error: …`` line on stderr naming ``needles``, nothing on stdout."""
-    assert_no_crash(result)
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert result.stdout == ""
-    for needle in needles:
-        assert needle in lines[0]
-    return lines[0]
 
 
 def assert_usage_error(result) -> None:
@@ -108,11 +79,16 @@ def p_at_least_two(successes: int, size: int, seen: int) -> float:
 KEYS = ("turn", "seat", "zone", "event", "p", "method")
 
 
+def odds_output(*args: object) -> dict:
+    """The JSON object ``deckstat odds ARGS --format json`` prints."""
+    out = ok_json(run("odds", *args, "--format", "json"))
+    assert out["question"] == "odds"
+    return out
+
+
 def odds_json(*args: object) -> list[dict]:
-    result = run("odds", *args, "--format", "json")
-    assert_no_crash(result)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
+    """The records of the main table of ``deckstat odds ARGS --format json``."""
+    return odds_output(*args)["table"]
 
 
 def pick(records: list[dict]) -> list[dict]:
@@ -120,16 +96,20 @@ def pick(records: list[dict]) -> list[dict]:
 
 
 def api_records(path: Path, game: str, event: str, **kwargs) -> list[dict]:
-    frame = deckstat.odds(deckstat.load_deck(path), game, event, **kwargs)
-    return pick(frame.to_dict(orient="records"))
+    result = deckstat.odds(deckstat.load_deck(path), game, event, **kwargs)
+    return pick(result.table.to_dict(orient="records"))
+
+
+def without(records: list[dict], *keys: str) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in keys} for r in records]
 
 
 # --------------------------------------------------------------------------- validate
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_validate_sample_deck_is_legal(game):
-    path = GAMES[game] / "sample_deck.csv"
+    path = sample_deck(game)
     result = run("validate", path, "--game", game)
     assert_no_crash(result)
     assert result.exit_code == 0, result.output
@@ -137,9 +117,9 @@ def test_validate_sample_deck_is_legal(game):
     assert "Every construction rule holds" in result.stdout
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_validate_illegal_deck_names_what_breaks(game):
-    path = GAMES[game] / "illegal_deck.csv"
+    path = sample_deck(game, "illegal_deck.csv")
     result = run("validate", path, "--game", game)
     assert_no_crash(result)
     assert result.exit_code == 1, result.output
@@ -155,29 +135,42 @@ def test_validate_illegal_counts_in_words():
     assert "Capitaine Baguette 4 copies at most 3" in text
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_validate_json_parses(game):
     for name, code in (("sample_deck.csv", 0), ("illegal_deck.csv", 1)):
-        result = run("validate", GAMES[game] / name, "--game", game, "--format", "json")
+        result = run("validate", sample_deck(game, name), "--game", game, "--format", "json")
         assert_no_crash(result)
         assert result.exit_code == code
-        records = json.loads(result.stdout)
+        out = json.loads(result.stdout)
+        assert out["question"] == "validate"
+        assert set(out) == {"question", "provenance", "table", "summary"}
+        records = out["table"]
         assert isinstance(records, list)
+        [summary] = out["summary"]
+        assert summary["legal"] is (code == 0)
+        assert summary["errors"] == len([r for r in records if r["level"] == "error"])
+        assert (summary["deck"], summary["game"]) == (name, game)
         if code == 0:
             assert not [r for r in records if r["level"] == "error"]
         else:
             assert ILLEGAL_SUBJECTS[game] <= {r["subject"] for r in records}
-            assert {"rule", "level", "subject", "found", "allowed"} <= set(records[0])
+            assert {"part", "rule", "level", "subject", "found", "allowed", "message"} <= set(records[0])
+            assert {(r["deck"], r["game"]) for r in records} == {(name, game)}
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", GAMES)
 def test_validate_csv_parses(game):
-    result = run("validate", GAMES[game] / "illegal_deck.csv", "--game", game, "--format", "csv")
+    path = sample_deck(game, "illegal_deck.csv")
+    result = run("validate", path, "--game", game, "--format", "csv")
     assert_no_crash(result)
     assert result.exit_code == 1
     frame = pd.read_csv(io.StringIO(result.stdout))
     assert ILLEGAL_SUBJECTS[game] <= set(frame["subject"])
     assert set(frame["level"]) <= {"error", "warning"}
+    # Each row carries what reproduces it.
+    assert set(frame["game"]) == {game}
+    assert set(frame["deckstat_version"]) == {deckstat.__version__}
+    assert set(frame["deck_source"]) == {str(path)}
 
 
 def test_validate_legal_deck_csv_and_json_are_empty_but_parse():
@@ -187,7 +180,21 @@ def test_validate_legal_deck_csv_and_json_are_empty_but_parse():
     assert frame.empty and "subject" in frame.columns
     result = run("validate", WANKUL, "--game", "wankul", "--format", "json")
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == []
+    out = json.loads(result.stdout)
+    assert out["table"] == []
+    assert out["summary"] == [{"deck": "sample_deck.csv", "game": "wankul", "deck_size": 50, "legal": True,
+                               "errors": 0, "warnings": 0}]
+
+
+def test_validate_csv_summary_table():
+    result = run("validate", sample_deck("wankul", "illegal_deck.csv"), "--game", "wankul", "--format", "csv",
+                 "--table", "summary")
+    assert_no_crash(result)
+    assert result.exit_code == 1
+    frame = pd.read_csv(io.StringIO(result.stdout))
+    assert len(frame) == 1
+    assert frame.loc[0, ["deck", "game", "legal", "errors", "warnings"]].tolist() == [
+        "illegal_deck.csv", "wankul", False, 2, 0]
 
 
 def test_validate_french_excel_csv():
@@ -263,7 +270,7 @@ def test_validate_bad_profile_file(tmp_path):
     ["games", "show"],
 ], ids=["no-game", "bad-format", "no-deck", "no-event", "bad-seat", "bad-zone", "show-no-id"])
 def test_usage_errors(args):
-    assert_usage_error(runner.invoke(app, args))
+    assert_usage_error(run(*args))
 
 
 # --------------------------------------------------------------------------- odds
@@ -286,7 +293,7 @@ def test_odds_terrain_table_turns_0_to_6_both_seats():
     # from the other 45 cards, 10 of them Terrains.
     q = p_at_least_one(10, 50, 5)
     expected = q + (1 - q) * p_at_least_one(10, 45, 5)
-    assert rows[0][1] == rows[0][2] == output.format_probability(expected) == "91.7%"
+    assert rows[0][1] == rows[0][2] == format_probability(expected) == "91.7%"
 
 
 def test_odds_default_keep_rule_matches_hand_computation():
@@ -307,7 +314,7 @@ def test_odds_no_mulligan_second_seat():
     rows = table_rows(result.stdout)
     assert [r[0] for r in rows] == [str(t) for t in range(7)]
     for turn, row in enumerate(rows):
-        assert row[1] == output.format_probability(p_at_least_one(10, 50, 5 + turn))
+        assert row[1] == format_probability(p_at_least_one(10, 50, 5 + turn))
     assert rows[0][1] == "68.9%"
     records = odds_json(*args[1:])
     assert {r["seat"] for r in records} == {"second"}
@@ -342,7 +349,7 @@ def test_odds_duel_masters_civilization_second_seat():
     # 22 Feu cards in 40; the shields are random too, so the cards seen are a random
     # 5 + turn (the second player draws on turn 1).
     for turn, row in enumerate(rows):
-        assert row[1] == output.format_probability(p_at_least_two(22, 40, 5 + turn))
+        assert row[1] == format_probability(p_at_least_two(22, 40, 5 + turn))
     for record in odds_json(*args):
         assert record["p"] == pytest.approx(p_at_least_two(22, 40, 5 + record["turn"]), abs=1e-12)
 
@@ -364,7 +371,7 @@ def test_odds_shield_triggers_in_shields():
     rows = table_rows(result.stdout)
     assert [r[0] for r in rows] == ["0"]
     expected = p_at_least_one(8, 40, 5)
-    assert rows[0][1] == rows[0][2] == output.format_probability(expected)
+    assert rows[0][1] == rows[0][2] == format_probability(expected)
     records = odds_json(*args)
     assert {r["zone"] for r in records} == {"set_aside"}
     assert all(r["p"] == pytest.approx(expected, abs=1e-12) for r in records)
@@ -382,23 +389,37 @@ def test_odds_several_events():
     rows = table_rows(text)
     assert [r[0] for r in rows] == ["0", "1", "2"]
     assert all(len(r) == 5 for r in rows)
-    records = odds_json(*args[1:])
+    out = odds_output(*args[1:])
+    records = out["table"]
     assert {r["event"] for r in records} == {"[civilization=Feu]>=2", "[race=Dragon]>=1"}
     assert len(records) == 2 * 2 * 3
     expected = (api_records(DUEL, "duel-masters", "[civilization=Feu]>=2", turns=range(3))
                 + api_records(DUEL, "duel-masters", "[race=Dragon]>=1", turns=range(3)))
     assert pick(records) == expected
+    assert [r["event"] for r in out["summary"]] == ["[civilization=Feu]>=2", "[race=Dragon]>=1"]
+
+
+ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
+                "method"]
+ODDS_SUMMARY_COLUMNS = ["deck", "game", "event", "mulligan_rule", "mulligan_limit", "keep", "p_keep_first", "ci_low",
+                        "ci_high", "n_trials", "method"]
 
 
 def test_odds_json_records_match_api():
-    records = odds_json(WANKUL, "--game", "wankul", "-e", "Terrain>=1 and [cost<=1]>=2", "--turns", "0-6")
+    out = odds_output(WANKUL, "--game", "wankul", "-e", "Terrain>=1 and [cost<=1]>=2", "--turns", "0-6")
+    records = out["table"]
     assert isinstance(records, list) and len(records) == 14
     for record in records:
-        assert {"turn", "seat", "event", "zone", "p", "method"} <= set(record)
+        assert list(record) == ODDS_COLUMNS
         assert 0.0 <= record["p"] <= 1.0
-        assert record["method"] == "exact"
+        assert record["method"] == "exact" and record["n_trials"] is None
+        assert (record["deck"], record["game"]) == ("sample_deck.csv", "wankul")
     # JSON keeps full precision: the very numbers the Python API returns.
     assert pick(records) == api_records(WANKUL, "wankul", "Terrain>=1 and [cost<=1]>=2", turns=range(7))
+    [summary] = out["summary"]
+    assert list(summary) == ODDS_SUMMARY_COLUMNS
+    assert summary["p_keep_first"] == pytest.approx(p_at_least_one(10, 50, 5), abs=1e-12)
+    assert (summary["mulligan_rule"], summary["mulligan_limit"], summary["keep"]) == ("bottom", 1, "Terrain>=1")
 
 
 def test_odds_json_missing_zone_size_is_null():
@@ -414,7 +435,7 @@ def test_odds_csv_parses_and_matches_api():
     assert result.exit_code == 0
     assert "\r" not in result.stdout
     frame = pd.read_csv(io.StringIO(result.stdout))
-    assert {"turn", "seat", "event", "zone", "p", "method"} <= set(frame.columns)
+    assert list(frame.columns[:len(ODDS_COLUMNS)]) == ODDS_COLUMNS
     assert frame["p"].between(0, 1).all()
     expected = api_records(WANKUL, "wankul", "Terrain>=1", turns=range(4))
     assert frame["turn"].tolist() == [r["turn"] for r in expected]
@@ -427,17 +448,21 @@ def test_odds_csv_parses_and_matches_api():
     ("licum", "Shote>=1"), ("pandrea", "Logistique>=1"),
 ])
 def test_odds_every_game(game, event):
-    path = GAMES[game] / "sample_deck.csv"
+    path = sample_deck(game)
     records = odds_json(path, "--game", game, "-e", event, "--turns", "0-2")
     assert pick(records) == api_records(path, game, event, turns=range(3))
     assert all(0.0 < r["p"] < 1.0 for r in records)
 
 
 def test_odds_text_decklist_with_pool_equals_csv():
-    from_text = odds_json(DATA / "wankul" / "decklist.txt", "--pool", DATA / "wankul" / "pool.csv",
-                          "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-2")
-    from_csv = odds_json(WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-2")
-    assert from_text == from_csv
+    from_text = odds_output(DATA / "wankul" / "decklist.txt", "--pool", DATA / "wankul" / "pool.csv",
+                            "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-2")
+    from_csv = odds_output(WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-2")
+    # Only the deck's name and source differ.
+    assert {r["deck"] for r in from_text["table"]} == {"decklist.txt"}
+    for name in ("table", "summary"):
+        assert without(from_text[name], "deck") == without(from_csv[name], "deck")
+    assert without([from_text["provenance"]], "deck_source") == without([from_csv["provenance"]], "deck_source")
 
 
 @pytest.mark.parametrize(("spec", "turns"), [
@@ -486,8 +511,8 @@ def test_odds_turns_beyond_the_deck():
     # Duel Masters: 40 cards, 5 shields and 5 in hand leave 30 draws.
     assert_user_error(run("odds", DUEL, "--game", "duel-masters", "-e", "Sort>=1", "--turns", "31",
                           "--seat", "second"), "turn 31", "30")
-    ok = odds_json(DUEL, "--game", "duel-masters", "-e", "Sort>=1", "--turns", "30", "--seat", "second")
-    assert ok[0]["p"] == 1.0
+    records = odds_json(DUEL, "--game", "duel-masters", "-e", "Sort>=1", "--turns", "30", "--seat", "second")
+    assert records[0]["p"] == 1.0
 
 
 @pytest.mark.parametrize(("event", "needles"), [
@@ -519,13 +544,16 @@ def test_odds_bad_keep_rule():
 @pytest.mark.parametrize(("game", "event"), [("duel-masters", "Sort>=1"), ("jdg", "TERRAIN>=1"),
                                              ("pandrea", "Logistique>=1")])
 def test_odds_keep_rule_for_game_without_mulligan(game, event):
-    path = GAMES[game] / "sample_deck.csv"
-    assert_user_error(run("odds", path, "--game", game, "-e", event, "--keep", event), "no mulligan")
+    assert_user_error(run("odds", sample_deck(game), "--game", game, "-e", event, "--keep", event), "no mulligan",
+                      "--mulligan-rule")
 
 
-def test_odds_keep_rule_contradicts_no_mulligan():
-    assert_user_error(run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--keep", "Terrain>=2",
-                          "--no-mulligan"), "--keep", "--no-mulligan")
+@pytest.mark.parametrize("command", ["odds", "when", "ratio", "deckout", "compare"])
+def test_keep_rule_contradicts_no_mulligan(command):
+    decks = [WANKUL, WANKUL_V2] if command == "compare" else [WANKUL]
+    event = [] if command in ("ratio", "deckout") else ["-e", "Terrain>=1"]
+    assert_user_error(run(command, *decks, "--game", "wankul", *event, "--keep", "Terrain>=2", "--no-mulligan"),
+                      "--keep and --no-mulligan contradict each other")
 
 
 def test_odds_unknown_game_and_bad_file(tmp_path):
@@ -652,13 +680,13 @@ def test_games_show_unknown():
     (None, "–"),
 ])
 def test_format_probability(p, text):
-    assert output.format_probability(p) == text
+    assert format_probability(p) == text
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.floats(min_value=0.0, max_value=1.0, exclude_min=True, exclude_max=True))
 def test_format_probability_never_rounds_to_certainty(p):
-    text = output.format_probability(p)
+    text = format_probability(p)
     value = float(text.lstrip("<>").rstrip("%"))
     assert 0.0 < value < 100.0
     if not text.startswith(("<", ">")):
@@ -690,9 +718,44 @@ def test_jdg_shiny_rule_subject_is_literal():
     assert "\\[" not in result.stdout
 
 
-def test_output_to_json_and_csv():
-    frame = pd.DataFrame({"turn": [0, 1], "p": [0.1 + 0.2, float("nan")], "event": ["[a=b]>=1", "x"]})
-    records = json.loads(output.to_json(frame))
-    assert records == [{"turn": 0, "p": 0.1 + 0.2, "event": "[a=b]>=1"}, {"turn": 1, "p": None, "event": "x"}]
-    back = pd.read_csv(io.StringIO(output.to_csv(frame)))
+@dataclass(frozen=True, kw_only=True, repr=False)
+class TwoTables(Result):
+    question: ClassVar[str] = "two"
+    table: pd.DataFrame
+    extra: pd.DataFrame
+
+
+def two_tables() -> TwoTables:
+    table = pd.DataFrame({"turn": [0, 1], "p": [0.1 + 0.2, float("nan")], "event": ["[a=b]>=1", "x"],
+                          "n_trials": pd.array([None, 5], dtype="Int64")})
+    extra = pd.DataFrame({"name": ["a"], "count": [3]})
+    provenance = {"seed_entropy": 2**100 + 1, "seed_spawn_key": [0, 1, 2], "keep": "Terrain>=1",
+                  "counts": [8, 9], "library_sizes": {"first": 45}, "precision": None}
+    return TwoTables(table=table, extra=extra, provenance=provenance)
+
+
+def test_output_to_json():
+    out = json.loads(to_json(two_tables()))
+    assert out == {
+        "question": "two",
+        "provenance": {"seed_entropy": 2**100 + 1, "seed_spawn_key": [0, 1, 2], "keep": "Terrain>=1",
+                       "counts": [8, 9], "library_sizes": {"first": 45}, "precision": None},
+        "table": [{"turn": 0, "p": 0.1 + 0.2, "event": "[a=b]>=1", "n_trials": None},
+                  {"turn": 1, "p": None, "event": "x", "n_trials": 5}],
+        "extra": [{"name": "a", "count": 3}],
+    }
+
+
+def test_output_to_csv_one_table_with_provenance_columns():
+    back = pd.read_csv(io.StringIO(to_csv(two_tables())), dtype={"seed_entropy": str})
     assert back["p"][0] == pytest.approx(0.1 + 0.2, rel=1e-15) and math.isnan(back["p"][1])
+    assert list(back.columns[:4]) == ["turn", "p", "event", "n_trials"]
+    # Single values and lists of numbers are columns; a mapping is not.
+    assert set(back["seed_entropy"]) == {str(2**100 + 1)}
+    assert set(back["seed_spawn_key"]) == {"0 1 2"} and set(back["counts"]) == {"8 9"}
+    assert set(back["keep"]) == {"Terrain>=1"}
+    assert "library_sizes" not in back.columns
+    extra = pd.read_csv(io.StringIO(to_csv(two_tables(), "extra")))
+    assert extra[["name", "count"]].values.tolist() == [["a", 3]] and "seed_spawn_key" in extra.columns
+    with pytest.raises(DeckstatError, match=r"table must be one of table, extra, got 'nope'"):
+        to_csv(two_tables(), "nope")

@@ -4,21 +4,28 @@ import random
 
 import numpy as np
 import pytest
-from scipy.stats import norm
+from helpers import sample_deck, z_for
 
 import deckstat
-from deckstat.deckout import deterministic_round
-from deckstat.profiles import parse_profile
-
-FAMILY_ALPHA = 1e-3
-
-
-def z_for(n_comparisons):
-    return float(norm.isf(FAMILY_ALPHA / (2 * n_comparisons)))
+from deckstat.engines.race import deterministic_round
+from deckstat.games.profiles import parse_profile
 
 
 def sample(game):
-    return deckstat.load_deck(f"data/{game}/sample_deck.csv")
+    return deckstat.load_deck(sample_deck(game))
+
+
+def turns_by_seat(result):
+    """The single deck-out turn of each seat of a deterministic race."""
+    assert result.table["seat"].is_unique
+    return dict(zip(result.table["seat"], result.table["turn"]))
+
+
+def summary_of(result, seat):
+    """The summary row of ``seat``."""
+    rows = result.summary[result.summary["seat"] == seat]
+    assert len(rows) == 1
+    return rows.iloc[0]
 
 
 # Hand-derived: cards left after set-aside and hand, the turn-1 draw per seat, and the rule.
@@ -40,22 +47,30 @@ EXPECTED = {
 @pytest.mark.parametrize("game", sorted(EXPECTED))
 def test_effect_free_deckout_turns_are_exact(game):
     turns, first_first, same = EXPECTED[game]
-    frame = deckstat.deckout(sample(game), game, drought=False)
-    assert (frame["method"] == "exact").all()
-    assert dict(zip(frame["seat"], frame["turn"])) == turns
-    assert (frame["p"] == 1.0).all()
-    assert frame.attrs["p_first_runs_out_first"] == first_first
-    assert frame.attrs["p_same_moment"] == same
+    result = deckstat.deckout(sample(game), game, drought=False)
+    assert (result.table["method"] == "exact").all() and (result.summary["method"] == "exact").all()
+    assert turns_by_seat(result) == turns
+    assert (result.table["p"] == 1.0).all()
+    first, second = summary_of(result, "first"), summary_of(result, "second")
+    assert first["p_runs_out_first"] == first_first
+    assert second["p_runs_out_first"] == 1.0 - first_first - same
+    assert first["p_same_moment"] == second["p_same_moment"] == same
+    for seat, turn in turns.items():
+        row = summary_of(result, seat)
+        assert row["mean_turn"] == row["median_turn"] == row["earliest_turn"] == row["latest_turn"] == turn
 
 
 @pytest.mark.parametrize("game", sorted(EXPECTED))
 def test_simulation_reproduces_the_exact_turns(game):
     turns, first_first, same = EXPECTED[game]
-    frame = deckstat.deckout(sample(game), game, drought=False, method="simulate", n_trials=3000, rng=1)
-    assert dict(zip(frame["seat"], frame["turn"])) == turns
-    assert (frame["p"] == 1.0).all()
-    assert frame.attrs["p_first_runs_out_first"] == first_first
-    assert frame.attrs["p_same_moment"] == same
+    result = deckstat.deckout(sample(game), game, drought=False, method="simulate", n_trials=3000, rng=1)
+    assert (result.table["method"] == "simulate").all() and (result.table["n_trials"] == 3000).all()
+    assert turns_by_seat(result) == turns
+    assert (result.table["p"] == 1.0).all()
+    first, second = summary_of(result, "first"), summary_of(result, "second")
+    assert first["p_runs_out_first"] == first_first
+    assert second["p_runs_out_first"] == 1.0 - first_first - same
+    assert first["p_same_moment"] == same
 
 
 def test_deterministic_round_formula():
@@ -69,9 +84,13 @@ def test_deterministic_round_formula():
 def test_opponent_deck_changes_the_race():
     short = deckstat.Deck.from_table([{"name": "T", "count": 10, "type": "Terrain"},
                                       {"name": "P", "count": 30, "type": "Personnage"}])
-    frame = deckstat.deckout(sample("wankul"), "wankul", opponent=short, drought=False)
-    assert dict(zip(frame["seat"], frame["turn"])) == {"first": 46, "second": 36}
-    assert frame.attrs["p_first_runs_out_first"] == 0.0
+    result = deckstat.deckout(sample("wankul"), "wankul", opponent=short, drought=False)
+    assert turns_by_seat(result) == {"first": 46, "second": 36}
+    assert summary_of(result, "first")["p_runs_out_first"] == 0.0
+    assert summary_of(result, "second")["p_runs_out_first"] == 1.0
+    # Each seat's row names its own deck and the other as the opponent.
+    decks = dict(zip(result.table["seat"], zip(result.table["deck"], result.table["opponent"])))
+    assert decks == {"first": ("sample_deck.csv", "<table>"), "second": ("<table>", "sample_deck.csv")}
 
 
 # --- Wankul's drought rule -----------------------------------------------------------------------------------
@@ -79,98 +98,150 @@ def test_opponent_deck_changes_the_race():
 SMALL = [{"name": "Terrain", "count": 2, "type": "Terrain"}, {"name": "Perso", "count": 8, "type": "Personnage"}]
 
 
-def slow_wankul(n_games, seed, terrains=2, size=10, hand_size=5):
-    """Wankul deck-out with the drought rule, one game at a time, rules applied literally (no mulligan).
+def slow_wankul(n_games, seed, terrains=2, size=10, hand_size=5, mulligan=False, terrain_turns=None):
+    """Wankul deck-out with the drought rule, one game at a time, rules applied literally.
 
-    A Terrain in play stays; a player holding one with none in play must play it; with none in play and
-    none in hand, both draw one card at a time together until one appears.
+    With ``mulligan``, a player whose five cards hold no Terrain puts them under the deck in the order
+    they were dealt and takes the next five (once). A Terrain in play stays (or, with ``terrain_turns``,
+    leaves play when that many turns of either player have begun since it was played); a player holding
+    one with none in play must play it; with none in play and none in hand, both draw one card at a time
+    together until one appears; if both must draw and cannot, the active player wins.
+
+    Returns each seat's deck-out rounds and, per game, which seat ran out first (0 or 1; 2: the same moment).
     """
     rng = random.Random(seed)
     rounds = {0: [], 1: []}
+    firsts = []
     for _ in range(n_games):
-        decks = []
+        hands, libs = [], []
         for _seat in range(2):
             cards = ["T"] * terrains + ["P"] * (size - terrains)
             rng.shuffle(cards)
-            decks.append(cards)
-        hands = [d[:hand_size] for d in decks]
-        libs = [d[hand_size:] for d in decks]
+            hand, lib = cards[:hand_size], cards[hand_size:]
+            if mulligan and "T" not in hand:
+                hand, lib = lib[:hand_size], lib[hand_size:] + hand
+            hands.append(hand)
+            libs.append(lib)
         out = [None, None]
+        when = [None, None]
         in_play = False
+        expires = None
         round_number = 0
         while None in out:
             round_number += 1
             for a in (0, 1):
                 b = 1 - a
+                now = 2 * round_number + a
+                if in_play and expires is not None and now >= expires:
+                    in_play = False
                 if out[a] is not None:
                     continue
                 if not libs[a]:
-                    out[a] = round_number
+                    out[a], when[a] = round_number, now
                     continue
                 hands[a].append(libs[a].pop(0))
                 if not in_play and "T" in hands[a]:
                     hands[a].remove("T")
                     in_play = True
+                    expires = None if terrain_turns is None else now + terrain_turns
                 while out[b] is None and not in_play and "T" not in hands[a] and "T" not in hands[b]:
                     if not libs[a] or not libs[b]:
-                        if not libs[b]:
-                            out[b] = round_number  # both empty: the active player wins
-                        else:
-                            out[a] = round_number
+                        loser = b if not libs[b] else a  # both empty: the active player wins
+                        out[loser], when[loser] = round_number, now
                         break
                     hands[a].append(libs[a].pop(0))
                     hands[b].append(libs[b].pop(0))
                 if not in_play and "T" in hands[a] and out[a] is None:
                     hands[a].remove("T")
                     in_play = True
+                    expires = None if terrain_turns is None else now + terrain_turns
         rounds[0].append(out[0])
         rounds[1].append(out[1])
-    return rounds
+        firsts.append(0 if when[0] < when[1] else 1 if when[1] < when[0] else 2)
+    return rounds, firsts
+
+
+def assert_same_proportions(kernel, slow, n_kernel, n_slow, z):
+    """Two independent estimates of each proportion agree: |difference| within z pooled standard errors."""
+    kernel, slow = np.asarray(kernel, float), np.asarray(slow, float)
+    pooled = (kernel * n_kernel + slow * n_slow) / (n_kernel + n_slow)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / n_kernel + 1 / n_slow))
+    assert np.all(np.abs(kernel - slow) <= z * se), (kernel, slow, z * se)
+
+
+def assert_race_matches(result, slow, n_kernel, n_slow, turns):
+    """Each seat's deck-out turn distribution over ``turns`` and who runs out first, against the slow race."""
+    rounds, firsts = slow
+    z = z_for(2 * len(turns) + 3)
+    for i, seat in enumerate(("first", "second")):
+        rows = result.table[result.table["seat"] == seat].set_index("turn")["p"]
+        # Every race ends within the turns compared.
+        assert set(rows.index) <= set(turns) and set(rounds[i]) <= set(turns)
+        counts = np.bincount(rounds[i], minlength=max(turns) + 1) / n_slow
+        assert_same_proportions([rows.get(t, 0.0) for t in turns], counts[list(turns)], n_kernel, n_slow, z)
+    shares = np.bincount(firsts, minlength=3) / n_slow
+    kernel = [summary_of(result, "first")["p_runs_out_first"], summary_of(result, "second")["p_runs_out_first"],
+              summary_of(result, "first")["p_same_moment"]]
+    assert_same_proportions(kernel, shares, n_kernel, n_slow, z)
 
 
 def test_drought_drains_decks_as_derived_on_paper():
     deck = deckstat.Deck.from_table(SMALL)
     without = deckstat.deckout(deck, "wankul", drought=False, mulligan=False)
-    assert dict(zip(without["seat"], without["turn"])) == {"first": 6, "second": 6}
+    assert turns_by_seat(without) == {"first": 6, "second": 6}
     n = 200_000
-    frame = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n, rng=3)
+    result = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n, rng=3)
     # A drought needs the first player's hand and turn-1 draw and the second player's hand all without a
     # Terrain: 2/9 * 3/5 * 2/9 = 12/405. Then both draw at least once more, so both run out before turn 6.
     expected_early = 12 / 405
     for seat in ("first", "second"):
-        rows = frame[frame["seat"] == seat]
+        rows = result.table[result.table["seat"] == seat]
         early = rows.loc[rows["turn"] < 6, "p"].sum()
         se = np.sqrt(expected_early * (1 - expected_early) / n)
         assert abs(early - expected_early) <= z_for(2) * se
-        assert frame.attrs["summary"][seat]["mean"] < 6
+        assert summary_of(result, seat)["mean_turn"] < 6
+        assert summary_of(result, seat)["latest_turn"] == 6
 
 
 def test_drought_distribution_matches_a_literal_simulator():
     deck = deckstat.Deck.from_table(SMALL)
     n_kernel, n_slow = 200_000, 40_000
-    frame = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n_kernel, rng=5)
-    slow = slow_wankul(n_slow, seed=5)
-    for i, seat in enumerate(("first", "second")):
-        rows = frame[frame["seat"] == seat].set_index("turn")["p"]
-        counts = np.bincount(slow[i], minlength=8)[1:8] / n_slow
-        for turn in range(1, 8):
-            p = rows.get(turn, 0.0)
-            se = np.sqrt(max(p * (1 - p), 1e-12) * (1 / n_kernel + 1 / n_slow))
-            assert abs(p - counts[turn - 1]) <= z_for(14) * se, (seat, turn, p, counts[turn - 1])
+    result = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n_kernel, rng=5)
+    assert_race_matches(result, slow_wankul(n_slow, seed=5), n_kernel, n_slow, turns=range(1, 8))
+
+
+def test_scored_terrains_and_the_bottom_mulligan_match_a_literal_simulator():
+    # 13 cards, 2 Terrains, a Terrain leaves play two turns after it is played: droughts are frequent. A
+    # Terrain-less first hand goes under the last 3 cards, and drought draws reach it.
+    deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 2, "type": "Terrain"},
+                                     {"name": "Perso", "count": 11, "type": "Personnage"}])
+    n_kernel, n_slow = 100_000, 20_000
+    slow = {}
+    for mulligan in (True, False):
+        result = deckstat.deckout(deck, "wankul", mulligan=mulligan, terrain_turns=2, n_trials=n_kernel, rng=12)
+        assert result.provenance["mulligan_rule"] == ("bottom" if mulligan else "none")
+        assert result.provenance["terrain_turns"] == 2
+        slow[mulligan] = slow_wankul(n_slow, seed=12, size=13, mulligan=mulligan, terrain_turns=2)
+        assert_race_matches(result, slow[mulligan], n_kernel, n_slow, turns=range(1, 10))
+    # The mulligan matters here: the two literal races differ beyond sampling noise.
+    shares = [np.bincount(slow[m][0][0], minlength=10)[1:10] / n_slow for m in (True, False)]
+    pooled = (shares[0] + shares[1]) / 2
+    assert np.any(np.abs(shares[0] - shares[1]) > z_for(9) * np.sqrt(pooled * (1 - pooled) * 2 / n_slow))
 
 
 def test_kept_hand_with_a_terrain_prevents_the_drought():
     # With the mulligan (keep a hand with a Terrain), the 10-card deck always keeps a Terrain: after a
     # Terrain-less first hand, the other five cards hold both. The first player plays it on turn 1.
-    frame = deckstat.deckout(deckstat.Deck.from_table(SMALL), "wankul", n_trials=20_000, rng=2)
-    assert dict(zip(frame["seat"], frame["turn"])) == {"first": 6, "second": 6}
+    result = deckstat.deckout(deckstat.Deck.from_table(SMALL), "wankul", n_trials=20_000, rng=2)
+    assert turns_by_seat(result) == {"first": 6, "second": 6}
 
 
 def test_scored_terrains_bring_more_droughts():
     deck = sample("wankul")
     stays = deckstat.deckout(deck, "wankul", n_trials=20_000, rng=4)
     scored = deckstat.deckout(deck, "wankul", terrain_turns=2, n_trials=20_000, rng=4)
-    assert scored.attrs["summary"]["first"]["mean"] < stays.attrs["summary"]["first"]["mean"]
+    assert summary_of(scored, "first")["mean_turn"] < summary_of(stays, "first")["mean_turn"]
+    assert scored.provenance["terrain_turns"] == 2 and stays.provenance["terrain_turns"] is None
 
 
 # --- card effects ------------------------------------------------------------------------------------------
@@ -239,25 +310,25 @@ def slow_effects(n_games, seed, policy):
 def test_draw_and_mill_effects_match_a_literal_simulator(policy):
     deck = deckstat.Deck.from_table(EFFECT_DECK)
     n_kernel, n_slow = 100_000, 20_000
-    frame = deckstat.deckout(deck, effect_profile(), policy=policy, n_trials=n_kernel, rng=9)
+    result = deckstat.deckout(deck, effect_profile(), policy=policy, n_trials=n_kernel, rng=9)
+    assert result.provenance["policy"] == policy
     slow = slow_effects(n_slow, 9, policy)
     baseline = deckstat.deckout(deck, effect_profile())
-    assert dict(zip(baseline["seat"], baseline["turn"])) == {"first": 13, "second": 13}
+    assert turns_by_seat(baseline) == {"first": 13, "second": 13}
     turns = range(1, 14)
     for i, seat in enumerate(("first", "second")):
-        rows = frame[frame["seat"] == seat].set_index("turn")["p"]
+        rows = result.table[result.table["seat"] == seat].set_index("turn")["p"]
+        assert set(rows.index) <= set(turns) and set(slow[i]) <= set(turns)
         counts = np.bincount(slow[i], minlength=15) / n_slow
-        assert frame.attrs["summary"][seat]["mean"] < 13
-        for turn in turns:
-            p = rows.get(turn, 0.0)
-            se = np.sqrt(max(p * (1 - p), 1e-12) * (1 / n_kernel + 1 / n_slow))
-            assert abs(p - counts[turn]) <= z_for(2 * len(turns)) * se, (seat, turn, p, counts[turn])
+        assert summary_of(result, seat)["mean_turn"] < 13
+        assert_same_proportions([rows.get(t, 0.0) for t in turns], counts[list(turns)], n_kernel, n_slow,
+                                z_for(2 * len(turns)))
 
 
 def test_effects_policy_none_is_exact_and_bad_values_are_refused():
     deck = deckstat.Deck.from_table(EFFECT_DECK)
-    frame = deckstat.deckout(deck, effect_profile(), policy="none")
-    assert (frame["method"] == "exact").all()
+    result = deckstat.deckout(deck, effect_profile(), policy="none")
+    assert (result.table["method"] == "exact").all()
     with pytest.raises(deckstat.DeckstatError, match="policy"):
         deckstat.deckout(deck, effect_profile(), policy="sometimes")
     bad = deckstat.Deck.from_table([{"name": "X", "count": 10, "type": "Sort", "draw": -1}])
@@ -267,8 +338,10 @@ def test_effects_policy_none_is_exact_and_bad_values_are_refused():
         deckstat.deckout(deck, effect_profile(), policy="on_draw", method="exact")
 
 
+@pytest.mark.slow
 def test_deckout_reproducible_whatever_the_chunk_size():
     deck = sample("wankul")
     a = deckstat.deckout(deck, "wankul", terrain_turns=3, n_trials=140_000, rng=8, chunk_size=1)
     b = deckstat.deckout(deck, "wankul", terrain_turns=3, n_trials=140_000, rng=8, chunk_size=1 << 20)
-    np.testing.assert_array_equal(a["p"], b["p"])
+    np.testing.assert_array_equal(a.table["p"], b.table["p"])
+    np.testing.assert_array_equal(a.summary["p_runs_out_first"], b.summary["p_runs_out_first"])

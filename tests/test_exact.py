@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 from scipy.stats import hypergeom, multivariate_hypergeom
 
 import deckstat
-from deckstat import exact
-from deckstat.api import compile_events
+from deckstat.engines import exact
+from deckstat.engines.cells import partition
 from deckstat.events import evaluate, groups_of, parse_event, parse_group
-from deckstat.profiles import parse_profile
+from deckstat.games.profiles import parse_profile
+from deckstat.questions._setup import compile_events
 
 TIGHT = 1e-12
 
@@ -35,8 +36,9 @@ def wankul_like(terrains=10, low=15, high=25):
     ])
 
 
-def p_of(frame, turn, seat="first"):
-    row = frame[(frame["turn"] == turn) & (frame["seat"] == seat)]
+def p_of(result, turn, seat="first"):
+    table = result.table
+    row = table[(table["turn"] == turn) & (table["seat"] == seat)]
     assert len(row) == 1
     return float(row["p"].iloc[0])
 
@@ -47,10 +49,10 @@ def p_of(frame, turn, seat="first"):
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_seen_matches_hypergeom(terrains, k):
     deck = wankul_like(terrains, 15, 35 - terrains)
-    frame = deckstat.odds(deck, "wankul", f"Terrain>={k}", turns=range(11), mulligan=False, seat="first")
+    result = deckstat.odds(deck, "wankul", f"Terrain>={k}", turns=range(11), mulligan=False, seat="first")
     for t in range(11):
         expected = hypergeom(M=50, n=terrains, N=5 + t).sf(k - 1)
-        assert p_of(frame, t) == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(expected, abs=TIGHT)
 
 
 @pytest.mark.parametrize("op,ref", [
@@ -59,21 +61,21 @@ def test_seen_matches_hypergeom(terrains, k):
 ])
 def test_every_comparison_matches_hypergeom(op, ref):
     deck = wankul_like()
-    frame = deckstat.odds(deck, "wankul", f"Terrain{op}2", turns=range(6), mulligan=False, seat="first")
+    result = deckstat.odds(deck, "wankul", f"Terrain{op}2", turns=range(6), mulligan=False, seat="first")
     for t in range(6):
-        assert p_of(frame, t) == pytest.approx(ref(hypergeom(M=50, n=10, N=5 + t), 2), abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(ref(hypergeom(M=50, n=10, N=5 + t), 2), abs=TIGHT)
 
 
 def test_disjoint_groups_match_multivariate_hypergeom():
     deck = wankul_like(10, 15, 25)
-    frame = deckstat.odds(deck, "wankul", "Terrain>=1 and [cost<=1]>=2", turns=range(8), mulligan=False,
+    result = deckstat.odds(deck, "wankul", "Terrain>=1 and [cost<=1]>=2", turns=range(8), mulligan=False,
                           seat="first")
     for t in range(8):
         n = 5 + t
         dist = multivariate_hypergeom(m=[10, 15, 25], n=n)
         expected = sum(dist.pmf([a, b, n - a - b]) for a in range(1, 11) for b in range(2, 16)
                        if 0 <= n - a - b <= 25)
-        assert p_of(frame, t) == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(expected, abs=TIGHT)
 
 
 def test_overlapping_groups_are_exact():
@@ -84,7 +86,7 @@ def test_overlapping_groups_are_exact():
         {"name": "Petit", "count": 12, "type": "Personnage", "cost": 1},
         {"name": "Gros", "count": 28, "type": "Personnage", "cost": 3},
     ])
-    frame = deckstat.odds(deck, "wankul", "Terrain>=2 and [cost<=1]>=2", turns=range(6), mulligan=False,
+    result = deckstat.odds(deck, "wankul", "Terrain>=2 and [cost<=1]>=2", turns=range(6), mulligan=False,
                           seat="first")
     cells = [4, 6, 12, 28]  # T&C, T only, C only, neither
     for t in range(6):
@@ -95,42 +97,59 @@ def test_overlapping_groups_are_exact():
             rest = n - both - t_only - c_only
             if 0 <= rest <= 28 and both + t_only >= 2 and both + c_only >= 2:
                 expected += dist.pmf([both, t_only, c_only, rest])
-        assert p_of(frame, t) == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(expected, abs=TIGHT)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_when_matches_hypergeom(k):
+    deck = wankul_like()
+    max_turn = 12
+    result = deckstat.when(deck, "wankul", f"Terrain>={k}", max_turn=max_turn, seat="first", mulligan=False)
+    table = result.table
+    assert list(table["turn"]) == list(range(max_turn + 1)) and (table["method"] == "exact").all()
+    cdf = np.array([hypergeom(M=50, n=10, N=5 + t).sf(k - 1) for t in range(max_turn + 1)])
+    np.testing.assert_allclose(table["cdf"], cdf, atol=TIGHT)
+    np.testing.assert_allclose(table["p"], np.diff(cdf, prepend=0.0), atol=TIGHT)
+    [summary] = result.summary.to_dict("records")
+    assert summary["p_never"] == pytest.approx(1 - cdf[-1], abs=TIGHT)
+    pmf = np.diff(cdf, prepend=0.0)
+    assert summary["mean_turn"] == pytest.approx(float(np.arange(max_turn + 1) @ pmf / cdf[-1]), abs=1e-9)
+    assert summary["median_turn"] == int(np.argmax(cdf >= 0.5))
 
 
 # --- Wankul mulligan: hand-derived ------------------------------------------------------------------
 
 def test_wankul_mulligan_opening_hand():
     deck = wankul_like()
-    frame = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 1, 5], seat="first")
+    result = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 1, 5], seat="first")
     p_keep = hypergeom(M=50, n=10, N=5).sf(0)
-    assert frame.attrs["p_keep"] == pytest.approx(p_keep, abs=TIGHT)
+    assert result.summary["p_keep_first"].iloc[0] == pytest.approx(p_keep, abs=TIGHT)
     for t in (0, 1, 5):
         # Mulligan: the 5 go under the deck (no Terrain among them); 5 + t new cards from the other 45.
         expected = p_keep + (1 - p_keep) * hypergeom(M=45, n=10, N=5 + t).sf(0)
-        assert p_of(frame, t) == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(expected, abs=TIGHT)
 
 
 def test_wankul_mulligan_event_differs_from_keep_rule():
     deck = wankul_like()
-    frame = deckstat.odds(deck, "wankul", "Terrain>=2", turns=range(6), seat="second")
+    result = deckstat.odds(deck, "wankul", "Terrain>=2", turns=range(6), seat="second")
     first_hand = hypergeom(M=50, n=10, N=5)
     for t in range(6):
         expected = first_hand.pmf(0) * hypergeom(M=45, n=10, N=5 + t).sf(1)
         for x in range(1, 6):
             # Kept with x Terrains; t draws from the other 45 cards, 10 - x of them Terrains.
             expected += first_hand.pmf(x) * hypergeom(M=45, n=10 - x, N=t).sf(1 - x)
-        assert p_of(frame, t, "second") == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t, "second") == pytest.approx(expected, abs=TIGHT)
 
 
 def test_custom_keep_rule_over_two_groups():
     deck = wankul_like(10, 15, 25)
     keep = "Terrain>=1 and [cost<=1]>=1"
-    frame = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 3], keep=keep, seat="first")
+    result = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 3], keep=keep, seat="first")
     dist = multivariate_hypergeom(m=[10, 15, 25], n=5)
     hands = [(a, b, 5 - a - b) for a in range(6) for b in range(6 - a)]
     p_keep = sum(dist.pmf(list(h)) for h in hands if h[0] >= 1 and h[1] >= 1)
-    assert frame.attrs["p_keep"] == pytest.approx(p_keep, abs=TIGHT)
+    assert result.summary["p_keep_first"].iloc[0] == pytest.approx(p_keep, abs=TIGHT)
     for t in (0, 3):
         expected = 0.0
         for a, b, c in hands:
@@ -139,14 +158,14 @@ def test_custom_keep_rule_over_two_groups():
                 expected += weight
             else:
                 expected += weight * hypergeom(M=45, n=10 - a, N=5 + t).sf(0)
-        assert p_of(frame, t) == pytest.approx(expected, abs=TIGHT)
+        assert p_of(result, t) == pytest.approx(expected, abs=TIGHT)
 
 
 def test_no_mulligan_flag_and_profile_without_mulligan_agree():
     deck = wankul_like()
     a = deckstat.odds(deck, "wankul", "Terrain>=1", mulligan=False)
     b = deckstat.odds(deck, make_profile(), "Terrain>=1")
-    np.testing.assert_allclose(a["p"], b["p"], atol=TIGHT)
+    np.testing.assert_allclose(a.table["p"], b.table["p"], atol=TIGHT)
 
 
 # --- Duel Masters: shields and the first player's skipped draw --------------------------------------
@@ -160,19 +179,19 @@ def dm_deck():
 
 
 def test_duel_masters_shields_zone():
-    frame = deckstat.odds(dm_deck(), "duel-masters", "[shield_trigger=1]>=1", zone="set_aside")
-    assert list(frame["turn"]) == [0, 0]
-    assert p_of(frame, 0) == pytest.approx(hypergeom(M=40, n=8, N=5).sf(0), abs=TIGHT)
+    result = deckstat.odds(dm_deck(), "duel-masters", "[shield_trigger=1]>=1", zone="set_aside")
+    assert list(result.table["turn"]) == [0, 0]
+    assert p_of(result, 0) == pytest.approx(hypergeom(M=40, n=8, N=5).sf(0), abs=TIGHT)
 
 
 def test_duel_masters_hand_after_shields_and_skipped_draw():
-    frame = deckstat.odds(dm_deck(), "duel-masters", "[civilization=Feu]>=2", turns=range(5))
+    result = deckstat.odds(dm_deck(), "duel-masters", "[civilization=Feu]>=2", turns=range(5))
     for t in range(5):
         for seat, draws in (("first", max(t - 1, 0)), ("second", t)):
             # The shields are 5 other cards of the shuffle: by exchangeability the hand and draws
             # are still a uniform sample of the 40.
             expected = hypergeom(M=40, n=20, N=5 + draws).sf(1)
-            assert p_of(frame, t, seat) == pytest.approx(expected, abs=TIGHT)
+            assert p_of(result, t, seat) == pytest.approx(expected, abs=TIGHT)
 
 
 def test_turns_beyond_the_deck_are_refused():
@@ -262,8 +281,8 @@ def test_tiny_deck_against_enumeration(zone, set_aside):
 @given(terrains=st.integers(0, 20), others=st.integers(12, 40), k=st.integers(1, 4))
 def test_probability_grows_with_turns(terrains, others, k):
     deck = wankul_like(max(terrains, 1), others // 2, others - others // 2)
-    frame = deckstat.odds(deck, make_profile(), f"Terrain>={k}", turns=range(6), seat="first")
-    p = frame["p"].to_numpy()
+    result = deckstat.odds(deck, make_profile(), f"Terrain>={k}", turns=range(6), seat="first")
+    p = result.table["p"].to_numpy()
     assert np.all((p >= 0) & (p <= 1))
     assert np.all(np.diff(p) >= -TIGHT)
 
@@ -284,7 +303,7 @@ def test_group_count_distribution_sums_to_one(counts, n):
     counts = np.array(counts)
     n = min(n, int(counts.sum()))
     membership = np.eye(len(counts), dtype=bool)[:, :1]  # one group: the first card
-    cell_counts, cell_membership = exact.cells(counts, membership)
+    cell_counts, cell_membership = partition(counts, membership)
     cap = n + 1
     weights = exact.segment_weights(cell_counts, cell_membership, [n], [exact.Tracker((0,), (0,), (cap,))])
     pmf = weights[n] / exact.total_ways(int(counts.sum()), [n])

@@ -6,12 +6,13 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 import deckstat
 from deckstat import Deck, DeckstatError, get_profile, list_profiles, load_profile_file, validate
-from deckstat.profiles import DECKOUT_RULES, MULLIGAN_RULES, RULE_KINDS, SEATS, Profile
+from deckstat.games.profiles import RULE_KINDS, Profile
+from deckstat.terms import DECKOUT_RULES, MULLIGAN_RULES, SEATS
 
-ROOT = Path(__file__).resolve().parents[1]
 RULES_TEXTS = ROOT.parent / "shared" / "rules"
 SHIPPED = ["duel-masters", "generic", "jdg", "licum", "pandrea", "wankul"]
 
@@ -182,12 +183,12 @@ def test_user_profile_loads_by_path_and_validates(tmp_path):
         profile = get_profile(game)
         assert (profile.id, profile.name, profile.hand_size, profile.draws_per_turn) == ("mini", "Mini Game", 4, 2)
         assert profile.path == str(path)
-    assert validate(mini_deck(3, 7), str(path)).empty
+    assert validate(mini_deck(3, 7), str(path)).table.empty
     result = validate(mini_deck(2, 8, copies=3), path)
-    triples = set(zip(result["subject"], result["found"], result["allowed"]))
+    triples = set(zip(result.table["subject"], result.table["found"], result.table["allowed"]))
     assert triples == {("Land", "2 cards", "at least 3 cards"), ("Copied", "3 copies", "at most 2")}
     result = validate(mini_deck(3, 18), path)
-    assert list(result["found"]) == ["21 cards"] and list(result["allowed"]) == ["10 to 20 cards"]
+    assert list(result.table["found"]) == ["21 cards"] and list(result.table["allowed"]) == ["10 to 20 cards"]
 
 
 def test_user_profile_without_toml_extension_loads_by_path(tmp_path):
@@ -201,7 +202,7 @@ def test_copy_of_the_generic_profile_loads(tmp_path):
     shutil.copy(source, path)
     profile = get_profile(str(path))
     assert profile.id == "generic" and profile.path == str(path)
-    assert validate(mini_deck(1, 0), profile).empty
+    assert validate(mini_deck(1, 0), profile).table.empty
 
 
 def test_missing_profile_file(tmp_path):
@@ -311,7 +312,7 @@ def test_malformed_rule_parameters_are_refused_when_loading(tmp_path, case):
 def test_rule_level_warning_keeps_the_deck_legal(tmp_path):
     text = USER_PROFILE.replace('text = "at least 3 Lands"', 'text = "at least 3 Lands"\nlevel = "warning"')
     result = validate(mini_deck(2, 8), write(tmp_path, text))
-    assert list(result["level"]) == ["warning"] and result.attrs["legal"] is True
+    assert list(result.table["level"]) == ["warning"] and result.legal is True
 
 
 def test_two_decks_need_distinct_ids_and_aliases(tmp_path):
@@ -410,12 +411,12 @@ def test_docs_example_profile_loads_and_validates(tmp_path):
     assert profile.draws_by_turn(1, "first") == 0 and profile.draws_by_turn(1, "second") == 1
     deck = Deck.from_table([{"name": f"Land {i}", "count": 4, "type": "Land"} for i in range(5)]
                            + [{"name": f"Creature {i}", "count": 4, "type": "Creature"} for i in range(10)])
-    assert validate(deck, profile).empty
+    assert validate(deck, profile).table.empty
     few_lands = Deck.from_table([{"name": "Land", "count": 4, "type": "Land"}]
                                 + [{"name": f"Spell {i}", "count": 4, "type": "Spell"} for i in range(14)])
     result = validate(few_lands, profile)
-    assert list(zip(result["level"], result["subject"])) == [("warning", "Land")]
-    assert result.attrs["legal"]
+    assert list(zip(result.table["level"], result.table["subject"])) == [("warning", "Land")]
+    assert result.legal
 
 
 def test_docs_list_every_rule_kind_deckout_and_mulligan():

@@ -9,34 +9,29 @@ are fixed, so the tests are deterministic.
 
 from __future__ import annotations
 
+import functools
 import itertools
-import json
 import math
-from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from helpers import assert_user_error, ok, ok_json, run, sample_deck, z_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import hypergeom, norm
-from typer.testing import CliRunner
 
 import deckstat
-from deckstat import simulate
-from deckstat.analysis import RATIO_COLUMNS, _decide, _status, scale_counts, with_resource_count
-from deckstat.cli import app
+from deckstat.engines import runner
 from deckstat.errors import DeckstatError
+from deckstat.present.format import format_probability, ratio_decision
+from deckstat.questions.ratio import RATIO_COLUMNS, _decide, _status, scale_counts, with_resource_count
 
-ROOT = Path(__file__).resolve().parents[1]
-WANKUL = ROOT / "data" / "wankul" / "sample_deck.csv"
-FAMILY_ALPHA = 1e-3
+WANKUL = sample_deck("wankul")
 SIZE, HAND = 50, 5
 
 
-def z_for(n_comparisons: int) -> float:
-    return float(norm.isf(FAMILY_ALPHA / (2 * n_comparisons)))
-
-
+@functools.cache
 def no_terrain(size: int, terrains: int, seen: int) -> float:
     """P(no Terrain among ``seen`` cards from ``size`` holding ``terrains``)."""
     return float(hypergeom(M=size, n=terrains, N=seen).pmf(0))
@@ -156,21 +151,22 @@ def test_filler_errors(wankul_deck):
 
 def test_filler_sweep_records_its_rule(wankul_deck):
     result = deckstat.ratio(wankul_deck, "wankul", counts=[10, 11], turns=[0], filler="Mamie Croquette")
-    assert result.attrs["filler"] == "Mamie Croquette"
-    assert "only the filler card 'Mamie Croquette' changes" in result.attrs["scaling"]
+    assert result.provenance["filler"] == "Mamie Croquette"
+    assert "only the filler card 'Mamie Croquette' changes" in result.provenance["scaling"]
+    assert len(result.table) == 2
     # Only the Terrain count matters for Terrain>=1, so the filler gives the same odds as scaling.
-    for row in result.itertuples():
+    for row in result.table.itertuples():
         assert row.p == pytest.approx(wankul_exact(row.resource_count, row.turn)["by_turn"], abs=1e-12)
 
 
 def test_a_deck_without_resource_gets_an_added_card():
     deck = deckstat.Deck.from_table([{"name": "Perso", "count": 50, "type": "Personnage", "cost": 1}])
     result = deckstat.ratio(deck, "wankul", counts=[0, 3], turns=[0])
-    assert result.attrs["added_card"] == "Terrain (ajouté)"
-    assert "'Terrain (ajouté)'" in result.attrs["scaling"]
-    at3 = result[result["resource_count"] == 3].iloc[0]
+    assert result.provenance["added_card"] == "Terrain (ajouté)"
+    assert "'Terrain (ajouté)'" in result.provenance["scaling"]
+    at3 = result.table[result.table["resource_count"] == 3].iloc[0]
     assert at3["p_resource_in_hand"] == pytest.approx(wankul_exact(3, 0)["hand"], abs=1e-12)
-    at0 = result[result["resource_count"] == 0].iloc[0]
+    at0 = result.table[result.table["resource_count"] == 0].iloc[0]
     assert at0["p"] == 0 and at0["mulligan_rate"] == 1 and math.isnan(at0["expected_first_resource_turn"])
     with pytest.raises(DeckstatError, match="nothing to scale up"):
         deckstat.ratio(deck, "wankul", group="[cost=9]", counts=[2], turns=[0])
@@ -178,24 +174,33 @@ def test_a_deck_without_resource_gets_an_added_card():
 
 # --- agreement with closed forms ---------------------------------------------------------------------------
 
-def test_sweep_shape_and_attrs(sweep):
-    assert list(sweep.columns) == RATIO_COLUMNS
-    assert len(sweep) == 11 * 6
-    assert (sweep["method"] == "exact").all() and sweep["n_trials"].isna().all()
+def test_sweep_shape_and_provenance(sweep):
+    table = sweep.table
+    assert list(table.columns) == RATIO_COLUMNS
+    assert len(table) == 11 * 6
+    assert (table["method"] == "exact").all() and table["n_trials"].isna().all()
+    assert (table["deck"] == "sample_deck.csv").all() and (table["game"] == "wankul").all()
+    assert (table["event"] == "Terrain>=1").all() and (table["seat"] == "first").all()
     # Wankul's drought rule makes the deck-out turn depend on the Terrain count: fewer Terrains, more
     # droughts, earlier deck-outs (at most turn 46, when 45 cards are left after the hand).
-    by_count = sweep.groupby("resource_count")["deckout_turn_first"].first()
+    by_count = table.groupby("resource_count")["deckout_turn_first"].first()
     assert by_count.notna().all() and (by_count <= 46).all()
     assert by_count.iloc[0] < by_count.iloc[-1]
-    attrs = sweep.attrs
-    assert attrs["group"] == "Terrain" and attrs["current_count"] == 10 and attrs["filler"] is None
-    assert "largest remainder" in attrs["scaling"]
-    assert attrs["game"] == "wankul" and attrs["deck_size"] == SIZE and attrs["deckstat_version"]
-    assert attrs["target"] == 0.95 and attrs["target_turn"] == 5
+    provenance = sweep.provenance
+    assert provenance["group"] == "Terrain" and provenance["filler"] is None
+    assert "largest remainder" in provenance["scaling"]
+    assert provenance["game"] == "wankul" and provenance["deck_size"] == SIZE and provenance["deckstat_version"]
+    assert provenance["counts"] == [0, 1, 5, 8, 9, 10, 11, 12, 13, 14, 15]
+    assert table.attrs == provenance and sweep.summary.attrs == provenance
+    summary = sweep.summary
+    assert len(summary) == 1
+    row = summary.iloc[0]
+    assert row["group"] == "Terrain" and row["current_count"] == 10 and row["event"] == "Terrain>=1"
+    assert row["target"] == 0.95 and row["target_turn"] == 5 and row["method"] == "exact"
 
 
 def test_sweep_matches_the_hypergeometric_and_mulligan_formulas(sweep):
-    for row in sweep.itertuples():
+    for row in sweep.table.itertuples():
         expected = wankul_exact(row.resource_count, row.turn)
         assert row.p == pytest.approx(expected["by_turn"], abs=1e-12)
         assert row.ci_low == row.p == row.ci_high
@@ -209,8 +214,9 @@ def test_sweep_matches_the_hypergeometric_and_mulligan_formulas(sweep):
 
 def test_sweep_without_mulligan(wankul_deck):
     result = deckstat.ratio(wankul_deck, "wankul", counts=[0, 10, 12], turns=[0, 2], mulligan=False, seat="second")
-    assert (result["seat"] == "second").all()
-    for row in result.itertuples():
+    assert (result.table["seat"] == "second").all() and result.provenance["mulligan_rule"] == "none"
+    assert len(result.table) == 6
+    for row in result.table.itertuples():
         expected = wankul_exact(row.resource_count, row.turn, mulligan=False)
         assert row.p == pytest.approx(expected["by_turn"], abs=1e-12)
         assert row.p_resource_in_hand == pytest.approx(expected["hand"], abs=1e-12)
@@ -241,7 +247,8 @@ def test_expected_first_turn_matches_enumeration_on_a_small_deck(mulligan):
     deck = deckstat.Deck.from_table([{"name": "T", "count": 3, "type": "Terrain"},
                                      {"name": "P", "count": 9, "type": "Personnage"}])
     result = deckstat.ratio(deck, "wankul", counts=range(0, 6), turns=[0], mulligan=mulligan)
-    for row in result.itertuples():
+    assert list(result.table["resource_count"]) == list(range(0, 6))
+    for row in result.table.itertuples():
         if row.resource_count == 0:
             assert math.isnan(row.expected_first_resource_turn)
             continue
@@ -251,7 +258,7 @@ def test_expected_first_turn_matches_enumeration_on_a_small_deck(mulligan):
 
 
 def test_legal_flags_follow_the_ten_terrain_minimum(sweep):
-    by_count = sweep.groupby("resource_count").first()
+    by_count = sweep.table.groupby("resource_count").first()
     for k, row in by_count.iterrows():
         assert row["legal"] == (k >= 10), k
         assert (row["violations"] == "") == row["legal"]
@@ -264,18 +271,31 @@ def test_legal_flags_follow_the_ten_terrain_minimum(sweep):
 def test_exact_target_names_the_smallest_count_reaching_it(sweep, wankul_deck):
     # By turn 5 even 8 Terrains reach 95%; 8 is not legal, 10 is the smallest legal count.
     reaching = [k for k in (0, 1, 5, 8, 9, 10) if wankul_exact(k, 5)["by_turn"] >= 0.95]
-    assert sweep.attrs["recommended"] == reaching[0] == 8
-    assert sweep.attrs["recommended_is_legal"] is False and sweep.attrs["recommended_legal"] == 10
-    assert "not legal" in sweep.attrs["decision"]
+    summary = sweep.summary.iloc[0]
+    assert summary["decision"] == "decided" and summary["recommended"] == reaching[0] == 8
+    assert summary["recommended_is_legal"] is not None and not summary["recommended_is_legal"]
+    assert summary["recommended_legal"] == 10
+    assert summary["legal_decision"] == "decided"
+    [sentence] = ratio_decision(sweep)
+    assert sentence.startswith("recommended: 8 Terrain cards") and "not legal" in sentence
+    assert "the smallest legal count reaching it is 10" in sentence
     # In the opening hand: the smallest count whose closed form reaches 95%.
     result = deckstat.ratio(wankul_deck, "wankul", counts=range(8, 15), turns=[0, 5], target=0.95, target_turn=0)
     expected = min(k for k in range(8, 15) if wankul_exact(k, 0)["by_turn"] >= 0.95)
-    assert result.attrs["recommended"] == expected == 12
-    assert result.attrs["decision"].startswith("recommended: 12 Terrain cards")
-    statuses = result.attrs["target_status"]
-    assert all(statuses[k] == ("reached" if k >= 12 else "not reached") for k in range(8, 15))
+    assert result.summary["recommended"].iloc[0] == expected == 12
+    assert ratio_decision(result)[0].startswith("recommended: 12 Terrain cards")
+    # The status at the target turn is repeated on every turn row of its count.
+    statuses = result.table.groupby("resource_count")["target_status"].agg(set)
+    assert all(statuses[k] == {"reached" if k >= 12 else "not reached"} for k in range(8, 15))
     unreachable = deckstat.ratio(wankul_deck, "wankul", counts=[8, 9], turns=[0], target=0.99)
-    assert unreachable.attrs["recommended"] is None and unreachable.attrs["decision"].startswith("no count")
+    assert unreachable.summary["decision"].iloc[0] == "none"
+    assert pd.isna(unreachable.summary["recommended"].iloc[0])
+    assert ratio_decision(unreachable)[0].startswith("no count")
+    # Without a target there is no decision and no sentence.
+    assert sweep.summary["decision"].iloc[0] == "decided"
+    plain = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[0])
+    assert plain.summary["decision"].iloc[0] == "no target" and ratio_decision(plain) == []
+    assert plain.table["target_status"].isna().all()
 
 
 def test_decision_rule_on_statuses():
@@ -292,12 +312,13 @@ def test_few_trials_straddling_the_target_are_undecided(wankul_deck):
     target = wankul_exact(10, 0)["by_turn"]
     result = deckstat.ratio(wankul_deck, "wankul", counts=[10, 11], turns=[0], target=target, method="simulate",
                             n_trials=300, rng=1)
-    at10 = result[result["resource_count"] == 10].iloc[0]
+    at10 = result.table[result.table["resource_count"] == 10].iloc[0]
     assert at10["ci_low"] <= target <= at10["ci_high"]
-    assert result.attrs["target_status"][10] == "undecided"
-    assert result.attrs["recommended"] is None
-    decision = result.attrs["decision"]
+    assert at10["target_status"] == "undecided"
+    assert result.summary["decision"].iloc[0] == "undecided" and pd.isna(result.summary["recommended"].iloc[0])
+    [decision] = ratio_decision(result)
     assert decision.startswith("undecided") and "trials" in decision and "exact engine" in decision
+    assert "(n_trials)" in decision and "(method='exact')" in decision
 
 
 def test_simulated_sweep_agrees_with_exact_and_decides_when_the_trials_suffice(wankul_deck):
@@ -306,20 +327,20 @@ def test_simulated_sweep_agrees_with_exact_and_decides_when_the_trials_suffice(w
     p10, p12 = exact[10][0]["by_turn"], exact[12][0]["by_turn"]
     target = (p10 + p12) / 2
     n_comparisons = 10
-    z, z95 = z_for(n_comparisons), float(norm.isf((1 - simulate.CONFIDENCE) / 2))
+    z, z95 = z_for(n_comparisons), float(norm.isf((1 - runner.CONFIDENCE) / 2))
     # Enough trials that an estimate within z standard errors, with its 95% interval around it, stays on its side
     # of the target (0.8 leaves room for the Wilson interval's correction terms).
     sd = max(math.sqrt(p * (1 - p)) for p in (p10, p12))
     n_trials = math.ceil(((z + z95) * sd / (0.8 * (p12 - p10) / 2)) ** 2)
     result = deckstat.ratio(wankul_deck, "wankul", counts=counts, turns=turns, target=target, target_turn=0,
                             method="simulate", n_trials=n_trials, rng=2026)
-    assert (result["method"] == "simulate").all() and (result["n_trials"] == n_trials).all()
-    assert result.attrs["seed_entropy"] is not None
+    assert (result.table["method"] == "simulate").all() and (result.table["n_trials"] == n_trials).all()
+    assert result.provenance["seed_entropy"] is not None
 
     def tol(p: float) -> float:
         return z * math.sqrt(p * (1 - p) / n_trials)
 
-    for row in result.itertuples():
+    for row in result.table.itertuples():
         expected = exact[row.resource_count][row.turn]
         assert abs(row.p - expected["by_turn"]) <= tol(expected["by_turn"])
         if row.turn == 0:
@@ -332,25 +353,38 @@ def test_simulated_sweep_agrees_with_exact_and_decides_when_the_trials_suffice(w
             sd_turn = math.sqrt(float(support**2 @ pmf) - mean**2)
             assert mean == pytest.approx(expected["first_turn"], abs=1e-12)
             assert abs(row.expected_first_resource_turn - mean) <= z * sd_turn / math.sqrt(n_trials)
-    assert result.attrs["recommended"] == 12, result.attrs["decision"]
+    assert result.summary["decision"].iloc[0] == "decided", ratio_decision(result)
+    assert result.summary["recommended"].iloc[0] == 12, ratio_decision(result)
 
 
 def test_a_count_gets_the_same_simulated_numbers_whatever_else_is_swept(wankul_deck):
     kwargs = {"turns": [0, 2], "method": "simulate", "n_trials": 2_000, "rng": 5}
     both = deckstat.ratio(wankul_deck, "wankul", counts=[10, 11], **kwargs)
     alone = deckstat.ratio(wankul_deck, "wankul", counts=[11], **kwargs)
-    np.testing.assert_array_equal(both[both["resource_count"] == 11]["p"], alone["p"])
-    assert both.attrs["seed_entropy"] == alone.attrs["seed_entropy"]
+    at11 = both.table[both.table["resource_count"] == 11].reset_index(drop=True)
+    pd.testing.assert_frame_equal(at11, alone.table)
+    assert both.provenance["seed_entropy"] == alone.provenance["seed_entropy"]
+
+
+def test_an_event_gets_the_same_simulated_numbers_whatever_else_is_asked(wankul_deck):
+    first, second = "[cost<=1]>=2", "Terrain>=2"
+    kwargs = {"counts": [10], "turns": [0, 2], "target": 0.5, "method": "simulate", "n_trials": 5_000, "rng": 3}
+    both = deckstat.ratio(wankul_deck, "wankul", event=[first, second], **kwargs)
+    alone = deckstat.ratio(wankul_deck, "wankul", event=second, **kwargs)
+    assert list(both.table["event"].unique()) == [first, second]
+    pd.testing.assert_frame_equal(both.table[both.table["event"] == second].reset_index(drop=True), alone.table)
+    pd.testing.assert_frame_equal(both.summary[both.summary["event"] == second].reset_index(drop=True),
+                                  alone.summary)
 
 
 # --- argument errors ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("kwargs", "needle"), [
-    ({"seat": "both"}, "seat must be 'first' or 'second'"),
+    ({"seat": "both"}, "seat must be one of first, second, got 'both'"),
     ({"target": 1.5}, "target must be a probability"),
     ({"target": 0.9, "target_turn": 7}, "target_turn 7 is not one of the turns"),
-    ({"counts": [-1]}, "whole numbers from 0"),
-    ({"counts": []}, "no resource count"),
+    ({"counts": [-1]}, "counts must be a whole number from 0, got -1"),
+    ({"counts": []}, "counts is empty; give at least one resource count"),
     ({"counts": [10, 51]}, "51 Terrain cards do not fit in a 50-card deck"),
     ({"group": '"Plage de Galets"', "counts": [0, 1]}, "start the sweep at 1"),
     ({"method": "exact", "keep": "Terrain>=1", "event": "Terrain>=x"}, "position"),
@@ -361,54 +395,44 @@ def test_bad_arguments_are_refused(wankul_deck, kwargs, needle):
 
 
 def test_a_game_without_resource_group_needs_one():
-    deck = deckstat.load_deck(ROOT / "data" / "duel-masters" / "sample_deck.csv")
-    with pytest.raises(DeckstatError, match=r"no resource group; name the cards to sweep with group \(--group\)"):
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    with pytest.raises(DeckstatError, match="^Duel Masters has no resource group; name the cards to sweep with "
+                                            "group, e.g. Terrain$"):
         deckstat.ratio(deck, "duel-masters")
+    # The command line names the flag instead.
+    assert_user_error(run("ratio", sample_deck("duel-masters"), "--game", "duel-masters"),
+                      "no resource group; name the cards to sweep with --group, e.g. Terrain")
 
 
 # --- command line -------------------------------------------------------------------------------------------
 
-runner = CliRunner()
-
-
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def assert_user_error(result, *needles: str) -> None:
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert result.stdout == ""
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-
-
 def test_cli_table():
-    result = run("ratio", WANKUL, "--game", "wankul", "--range", "9-11", "--event", "Terrain>=1", "--turns", "0-1",
-                 "--target", "0.93", "--target-turn", "0")
-    assert result.exit_code == 0, result.output
-    out = result.stdout
+    out = ok(run("ratio", WANKUL, "--game", "wankul", "--range", "9-11", "--event", "Terrain>=1", "--turns", "0-1",
+                 "--target", "0.93", "--target-turn", "0"))
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.splitlines() if "│" in line]
     body = {r[0]: r for r in rows if r[0]}
     assert set(body) == {"9", "10", "11 ◀"}
     assert body["9"][1] == "✗" and body["10"][1] == "✓"
-    assert body["10"][2] == deckstat.output.format_probability(wankul_exact(10, 0)["hand"])
-    assert body["10"][6] == deckstat.output.format_probability(wankul_exact(10, 0)["by_turn"])
+    assert body["10"][2] == format_probability(wankul_exact(10, 0)["hand"])
+    assert body["10"][3] == format_probability(wankul_exact(10, 0)["rate"])
+    assert body["10"][6] == format_probability(wankul_exact(10, 0)["by_turn"])
     assert body["10"][5].startswith("≈ turn 4")
     assert "✗ 9 Terrain cards: Terrain: 9 in 50 cards" in out
     assert "recommended: 11 Terrain cards" in out
 
 
 def test_cli_json_matches_the_api(wankul_deck):
-    result = run("ratio", WANKUL, "--game", "wankul", "--range", "10,12", "--turns", "0-1", "--format", "json",
-                 "--seed", "3")
-    assert result.exit_code == 0, result.output
-    records = json.loads(result.stdout)
+    out = ok_json(run("ratio", WANKUL, "--game", "wankul", "--range", "10,12", "--turns", "0-1", "--format", "json",
+                      "--seed", "3"))
+    assert out["question"] == "ratio" and set(out) == {"question", "provenance", "table", "summary"}
+    records = out["table"]
     assert len(records) == 4
     api = deckstat.ratio(wankul_deck, "wankul", counts=[10, 12], turns=[0, 1], rng=3)
-    for record, row in zip(records, api.itertuples()):
+    assert out["provenance"]["seed_entropy"] == api.provenance["seed_entropy"]
+    assert out["provenance"]["counts"] == [10, 12]
+    [summary] = out["summary"]
+    assert summary["group"] == "Terrain" and summary["decision"] == "no target" and summary["recommended"] is None
+    for record, row in zip(records, api.table.itertuples()):
         assert {"resource_count", "turn", "p", "legal"} <= set(record)
         assert record["resource_count"] == row.resource_count and record["turn"] == row.turn
         assert record["p"] == row.p and record["legal"] is True

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import deckstat
 from deckstat import Deck, DeckstatError, validate
-from deckstat.rules import NO_PART, VIOLATION_COLUMNS
+from deckstat.games.rules import NO_PART
+from deckstat.questions.validate import VIOLATION_COLUMNS
 
 GAMES = ["wankul", "duel-masters", "jdg", "licum", "pandrea"]
 
@@ -27,9 +28,10 @@ def spread(prefix: str, n: int, card_type: str, per: int = 3, **attributes) -> l
     return rows
 
 
-def found(frame) -> list[tuple]:
-    """The (subject, found, allowed) triples of a violation frame, in order."""
-    return list(zip(frame["subject"], frame["found"], frame["allowed"]))
+def found(result) -> list[tuple]:
+    """The (subject, found, allowed) triples of a validation result's violations, in order."""
+    table = result.table
+    return list(zip(table["subject"], table["found"], table["allowed"]))
 
 
 def wankul(size: int, terrains: int, extra: list[dict] | None = None) -> Deck:
@@ -66,13 +68,21 @@ def licum(impros: list[tuple[str, int]] | None = None, *, avant_match: int = 1, 
     return Deck.from_table(rows + (extra or []))
 
 
-def assert_messages(frame) -> None:
-    """Every violation message names the subject, what was found, what is allowed and the rule."""
-    assert list(frame.columns) == VIOLATION_COLUMNS
-    for row in frame.itertuples(index=False):
+def assert_messages(result) -> None:
+    """Every violation message names the subject, what was found, what is allowed and the rule.
+
+    The summary counts the same errors and warnings as the table, and ``legal`` means no error.
+    """
+    table = result.table
+    assert list(table.columns) == VIOLATION_COLUMNS
+    for row in table.itertuples(index=False):
         for text in (str(row.subject), row.found, row.allowed, row.rule):
             assert text in row.message
         assert row.level in ("error", "warning")
+    summary = result.summary.iloc[0]
+    assert summary["errors"] == (table["level"] == "error").sum()
+    assert summary["warnings"] == (table["level"] == "warning").sum()
+    assert result.legal is bool(summary["legal"]) is (int(summary["errors"]) == 0)
 
 
 # ---------------------------------------------------------------- shipped sample decks
@@ -82,24 +92,26 @@ def assert_messages(frame) -> None:
 def test_sample_deck_is_legal(data_dir, game):
     deck = deckstat.load_deck(data_dir / game / "sample_deck.csv")
     result = validate(deck, game)
-    assert result.empty
-    assert list(result.columns) == VIOLATION_COLUMNS
-    assert result.attrs["legal"] is True
-    assert result.attrs["game"] == game
-    assert result.attrs["deck_size"] == deck.size
+    assert result.table.empty
+    assert list(result.table.columns) == VIOLATION_COLUMNS
+    assert result.legal is True
+    assert result.summary.to_dict(orient="records") == [
+        {"deck": "sample_deck.csv", "game": game, "deck_size": deck.size, "legal": True, "errors": 0,
+         "warnings": 0}]
+    assert result.provenance["game"] == game and result.provenance["deck_size"] == deck.size
 
 
 @pytest.mark.parametrize("name", ["sample_deck_fr.csv", "sample_deck_v2.csv"])
 def test_other_wankul_samples_are_legal(data_dir, name):
     result = validate(deckstat.load_deck(data_dir / "wankul" / name), "wankul")
-    assert result.empty and result.attrs["legal"]
+    assert result.table.empty and result.legal
 
 
 def test_wankul_text_decklist_is_legal(data_dir):
     deck = deckstat.load_deck(data_dir / "wankul" / "decklist.txt", pool=data_dir / "wankul" / "pool.csv")
     result = validate(deck, "wankul")
     assert deck.size == 50
-    assert result.empty and result.attrs["legal"]
+    assert result.table.empty and result.legal
 
 
 ILLEGAL = {
@@ -133,16 +145,18 @@ ILLEGAL = {
 @pytest.mark.parametrize("game", GAMES)
 def test_illegal_deck_has_the_expected_violations(data_dir, game):
     result = validate(deckstat.load_deck(data_dir / game / "illegal_deck.csv"), game)
-    got = list(zip(result["deck"], result["subject"], result["found"], result["allowed"]))
+    table = result.table
+    got = list(zip(table["part"], table["subject"], table["found"], table["allowed"]))
     assert sorted(got) == sorted(ILLEGAL[game])
-    assert set(result["level"]) == {"error"}
-    assert result.attrs["legal"] is False
+    assert set(table["deck"]) == {"illegal_deck.csv"} and set(table["game"]) == {game}
+    assert set(result.table["level"]) == {"error"}
+    assert result.legal is False
     assert_messages(result)
 
 
 def test_illegal_wankul_message_reads_as_a_sentence(data_dir):
     result = validate(deckstat.load_deck(data_dir / "wankul" / "illegal_deck.csv"), "wankul")
-    messages = set(result["message"])
+    messages = set(result.table["message"])
     assert ("Capitaine Baguette: 4 copies, allowed at most 3 (at most 3 copies of a card)") in messages
     assert any(m.startswith("Terrain: 8 in 50 cards, allowed at least 10") for m in messages)
 
@@ -153,14 +167,14 @@ def test_illegal_wankul_message_reads_as_a_sentence(data_dir):
 @pytest.mark.parametrize(("size", "terrains"), [(50, 10), (50, 20), (25, 5), (26, 6), (30, 6), (6, 2), (10, 2)])
 def test_wankul_terrain_ratio_met(size, terrains):
     result = validate(wankul(size, terrains), "wankul")
-    assert result.empty and result.attrs["legal"]
+    assert result.table.empty and result.legal
 
 
 @pytest.mark.parametrize(("size", "terrains", "needed"), [(50, 9, 10), (25, 4, 5), (26, 5, 6), (6, 1, 2), (11, 2, 3)])
 def test_wankul_terrain_ratio_broken(size, terrains, needed):
     result = validate(wankul(size, terrains), "wankul")
     assert found(result) == [("Terrain", f"{terrains} in {size} cards", f"at least {needed} (1 per 5 cards)")]
-    assert not result.attrs["legal"]
+    assert not result.legal
 
 
 def test_wankul_more_than_50_cards_is_illegal():
@@ -170,7 +184,7 @@ def test_wankul_more_than_50_cards_is_illegal():
 
 
 def test_wankul_smallest_deck_is_six_cards():
-    assert validate(wankul(6, 2), "wankul").attrs["legal"]
+    assert validate(wankul(6, 2), "wankul").legal
     result = validate(wankul(5, 1), "wankul")
     assert found(result) == [("deck size", "5 cards", "6 to 50 cards")]
 
@@ -179,7 +193,7 @@ def test_wankul_smallest_deck_is_six_cards():
 def test_wankul_at_most_three_copies(copies, legal):
     rows = spread("Terrain", 10, "Terrain") + spread("Perso", 40 - copies, "Personnage")
     result = validate(Deck.from_table(rows + [{"name": "Souvent", "count": copies, "type": "Personnage"}]), "wankul")
-    assert result.attrs["legal"] is legal
+    assert result.legal is legal
     assert found(result) == ([] if legal else [("Souvent", "4 copies", "at most 3")])
 
 
@@ -204,15 +218,15 @@ def test_wankul_legal_exactly_when_the_rules_hold(size, data):
     terrains = data.draw(st.integers(0, size))
     result = validate(wankul(size, terrains), "wankul")
     expected = 6 <= size <= 50 and terrains >= math.ceil(size / 5)
-    assert result.attrs["legal"] is expected
-    assert result.empty is expected
+    assert result.legal is expected
+    assert result.table.empty is expected
 
 
 # ---------------------------------------------------------------- Joueur du Grenier
 
 
 def test_jdg_exactly_30_cards():
-    assert validate(jdg(30), "jdg").empty
+    assert validate(jdg(30), "jdg").table.empty
     assert found(validate(jdg(29), "jdg")) == [("deck size", "29 cards", "exactly 30 cards")]
     assert found(validate(jdg(31), "jdg")) == [("deck size", "31 cards", "exactly 30 cards")]
 
@@ -230,10 +244,10 @@ def test_jdg_shiny_and_plain_printings_are_duplicates():
 
 
 def test_jdg_at_most_five_shiny_cards():
-    assert validate(jdg(30, shiny=5), "jdg").empty
+    assert validate(jdg(30, shiny=5), "jdg").table.empty
     result = validate(jdg(30, shiny=6), "jdg")
     assert found(result) == [("[shiny=1]", "6 cards", "at most 5 cards")]
-    assert result.loc[0, "rule"] == "at most 5 shiny cards"
+    assert result.table.loc[0, "rule"] == "at most 5 shiny cards"
 
 
 def test_jdg_card_types():
@@ -241,7 +255,7 @@ def test_jdg_card_types():
     assert found(validate(deck, "jdg")) == [
         ("Intrus", "type 'Terrain vague'", "INVOCATION or EFFET or CONTRE or EQUIPEMENT or TERRAIN")]
     lower_case = Deck.from_table([{"name": f"C{i}", "type": "invocation", "shiny": 0} for i in range(30)])
-    assert validate(lower_case, "jdg").empty
+    assert validate(lower_case, "jdg").table.empty
 
 
 def test_jdg_deck_without_shiny_column_names_the_rule():
@@ -255,22 +269,22 @@ def test_jdg_deck_without_shiny_column_names_the_rule():
 
 def test_duel_masters_at_least_40_cards_no_maximum():
     deck = lambda n: Deck.from_table(spread("Créature", n, "Créature", per=4))  # noqa: E731
-    assert validate(deck(40), "duel-masters").empty
-    assert validate(deck(80), "duel-masters").empty
+    assert validate(deck(40), "duel-masters").table.empty
+    assert validate(deck(80), "duel-masters").table.empty
     result = validate(deck(39), "duel-masters")
     assert found(result) == [("deck size", "39 cards", "at least 40 cards")]
 
 
 def test_duel_masters_at_most_four_copies():
     rows = spread("Sort", 36, "Sort", per=4)
-    assert validate(Deck.from_table(rows + [{"name": "Dragon", "count": 4, "type": "Créature"}]), "dm").empty
+    assert validate(Deck.from_table(rows + [{"name": "Dragon", "count": 4, "type": "Créature"}]), "dm").table.empty
     result = validate(Deck.from_table(rows + [{"name": "Dragon", "count": 5, "type": "Créature"}]), "dm")
     assert found(result) == [("Dragon", "5 copies", "at most 4")]
 
 
 def test_duel_masters_accepts_any_card_type():
     rows = spread("Créature", 39, "Créature", per=4) + [{"name": "Nouveau", "count": 1, "type": "Bouclier X"}]
-    assert validate(Deck.from_table(rows), "duel-masters").empty
+    assert validate(Deck.from_table(rows), "duel-masters").table.empty
 
 
 # ---------------------------------------------------------------- Licum
@@ -279,27 +293,27 @@ def test_duel_masters_accepts_any_card_type():
 def test_licum_reference_deck_is_legal():
     deck = licum()
     result = validate(deck, "licum")
-    assert result.empty and result.attrs["legal"]
+    assert result.table.empty and result.legal
     assert deck.size == 31 + 30
 
 
 def test_licum_avant_match_and_entre_periode_count_as_one():
-    assert validate(licum(difficultes=24), "licum").empty  # 31 physical cards count as 30
+    assert validate(licum(difficultes=24), "licum").table.empty  # 31 physical cards count as 30
     result = validate(licum(difficultes=25, punitions=10), "licum")  # 32 physical cards count as 31
-    assert list(result["deck"]) == ["preparation"]
+    assert list(result.table["part"]) == ["preparation"]
     assert found(result) == [("deck size", "31 cards (Avant-Match + Entre-Période counted as one)",
                               "at most 30 cards")]
     assert_messages(result)
 
 
 def test_licum_preparation_has_no_minimum():
-    assert validate(licum(difficultes=2, punitions=1), "licum").empty
+    assert validate(licum(difficultes=2, punitions=1), "licum").table.empty
 
 
 def test_licum_five_copies_of_one_impro_is_illegal():
     result = validate(licum(impros=[("Impro Unique", 5)]), "licum")
     assert found(result) == [("Impro", "1 different", "exactly 5 different cards")]
-    assert not result.attrs["legal"]
+    assert not result.legal
 
 
 @pytest.mark.parametrize("n", [4, 6])
@@ -329,11 +343,11 @@ def test_licum_one_avant_match_and_one_entre_periode(avant_match, entre_periode,
     (12, 24, True), (13, 24, False), (0, 24, True), (11, 23, True), (12, 23, False), (1, 1, False)])
 def test_licum_punitions_at_most_half_of_the_difficultes(punitions, difficultes, legal):
     result = validate(licum(difficultes=difficultes, punitions=punitions), "licum")
-    assert result.attrs["legal"] is legal
+    assert result.legal is legal
     if not legal:
         assert found(result) == [("Punition", f"{punitions} of {difficultes} Difficulté",
                                   f"at most {difficultes // 2} (0.5 of Difficulté)")]
-        assert list(result["deck"]) == ["preparation"]
+        assert list(result.table["part"]) == ["preparation"]
 
 
 def test_licum_preparation_holds_only_preparation_cards():
@@ -346,10 +360,10 @@ def test_licum_preparation_holds_only_preparation_cards():
 def test_licum_game_deck_at_most_30_cards_copies_allowed():
     game = [{"name": "Improvisateur A", "count": 2, "type": "Improvisateur", "team": "Rouges"},
             {"name": "Shote Répétée", "count": 28, "type": "Shote"}]
-    assert validate(licum(game=game), "licum").empty
+    assert validate(licum(game=game), "licum").table.empty
     game[1]["count"] = 29
     result = validate(licum(game=game), "licum")
-    assert list(result["deck"]) == ["game"]
+    assert list(result.table["part"]) == ["game"]
     assert found(result) == [("deck size", "31 cards", "at most 30 cards")]
 
 
@@ -359,9 +373,9 @@ def test_licum_improvisateurs_of_one_team():
             {"name": "Condition A", "count": 3, "type": "Condition", "team": "Verts"}]
     result = validate(licum(game=game), "licum")
     assert found(result) == [("Improvisateur", "Rouges (2 cards), Bleus (1 card)", "one team")]
-    assert result.loc[0, "deck"] == "game"
+    assert result.table.loc[0, "part"] == "game"
     game[1]["team"] = "ROUGES"
-    assert validate(licum(game=game), "licum").empty
+    assert validate(licum(game=game), "licum").table.empty
 
 
 def test_licum_improvisateur_without_team_breaks_the_one_team_rule():
@@ -377,9 +391,9 @@ def test_licum_preparation_cards_in_the_game_deck_are_only_a_warning(card_type):
             {"name": "Carte de Préparation", "count": 2, "type": card_type}]
     result = validate(licum(game=game), "licum")
     assert found(result) == [(card_type, "2 cards", "at most 0 cards")]
-    assert list(result["level"]) == ["warning"]
-    assert list(result["deck"]) == ["game"]
-    assert result.attrs["legal"] is True
+    assert list(result.table["level"]) == ["warning"]
+    assert list(result.table["part"]) == ["game"]
+    assert result.legal is True
     assert_messages(result)
 
 
@@ -396,14 +410,14 @@ def test_licum_card_with_unknown_deck_value_is_a_violation(value, found_text):
     extra = [{"deck": value, "name": "Carte Égarée", "count": 3, "type": "Shote"}]
     result = validate(licum(extra=extra), "licum")
     assert found(result) == [("Carte Égarée", found_text, "preparation or game")]
-    assert list(result["deck"]) == [NO_PART]
-    assert result.attrs["legal"] is False
+    assert list(result.table["part"]) == [NO_PART]
+    assert result.legal is False
     assert_messages(result)  # the stray card counts in neither deck: the game deck stays at 30
 
 
 @pytest.mark.parametrize("values", [("préparation", "game"), ("PREP", "Jeu"), ("Preparation", "JEU")])
 def test_licum_deck_values_are_matched_by_alias(values):
-    assert validate(licum(deck_values=values), "licum").empty
+    assert validate(licum(deck_values=values), "licum").table.empty
 
 
 # ---------------------------------------------------------------- Pandrea (assumed limits)
@@ -411,14 +425,14 @@ def test_licum_deck_values_are_matched_by_alias(values):
 
 def test_pandrea_assumed_size_at_least_30_no_maximum():
     deck = lambda n: Deck.from_table(spread("Unité", n, "Unité"))  # noqa: E731
-    assert validate(deck(30), "pandrea").empty
-    assert validate(deck(90), "pandrea").empty
+    assert validate(deck(30), "pandrea").table.empty
+    assert validate(deck(90), "pandrea").table.empty
     assert found(validate(deck(29), "pandrea")) == [("deck size", "29 cards", "at least 30 cards")]
 
 
 def test_pandrea_assumed_at_most_three_copies():
     rows = spread("Logistique", 27, "Logistique")
-    assert validate(Deck.from_table(rows + [{"name": "Golem", "count": 3, "type": "Unité"}]), "pandrea").empty
+    assert validate(Deck.from_table(rows + [{"name": "Golem", "count": 3, "type": "Unité"}]), "pandrea").table.empty
     result = validate(Deck.from_table(rows + [{"name": "Golem", "count": 4, "type": "Unité"}]), "pandrea")
     assert found(result) == [("Golem", "4 copies", "at most 3")]
     assert "assumption" in deckstat.get_profile("pandrea").part().rules[1].source
@@ -428,13 +442,14 @@ def test_pandrea_assumed_at_most_three_copies():
 
 
 def test_generic_profile_accepts_any_non_empty_deck():
-    assert validate(Deck.from_table([{"name": "Seule", "type": "Quoi"}]), "generic").empty
+    assert validate(Deck.from_table([{"name": "Seule", "type": "Quoi"}]), "generic").table.empty
 
 
 def test_validate_accepts_a_profile_object_and_an_alias():
     deck = wankul(50, 10)
-    assert validate(deck, deckstat.get_profile("wankul")).empty
-    assert validate(deck, "WANKUL-TCG").attrs["game"] == "wankul"
+    assert validate(deck, deckstat.get_profile("wankul")).table.empty
+    result = validate(deck, "WANKUL-TCG")
+    assert result.summary["game"].tolist() == ["wankul"] and result.provenance["game"] == "wankul"
 
 
 def test_validate_refuses_unknown_game_and_non_deck():
@@ -448,5 +463,5 @@ def test_several_violations_of_one_deck_are_all_reported():
     extra = [{"name": "Quatre Fois", "count": 4, "type": "Personnage"}, {"name": "Sort", "count": 1, "type": "Sort"}]
     rows = spread("Terrain", 8, "Terrain") + spread("Perso", 40, "Personnage") + extra
     result = validate(Deck.from_table(rows), "wankul")
-    assert sorted(result["subject"]) == ["Quatre Fois", "Sort", "Terrain", "deck size"]
+    assert sorted(result.table["subject"]) == ["Quatre Fois", "Sort", "Terrain", "deck size"]
     assert_messages(result)

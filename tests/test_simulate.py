@@ -9,20 +9,16 @@ comparisons a test makes. Seeds are fixed, so the tests are deterministic.
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
+from helpers import FAMILY_ALPHA, sample_deck, z_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scipy.stats import binomtest, hypergeom, norm
+from scipy.stats import binomtest, hypergeom
 
 import deckstat
-from deckstat import kernel, simulate
-from deckstat.profiles import parse_profile
-
-FAMILY_ALPHA = 1e-3
-
-
-def z_for(n_comparisons: int) -> float:
-    return float(norm.isf(FAMILY_ALPHA / (2 * n_comparisons)))
+from deckstat.engines import kernel, runner
+from deckstat.games.profiles import parse_profile
 
 
 def assert_agrees(simulated: np.ndarray, exact: np.ndarray, n_trials: int) -> None:
@@ -49,7 +45,7 @@ def make_profile(*, hand_size=5, set_aside=0, mulligan="none", keep=None, limit=
 
 @pytest.fixture(scope="module")
 def wankul_deck():
-    return deckstat.load_deck("data/wankul/sample_deck.csv")
+    return deckstat.load_deck(sample_deck("wankul"))
 
 
 # --- agreement with the exact engine -------------------------------------------------------------------
@@ -62,18 +58,22 @@ def test_wankul_zones_agree_with_exact(wankul_deck, zone):
     n_trials = 100_000
     sim = deckstat.odds(wankul_deck, "wankul", event, turns=turns, seat="second", zone=zone,
                         method="simulate", n_trials=n_trials, rng=11)
-    assert (sim["method"] == "simulate").all() and (sim["n_trials"] == n_trials).all()
-    assert_agrees(sim["p"], exact["p"], n_trials)
+    assert (sim.table["method"] == "simulate").all() and (sim.table["n_trials"] == n_trials).all()
+    assert (exact.table["method"] == "exact").all()
+    # The first hands of the same trials give the keep rate: one family of comparisons with the odds.
+    assert sim.summary["n_trials"].iloc[0] == n_trials and exact.summary["n_trials"].isna().all()
+    assert_agrees(np.r_[sim.table["p"], sim.summary["p_keep_first"]],
+                  np.r_[exact.table["p"], exact.summary["p_keep_first"]], n_trials)
 
 
 @pytest.mark.parametrize("zone", ["seen", "set_aside"])
 def test_duel_masters_shields_agree_with_exact(zone):
-    deck = deckstat.load_deck("data/duel-masters/sample_deck.csv")
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
     event = "[shield_trigger=1]>=1 and [civilization=Feu]>=2"
     exact = deckstat.odds(deck, "duel-masters", event, turns=range(6), zone=zone)
     sim = deckstat.odds(deck, "duel-masters", event, turns=range(6), zone=zone, method="simulate",
                         n_trials=100_000, rng=5)
-    assert_agrees(sim["p"], exact["p"], 100_000)
+    assert_agrees(sim.table["p"], exact.table["p"], 100_000)
 
 
 CARD_TYPES = st.sampled_from(["Terrain", "Personnage"])
@@ -115,7 +115,7 @@ def test_random_questions_agree_with_exact(question, seed):
     sim = deckstat.odds(deck, profile, event, turns=turns, zone=zone, seat=seat, method="simulate",
                         n_trials=n_trials, rng=seed)
     # Each hypothesis example is one family of comparisons; 25 examples at 1e-3 each.
-    assert_agrees(sim["p"], exact["p"], n_trials)
+    assert_agrees(sim.table["p"], exact.table["p"], n_trials)
 
 
 # --- interval coverage -----------------------------------------------------------------------------------
@@ -123,12 +123,12 @@ def test_random_questions_agree_with_exact(question, seed):
 def test_interval_coverage_is_consistent_with_95_percent():
     deck = deckstat.Deck.from_table([{"name": "T", "count": 10, "type": "Terrain"},
                                      {"name": "P", "count": 40, "type": "Personnage"}])
-    exact = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[2], seat="first")["p"].iloc[0]
+    exact = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[2], seat="first").table["p"].iloc[0]
     root = np.random.SeedSequence(2026)
     n_runs, covered = 300, 0
     for child in root.spawn(n_runs):
         run = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[2], seat="first", method="simulate",
-                            n_trials=500, rng=np.random.default_rng(child))
+                            n_trials=500, rng=np.random.default_rng(child)).table
         covered += run["ci_low"].iloc[0] <= exact <= run["ci_high"].iloc[0]
     # Two-sided binomial test of the coverage rate against 95%.
     assert binomtest(covered, n_runs, 0.95).pvalue > FAMILY_ALPHA, covered
@@ -138,46 +138,64 @@ def test_interval_coverage_is_consistent_with_95_percent():
 
 def test_same_seed_same_numbers_whatever_the_chunk_size(wankul_deck):
     runs = [deckstat.odds(wankul_deck, "wankul", "Terrain>=1 and [cost<=1]>=1", turns=range(5),
-                          method="simulate", n_trials=3 * simulate.BLOCK_TRIALS + 123, rng=42, chunk_size=chunk)
-            for chunk in (1, simulate.BLOCK_TRIALS, 10 * simulate.BLOCK_TRIALS)]
+                          method="simulate", n_trials=3 * runner.BLOCK_TRIALS + 123, rng=42, chunk_size=chunk)
+            for chunk in (1, runner.BLOCK_TRIALS, 10 * runner.BLOCK_TRIALS)]
     for other in runs[1:]:
-        np.testing.assert_array_equal(runs[0]["p"], other["p"])
-    assert runs[0].attrs["seed_entropy"] == runs[1].attrs["seed_entropy"]
+        np.testing.assert_array_equal(runs[0].table["p"], other.table["p"])
+        np.testing.assert_array_equal(runs[0].summary["p_keep_first"], other.summary["p_keep_first"])
+    assert runs[0].provenance["seed_entropy"] == runs[1].provenance["seed_entropy"]
 
 
 def test_same_seed_same_numbers_whatever_the_workers(wankul_deck):
-    kwargs = {"turns": range(3), "method": "simulate", "n_trials": 2 * simulate.BLOCK_TRIALS, "rng": 3,
-              "chunk_size": 2 * simulate.BLOCK_TRIALS}
+    kwargs = {"turns": range(3), "method": "simulate", "n_trials": 2 * runner.BLOCK_TRIALS, "rng": 3,
+              "chunk_size": 2 * runner.BLOCK_TRIALS}
     one = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", n_workers=1, **kwargs)
     two = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", n_workers=2, **kwargs)
-    np.testing.assert_array_equal(one["p"], two["p"])
+    np.testing.assert_array_equal(one.table["p"], two.table["p"])
+
+
+def test_an_events_numbers_do_not_depend_on_the_other_events_asked(wankul_deck):
+    first, second = "[cost<=1]>=2", "Terrain>=2 and [cost>=3]>=1"
+    kwargs = {"method": "simulate", "n_trials": 5000, "rng": 3}
+    both = deckstat.odds(wankul_deck, "wankul", [first, second], turns=[0, 2], **kwargs)
+    alone = deckstat.odds(wankul_deck, "wankul", second, turns=[0, 2], **kwargs)
+    assert list(both.table["event"].unique()) == [first, second]
+    pd.testing.assert_frame_equal(both.table[both.table["event"] == second].reset_index(drop=True), alone.table)
+    pd.testing.assert_frame_equal(both.summary.iloc[[1]].reset_index(drop=True), alone.summary)
+    both = deckstat.when(wankul_deck, "wankul", [first, second], max_turn=3, **kwargs)
+    alone = deckstat.when(wankul_deck, "wankul", second, max_turn=3, **kwargs)
+    pd.testing.assert_frame_equal(both.table[both.table["event"] == second].reset_index(drop=True), alone.table)
+    pd.testing.assert_frame_equal(both.summary[both.summary["event"] == second].reset_index(drop=True),
+                                  alone.summary)
 
 
 def test_different_seeds_differ_and_generators_are_consumed(wankul_deck):
     a = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000, rng=1)
     b = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000, rng=2)
-    assert a["p"].iloc[0] != b["p"].iloc[0]
+    assert a.table["p"].iloc[0] != b.table["p"].iloc[0]
     generator = np.random.default_rng(9)
     c = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000,
                       rng=generator)
     d = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=[1], method="simulate", n_trials=5000,
                       rng=generator)
-    assert c.attrs["seed_spawn_key"] != d.attrs["seed_spawn_key"]
+    assert c.provenance["seed_spawn_key"] != d.provenance["seed_spawn_key"]
+    assert c.table["p"].iloc[0] != d.table["p"].iloc[0]
 
 
 def test_precision_stops_when_the_interval_is_narrow_enough(wankul_deck):
     target = 0.002
     run = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=range(3), method="simulate", precision=target,
-                        rng=4)
+                        rng=4).table
     half_widths = (run["ci_high"] - run["ci_low"]) / 2
     assert half_widths.max() <= target
-    n = run.attrs["n_trials"]
-    assert n % simulate.BLOCK_TRIALS == 0 and n > simulate.BLOCK_TRIALS
+    assert run["n_trials"].nunique() == 1
+    n = int(run["n_trials"].iloc[0])
+    assert n % runner.BLOCK_TRIALS == 0 and n > runner.BLOCK_TRIALS
     # One block fewer would not have reached the target: the widest p near 1/2 needs about
     # (1.96 / target)^2 / 4 trials.
-    assert n - simulate.BLOCK_TRIALS < (1.96 / target) ** 2 / 4 <= n * 1.01
+    assert n - runner.BLOCK_TRIALS < (1.96 / target) ** 2 / 4 <= n * 1.01
     same = deckstat.odds(wankul_deck, "wankul", "Terrain>=2", turns=range(3), method="simulate", precision=target,
-                         rng=4, chunk_size=4 * simulate.BLOCK_TRIALS)
+                         rng=4, chunk_size=4 * runner.BLOCK_TRIALS).table
     np.testing.assert_array_equal(run["p"], same["p"])
 
 
@@ -233,7 +251,7 @@ def test_reshuffle_mulligans_agree_with_a_literal_simulator(rule):
     sim = deckstat.odds(deck, profile, "Land>=4", turns=[4], seat="first", n_trials=n_kernel, rng=8)
     slow = slow_reshuffle(rule, n_slow, seed=8)
     # Two independent estimates: the standard error of their difference.
-    p = sim["p"].iloc[0]
+    p = sim.table["p"].iloc[0]
     se = np.sqrt(p * (1 - p) * (1 / n_kernel + 1 / n_slow))
     assert abs(p - slow) <= z_for(3) * se, (p, slow)
 
@@ -280,33 +298,58 @@ def test_bottom_mulligan_twice_against_literal_simulator():
             still_under = library[max(len(cards), t):]
             hits_bottom[i] += still_under.count("T") >= 1
     for frame, slow in ((sim, hits / n_slow), (bottom, hits_bottom / n_slow)):
-        p = frame["p"].to_numpy()
+        p = frame.table["p"].to_numpy()
         se = np.sqrt(p * (1 - p) * (1 / 100_000 + 1 / n_slow))
         assert np.all(np.abs(p - slow) <= z_for(2 * len(turns)) * se), (p, slow)
+
+
+@pytest.mark.parametrize("limit", [2, 3])
+def test_more_bottom_mulligans_than_the_deck_has_hands_is_answered_or_refused(limit):
+    # 12 cards hold two 5-card hands: a third hand (limit 2) or a fourth (limit 3) reaches the bottomed cards.
+    deck = deckstat.Deck.from_table([{"name": "T", "count": 2, "type": "Terrain"},
+                                     {"name": "P", "count": 10, "type": "Personnage"}])
+    questions = [
+        lambda: deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 1], seat="first", mulligan_limit=limit,
+                              n_trials=2000, rng=1).table,
+        lambda: deckstat.odds(deck, "wankul", "Terrain>=1", zone="hand", seat="first", mulligan_limit=limit,
+                              n_trials=2000, rng=1).table,
+        lambda: deckstat.mulligan(deck, "wankul", mulligan_limit=limit, turns=[0], n_trials=2000, rng=1).mulligans,
+    ]
+    for question in questions:
+        try:
+            table = question()
+        except deckstat.DeckstatError:
+            continue
+        assert table["p"].between(0, 1).all()
 
 
 # --- when and mulligan reports --------------------------------------------------------------------------
 
 def test_when_simulated_agrees_with_exact():
-    deck = deckstat.load_deck("data/duel-masters/sample_deck.csv")
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
     event = "[civilization=Feu]>=1 and [race=Dragon]>=1"
     exact = deckstat.when(deck, "duel-masters", event, max_turn=8)
-    assert (exact["method"] == "exact").all()
+    assert (exact.table["method"] == "exact").all()
     sim = deckstat.when(deck, "duel-masters", event, max_turn=8, method="simulate", n_trials=100_000, rng=6)
-    assert_agrees(sim["cdf"], exact["cdf"], 100_000)
-    assert_agrees(sim["pmf"], exact["pmf"], 100_000)
-    for seat, summary in exact.attrs["summary"].items():
-        rows = exact[exact["seat"] == seat]
-        assert summary["p_never"] == pytest.approx(1 - rows["cdf"].iloc[-1])
-        assert rows["pmf"].sum() + summary["p_never"] == pytest.approx(1.0)
+    assert list(sim.table["seat"]) == list(exact.table["seat"]) and list(sim.table["turn"]) == list(
+        exact.table["turn"])
+    assert_agrees(sim.table["cdf"], exact.table["cdf"], 100_000)
+    assert_agrees(sim.table["p"], exact.table["p"], 100_000)
+    assert list(exact.summary["seat"]) == ["first", "second"]
+    for summary in exact.summary.itertuples(index=False):
+        rows = exact.table[exact.table["seat"] == summary.seat]
+        assert summary.max_turn == 8 and rows["turn"].iloc[-1] == 8
+        assert summary.p_never == pytest.approx(1 - rows["cdf"].iloc[-1])
+        assert rows["p"].sum() + summary.p_never == pytest.approx(1.0)
 
 
 def test_when_non_monotone_event_is_simulated(wankul_deck):
-    frame = deckstat.when(wankul_deck, "wankul", "Terrain==1", max_turn=5, n_trials=20_000, rng=1)
-    assert (frame["method"] == "simulate").all()
+    result = deckstat.when(wankul_deck, "wankul", "Terrain==1", max_turn=5, n_trials=20_000, rng=1)
+    assert (result.table["method"] == "simulate").all() and (result.summary["method"] == "simulate").all()
     # Turn 0 holds exactly as the exact hand probability does.
-    exact0 = deckstat.odds(wankul_deck, "wankul", "Terrain==1", turns=[0], seat="first")["p"].iloc[0]
-    assert_agrees([frame["pmf"].iloc[0]], [exact0], 20_000)
+    exact0 = deckstat.odds(wankul_deck, "wankul", "Terrain==1", turns=[0], seat="first").table["p"].iloc[0]
+    assert result.table["turn"].iloc[0] == 0 and result.table["seat"].iloc[0] == "first"
+    assert_agrees([result.table["p"].iloc[0]], [exact0], 20_000)
 
 
 def test_mulligan_report_exact_for_wankul(wankul_deck):
@@ -317,7 +360,9 @@ def test_mulligan_report_exact_for_wankul(wankul_deck):
                             n_trials=100_000, rng=3)
     assert_agrees(sim.summary["p_keep_first"], [p_keep], 100_000)
     assert_agrees(sim.kept_hand["p"], report.kept_hand["p"], 100_000)
-    assert (report.by_turn["p_with"] >= report.by_turn["p_without"]).all()
+    by_turn = report.by_turn.pivot(index=["event", "seat", "turn"], columns="mulligan_rule", values="p")
+    assert list(by_turn.columns) == ["bottom", "none"] and len(by_turn) == len(report.by_turn) // 2
+    assert (by_turn["bottom"] >= by_turn["none"]).all()
 
 
 def test_kernel_draws_are_uniform_shuffles(rng):
@@ -346,7 +391,7 @@ def test_memory_does_not_grow_with_the_trial_count():
     import subprocess
     import sys
 
-    code = ("import resource, deckstat; deck = deckstat.load_deck('data/wankul/sample_deck.csv'); "
+    code = ("import resource, deckstat; deck = deckstat.load_deck(" + repr(str(sample_deck("wankul"))) + "); "
             "deckstat.odds(deck, 'wankul', 'Terrain>=2', turns=range(11), method='simulate', n_trials={n}, rng=1); "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     peaks = [int(subprocess.run([sys.executable, "-c", code.format(n=n)], capture_output=True, text=True,
