@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, param
 from deckstat.schema import canonical_column
 from deckstat.text import fold, suggest
 
@@ -400,6 +400,6 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
     if pool is not None:
         return read_decklist(path, pool)
     if Path(path).suffix.lower() in (".txt", ".dec", ".list"):
-        raise DeckstatError("looks like a text decklist; give the card pool CSV (--pool on the command line, "
-                            "pool= in Python)", source=str(path))
+        raise DeckstatError(f"looks like a text decklist; give the card pool CSV that resolves its names with "
+                            f"{param('pool')}", source=str(path))
     return read_card_csv(path)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import DATA
+from helpers import DATA, assert_user_error, run
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -752,3 +752,9 @@ def test_arbitrary_decklist_gives_a_deck_or_a_deckstat_error(tmp_path_factory, c
 def test_messages_are_single_lines_even_for_multiline_cells(tmp_path):
     message = error_of(write(tmp_path, 'name,count\n"A\nB",1\n'))
     assert re.search(r"line 2\b", message)
+
+
+def test_a_text_decklist_without_a_pool_names_the_parameter_or_the_flag():
+    with pytest.raises(DeckstatError, match=r"decklist\.txt: looks like a text decklist; .* with pool$"):
+        load_deck(DATA / "wankul" / "decklist.txt")
+    assert_user_error(run("validate", DATA / "wankul" / "decklist.txt", "--game", "wankul"), "with --pool")
