@@ -290,20 +290,11 @@ def _parse_rule(data: object, where: str) -> Rule:
     return Rule(kind, text, params, source, rule_id)
 
 
-def parse_profile(data: dict, *, where: str) -> Profile:
-    """Build a :class:`Profile` from the mapping read from a profile file.
-
-    Raises
-    ------
-    DeckstatError
-        Naming the file and the key that is missing or wrong.
-    """
-    play = _require(data, "play", dict, where)
-    pwhere = f"{where} [play]"
-    parts_data = _require(data, "decks", list, where)
+def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
+    """The decks a player builds (``[[decks]]``), each with its rules and the ``deck`` values that name it."""
     if not parts_data:
         raise DeckstatError("'decks' lists no deck", source=where)
-    parts = []
+    parts: list[DeckPart] = []
     seen_aliases: dict[str, str] = {}
     for i, part in enumerate(parts_data):
         part_where = f"{where} [[decks]] #{i + 1}"
@@ -325,6 +316,20 @@ def parse_profile(data: dict, *, where: str) -> Profile:
                                     f"{part_id!r} deck", source=part_where)
             seen_aliases[fold(alias)] = part_id
         parts.append(DeckPart(part_id, _require(part, "name", str, part_where, part_id), aliases, rules))
+    return parts
+
+
+def parse_profile(data: dict, *, where: str) -> Profile:
+    """Build a :class:`Profile` from the mapping read from a profile file.
+
+    Raises
+    ------
+    DeckstatError
+        Naming the file and the key that is missing or wrong.
+    """
+    play = _require(data, "play", dict, where)
+    pwhere = f"{where} [play]"
+    parts = _parse_parts(_require(data, "decks", list, where), where)
     hand_size = _require_count(play, "hand_size", pwhere)
     set_aside = _require_count(play, "set_aside", pwhere, 0)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
