@@ -10,7 +10,6 @@ per-block tallies are kept, so memory does not grow with the trial count.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -160,11 +159,6 @@ def intervals(hits: np.ndarray, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
     low = np.array([b[0] for b in bounds]).reshape(np.shape(hits))
     high = np.array([b[1] for b in bounds]).reshape(np.shape(hits))
     return low, high
-
-
-def standard_error(p: float, n_trials: int) -> float:
-    """Binomial standard error ``sqrt(p (1 - p) / n)``."""
-    return math.sqrt(max(p * (1 - p), 0.0) / n_trials)
 
 
 def simulate(task: Callable, streams: Streams, *, n_trials: int | None = None, precision: float | None = None,

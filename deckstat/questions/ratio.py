@@ -35,7 +35,7 @@ RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "p",
 SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "group", "current_count", "target", "target_turn", "decision",
                    "recommended", "recommended_is_legal", "recommended_legal", "legal_decision", "method"]
 
-#: How the deck is rebuilt at each resource count (also stored in ``attrs["scaling"]``).
+#: How the deck is rebuilt at each resource count (also stored in ``provenance["scaling"]``).
 SCALING_RULE = (
     "The deck size stays constant. The resource cards are scaled to the new total in proportion to their current "
     "counts; the other cards of the drawn deck are scaled in proportion to theirs to fill the rest. Rounding is by "
