@@ -67,15 +67,14 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     profile = get_profile(game)
     check_seats(seat)
     check_simulation(n_trials, None, chunk_size, n_workers)
-    rule, _, _ = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
-                                   mulligan_limit=mulligan_limit)
+    rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
+                                           mulligan_limit=mulligan_limit)
     if rule == "none":
         raise DeckstatError(f"{profile.name} has no mulligan rule; choose one with {param('mulligan_rule')} "
                             "(bottom, london, vancouver or free)")
-    base = prepare(deck, profile, [], keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                   resource=resource)
     if event is None:
-        event = f"{base.resource_text}>=1" if base.resource_text else base.keep_text
+        resource_text = resource if resource is not None else profile.resource_group
+        event = f"{resource_text}>=1" if resource_text else keep_text
     texts = check_events(event)
     setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                     resource=resource)
