@@ -100,7 +100,8 @@ def test_quoted_sources_appear_verbatim_in_the_rules_texts():
     corpus = norm(" ".join(p.read_text(encoding="utf-8") for p in RULES_TEXTS.glob("*.txt")))
     missing = []
     for profile in list_profiles():
-        texts = list(profile.sources) + [r.source for part in profile.parts for r in part.rules]
+        texts = [*profile.sources, *profile.special_rules, *profile.assumptions,
+                 *(r.source for part in profile.parts for r in part.rules)]
         for quote in (q for text in texts for q in re.findall(r"«\s*(.*?)\s*»", text)):
             if norm(quote).rstrip("…").strip() not in corpus:
                 missing.append((profile.id, quote))
@@ -380,6 +381,13 @@ def test_describe_duel_masters_states_the_copy_limit_assumption_and_shields():
     sources = rows_of(profile, "rules text")
     assert sources == list(profile.sources)
     assert any("ne pioche pas de carte lors de son premier tour" in s for s in sources)
+
+
+def test_pandrea_recruitment_says_what_the_rules_text_says():
+    # « Les cartes sur le jeu produisant la logistique nécessaire pour recruter l'unité sont désengagées »
+    (recruitment,) = [r for r in get_profile("pandrea").special_rules if "logistics it needs" in r]
+    assert "« désengagées »" in recruitment
+    assert " engages " not in recruitment
 
 
 def test_describe_wankul_mulligan_and_licum_parts():
