@@ -171,11 +171,18 @@ class DeckoutResult(Result):
         Per seat: ``mean_turn``, ``median_turn``, ``earliest_turn``,
         ``latest_turn``, ``p_runs_out_first`` (this seat runs out strictly
         before the other) with ``ci_low``/``ci_high``, ``p_same_moment``.
+    game_end : pandas.DataFrame or None
+        ``deck`` (the first seat's), ``opponent``, ``game``, ``turn``, ``p``
+        (the game ends by deck-out on that turn) and ``cdf``, with
+        intervals: the earlier seat's deck-out, or the later one where the
+        game ends only when both players cannot draw (Licum);
+        ``provenance["game_end_text"]`` says which.
     """
 
     question: ClassVar[str] = "deckout"
     table: pd.DataFrame
     summary: pd.DataFrame
+    game_end: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -35,6 +35,16 @@ DECKOUT_RULES = {
 }
 #: Deck-out rules under which a seat runs out when a draw fails (the others: when it draws its last card).
 FAILED_DRAW_RULES = ("lose_on_failed_draw", "end_when_both_cannot_draw", "lose_at_end_of_turn")
+#: Deck-out rules under which the game ends when both seats have run out (the others: when the first one does).
+BOTH_OUT_RULES = ("end_when_both_cannot_draw",)
+
+#: Readings of Wankul's « les joueurs piochent une carte à la fois jusqu'à en trouver un ».
+DROUGHT_ORDERS = {
+    "together": "both players draw one card, then both look: a round in which either finds a Terrain ends the "
+                "search; if both must draw and neither can, the active player wins",
+    "active_first": "one card at a time, one player after the other, the active player first; the search stops at "
+                    "the first Terrain, and the first player unable to draw loses",
+}
 
 POLICIES = {
     "none": "card effects are ignored: only the rules' draws move the decks",

@@ -36,7 +36,7 @@ TABLES = {
     "when": ["table", "summary"],
     "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
     "ratio": ["table", "summary"],
-    "deckout": ["table", "summary"],
+    "deckout": ["table", "summary", "game_end"],
     "compare": ["table", "odds", "cards"],
     "validate": ["table", "summary"],
 }

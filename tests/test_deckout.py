@@ -190,7 +190,7 @@ def test_drought_drains_decks_as_derived_on_paper():
     without = deckstat.deckout(deck, "wankul", drought=False, mulligan=False)
     assert turns_by_seat(without) == {"first": 6, "second": 6}
     n = 200_000
-    result = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n, rng=3)
+    result = deckstat.deckout(deck, "wankul", mulligan=False, terrain_turns="never", n_trials=n, rng=3)
     # A drought needs the first player's hand and turn-1 draw and the second player's hand all without a
     # Terrain: 2/9 * 3/5 * 2/9 = 12/405. Then both draw at least once more, so both run out before turn 6.
     expected_early = 12 / 405
@@ -206,7 +206,7 @@ def test_drought_drains_decks_as_derived_on_paper():
 def test_drought_distribution_matches_a_literal_simulator():
     deck = deckstat.Deck.from_table(SMALL)
     n_kernel, n_slow = 200_000, 40_000
-    result = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=n_kernel, rng=5)
+    result = deckstat.deckout(deck, "wankul", mulligan=False, terrain_turns="never", n_trials=n_kernel, rng=5)
     assert_race_matches(result, slow_wankul(n_slow, seed=5), n_kernel, n_slow, turns=range(1, 8))
 
 
@@ -232,13 +232,14 @@ def test_scored_terrains_and_the_bottom_mulligan_match_a_literal_simulator():
 def test_kept_hand_with_a_terrain_prevents_the_drought():
     # With the mulligan (keep a hand with a Terrain), the 10-card deck always keeps a Terrain: after a
     # Terrain-less first hand, the other five cards hold both. The first player plays it on turn 1.
-    result = deckstat.deckout(deckstat.Deck.from_table(SMALL), "wankul", n_trials=20_000, rng=2)
+    result = deckstat.deckout(deckstat.Deck.from_table(SMALL), "wankul", terrain_turns="never", n_trials=20_000,
+                              rng=2)
     assert turns_by_seat(result) == {"first": 6, "second": 6}
 
 
 def test_scored_terrains_bring_more_droughts():
     deck = sample("wankul")
-    stays = deckstat.deckout(deck, "wankul", n_trials=20_000, rng=4)
+    stays = deckstat.deckout(deck, "wankul", terrain_turns="never", n_trials=20_000, rng=4)
     scored = deckstat.deckout(deck, "wankul", terrain_turns=2, n_trials=20_000, rng=4)
     assert summary_of(scored, "first")["mean_turn"] < summary_of(stays, "first")["mean_turn"]
     assert scored.provenance["terrain_turns"] == 2 and stays.provenance["terrain_turns"] is None

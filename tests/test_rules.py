@@ -3,12 +3,13 @@
 import math
 
 import pytest
+from helpers import SHARED_CARDDATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import deckstat
 from deckstat import Deck, DeckstatError, validate
-from deckstat.games.rules import NO_PART
+from deckstat.games.rules import NO_PART, file_warnings
 from deckstat.questions.validate import VIOLATION_COLUMNS
 
 GAMES = ["wankul", "duel-masters", "jdg", "licum", "pandrea"]
@@ -209,7 +210,9 @@ def test_wankul_card_of_another_type_is_reported():
     extra = [{"name": "Sortilège", "count": 1, "type": "Sort"}, {"name": "Sans Type", "count": 1, "type": None}]
     result = validate(wankul(48, 10, extra=extra), "wankul")
     assert found(result) == [("Sortilège", "type 'Sort'", "Terrain or Personnage"),
-                             ("Sans Type", "no type", "Terrain or Personnage")]
+                             ("Sans Type", "no type", "Terrain or Personnage"),
+                             # Sort is a Duel Masters type: a warning says which game it belongs to.
+                             ("Duel Masters card types", "Sort (1 card)", "Wankul types (Terrain, Personnage)")]
 
 
 @settings(max_examples=60, deadline=None)
@@ -258,10 +261,25 @@ def test_jdg_card_types():
     assert validate(lower_case, "jdg").table.empty
 
 
-def test_jdg_deck_without_shiny_column_names_the_rule():
+def test_jdg_deck_without_shiny_column_is_read_as_none_shiny_with_a_note():
     deck = Deck.from_table([{"name": f"Carte {i}", "type": "EFFET"} for i in range(30)])
-    with pytest.raises(DeckstatError, match=r"at most 5 shiny cards.*shiny"):
-        validate(deck, "jdg")
+    result = validate(deck, "jdg")
+    assert result.legal and result.table.empty
+    (note,) = result.provenance["notes"]
+    assert "no 'shiny' column" in note and "at most 5 shiny cards" in note
+    # The same deck with the column filled in is checked as before.
+    assert validate(jdg(shiny=6), "jdg").legal is False
+    assert validate(jdg(shiny=5), "jdg").provenance["notes"] == []
+
+
+def test_count_rule_with_a_minimum_over_an_absent_column_counts_no_card(tmp_path):
+    text = """id = "mini"\nname = "Mini"\n[[decks]]\n[[decks.rules]]\nkind = "count"\ngroup = "[rare=1]"
+min = 2\ntext = "at least 2 rare cards"\n[play]\nhand_size = 1\nfirst_turn_draw = { first = 1, second = 1 }\n"""
+    path = tmp_path / "mini.toml"
+    path.write_text(text, encoding="utf-8")
+    result = validate(Deck.from_table([{"name": "A", "count": 3}]), path)
+    assert found(result) == [("[rare=1]", "0 cards", "at least 2 cards")]
+    assert "no 'rare' column" in result.provenance["notes"][0]
 
 
 # ---------------------------------------------------------------- Duel Masters
@@ -367,10 +385,15 @@ def test_licum_game_deck_at_most_30_cards_copies_allowed():
     assert found(result) == [("deck size", "31 cards", "at most 30 cards")]
 
 
+# Six more game-deck cards: the game deck then holds the 7-card starting hand.
+PADDING = {"name": "Remplissage", "count": 6, "type": "Shote"}
+
+
 def test_licum_improvisateurs_of_one_team():
     game = [{"name": "Improvisateur A", "count": 2, "type": "Improvisateur", "team": "Rouges"},
             {"name": "Improvisateur B", "count": 1, "type": "Improvisateur", "team": "Bleus"},
-            {"name": "Condition A", "count": 3, "type": "Condition", "team": "Verts"}]
+            {"name": "Condition A", "count": 3, "type": "Condition", "team": "Verts"},
+            PADDING]
     result = validate(licum(game=game), "licum")
     assert found(result) == [("Improvisateur", "Rouges (2 cards), Bleus (1 card)", "one team")]
     assert result.table.loc[0, "part"] == "game"
@@ -380,7 +403,8 @@ def test_licum_improvisateurs_of_one_team():
 
 def test_licum_improvisateur_without_team_breaks_the_one_team_rule():
     game = [{"name": "Improvisateur A", "count": 1, "type": "Improvisateur", "team": "Rouges"},
-            {"name": "Improvisateur B", "count": 1, "type": "Improvisateur", "team": None}]
+            {"name": "Improvisateur B", "count": 1, "type": "Improvisateur", "team": None},
+            PADDING]
     assert found(validate(licum(game=game), "licum")) == [
         ("Improvisateur", "Rouges (1 card), (none) (1 card)", "one team")]
 
@@ -388,7 +412,8 @@ def test_licum_improvisateur_without_team_breaks_the_one_team_rule():
 @pytest.mark.parametrize("card_type", ["Impro", "Avant-Match", "Entre-Période", "Difficulté"])
 def test_licum_preparation_cards_in_the_game_deck_are_only_a_warning(card_type):
     game = [{"name": "Improvisateur A", "count": 1, "type": "Improvisateur", "team": "Rouges"},
-            {"name": "Carte de Préparation", "count": 2, "type": card_type}]
+            {"name": "Carte de Préparation", "count": 2, "type": card_type},
+            PADDING]
     result = validate(licum(game=game), "licum")
     assert found(result) == [(card_type, "2 cards", "at most 0 cards")]
     assert list(result.table["level"]) == ["warning"]
@@ -463,5 +488,130 @@ def test_several_violations_of_one_deck_are_all_reported():
     extra = [{"name": "Quatre Fois", "count": 4, "type": "Personnage"}, {"name": "Sort", "count": 1, "type": "Sort"}]
     rows = spread("Terrain", 8, "Terrain") + spread("Perso", 40, "Personnage") + extra
     result = validate(Deck.from_table(rows), "wankul")
-    assert sorted(result.table["subject"]) == ["Quatre Fois", "Sort", "Terrain", "deck size"]
+    assert sorted(result.table["subject"]) == ["Duel Masters card types", "Quatre Fois", "Sort", "Terrain",
+                                               "deck size"]
     assert_messages(result)
+
+
+# ---------------------------------------------------------------- Licum's Mise au Jeu and starting hand
+
+MISE_AU_JEU = [{"deck": "jeu", "name": "Mise au Jeu Verte", "count": 1, "type": "Mise au Jeu"},
+               {"deck": None, "name": "Mise au Jeu Rouge", "count": 1, "type": "Mise au Jeu"}]
+
+
+def test_licum_mise_au_jeu_cards_never_count():
+    # « Elles ne comptent jamais dans vos totaux de cartes »: a 30-card game deck with its two Mise au Jeu
+    # cards (one filed under the game deck, one under no deck) is a legal 30-card game deck.
+    deck = licum(extra=MISE_AU_JEU)
+    result = validate(deck, "licum")
+    assert result.table.empty and result.legal
+    assert result.summary["deck_size"].iloc[0] == 31 + 30
+    (note,) = result.provenance["notes"]
+    assert note.startswith("2 cards of Mise au Jeu (Mise au Jeu Verte, Mise au Jeu Rouge) set apart")
+
+
+def test_licum_mise_au_jeu_cards_are_never_drawn():
+    from scipy.stats import hypergeom
+
+    deck = licum(extra=MISE_AU_JEU)
+    # The game deck: 10 Improvisateurs, 10 Conditions, 10 Shotes; P(no Shote in the 7-card hand) is
+    # hypergeometric over 30 cards, not 31.
+    result = deckstat.odds(deck, "licum", "Shote>=1", turns=[0], seat="first")
+    assert result.provenance["deck_size"] == 30
+    assert result.table["p"].iloc[0] == pytest.approx(1 - hypergeom(M=30, n=10, N=7).pmf(0), abs=1e-12)
+    drawn = deckstat.get_profile("licum").drawn_deck(deck)
+    assert drawn.size == 30 and not any(name.startswith("Mise au Jeu") for name in drawn.names)
+
+
+def test_licum_game_deck_must_hold_the_starting_hand():
+    # « Prenez 7 cartes de ce dernier, c'est votre main de départ. »
+    six = [{"name": "Improvisateur A", "count": 1, "type": "Improvisateur", "team": "Rouges"},
+           {"name": "Shote", "count": 5, "type": "Shote"}]
+    result = validate(licum(game=six), "licum")
+    assert found(result) == [("deck size", "6 cards", "at least 7 cards")]
+    assert list(result.table["part"]) == ["game"] and not result.legal
+    (rule,) = [r for r in deckstat.get_profile("licum").part("game").rules if r.id == "game-hand"]
+    assert "Prenez 7 cartes" in rule.source
+    seven = licum(game=[dict(six[1], count=6), six[0]])
+    assert validate(seven, "licum").legal
+    # The questions agree: the 7-card deck deals its hand (turn 0) and has nothing left to draw.
+    assert deckstat.odds(seven, "licum", "Improvisateur>=1", turns=[0]).table["p"].tolist() == [1.0, 1.0]
+    with pytest.raises(DeckstatError, match="can go up to turn 0"):
+        deckstat.odds(seven, "licum", "Improvisateur>=1", turns=[1])
+
+
+# ---------------------------------------------------------------- files that are not one deck of the game
+
+
+def two_decks(column: str = "deck_name") -> Deck:
+    rows = [dict(r, **{column: "Feu"}) for r in spread("Créature Feu", 30, "Créature", per=4)
+            + spread("Sort Feu", 10, "Sort", per=4)]
+    rows += [dict(r, **{column: "Ténèbres"}) for r in spread("Créature Ténèbres", 30, "Créature", per=4)
+             + spread("Sort Ténèbres", 10, "Sort", per=4)]
+    return Deck.from_table(rows)
+
+
+@pytest.mark.parametrize("column", ["deck_name", "deck", "Nom du deck", "paquet"])
+def test_two_decks_in_one_file_are_a_warning(column):
+    result = validate(two_decks(column), "duel-masters")
+    assert result.legal
+    (row,) = result.table.itertuples(index=False)
+    assert row.level == "warning" and row.subject == f"column {column!r}"
+    assert row.found == "2 decks: 'Feu' (40 cards), 'Ténèbres' (40 cards)"
+    assert "keep only the rows of one" in row.allowed
+    assert_messages(result)
+
+
+def test_decklist_sections_of_one_type_are_not_decks():
+    rows = [dict(r, deck="Terrains") for r in spread("Terrain", 10, "Terrain")]
+    rows += [dict(r, deck="Personnages") for r in spread("Perso", 40, "Personnage")]
+    assert validate(Deck.from_table(rows), "wankul").table.empty
+
+
+def test_licum_deck_column_names_parts_but_a_deck_name_column_is_checked():
+    assert validate(licum(), "licum").table.empty
+    table = licum().cards.assign(deck_name=["Rouges"] * 20 + ["Bleus"] * (len(licum().cards) - 20))
+    result = validate(Deck.from_table(table), "licum")
+    assert list(result.table["subject"]) == ["column 'deck_name'"]
+    assert list(result.table["part"]) == ["(file)"]
+
+
+def test_another_games_types_and_columns_are_warnings(data_dir):
+    result = validate(deckstat.load_deck(data_dir / "wankul" / "sample_deck.csv"), "duel-masters")
+    assert result.legal
+    assert found(result) == [("Wankul card types", "Terrain (10 cards), Personnage (40 cards)",
+                              "Duel Masters types (Créature, Sort)"),
+                             ("Wankul columns", "force, clan", "Duel Masters card data")]
+    assert set(result.table["level"]) == {"warning"}
+    assert_messages(result)
+    # A type two games share is given to the game that explains the most: Wankul, not JdG's TERRAIN too.
+    assert "Joueur du Grenier" not in " ".join(result.table["message"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_own_sample_gives_no_file_warning(data_dir, game):
+    deck = deckstat.load_deck(data_dir / game / "sample_deck.csv")
+    assert file_warnings(deck, deckstat.get_profile(game)) == []
+
+
+@pytest.mark.skipif(not (SHARED_CARDDATA / "dm_decklists_jasfreaq.csv").exists(), reason="no shared card data")
+def test_shared_file_with_two_duel_masters_decks():
+    deck = deckstat.load_deck(SHARED_CARDDATA / "dm_decklists_jasfreaq.csv")
+    result = validate(deck, "duel-masters")
+    assert found(result) == [("column 'deck_name'",
+                              "2 decks: \"Shobu's Fire Deck\" (40 cards), \"Kokujo's Darkness Deck\" (40 cards)",
+                              "one deck; keep only the rows of one deck_name value, e.g. \"Shobu's Fire Deck\", "
+                              "in a file of its own")]
+
+
+# ---------------------------------------------------------------- Wankul's rounded Terrain minimum
+
+
+@pytest.mark.parametrize(("size", "legal_terrains"), [(41, 9), (42, 9), (44, 9), (45, 9), (46, 10)])
+def test_wankul_terrain_minimum_is_rounded_up(size, legal_terrains):
+    assert validate(wankul(size, legal_terrains), "wankul").legal
+    result = validate(wankul(size, legal_terrains - 1), "wankul")
+    assert found(result) == [("Terrain", f"{legal_terrains - 1} in {size} cards",
+                              f"at least {legal_terrains} (1 per 5 cards)")]
+    (rule,) = [r for r in deckstat.get_profile("wankul").parts[0].rules if r.kind == "ratio"]
+    assert "rounded up" in rule.text

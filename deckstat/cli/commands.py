@@ -21,6 +21,7 @@ from deckstat.cli.options import (
     FLAGS,
     ChunkOpt,
     DeckArg,
+    DroughtOrder,
     EventsOpt,
     Format,
     FormatOpt,
@@ -59,7 +60,8 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
-from deckstat.present.format import format_probability, ratio_decision, rules_note
+from deckstat.games.rules import file_warnings
+from deckstat.present.format import format_probability, game_end_line, ratio_decision, rules_note
 from deckstat.terms import DECKOUT_RULES
 
 app = typer.Typer(
@@ -77,6 +79,17 @@ def _notes(result, profile, p_keep: float | None = None) -> list[str]:
     return [n for n in (rules_note(result.provenance, profile.mulligan, p_keep), simulation_note(result)) if n]
 
 
+def _warn(lines) -> None:
+    """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json."""
+    for line in lines:
+        typer.echo(f"warning: {line}", err=True)
+
+
+def _warn_file(loaded, profile) -> None:
+    """Warn when a deck file does not look like one deck of the game (two decks, another game's cards)."""
+    _warn(f"{loaded.name}: {row['message']}" for row in file_warnings(loaded, profile))
+
+
 @app.command()
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
              table: TableOpt = None) -> None:
@@ -90,9 +103,13 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
         loaded = deckstat.load_deck(deck, pool=pool)
         result = deckstat.validate(loaded, profile)
         verdict = "legal" if result.legal else "not legal"
-        title = f"{deck} — {profile.name}, {loaded.size} cards: {verdict}"
+        n_warnings = int(result.summary["warnings"].iloc[0])
+        if n_warnings:
+            verdict += f" ({n_warnings} warning{'s' if n_warnings > 1 else ''})"
+        title = f"{deck} — {profile.name}, {result.provenance['deck_size']} cards: {verdict}"
         if result.table.empty:
             title += ". Every construction rule holds."
+        title += "".join(f"\nnote: {note}" for note in result.provenance["notes"])
         emit(result, fmt, table, title, lambda: [] if result.table.empty else [tables.violations_table(result.table)])
     raise typer.Exit(code=0 if result.legal else 1)
 
@@ -136,6 +153,7 @@ def odds(
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
         result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns), seat=seat.value, zone=zone.value,
                                keep=keep, mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
@@ -188,6 +206,7 @@ def when(
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
         result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
                                mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
@@ -237,6 +256,7 @@ def mulligan(
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
         result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
                                    seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource, method=method(simulate, trials),
@@ -266,9 +286,15 @@ def deckout(
                                            "are played: none (ignored), on_draw (as soon as drawn, chaining), "
                                            "each_turn (once per owner's turn).")] = Policy.none,
     no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
-    terrain_turns: Annotated[int | None, typer.Option("--terrain-turns", help="With the drought rule: turns a "
-                                                      "Terrain stays in play before it is scored (default: "
-                                                      "until the end).")] = None,
+    terrain_turns: Annotated[str | None, typer.Option("--terrain-turns", help="With the drought rule: turns (of "
+                                                      "either player) a Terrain stays in play before it is scored "
+                                                      "and discarded, or 'never' (default: the profile's; Wankul: "
+                                                      "2, gone when its owner's next turn begins).",
+                                                      show_default=False)] = None,
+    drought_order: Annotated[DroughtOrder, typer.Option("--drought-order", help="Reading of the drought rule's "
+                                                        "'one card at a time': together (both draw, then both "
+                                                        "look) or active_first (the active player draws first, "
+                                                        "then the other).")] = DroughtOrder.together,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
@@ -285,10 +311,13 @@ def deckout(
 
     Wankul: lose when you must draw and cannot (both at once: the active player
     wins), with the drought rule (no Terrain in play or in hand: both draw one
-    card at a time until one appears). Duel Masters: drawing the last card loses
+    card at a time until one appears, --drought-order) and Terrains scored and
+    discarded 2 turns after they are played (--terrain-turns). All players'
+    decks should have the same size. Duel Masters: drawing the last card loses
     (the 5 shields leave the deck first; the first player skips the first
     draw). JdG: drawing the last card ends the duel at the end of that turn.
-    Licum: both draw at the end of each turn; the match ends when both cannot.
+    Licum: both draw at the end of each turn; the match ends at the end of
+    the first turn at which neither can draw, the later of the two decks.
     Pandrea: usure. Other ways a game ends are not modelled. Without effects
     and without the drought rule the answer is exact.
     """
@@ -297,17 +326,22 @@ def deckout(
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         other = deckstat.load_deck(opponent, pool=pool) if opponent is not None else None
+        for each in (loaded, other) if other is not None else (loaded,):
+            _warn_file(each, profile)
         result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
-                                  terrain_turns=terrain_turns, keep=keep, mulligan=not no_mulligan,
+                                  terrain_turns=int(terrain_turns) if terrain_turns and terrain_turns.isdigit()
+                                  else terrain_turns, drought_order=drought_order.value, keep=keep,
+                                  mulligan=not no_mulligan,
                                   method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
                                   n_workers=workers)
         draw(plot, "plot_deckout", result)
         provenance = result.provenance
+        _warn(provenance["warnings"])
         vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
         lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
                  f"policy: {provenance['policy_text']}"]
         if provenance["drought"]:
-            lines.append("drought rule on; " + provenance["assumptions"][-1])
+            lines.append("drought rule on; " + "; ".join(provenance["assumptions"][-2:]))
         note = simulation_note(result)
         if note:
             lines.append(note)
@@ -318,6 +352,7 @@ def deckout(
         lines.append(f"P(first player runs out first) = {format_probability(first['p_runs_out_first'])}"
                      + (f", at the same moment {format_probability(first['p_same_moment'])}"
                         if first["p_same_moment"] else ""))
+        lines.append(game_end_line(result.game_end, provenance["game_end_text"]))
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
 
 
@@ -364,6 +399,7 @@ def ratio(
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
         result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
                                 group=group, filler=filler, event=event or None, turns=parse_turns(turns),
                                 seat=seat.value, target=target, target_turn=target_turn, keep=keep,
@@ -431,6 +467,8 @@ def compare(
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = [deckstat.load_deck(d, pool=pool) for d in decks]
+        for each in loaded:
+            _warn_file(each, profile)
         result = deckstat.compare(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
                                   zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                   mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
@@ -438,6 +476,7 @@ def compare(
                                   chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
                                   ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None)
         draw(plot, "plot_compare", result)
+        _warn(result.provenance["warnings"])
         check_table(fmt, table)
         if fmt is not Format.table:
             emit(result, fmt, table, "")

@@ -18,7 +18,7 @@ from rich.text import Text
 from deckstat.errors import DeckstatError
 from deckstat.present import format as present
 from deckstat.results import Result
-from deckstat.terms import MULLIGAN_RULES, POLICIES, SEATS, ZONES
+from deckstat.terms import DROUGHT_ORDERS, MULLIGAN_RULES, POLICIES, SEATS, ZONES
 
 #: How the command line spells the Python parameters that error messages name.
 FLAGS = {
@@ -27,6 +27,7 @@ FLAGS = {
     "keep": "--keep", "mulligan_rule": "--mulligan-rule", "mulligan_limit": "--mulligan-limit",
     "resource": "--resource", "event": "--event", "counts": "--range", "group": "--group", "filler": "--filler",
     "target": "--target", "target_turn": "--target-turn", "policy": "--policy", "terrain_turns": "--terrain-turns",
+    "drought_order": "--drought-order",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
 }
@@ -41,6 +42,8 @@ MulliganRule = Enum("MulliganRule", {name: name for name in MULLIGAN_RULES}, typ
 MulliganRule.__doc__ = "Mulligan rules that can replace a profile's."
 Policy = Enum("Policy", {name: name for name in POLICIES}, type=str)
 Policy.__doc__ = "Play policies for card effects in the deck-out model."
+DroughtOrder = Enum("DroughtOrder", {name: name for name in DROUGHT_ORDERS}, type=str)
+DroughtOrder.__doc__ = "Readings of Wankul's drought draws, one card at a time."
 
 DeckArg = Annotated[Path, typer.Argument(help="Card CSV (one row per card), or a text decklist with --pool.",
                                          show_default=False)]

@@ -3,9 +3,11 @@
 Two decks race under one deck-out rule (:data:`deckstat.terms.DECKOUT_RULES`),
 one Python step per seat and turn, every trial at once: the rules' draws,
 Wankul's drought rule (no card of the drought group in play and none in
-either hand: both players draw one card at a time, together, until one
-appears; if both must draw and cannot, the active player wins) and ``draw``
-/ ``mill`` card effects under a play policy (:data:`deckstat.terms.POLICIES`).
+either hand: the players draw one card at a time until one appears, in the
+order :data:`deckstat.terms.DROUGHT_ORDERS` names: together, where if both
+must draw and cannot the active player wins, or the active player first)
+and ``draw`` / ``mill`` card effects under a play policy
+(:data:`deckstat.terms.POLICIES`).
 
 Decks are dealt by :func:`deckstat.engines.kernel.deal_order` (the bottom
 mulligan included), over cells from :func:`deckstat.engines.cells.partition`
@@ -23,7 +25,7 @@ from deckstat.engines.cells import partition
 from deckstat.engines.kernel import deal_order
 from deckstat.errors import DeckstatError
 from deckstat.events import evaluate
-from deckstat.terms import FAILED_DRAW_RULES
+from deckstat.terms import BOTH_OUT_RULES, FAILED_DRAW_RULES
 
 _NEVER = np.iinfo(np.int32).max
 
@@ -80,6 +82,7 @@ class RaceSpec:
     drought: bool
     terrain_turns: int | None
     max_rounds: int
+    drought_order: str = "together"
 
 
 def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int, rule: str) -> int:
@@ -200,8 +203,12 @@ class _Race:
         steps, fails = [], []
         for s in (seat, other):
             found_at = self.next_terrain[s][self.pointer[s], self.columns]
-            steps.append(np.where(found_at < self.sizes[s], found_at - self.pointer[s] + 1, _NEVER))
-            fails.append(self.sizes[s] - self.pointer[s] + 1)
+            # Draw numbers (1 = the next card) of the first drought card and of the first failed draw.
+            steps.append(np.where(found_at < self.sizes[s], found_at - self.pointer[s] + 1, _NEVER).astype(np.int64))
+            fails.append((self.sizes[s] - self.pointer[s] + 1).astype(np.int64))
+        if self.spec.drought_order == "active_first":
+            self._drought_in_turn(seat, stuck, steps, fails, round_number, time)
+            return
         found = stuck & (np.minimum(steps[0], steps[1]) < np.minimum(fails[0], fails[1]))
         both_draw = np.minimum(steps[0], steps[1])
         for s in (seat, other):
@@ -214,6 +221,27 @@ class _Race:
         # Both unable to draw at once: the active player wins.
         self.run_out(seat, active_fails & ~other_fails, round_number, time)
         self.run_out(other, other_fails, round_number, time)
+
+    def _drought_in_turn(self, seat: int, stuck: np.ndarray, steps: list, fails: list, round_number: int,
+                         time: int) -> None:
+        """Drought draws one player at a time, the active player first: it stops at the first drought card.
+
+        The active player's k-th drought draw comes at position 2k - 1 of the sequence, the other's at 2k; the
+        first event (a drought card found, or a draw that fails) in that order decides.
+        """
+        other = 1 - seat
+        active_event = 2 * np.minimum(steps[0], fails[0]) - 1
+        other_event = 2 * np.minimum(steps[1], fails[1])
+        active_first = active_event < other_event
+        k_active = np.minimum(steps[0], fails[0])
+        k_other = np.minimum(steps[1], fails[1])
+        # Cards each player draws: up to and including the deciding draw, minus the failed draw itself.
+        active_draws = np.where(active_first, np.where(steps[0] < fails[0], k_active, k_active - 1), k_other)
+        other_draws = np.where(active_first, k_active - 1, np.where(steps[1] < fails[1], k_other, k_other - 1))
+        self.draw(seat, active_draws, stuck, round_number, time)
+        self.draw(other, other_draws, stuck, round_number, time)
+        self.run_out(seat, stuck & active_first & (fails[0] <= steps[0]), round_number, time)
+        self.run_out(other, stuck & ~active_first & (fails[1] <= steps[1]), round_number, time)
 
     def turn_draw(self, seat: int, round_number: int, time: int) -> None:
         count = self.spec.seats[seat].first_turn_draw if round_number == 1 else self.spec.draws_per_turn
@@ -240,22 +268,26 @@ class _Race:
 
     def tallies(self) -> np.ndarray:
         width = self.spec.max_rounds + 2
-        tallies = np.zeros((3, width), dtype=np.int64)
+        tallies = np.zeros((4, width), dtype=np.int64)
+        rounds = np.where(self.out_round > 0, self.out_round, width - 1)
         for seat in (0, 1):
-            rounds = np.where(self.out_round[seat] > 0, self.out_round[seat], width - 1)
-            tallies[seat] = np.bincount(rounds, minlength=width)[:width]
+            tallies[seat] = np.bincount(rounds[seat], minlength=width)[:width]
         tallies[2, 0] = np.count_nonzero(self.out_time[0] < self.out_time[1])
         tallies[2, 1] = np.count_nonzero(self.out_time[1] < self.out_time[0])
         tallies[2, 2] = np.count_nonzero(self.out_time[0] == self.out_time[1])
+        ends = rounds.max(axis=0) if self.spec.rule in BOTH_OUT_RULES else rounds.min(axis=0)
+        tallies[3] = np.bincount(ends, minlength=width)[:width]
         return tallies
 
 
 def race_task(spec: RaceSpec, rng: np.random.Generator, n: int) -> np.ndarray:
-    """Run ``n`` races; return tallies of shape (3, max_rounds + 2).
+    """Run ``n`` races; return tallies of shape (4, max_rounds + 2).
 
     Rows 0 and 1: per seat, how many races it ran out on each round (the last
     column: not within ``max_rounds``). Row 2: [first seat ran out first,
-    second seat first, same moment].
+    second seat first, same moment]. Row 3: how many races the deck-out rule
+    ended on each round: the later seat's round under
+    :data:`deckstat.terms.BOTH_OUT_RULES` (Licum), the earlier one otherwise.
     """
     race = _Race(spec, rng, n)
     for round_number in range(1, spec.max_rounds + 1):

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from deckstat.errors import DeckstatError
-from deckstat.events import parse_event, parse_group
+from deckstat.events import NameGroup, parse_event, parse_group
+from deckstat.schema import canonical_column
 from deckstat.terms import DECKOUT_RULES, DRAW_STEPS, MULLIGAN_RULES, MULLIGAN_WORDS, SEATS, TURN_ORDERS
 from deckstat.text import fold, fold_key, suggest
 
@@ -91,6 +94,19 @@ class Profile:
         Wankul's drought rule: when no card of this group is in play and
         neither player holds one, both draw one card at a time until one
         appears (a two-player rule, used by the deck-out model).
+    drought_scored_after : int or None
+        With the drought rule: turns (of either player) a card of the drought
+        group stays in play before it is scored and discarded; ``None``: it
+        stays until the end.
+    outside_decks : tuple of str
+        Groups of cards a player brings to the game that belong to no deck
+        (Licum's Mise au Jeu cards): they never count in a deck's size and are
+        never shuffled into the drawn deck.
+    signature_columns : tuple of str
+        Canonical card-data columns that say a file holds this game's cards
+        (Wankul ``force``); another game's validation warns about them.
+    same_size : bool
+        Both players' decks must have the same number of cards (Wankul).
     """
 
     id: str
@@ -98,6 +114,8 @@ class Profile:
     aliases: tuple[str, ...]
     description: str
     card_types: tuple[str, ...]
+    outside_decks: tuple[str, ...]
+    signature_columns: tuple[str, ...]
     resource_group: str | None
     parts: tuple[DeckPart, ...]
     hand_size: int
@@ -111,6 +129,8 @@ class Profile:
     deckout: str
     draw_part: str
     drought_group: str | None
+    drought_scored_after: int | None
+    same_size: bool
     turn_order: str
     draw_step: str
     special_rules: tuple[str, ...]
@@ -155,8 +175,24 @@ class Profile:
             return 1
         return 1 + (library - first) // self.draws_per_turn
 
+    def outside_mask(self, deck) -> np.ndarray:
+        """Which distinct cards of ``deck`` belong to no deck (:attr:`outside_decks`)."""
+        mask = np.zeros(len(deck.cards), dtype=bool)
+        for group in self.outside_decks:
+            mask |= deck.mask(group)
+        return mask
+
+    def counted_deck(self, deck):
+        """``deck`` without the cards that belong to no deck (Licum's Mise au Jeu cards)."""
+        mask = self.outside_mask(deck)
+        return deck.with_counts(np.where(mask, 0, deck.counts)) if mask.any() else deck
+
     def drawn_deck(self, deck):
-        """The part of ``deck`` that is shuffled and drawn from: the deck itself, or Licum's game deck."""
+        """The cards that are shuffled and drawn from: the deck itself, or Licum's game deck.
+
+        Cards of :attr:`outside_decks` are never among them, whatever their ``deck`` value.
+        """
+        deck = self.counted_deck(deck)
         if len(self.parts) == 1:
             return deck
         part = self.part()
@@ -192,6 +228,15 @@ class Profile:
         rows.append(("turn 1 draw", draws))
         rows.append(("later turns", f"{self.draws_per_turn} card(s) per turn"))
         rows.append(("deck-out", DECKOUT_RULES[self.deckout]))
+        if self.same_size:
+            rows.append(("both decks", "the two players' decks have the same number of cards"))
+        if self.outside_decks:
+            rows.append(("outside the decks", f"{', '.join(group_words(g) for g in self.outside_decks)}: never "
+                                              "counted in a deck, never shuffled in or drawn"))
+        if self.drought_group:
+            stays = ("stays in play until the end" if self.drought_scored_after is None else
+                     f"is scored and discarded {self.drought_scored_after} turns after it is played")
+            rows.append(("drought rule", f"a {self.drought_group} card in play {stays} (deck-out model default)"))
         if self.resource_group:
             rows.append(("resource group", self.resource_group))
         for text in self.special_rules:
@@ -203,6 +248,12 @@ class Profile:
         if self.path:
             rows.append(("profile file", self.path))
         return rows
+
+
+def group_words(text: str) -> str:
+    """A group as a player reads it: a name without its quotes (``Mise au Jeu``), an attribute test as written."""
+    group = parse_group(text)
+    return group.text if isinstance(group, NameGroup) else group.label
 
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table"}
@@ -365,6 +416,13 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     drought = _require(play, "drought", str, pwhere, None)
     if drought:
         parse_group(drought, what=f"{pwhere} drought")
+    scored_after = _require_count(play, "drought_scored_after", pwhere, None, least=1)
+    if scored_after is not None and not drought:
+        raise DeckstatError("'drought_scored_after' needs a 'drought' group", source=pwhere)
+    same_size = _require(play, "same_size", bool, pwhere, False)
+    outside = _require_strings(data, "outside_decks", where, [])
+    for group in outside:
+        parse_group(group, what=f"{where} outside_decks")
     draw_part = _require(play, "draw_deck", str, pwhere, parts[0].id)
     if draw_part not in {p.id for p in parts}:
         raise DeckstatError(f"'draw_deck' {draw_part!r} is not one of the decks "
@@ -375,6 +433,9 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         aliases=tuple(_require_strings(data, "aliases", where, [])),
         description=_require(data, "description", str, where, ""),
         card_types=tuple(_require_strings(data, "card_types", where, [])),
+        outside_decks=tuple(outside),
+        signature_columns=tuple(dict.fromkeys(canonical_column(c) for c in
+                                              _require_strings(data, "signature_columns", where, []))),
         resource_group=resource,
         parts=tuple(parts),
         hand_size=hand_size,
@@ -388,6 +449,8 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         deckout=deckout,
         draw_part=draw_part,
         drought_group=drought,
+        drought_scored_after=scored_after,
+        same_size=same_size,
         turn_order=turn_order,
         draw_step=draw_step,
         special_rules=tuple(_require_strings(data, "special_rules", where, [])),

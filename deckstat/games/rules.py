@@ -10,6 +10,15 @@ Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
 ``fraction``    cards of ``group`` at most ``max`` times the cards of ``of``.
 ``allowed``     every card belongs to one of ``groups``.
 ``same_value``  all cards of ``group`` share one value of ``attribute``.
+
+Cards of the profile's ``outside_decks`` groups (Licum's Mise au Jeu cards)
+are set apart before any rule is checked: they count in no deck. A ``count``
+rule whose group reads a column the deck lacks (``[shiny=1]`` without a
+``shiny`` column) counts no card, and :func:`notes` says so.
+
+:func:`file_warnings` looks for signs that a file is not one deck of the game
+asked for: a deck-name column with several decks in it, card types or
+columns of another shipped game.
 """
 
 from __future__ import annotations
@@ -18,13 +27,16 @@ import math
 
 import numpy as np
 
-from deckstat.deck import Deck, is_missing
+from deckstat.deck import LIST_SEPARATOR, Deck, is_missing
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.games.profiles import DeckPart, Profile, Rule
+from deckstat.events import AttributeGroup, parse_group
+from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_profiles
 from deckstat.schema import canonical_column
-from deckstat.text import fold
+from deckstat.text import fold, fold_key
 
 NO_PART = "(no deck)"
+#: The ``part`` of warnings about the whole file, in games with several decks.
+WHOLE_FILE = "(file)"
 
 
 def _bounds(rule: Rule) -> tuple[int | None, int | None]:
@@ -88,7 +100,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
                 add(shown[key], _plural(total, "copy").replace("copys", "copies"),
                     f"at most {p['max']}")
     elif rule.kind == "count":
-        n = deck.count(p["group"])
+        n = 0 if absent_column(deck, p["group"]) else deck.count(p["group"])
         low, high = _bounds(rule)
         if _outside(n, low, high):
             add(p["group"], _plural(n, "card"), _bound_text(low, high, "card"))
@@ -133,6 +145,17 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
     return out
 
 
+def absent_column(deck: Deck, group_text: str) -> str | None:
+    """The attribute ``group_text`` compares if ``deck`` has no such column (``shiny`` for ``[shiny=1]``), else None."""
+    group = parse_group(group_text)
+    if not isinstance(group, AttributeGroup):
+        return None
+    wanted = canonical_column(group.attribute)
+    if any(canonical_column(str(c)) == wanted for c in deck.cards.columns if c != "count"):
+        return None
+    return group.attribute
+
+
 def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, list[dict]]]:
     if len(profile.parts) == 1:
         return [(profile.parts[0], deck, [])]
@@ -167,10 +190,11 @@ def violations(deck: Deck, profile: Profile) -> list[dict]:
     ------
     DeckstatError
         For a Licum table without a ``deck`` column, or a deck that lacks a
-        column a rule needs (``shiny``, ``team``…).
+        column a rule needs (``team``…; a ``count`` rule counts no card
+        instead, see :func:`notes`).
     """
     rows = []
-    for part, part_deck, extra in _split_parts(deck, profile):
+    for part, part_deck, extra in _split_parts(profile.counted_deck(deck), profile):
         found = extra[:]
         for rule in part.rules:
             try:
@@ -182,4 +206,145 @@ def violations(deck: Deck, profile: Profile) -> list[dict]:
             row["part"] = part.name
             row["message"] = f"{row['subject']}: {row['found']}, allowed {row['allowed']} ({row['rule']})"
             rows.append(row)
+    return rows
+
+
+def notes(deck: Deck, profile: Profile) -> list[str]:
+    """What validating ``deck`` read in a way the user should know: cards set apart, absent columns.
+
+    Returns
+    -------
+    list of str
+        One sentence per note, e.g. that a deck without a ``shiny`` column is
+        read as holding no shiny card.
+    """
+    out = []
+    outside = profile.outside_mask(deck)
+    if outside.any():
+        n = int(deck.counts[outside].sum())
+        names = ", ".join(dict.fromkeys(str(name) for name in deck.cards["name"][outside]))
+        out.append(f"{_plural(n, 'card')} of {' or '.join(group_words(g) for g in profile.outside_decks)} ({names}) "
+                   "set apart: "
+                   "they count in no deck and are never drawn")
+    counted = profile.counted_deck(deck)
+    for part, part_deck, _ in _split_parts(counted, profile):
+        for rule in part.rules:
+            if rule.kind == "count" and (column := absent_column(part_deck, rule.params["group"])):
+                where = f"the {part.name} deck" if len(profile.parts) > 1 else "the deck"
+                out.append(f"{where} has no {column!r} column: no card is counted as {rule.params['group']} for "
+                           f"the rule {rule.text!r}; add the column to check it")
+    return out
+
+
+def _looks_like_a_deck(types: list[object]) -> bool:
+    """Whether the cards under one value of a deck-name column look like a deck, not a heading such as [Terrains].
+
+    Decklist headings group cards of one type; a deck mixes types. Without types, every value is a deck.
+    """
+    return len({fold(t) for t in types if not is_missing(t)}) >= 2
+
+
+def _deck_name_columns(deck: Deck, profile: Profile) -> list[str]:
+    """Columns whose header names a deck (``deck``, ``deck_name``, ``paquet``…), except the part column."""
+    out = []
+    for column in deck.cards.columns:
+        if column in ("name", "count", "type"):
+            continue
+        if column == "deck" and len(profile.parts) > 1:
+            continue  # Licum's deck column names each card's part
+        key = fold_key(column)
+        if "deck" in key or "paquet" in key:
+            out.append(column)
+    return out
+
+
+def _type_items(value: object) -> list[str]:
+    if is_missing(value):
+        return []
+    return [item.strip() for item in str(value).split(LIST_SEPARATOR) if item.strip()]
+
+
+def _best_matches(matched: dict[str, set]) -> list[tuple[str, set]]:
+    """The games that explain foreign types or columns: those whose matches no other game's strictly contain.
+
+    Games with the same matches are named together (``"A or B"``).
+    """
+    kept: dict[frozenset, list[str]] = {}
+    for name, keys in matched.items():
+        if keys and not any(keys < other for other in matched.values()):
+            kept.setdefault(frozenset(keys), []).append(name)
+    return [(" or ".join(names), set(keys)) for keys, names in kept.items()]
+
+
+def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
+    """Signs that ``deck`` is not one deck of ``profile``'s game, as warning records like :func:`violations`.
+
+    Three signs, each a warning (the deck is checked anyway):
+
+    - a column whose header names a deck (``deck_name``, ``deck``, ``paquet``…)
+      holds several decks: two or more of its values each gather cards of
+      several types (a decklist's section headings, such as ``[Terrains]``,
+      gather one type and are not decks);
+    - card types that are not the game's but are those of another shipped
+      game (``Terrain`` and ``Personnage``, Wankul's, in a Duel Masters deck);
+    - columns that belong to another shipped game's card data (its
+      ``signature_columns``: Wankul's ``force``, ``effigy``…).
+
+    Returns
+    -------
+    list of dict
+        Records with ``part``, ``rule``, ``level`` (``warning``), ``subject``,
+        ``found``, ``allowed`` and ``message``.
+
+    Examples
+    --------
+    >>> from deckstat import Deck, get_profile
+    >>> deck = Deck.from_table([{"name": "T", "count": 10, "type": "Terrain"},
+    ...                         {"name": "P", "count": 40, "type": "Personnage"}])
+    >>> [row["subject"] for row in file_warnings(deck, get_profile("duel-masters"))]
+    ['Wankul card types']
+    """
+    rows = []
+    types = deck.cards["type"] if "type" in deck.cards.columns else [None] * len(deck.cards)
+    typed = any(not is_missing(t) for t in types)
+    for column in _deck_name_columns(deck, profile):
+        groups: dict[str, tuple[str, int, list]] = {}
+        for value, count, card_type in zip(deck.cards[column], deck.counts, types):
+            if is_missing(value) or not str(value).strip():
+                continue
+            label, total, seen = groups.get(fold(value), (str(value).strip(), 0, []))
+            groups[fold(value)] = (label, total + int(count), seen + [card_type])
+        decks = [(label, total) for label, total, seen in groups.values() if not typed or _looks_like_a_deck(seen)]
+        if len(decks) >= 2:
+            listed = ", ".join(f"{label!r} ({_plural(total, 'card')})" for label, total in decks)
+            rows.append({"rule": "one deck per file: the cards of every deck in it are counted together",
+                         "subject": f"column {column!r}", "found": f"{len(decks)} decks: {listed}",
+                         "allowed": f"one deck; keep only the rows of one {column} value, e.g. {decks[0][0]!r}, "
+                                    "in a file of its own"})
+    others = [p for p in list_profiles() if p.id != profile.id]
+    own_types = {fold(t) for t in profile.card_types}
+    type_counts: dict[str, tuple[str, int]] = {}
+    for card_type, count in zip(types, deck.counts):
+        for item in _type_items(card_type):
+            if fold(item) not in own_types:
+                label, total = type_counts.get(fold(item), (item, 0))
+                type_counts[fold(item)] = (label, total + int(count))
+    matched = {p.name: {key for key in type_counts if key in {fold(t) for t in p.card_types}} for p in others}
+    for owners, keys in _best_matches(matched):
+        shown = ", ".join(f"{type_counts[k][0]} ({_plural(type_counts[k][1], 'card')})" for k in type_counts
+                          if k in keys)
+        rows.append({"rule": f"the file holds {owners} cards? check the game", "subject": f"{owners} card types",
+                     "found": shown, "allowed": f"{profile.name} types" + (f" ({', '.join(profile.card_types)})"
+                                                                            if profile.card_types else "")})
+    own_columns = set(profile.signature_columns)
+    columns = {canonical_column(str(c)): str(c) for c in deck.cards.columns}
+    matched = {p.name: {c for c in columns if c not in own_columns and c in p.signature_columns} for p in others}
+    for owners, keys in _best_matches(matched):
+        rows.append({"rule": f"the file holds {owners} cards? check the game", "subject": f"{owners} columns",
+                     "found": ", ".join(columns[c] for c in columns if c in keys),
+                     "allowed": f"{profile.name} card data"})
+    part = profile.parts[0].name if len(profile.parts) == 1 else WHOLE_FILE
+    for row in rows:
+        row.update(level="warning", part=part,
+                   message=f"{row['subject']}: {row['found']}, expected {row['allowed']} ({row['rule']})")
     return rows

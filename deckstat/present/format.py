@@ -206,3 +206,21 @@ def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = N
     if p_keep is not None:
         note += f", first hand kept {format_probability(p_keep)}"
     return note
+
+
+def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
+    """When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"turn": [24], "p": [1.0], "cdf": [1.0]})
+    >>> game_end_line(table, "at the later of the two decks' run-out turns")
+    "the game ends by deck-out on turn 24, at the later of the two decks' run-out turns"
+    """
+    turns, p = game_end["turn"].to_numpy(), game_end["p"].to_numpy(dtype=float)
+    median = int(turns[np.searchsorted(game_end["cdf"].to_numpy(dtype=float), 0.5)])
+    if len(turns) == 1:
+        return f"the game ends by deck-out on turn {median}, {when_text}"
+    mean = float(np.dot(turns, p) / p.sum())
+    return (f"the game ends by deck-out on turn {median} (median; mean {mean:.2f}, earliest {turns.min()}, latest "
+            f"{turns.max()}), {when_text}")

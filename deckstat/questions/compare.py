@@ -37,7 +37,7 @@ from deckstat.questions._setup import (
     turn_plan,
     zone_size,
 )
-from deckstat.questions.deckout import deckout
+from deckstat.questions.deckout import deckout, same_size_warning
 from deckstat.questions.odds import ODDS_COLUMNS, odds
 from deckstat.questions.ratio import ratio
 from deckstat.results import CompareResult, frame
@@ -139,6 +139,9 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         McNemar test on the paired trials; a two-proportion z test when
         unpaired; missing when exact). ``odds``: each deck's own odds.
         ``cards``: the card differences. ``deckout``, ``ratio``: when asked.
+        ``provenance["warnings"]``: in a game whose two players' decks must
+        have the same size (Wankul), a warning when the decks compared differ
+        in size.
 
     Notes
     -----
@@ -200,7 +203,8 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
                                        seat=ratio_seat, n_trials=n_trials, rng=streams).table.assign(deck=name)
                                  for d, name in zip(decks, names)], ignore_index=True)
-    provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired})
+    provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired,
+                       "warnings": same_size_warning(profile, [profile.drawn_deck(d) for d in decks])})
     if with_deckout or ratio_counts is not None:
         provenance.update(runner.provenance(streams))
     provenance.pop("deck_source", None)

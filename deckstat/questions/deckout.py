@@ -5,7 +5,10 @@ Two decks race under one game's rules (``deckout`` in the profile, see
 seat's own turn number (in simultaneous games both seats share it). The
 other ways a game ends (life points, scores) are not modelled, and after one
 seat runs out the other keeps playing, so that both seats' distributions are
-defined; "who runs out first" compares the moments they run out.
+defined; "who runs out first" compares the moments they run out. When the
+game itself ends by deck-out is a table of its own: at the first seat's
+deck-out under most rules, at the later one under Licum's (the match ends
+when both players cannot draw at the end of a turn).
 
 Without card effects and without Wankul's drought rule the answer is
 deterministic and computed exactly; otherwise it is simulated by the race
@@ -29,12 +32,49 @@ from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import check_groups, check_simulation, mulligan_settings
 from deckstat.results import DeckoutResult, frame
-from deckstat.terms import METHODS, POLICIES, SEATS
+from deckstat.terms import BOTH_OUT_RULES, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
 
 DECKOUT_COLUMNS = ["deck", "opponent", "game", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                    "n_trials", "method"]
 SUMMARY_COLUMNS = ["deck", "opponent", "game", "seat", "mean_turn", "median_turn", "earliest_turn", "latest_turn",
                    "p_runs_out_first", "ci_low", "ci_high", "p_same_moment", "n_trials", "method"]
+GAME_END_COLUMNS = ["deck", "opponent", "game", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
+                    "n_trials", "method"]
+#: When the game ends by deck-out, in words, by whether it waits for both seats (:data:`BOTH_OUT_RULES`).
+GAME_END_WORDS = {True: "at the later of the two decks' run-out turns: the end of the first turn at which neither "
+                        "player can draw",
+                  False: "at the earlier of the two decks' run-out turns: when the first player runs out"}
+NEVER = ("never", "jamais")
+
+
+def same_size_warning(profile: Profile, decks: list[Deck]) -> list[str]:
+    """A warning when ``profile`` wants both players' decks of one size (Wankul) and ``decks`` differ.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> a = deckstat.Deck.from_table([{"name": "T", "count": 10}, {"name": "P", "count": 40}], source="a.csv")
+    >>> b = deckstat.Deck.from_table([{"name": "T", "count": 8}, {"name": "P", "count": 32}], source="b.csv")
+    >>> same_size_warning(get_profile("wankul"), [a, b])  # doctest: +NORMALIZE_WHITESPACE
+    ["Wankul: both players' decks must have the same number of cards; a.csv has 50 and b.csv 40"]
+    """
+    sizes = [d.size for d in decks]
+    if not profile.same_size or len(set(sizes)) < 2:
+        return []
+    listed = " and ".join(f"{d.name} {'has ' if i == 0 else ''}{d.size}" for i, d in enumerate(decks))
+    return [f"{profile.name}: both players' decks must have the same number of cards; {listed}"]
+
+
+def _terrain_turns(value: object, profile: Profile) -> int | None:
+    """The turns a drought-group card stays in play: the profile's default, a whole number, or never (None)."""
+    if value is None:
+        return profile.drought_scored_after
+    if isinstance(value, str) and value.strip().casefold() in NEVER:
+        return None
+    if isinstance(value, str):
+        raise DeckstatError(f"{param('terrain_turns')} must be a whole number of at least 1 or 'never', "
+                            f"got {value!r}")
+    return check_optional_whole(value, "terrain_turns", minimum=1)
 
 
 def _effects(deck: Deck) -> list[np.ndarray]:
@@ -63,9 +103,9 @@ def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, s
 
 
 def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = "none",
-            drought: bool = True, terrain_turns: int | None = None, keep: str | None = None, mulligan: bool = True,
-            method: str = "auto", n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-            n_workers: int = 1) -> DeckoutResult:
+            drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
+            keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
+            rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> DeckoutResult:
     """On which turn each seat's deck runs out, under the game's deck-out rule.
 
     Parameters
@@ -74,16 +114,32 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         The first player's deck.
     game : str or Profile
     opponent : Deck, optional
-        The second player's deck (default: a copy of ``deck``).
+        The second player's deck (default: a copy of ``deck``). In a game
+        whose decks must have the same size (Wankul), an opponent of another
+        size is raced all the same, with a warning in
+        ``provenance["warnings"]``.
     policy : {"none", "on_draw", "each_turn"}
         When cards with ``draw`` (extra cards their owner draws) or ``mill``
         (cards the opponent discards from the deck) effects are played; see
         :data:`deckstat.terms.POLICIES`. Costs and other conditions are not modelled.
     drought : bool
         Apply the profile's drought rule (Wankul), if it has one.
-    terrain_turns : int, optional
-        With the drought rule: how many turns (of either player) a drought-group
-        card stays in play before it is scored and discarded; by default it stays.
+    terrain_turns : int or "never", optional
+        With the drought rule: how many turns (of either player) a
+        drought-group card stays in play before it is scored and discarded.
+        Default: the profile's ``drought_scored_after``. Wankul's is 2: a
+        Terrain is discarded when it is scored (« Vous devez également
+        défausser la carte Terrain elle-même »), which cannot happen before the
+        opponent's turn (« ne peut pas être marqué avant le tour du joueur
+        adverse »); deckstat assumes it is scored then, so it is gone when its
+        owner's next turn begins. ``"never"``: it stays until the end.
+    drought_order : {"together", "active_first"}
+        How the drought rule's « une carte à la fois » is read (see
+        :data:`deckstat.terms.DROUGHT_ORDERS`): both players draw a card, then
+        both look (default; if both must draw and neither can, the active
+        player wins, as « Si deux joueurs doivent piocher simultanément »
+        says), or the active player draws first, then the other, one card at
+        a time.
     keep, mulligan
         The opening mulligan (Wankul's puts the hand under the deck: the deck
         count does not change, but which cards are left does).
@@ -99,8 +155,12 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         seat runs out on that turn) and ``cdf``, with 95% Wilson intervals when
         simulated. ``summary``: per seat, the mean, median, earliest and latest
         turn, ``p_runs_out_first`` (this seat runs out strictly before the
-        other) with its interval, and ``p_same_moment``. ``provenance`` holds
-        the rule, the policy in words and the assumptions.
+        other) with its interval, and ``p_same_moment``. ``game_end``: on
+        which turn the game ends by deck-out (``p``, ``cdf``), at the first
+        seat's deck-out, or at the later one under Licum's rule.
+        ``provenance`` holds the rule, when the game ends in words
+        (``game_end_text``), the policy and the drought reading in words, the
+        assumptions and any ``warnings``.
 
     Examples
     --------
@@ -118,7 +178,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         check_deck(opponent, "opponent")
     check_choice(policy, "policy", tuple(POLICIES))
     check_choice(method, "method", METHODS)
-    terrain_turns = check_optional_whole(terrain_turns, "terrain_turns", minimum=1)
+    check_choice(drought_order, "drought_order", tuple(DROUGHT_ORDERS))
+    terrain_turns = _terrain_turns(terrain_turns, profile)
     check_simulation(n_trials, None, chunk_size, n_workers)
     if profile.deckout == "none":
         raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no deck-out turn")
@@ -148,38 +209,48 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                             "it off")
     chosen = "simulate" if (method == "simulate" or needs_simulation) else "exact"
     libraries = [profile.library_size(d.size) for d in decks]
+    both_out = profile.deckout in BOTH_OUT_RULES
+    drought_notes = []
+    if drought_group is not None:
+        drought_notes = ["a drought-group card in play stays until the end" if terrain_turns is None else
+                         f"a drought-group card in play is scored and discarded {terrain_turns} turns after it is "
+                         "played" + (" (the profile's default)" if terrain_turns == profile.drought_scored_after
+                                     else ""),
+                         f"drought draws ({drought_order}): {DROUGHT_ORDERS[drought_order]}"]
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
-                  "opponent_source": decks[1].source, "rule": profile.deckout, "policy": policy,
+                  "opponent_source": decks[1].source, "rule": profile.deckout,
+                  "game_end_text": GAME_END_WORDS[both_out], "policy": policy,
                   "policy_text": POLICIES[policy], "drought": drought_group is not None,
-                  "terrain_turns": terrain_turns, "mulligan_rule": rule, "keep": keep_text,
-                  "library_sizes": libraries,
+                  "terrain_turns": terrain_turns if drought_group is not None else None,
+                  "drought_order": drought_order if drought_group is not None else None,
+                  "mulligan_rule": rule, "keep": keep_text, "library_sizes": libraries,
                   "assumptions": [
-                      "other ways the game ends (life, score) are not modelled; after one seat runs out the other "
-                      "keeps playing",
+                      "other ways the game ends (life, score, every Impro played) are not modelled; after one seat "
+                      "runs out the other keeps playing",
                       "card costs and conditions are ignored: effect cards are played as the policy says",
-                  ] + (["a drought-group card in play stays until the end" if terrain_turns is None else
-                        f"a drought-group card in play is scored after {terrain_turns} turns"]
-                       if drought_group is not None else []),
+                  ] + drought_notes,
+                  "warnings": same_size_warning(profile, decks),
                   "deckstat_version": __version__}
     names = [(decks[0].name, decks[1].name), (decks[1].name, decks[0].name)]
     if chosen == "exact":
-        table, summary = _exact_race(profile, seats, libraries, names)
+        table, summary, game_end = _exact_race(profile, seats, libraries, names)
     else:
         spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep=keep_event, hand_size=profile.hand_size,
                         set_aside=profile.set_aside, draws_per_turn=profile.draws_per_turn, rule=profile.deckout,
                         simultaneous=profile.turn_order == "simultaneous", draw_at_end=profile.draw_step == "end",
                         policy=policy, drought=drought_group is not None, terrain_turns=terrain_turns,
-                        max_rounds=(max(libraries) + 1) // max(profile.draws_per_turn, 1) + 3)
+                        max_rounds=(max(libraries) + 1) // max(profile.draws_per_turn, 1) + 3,
+                        drought_order=drought_order)
         streams = runner.make_streams(rng)
         tallies, n_done = runner.simulate(functools.partial(race_task, spec), streams, n_trials=n_trials,
                                           chunk_size=chunk_size, n_workers=n_workers)
         provenance.update(runner.provenance(streams))
-        table, summary = _simulated_race(profile, tallies, n_done, spec.max_rounds, names)
-    return DeckoutResult(table=table, summary=summary, provenance=provenance)
+        table, summary, game_end = _simulated_race(profile, tallies, n_done, spec.max_rounds, names)
+    return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=provenance)
 
 
 def _exact_race(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int],
-                names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+                names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Without effects or droughts every game runs out on the same turn: the tables of that certainty."""
     rounds = [deterministic_round(lib, s.first_turn_draw, profile.draws_per_turn, profile.deckout)
               for lib, s in zip(libraries, seats)]
@@ -193,27 +264,36 @@ def _exact_race(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: l
         summary.append({**identity, "mean_turn": float(r), "median_turn": r, "earliest_turn": r, "latest_turn": r,
                         "p_runs_out_first": first, "ci_low": first, "ci_high": first,
                         "p_same_moment": float(times[0] == times[1]), "n_trials": None, "method": "exact"})
-    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS)
+    end = max(rounds) if profile.deckout in BOTH_OUT_RULES else min(rounds)
+    game_end = [{"deck": names[0][0], "opponent": names[0][1], "game": profile.id, "turn": end, "p": 1.0,
+                 "ci_low": 1.0, "ci_high": 1.0, "cdf": 1.0, "cdf_low": 1.0, "cdf_high": 1.0, "n_trials": None,
+                 "method": "exact"}]
+    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS), frame(game_end, GAME_END_COLUMNS)
+
+
+def _distribution(hist: np.ndarray, n_done: int, identity: dict, who: str) -> list[dict]:
+    """Rows of a simulated turn distribution (``hist[j]``: races that ended on turn ``j + 1``), first to last turn."""
+    turns = np.flatnonzero(hist)
+    if turns.size == 0:
+        raise DeckstatError(f"{who} never ran out within {hist.size} turns")
+    span = np.arange(turns[0], turns[-1] + 1)
+    low, high = runner.intervals(hist[span], n_done)
+    cumulative = np.cumsum(hist)[span]
+    cdf_low, cdf_high = runner.intervals(cumulative, n_done)
+    return [{**identity, "turn": int(t), "p": hist[span[j]] / n_done, "ci_low": low[j], "ci_high": high[j],
+             "cdf": float(cumulative[j] / n_done), "cdf_low": cdf_low[j], "cdf_high": cdf_high[j],
+             "n_trials": n_done, "method": "simulate"} for j, t in enumerate(span + 1)]
 
 
 def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_rounds: int,
-                    names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The tables of simulated races, from :func:`deckstat.engines.race.race_task` tallies."""
     rows, summary = [], []
     for i, seat in enumerate(SEATS):
         identity = {"deck": names[i][0], "opponent": names[i][1], "game": profile.id, "seat": seat}
         hist = tallies[i, 1:max_rounds + 1]
         turns = np.flatnonzero(hist)
-        if turns.size == 0:
-            raise DeckstatError(f"the {seat} seat never ran out within {max_rounds} turns")
-        span = np.arange(turns[0], turns[-1] + 1)
-        low, high = runner.intervals(hist[span], n_done)
-        cumulative = np.cumsum(hist)[span]
-        cdf_low, cdf_high = runner.intervals(cumulative, n_done)
-        for j, t in enumerate(span + 1):
-            rows.append({**identity, "turn": int(t), "p": hist[span[j]] / n_done, "ci_low": low[j],
-                         "ci_high": high[j], "cdf": float(cumulative[j] / n_done), "cdf_low": cdf_low[j],
-                         "cdf_high": cdf_high[j], "n_trials": n_done, "method": "simulate"})
+        rows.extend(_distribution(hist, n_done, identity, f"the {seat} seat"))
         p = hist / n_done
         first = int(tallies[2, i])
         first_low, first_high = runner.wilson_interval(first, n_done)
@@ -222,4 +302,6 @@ def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_roun
                         "earliest_turn": int(turns[0] + 1), "latest_turn": int(turns[-1] + 1),
                         "p_runs_out_first": first / n_done, "ci_low": first_low, "ci_high": first_high,
                         "p_same_moment": int(tallies[2, 2]) / n_done, "n_trials": n_done, "method": "simulate"})
-    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS)
+    game_end = _distribution(tallies[3, 1:max_rounds + 1], n_done,
+                             {"deck": names[0][0], "opponent": names[0][1], "game": profile.id}, "the game")
+    return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS), frame(game_end, GAME_END_COLUMNS)

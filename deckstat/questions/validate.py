@@ -8,7 +8,7 @@ from deckstat._validate import check_deck
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.games.rules import violations
+from deckstat.games.rules import file_warnings, notes, violations
 from deckstat.results import ValidationResult, frame
 
 VIOLATION_COLUMNS = ["deck", "game", "part", "rule", "level", "subject", "found", "allowed", "message"]
@@ -31,14 +31,20 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
     ValidationResult
         ``table``: one row per violation (``part``, ``rule``, ``level``,
         ``subject``, ``found``, ``allowed``, ``message``), empty for a legal
-        deck; ``summary``: one row with ``legal`` (no error; warnings allowed)
-        and the number of ``errors`` and ``warnings``. ``.legal`` reads it.
+        deck, with warnings about a file that does not look like one deck of
+        this game (:func:`deckstat.games.rules.file_warnings`); ``summary``:
+        one row with ``deck_size`` (cards that count: Licum's Mise au Jeu
+        cards do not), ``legal`` (no error; warnings allowed) and the number
+        of ``errors`` and ``warnings``. ``.legal`` reads it.
+        ``provenance["notes"]`` says what was read in a way worth knowing
+        (cards set apart; a ``count`` rule over a column the deck lacks, such
+        as JdG's ``shiny``, counts no card).
 
     Raises
     ------
     DeckstatError
         For an unknown game, a Licum table without a ``deck`` column, or a
-        deck that lacks a column a rule needs (``shiny``, ``team``…).
+        deck that lacks a column a rule other than ``count`` needs (``team``…).
 
     Examples
     --------
@@ -54,11 +60,12 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
     profile = get_profile(game)
     check_deck(deck)
     identity = {"deck": deck.name, "game": profile.id}
-    rows = [{**identity, **row} for row in violations(deck, profile)]
+    rows = [{**identity, **row} for row in violations(deck, profile) + file_warnings(deck, profile)]
     table = frame(rows, VIOLATION_COLUMNS, integers=())
     errors = int((table["level"] == "error").sum())
-    summary = frame([{**identity, "deck_size": deck.size, "legal": errors == 0, "errors": errors,
+    counted = profile.counted_deck(deck).size
+    summary = frame([{**identity, "deck_size": counted, "legal": errors == 0, "errors": errors,
                       "warnings": int((table["level"] == "warning").sum())}], SUMMARY_COLUMNS, integers=())
-    provenance = {"question": "validate", "game": profile.id, "deck_source": deck.source, "deck_size": deck.size,
-                  "deckstat_version": __version__}
+    provenance = {"question": "validate", "game": profile.id, "deck_source": deck.source, "deck_size": counted,
+                  "notes": notes(deck, profile), "deckstat_version": __version__}
     return ValidationResult(table=table, summary=summary, provenance=provenance)
