@@ -432,3 +432,87 @@ def test_report_tables_are_markdown(tmp_path):
     # The opening-hand table: header, rule, one row per event, all with the same number of cells.
     assert table[0] == "| event | kept opening hand |" and table[1] == "|---|---|"
     assert table[2].startswith("| Terrain>=1 | ") and table[2].count("|") == 3
+
+
+# --------------------------------------------------------------------------- rules-text notes and warnings
+
+
+def write_csv(path, rows: list[dict]) -> str:
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return str(path)
+
+
+def test_validate_prints_the_note_of_a_jdg_deck_without_shiny_column(tmp_path):
+    deck = write_csv(tmp_path / "sans_brillance.csv", [{"name": f"Carte {i}", "type": "EFFET"} for i in range(30)])
+    out = ok(run("validate", deck, "--game", "jdg"))
+    assert "30 cards: legal. Every construction rule holds." in out
+    assert "note: the deck has no 'shiny' column: no card is counted as [shiny=1]" in out
+    data = json_of("validate", deck, "--game", "jdg", "--format", "json")
+    assert data["summary"][0]["legal"] is True and "shiny" in data["provenance"]["notes"][0]
+
+
+def test_validate_warns_about_another_games_deck():
+    result = run("validate", WANKUL, "--game", "duel-masters")
+    out = ok(result)
+    assert "50 cards: legal (2 warnings)" in out and "Wankul card types" in out and "Wankul columns" in out
+
+
+def test_question_commands_print_file_warnings_on_stderr():
+    result = run("odds", WANKUL, "--game", "dm", "-e", "Terrain>=1", "--turns", "0", "--format", "csv")
+    ok(result)
+    assert result.stderr.splitlines() == [
+        "warning: sample_deck.csv: Wankul card types: Terrain (10 cards), Personnage (40 cards), expected Duel "
+        "Masters types (Créature, Sort) (the file holds Wankul cards? check the game)",
+        "warning: sample_deck.csv: Wankul columns: force, clan, expected Duel Masters card data (the file holds "
+        "Wankul cards? check the game)"]
+    pd.read_csv(io.StringIO(result.stdout))  # stdout stays a clean CSV
+    assert ok(run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--turns", "0")) and \
+        run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--turns", "0").stderr == ""
+
+
+def test_deckout_warns_about_decks_of_different_sizes(tmp_path):
+    short = write_csv(tmp_path / "court.csv", [{"name": "T", "count": 8, "type": "Terrain"},
+                                               {"name": "P", "count": 32, "type": "Personnage"}])
+    result = run("deckout", WANKUL, "--game", "wankul", "--opponent", short, "--no-drought")
+    out = ok(result)
+    assert result.stderr == ("warning: Wankul: both players' decks must have the same number of cards; "
+                             "sample_deck.csv has 50 and court.csv 40\n")
+    assert "the game ends by deck-out on turn 36, at the earlier of the two decks' run-out turns" in out
+    compared = run("compare", WANKUL, short, "--game", "wankul", "-e", "Terrain>=1", "--turns", "0")
+    ok(compared)
+    assert "same number of cards" in compared.stderr
+
+
+def test_deckout_licum_says_when_the_match_ends():
+    out = ok(run("deckout", sample_deck("licum"), "--game", "licum"))
+    assert ("the game ends by deck-out on turn 24, at the later of the two decks' run-out turns: the end of the "
+            "first turn at which neither player can draw") in out
+
+
+def test_deckout_drought_options():
+    args = ["deckout", WANKUL, "--game", "wankul", "--trials", "2000", "--seed", "3", "--format", "json"]
+    default = json_of(*args)["provenance"]
+    assert (default["terrain_turns"], default["drought_order"]) == (2, "together")
+    other = json_of(*args, "--terrain-turns", "never", "--drought-order", "active_first")["provenance"]
+    assert (other["terrain_turns"], other["drought_order"]) == (None, "active_first")
+    assert_user_error(run("deckout", WANKUL, "--game", "wankul", "--terrain-turns", "souvent"),
+                      "--terrain-turns must be a whole number of at least 1 or 'never', got 'souvent'")
+    out = ok(run("deckout", WANKUL, "--game", "wankul", "--trials", "2000", "--seed", "3"))
+    assert "scored and discarded 2 turns after it is played (the profile's default)" in out
+    assert "drought draws (together)" in out
+
+
+@pytest.mark.parametrize(("game", "needles"), [
+    ("wankul", ["rounded up", "the two players' decks have the same number of cards",
+                "scored and discarded 2 turns after it is played", "drought_order = active_first"]),
+    ("licum", ["Mise au Jeu: never counted in a deck, never shuffled in or drawn",
+               "at least 7 cards: the 7-card starting hand is taken from it", "later of the two decks"]),
+    ("pandrea", ["« désengagées »"]),
+    ("jdg", ["at most 5 shiny cards"]),
+    ("duel-masters", ["at most 4 copies"]),
+])
+def test_games_show_states_the_rules_read(game, needles):
+    # The table wraps long cells: read it as one line of words.
+    flat = " ".join(ok(run("games", "show", game)).replace("│", " ").split())
+    for needle in needles:
+        assert needle in flat, needle

@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 from helpers import sample_deck, z_for
 
@@ -81,6 +82,61 @@ def test_deterministic_round_formula():
     assert deterministic_round(0, 1, 1, "lose_on_last_draw") == 1
 
 
+def test_game_end_is_the_earlier_deck_out_or_licum_the_later():
+    small = [{"name": "T", "count": 10, "type": "Terrain"}, {"name": "P", "count": 30, "type": "Personnage"}]
+    wankul = deckstat.deckout(sample("wankul"), "wankul", opponent=deckstat.Deck.from_table(small), drought=False)
+    # 46 and 36 (see test_opponent_deck_changes_the_race): the game ends when the second player runs out.
+    assert wankul.game_end[["turn", "p"]].values.tolist() == [[36, 1.0]]
+    assert "earlier" in wankul.provenance["game_end_text"]
+    # Licum: game decks of 30 and 20 cards run out at the end of turns 24 and 14 (7-card hands, one draw at the
+    # end of each turn); the match ends when neither player can draw: turn 24.
+    licum = deckstat.load_deck(sample_deck("licum"))
+    short = licum.cards[licum.cards["deck"] == "preparation"]
+    game = licum.cards[licum.cards["deck"] == "jeu"].assign(count=lambda t: np.minimum(t["count"], 1))
+    extra = game.head(4).assign(name=lambda t: t["name"] + " bis")
+    opponent = deckstat.Deck.from_table(pd.concat([short, game, extra]))  # a 20-card game deck
+    result = deckstat.deckout(licum, "licum", opponent=opponent)
+    assert turns_by_seat(result) == {"first": 24, "second": 14}
+    assert result.game_end[["turn", "p"]].values.tolist() == [[24, 1.0]]
+    assert "later" in result.provenance["game_end_text"]
+
+
+def test_simulated_licum_match_ends_at_the_later_deck_out():
+    # With draw effects and no mill, each seat's run-out turn depends on its own shuffle only: the seats are
+    # independent, so P(match over by t) = P(first out by t) * P(second out by t).
+    rows = [{"deck": "jeu", "name": "Pioche", "count": 6, "type": "Shote", "draw": 1},
+            {"deck": "jeu", "name": "Vanille", "count": 14, "type": "Condition"}]
+    deck = deckstat.Deck.from_table(rows)
+    n = 40_000
+    result = deckstat.deckout(deck, "licum", policy="on_draw", n_trials=n, rng=10)
+    cdf = {seat: result.table[result.table["seat"] == seat].set_index("turn")["cdf"] for seat in ("first", "second")}
+    end = result.game_end.set_index("turn")["cdf"]
+    turns = sorted(set(end.index) | set(cdf["first"].index) | set(cdf["second"].index))
+    z = z_for(len(turns))
+    for t in turns:
+        f1, f2 = (float(c[c.index <= t].iloc[-1]) if (c.index <= t).any() else 0.0 for c in cdf.values())
+        fe = float(end[end.index <= t].iloc[-1]) if (end.index <= t).any() else 0.0
+        # sd of the difference at most the sum of the sds of its two estimates.
+        sd = np.sqrt(fe * (1 - fe) / n) + np.sqrt((f2 ** 2 * f1 * (1 - f1) + f1 ** 2 * f2 * (1 - f2)) / n)
+        assert abs(fe - f1 * f2) <= z * sd + 1e-12, (t, fe, f1 * f2)
+    assert result.game_end["p"].sum() == pytest.approx(1.0)
+
+
+def test_decks_of_different_sizes_are_raced_with_a_warning():
+    short = deckstat.Deck.from_table([{"name": "T", "count": 8, "type": "Terrain"},
+                                      {"name": "P", "count": 32, "type": "Personnage"}], source="court.csv")
+    result = deckstat.deckout(sample("wankul"), "wankul", opponent=short, drought=False)
+    assert result.provenance["warnings"] == [
+        "Wankul: both players' decks must have the same number of cards; sample_deck.csv has 50 and court.csv 40"]
+    assert deckstat.deckout(sample("wankul"), "wankul", drought=False).provenance["warnings"] == []
+    # Duel Masters sets no such rule.
+    dm = deckstat.deckout(sample("duel-masters"), "dm", opponent=deckstat.Deck.from_table(
+        [{"name": "C", "count": 44, "type": "Créature"}]))
+    assert dm.provenance["warnings"] == []
+    compared = deckstat.compare([sample("wankul"), short], "wankul", "Terrain>=1", turns=[0], mulligan=False)
+    assert compared.provenance["warnings"] == result.provenance["warnings"]
+
+
 def test_opponent_deck_changes_the_race():
     short = deckstat.Deck.from_table([{"name": "T", "count": 10, "type": "Terrain"},
                                       {"name": "P", "count": 30, "type": "Personnage"}])
@@ -98,14 +154,17 @@ def test_opponent_deck_changes_the_race():
 SMALL = [{"name": "Terrain", "count": 2, "type": "Terrain"}, {"name": "Perso", "count": 8, "type": "Personnage"}]
 
 
-def slow_wankul(n_games, seed, terrains=2, size=10, hand_size=5, mulligan=False, terrain_turns=None):
+def slow_wankul(n_games, seed, terrains=2, size=10, hand_size=5, mulligan=False, terrain_turns=None,
+                order="together"):
     """Wankul deck-out with the drought rule, one game at a time, rules applied literally.
 
     With ``mulligan``, a player whose five cards hold no Terrain puts them under the deck in the order
     they were dealt and takes the next five (once). A Terrain in play stays (or, with ``terrain_turns``,
     leaves play when that many turns of either player have begun since it was played); a player holding
     one with none in play must play it; with none in play and none in hand, both draw one card at a time
-    together until one appears; if both must draw and cannot, the active player wins.
+    until one appears: ``order="together"``, both draw and then look (if both must draw and cannot, the
+    active player wins); ``"active_first"``, the active player draws, then the other, and so on, stopping at
+    the first Terrain (the first unable to draw loses).
 
     Returns each seat's deck-out rounds and, per game, which seat ran out first (0 or 1; 2: the same moment).
     """
@@ -144,7 +203,17 @@ def slow_wankul(n_games, seed, terrains=2, size=10, hand_size=5, mulligan=False,
                     hands[a].remove("T")
                     in_play = True
                     expires = None if terrain_turns is None else now + terrain_turns
-                while out[b] is None and not in_play and "T" not in hands[a] and "T" not in hands[b]:
+                while (order == "active_first" and out[a] is None and out[b] is None and not in_play
+                       and "T" not in hands[a] and "T" not in hands[b]):
+                    for s in (a, b):
+                        if not libs[s]:
+                            out[s], when[s] = round_number, now
+                            break
+                        hands[s].append(libs[s].pop(0))
+                        if "T" in hands[s]:
+                            break
+                while (order == "together" and out[b] is None and not in_play and "T" not in hands[a]
+                       and "T" not in hands[b]):
                     if not libs[a] or not libs[b]:
                         loser = b if not libs[b] else a  # both empty: the active player wins
                         out[loser], when[loser] = round_number, now
@@ -227,6 +296,49 @@ def test_scored_terrains_and_the_bottom_mulligan_match_a_literal_simulator():
     shares = [np.bincount(slow[m][0][0], minlength=10)[1:10] / n_slow for m in (True, False)]
     pooled = (shares[0] + shares[1]) / 2
     assert np.any(np.abs(shares[0] - shares[1]) > z_for(9) * np.sqrt(pooled * (1 - pooled) * 2 / n_slow))
+
+
+@pytest.mark.parametrize("terrain_turns", ["never", 2])
+def test_drought_active_player_first_matches_a_literal_simulator(terrain_turns):
+    deck = deckstat.Deck.from_table(SMALL)
+    n_kernel, n_slow = 100_000, 20_000
+    result = deckstat.deckout(deck, "wankul", mulligan=False, terrain_turns=terrain_turns,
+                              drought_order="active_first", n_trials=n_kernel, rng=8)
+    assert result.provenance["drought_order"] == "active_first"
+    slow = slow_wankul(n_slow, seed=8, terrain_turns=None if terrain_turns == "never" else terrain_turns,
+                       order="active_first")
+    assert_race_matches(result, slow, n_kernel, n_slow, turns=range(1, 8))
+
+
+def test_the_two_drought_readings_differ():
+    # Together, both players draw as many drought cards; active first, the active player draws one more when
+    # it finds the Terrain. On equal decks the first player then no longer always runs out first.
+    deck = sample("wankul")
+    together = deckstat.deckout(deck, "wankul", n_trials=20_000, rng=9)
+    in_turn = deckstat.deckout(deck, "wankul", drought_order="active_first", n_trials=20_000, rng=9)
+    assert together.provenance["drought_order"] == "together"
+    assert summary_of(together, "first")["p_runs_out_first"] == 1.0
+    first = summary_of(in_turn, "first")
+    assert first["ci_high"] < 1.0
+    with pytest.raises(deckstat.DeckstatError, match="drought_order must be one of together, active_first"):
+        deckstat.deckout(deck, "wankul", drought_order="alternate")
+
+
+def test_scored_terrains_are_the_wankul_default():
+    # The rules discard a scored Terrain and let it be scored from the opponent's turn: by default it is gone
+    # when its owner's next turn begins (2 turns), which makes droughts, and early deck-outs, common.
+    deck = sample("wankul")
+    default = deckstat.deckout(deck, "wankul", n_trials=20_000, rng=6)
+    two = deckstat.deckout(deck, "wankul", terrain_turns=2, n_trials=20_000, rng=6)
+    stays = deckstat.deckout(deck, "wankul", terrain_turns="jamais", n_trials=20_000, rng=6)
+    assert default.provenance["terrain_turns"] == 2 == deckstat.get_profile("wankul").drought_scored_after
+    assert "(the profile's default)" in default.provenance["assumptions"][-2]
+    pd.testing.assert_frame_equal(default.table, two.table)
+    # A kept hand always holds a Terrain here and it never leaves play: no drought, every deck runs out on 46.
+    assert summary_of(stays, "first")["median_turn"] == 46
+    assert summary_of(default, "first")["latest_turn"] < 46
+    with pytest.raises(deckstat.DeckstatError, match="terrain_turns must be a whole number of at least 1 or 'never'"):
+        deckstat.deckout(deck, "wankul", terrain_turns="souvent")
 
 
 def test_kept_hand_with_a_terrain_prevents_the_drought():
