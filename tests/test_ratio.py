@@ -237,6 +237,15 @@ def test_a_singleton_deck_stays_singleton_or_is_refused():
                       "sweep from 4")
 
 
+def test_a_deck_made_only_of_the_group_cannot_go_lower():
+    deck = deckstat.Deck.from_table([{"name": f"Feu {i}", "count": 4, "type": "Créature", "civilization": "Feu"}
+                                     for i in range(10)])
+    assert deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", turns=[0]).provenance["counts"] == [40]
+    with pytest.raises(DeckstatError, match=r"^Duel Masters: every card of the deck is a \[civilization=Feu\] card, "
+                                            r"so none can make room for fewer; sweep from 40$"):
+        deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", counts=[39, 40])
+
+
 # --- agreement with closed forms ---------------------------------------------------------------------------
 
 def test_sweep_shape_and_provenance(sweep):

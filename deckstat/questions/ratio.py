@@ -39,8 +39,8 @@ from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, ZONES
 from deckstat.text import fold, suggest
 
-RATIO_COLUMNS = ["deck", "game", "event", "seat", "zone", "resource_count", "is_current", "turn", "p", "ci_low",
-                 "ci_high", "n_trials", "method", "legal", "violations", "p_resource_in_hand", "p_flood_in_hand",
+RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zone", "p", "ci_low", "ci_high",
+                 "n_trials", "method", "is_current", "legal", "violations", "p_resource_in_hand", "p_flood_in_hand",
                  "mulligan_rate", "expected_first_resource_turn", "deckout_turn_first", "deckout_turn_second",
                  "target_status"]
 SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "zone", "group", "current_count", "target", "target_turn",
@@ -215,6 +215,9 @@ class _Plan:
                                 f"{self.highest}")
         if k < self.lowest:
             others = len({fold(self.table['name'].iloc[i]) for i in self.other})
+            if not others:
+                raise DeckstatError(f"{self.game}: every card of the deck is a {self.label} card, so none can "
+                                    f"make room for fewer; sweep from {self.lowest}")
             raise DeckstatError(f"{self.game}: below {self.lowest} {self.label} cards the deck's {others} other "
                                 f"cards cannot fill its {self.size} places with {_limit_text(self.caps)}; sweep "
                                 f"from {self.lowest}")
