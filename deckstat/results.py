@@ -148,8 +148,10 @@ class RatioResult(Result):
         the rebuilt deck (legality, hand odds, mulligan rate, first resource
         turn, deck-out turns, ``target_status``).
     summary : pandas.DataFrame
-        One row per event: the target and the ``recommended`` count, and the
-        kind of ``decision`` (``decided``, ``none``, ``undecided``, ``no target``).
+        One row per event: the target and the ``recommended`` count (always a
+        legal deck), the kind of ``decision`` (``decided``, ``none``,
+        ``undecided``, ``no target``), and the smallest count reaching the
+        target, legal or not (``smallest_reaching``).
     """
 
     question: ClassVar[str] = "ratio"

@@ -284,8 +284,9 @@ def test_terrain_count_notebook():
         # Mean first turn with a Terrain seen: the sum over turns of P(none seen yet).
         mean_first = sum(no_terrain_first * none_in(size - HAND, k, HAND + u) for u in range(size - 2 * HAND + 1))
         assert r["expected_first_resource_turn"] == pytest.approx(mean_first, abs=EXACT)
-        # Wankul: at least 10 Terrains in 50 cards (from 10 to 15 the rebuilt decks keep every card within 3 copies).
+        # Wankul: at least 10 Terrains in 50 cards; the rebuilt decks keep every card within 3 copies.
         assert r["legal"] is (k >= 10)
+        assert r["is_current"] is (k == 10)
         assert (r["violations"] == "") is r["legal"]
         # The drought rule only adds draws: no deck lasts longer than turn 46 (45 cards to draw after the hand).
         for seat in ("first", "second"):
@@ -294,29 +295,30 @@ def test_terrain_count_notebook():
     reaching = [k for k in sorted(at_5) if wankul_terrain_odds(k, 5, 1) >= 0.95]
     summary = rows(values["summary"])[0]
     assert (summary["decision"], summary["target"], summary["target_turn"]) == ("decided", 0.95, 5)
-    assert summary["recommended"] == reaching[0] == 8
-    assert summary["recommended_is_legal"] is False
-    assert summary["recommended_legal"] == min(k for k in reaching if k >= 10) == 10
+    # The recommendation is the smallest legal count; the smaller illegal one is named after it.
+    assert summary["recommended"] == min(k for k in reaching if k >= 10) == 10
+    assert summary["smallest_reaching"] == reaching[0] == 8
+    assert summary["smallest_reaching_legal"] is False
     assert len(values["decision"]) == 1
-    assert values["decision"][0].startswith(f"recommended: {reaching[0]} Terrain cards")
-    assert values["decision"][0].endswith(f"the smallest legal count reaching it is {summary['recommended_legal']}")
+    assert values["decision"][0].startswith("recommended: 10 Terrain cards, the smallest legal count")
+    assert values["decision"][0].endswith("; 8 would reach the target but is illegal: Terrain: 8 in 50 cards, "
+                                          "allowed at least 10 (1 per 5 cards)")
 
     strict = rows(values["strict"])
     assert sorted({r["resource_count"] for r in strict}) == list(range(8, 18))
     for r in strict:
         assert r["p"] == pytest.approx(wankul_terrain_odds(r["resource_count"], r["turn"], 2), abs=EXACT), r
-    # Legal from 10 Terrains up, until the proportional scaling gives Le Grenier Hanté (2 of the 10 Terrains) a
-    # fourth copy: 17 * 2/10 = 3.4 copies, rounded up by largest remainder.
+    # Legal from 10 Terrains up: the rebuilt decks keep every card within 3 copies.
     legal = {r["resource_count"]: r["legal"] for r in strict}
-    assert legal == {k: 10 <= k <= 16 for k in range(8, 18)}
-    assert all("Le Grenier Hanté" in r["violations"] for r in strict if r["resource_count"] == 17)
+    assert legal == {k: k >= 10 for k in range(8, 18)}
     reaching = [k for k in range(8, 18) if wankul_terrain_odds(k, 3, 2) >= 0.9]
     summary = rows(values["strict_summary"])[0]
-    assert summary["recommended"] == reaching[0] == 17
-    assert summary["recommended_is_legal"] is False
-    assert not any(legal[k] for k in reaching)
-    assert (summary["legal_decision"], summary["recommended_legal"]) == ("none", None)
-    assert values["strict_decision"][0].startswith("recommended: 17 Terrain cards")
+    assert summary["target_turn"] == 3
+    assert summary["recommended"] == summary["smallest_reaching"] == reaching[0] == 17
+    assert summary["smallest_reaching_legal"] is True
+    [sentence] = values["strict_decision"]
+    assert sentence.startswith("recommended: 17 Terrain cards, the smallest legal count with P(Terrain>=2) ≥ 90.0% "
+                               "by turn 3")
 
 
 #: Library after the opening deal, from each sample deck's size: set-aside cards (Duel Masters' 5 shields) and the

@@ -213,7 +213,7 @@ def test_plot_when_several_events(wankul):
 
 @pytest.fixture(scope="module")
 def ratio_results(wankul):
-    return {"exact": deckstat.ratio(wankul, "wankul", counts=range(8, 13), target=0.95),
+    return {"exact": deckstat.ratio(wankul, "wankul", counts=range(8, 13), target=0.95, target_turn=5),
             "simulated": deckstat.ratio(wankul, "wankul", counts=[9, 10, 11], target=0.97, method="simulate",
                                         n_trials=N_TRIALS, rng=3)}
 
@@ -227,7 +227,9 @@ def test_plot_ratio_real(ratio_results, kind):
     texts = legend_texts(ax)
     assert any(t.startswith("illegal deck") for t in texts)
     assert any(t.startswith("target") for t in texts)
-    assert f"by turn {result.summary['target_turn'].iloc[0]}" in title_of(ax)
+    turn = result.summary["target_turn"].iloc[0]
+    assert (f"by turn {turn}" if turn else "in the kept opening hand") in title_of(ax)
+    assert "your deck: 10 Terrain" in texts
     assert f"{result.provenance['deck_size']} cards" in title_of(ax)
     assert has_error_bars(ax) == (kind == "simulated")
     assert any("95%" in t for t in texts) == (kind == "simulated")
@@ -237,14 +239,15 @@ def test_plot_ratio_marks_the_recommendation(ratio_results):
     result = ratio_results["exact"]
     ax = plots.plot_ratio(result)
     row = result.summary.iloc[0]
-    recommended, legal_choice = int(row["recommended"]), int(row["recommended_legal"])
-    assert not row["recommended_is_legal"] and legal_choice != recommended
+    # By turn 5, 8 Terrains reach 95% but Wankul asks for 10: the recommendation is the legal 10.
+    recommended, smallest = int(row["recommended"]), int(row["smallest_reaching"])
+    assert (recommended, smallest) == (10, 8) and not row["smallest_reaching_legal"]
     verticals = {float(np.atleast_1d(line.get_xdata())[0]) for line in ax.lines
                  if len(np.atleast_1d(line.get_xdata())) == 2 and len(set(np.atleast_1d(line.get_xdata()))) == 1}
-    assert {float(recommended), float(legal_choice)} <= verticals
+    assert {float(recommended), float(smallest)} <= verticals
     texts = legend_texts(ax)
-    assert any(t.startswith(f"recommended: {recommended} Terrain") and "(an illegal deck)" in t for t in texts)
-    assert f"smallest legal count reaching the target: {legal_choice} Terrain" in texts
+    assert "recommended: 10 Terrain, the smallest legal count reaching the target" in texts
+    assert "8 Terrain would reach the target but is illegal" in texts
 
 
 def test_plot_ratio_several_events(wankul):
@@ -254,7 +257,7 @@ def test_plot_ratio_several_events(wankul):
     assert_readable(ax)
     texts = legend_texts(ax)
     assert any(t.startswith("recommended:") and t.endswith("(Terrain>=1)") for t in texts)
-    assert "no recommendation: no count swept reaches the target (Terrain>=2)" in texts
+    assert "no recommendation: no legal count swept reaches the target (Terrain>=2)" in texts
     assert "P(event)" in title_of(ax)
 
 
@@ -393,9 +396,9 @@ def ratio_result(target=0.9, recommended=10, method="simulate", target_turn=2):
                          "legal": k >= 10, "target_status": status})
     summary = pd.DataFrame([{**IDENTITY, "event": "Terrain>=1", "seat": "first", "group": "Terrain",
                              "current_count": 10, "target": target, "target_turn": target_turn,
-                             "recommended": recommended, "recommended_is_legal": recommended is not None or None,
-                             "recommended_legal": recommended, "method": method}]).astype(
-        {"recommended": "Int64", "recommended_legal": "Int64"})
+                             "recommended": recommended, "smallest_reaching": recommended,
+                             "smallest_reaching_legal": recommended is not None or None, "method": method}]).astype(
+        {"recommended": "Int64", "smallest_reaching": "Int64"})
     return RatioResult(table=pd.DataFrame(rows), summary=summary, provenance=dict(PROVENANCE))
 
 
@@ -496,7 +499,8 @@ def test_plot_ratio_hand_built_details():
     assert "illegal deck: breaks a construction rule" in texts
     assert "target: 90.0%" in texts
     assert any(t.startswith("recommended: 10 Terrain") for t in texts)
-    assert not any("an illegal deck" in t for t in texts)
+    assert not any("illegal" in t and "would reach" in t for t in texts)
+    assert "your deck: 10 Terrain" in texts
     assert any("95% interval" in t for t in texts)
     assert "by turn 2" in title_of(ax)
     assert "40 cards" in title_of(ax)
@@ -506,17 +510,17 @@ def test_plot_ratio_hand_built_details():
 
 
 def test_plot_ratio_without_target_or_recommendation():
-    result = ratio_result(target=None, recommended=None, method="exact", target_turn=None)  # default: the last turn
+    result = ratio_result(target=None, recommended=None, method="exact", target_turn=None)  # default: turn 0
     ax = plots.plot_ratio(result)
     assert_readable(ax)
-    assert "by turn 3" in title_of(ax)
+    assert "in the kept opening hand" in title_of(ax)
     assert not any(t.startswith(("target", "recommended", "no recommendation")) for t in legend_texts(ax))
     assert not has_error_bars(ax)
 
 
 def test_plot_ratio_says_why_there_is_no_recommendation():
     ax = plots.plot_ratio(ratio_result(target=0.999, recommended=None))
-    assert "no recommendation: no count swept reaches the target" in legend_texts(ax)
+    assert "no recommendation: no legal count swept reaches the target" in legend_texts(ax)
     result = ratio_result(target=0.999, recommended=None)
     result.table.loc[result.table["resource_count"] >= 11, "target_status"] = "undecided"
     ax = plots.plot_ratio(result)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import assert_user_error, ok, ok_json, run, sample_deck, z_for
+from helpers import SHARED_CARDDATA, assert_user_error, ok, ok_json, run, sample_deck, z_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import hypergeom, norm
@@ -25,7 +25,7 @@ import deckstat
 from deckstat.engines import runner
 from deckstat.errors import DeckstatError
 from deckstat.present.format import format_probability, ratio_decision
-from deckstat.questions.ratio import RATIO_COLUMNS, _decide, _status, scale_counts, with_resource_count
+from deckstat.questions.ratio import RATIO_COLUMNS, _decide, _status, with_resource_count
 
 WANKUL = sample_deck("wankul")
 SIZE, HAND = 50, 5
@@ -62,85 +62,105 @@ def wankul_deck():
 @pytest.fixture(scope="module")
 def sweep(wankul_deck):
     counts = [0, 1, 5, 8, 9, 10, 11, 12, 13, 14, 15]
-    return deckstat.ratio(wankul_deck, "wankul", counts=counts, turns=range(6), target=0.95)
+    return deckstat.ratio(wankul_deck, "wankul", counts=counts, turns=range(6), target=0.95, target_turn=5,
+                          n_trials=2_000, rng=2026)
 
 
 # --- rebuilding the deck ----------------------------------------------------------------------------------
 
-@settings(max_examples=200, deadline=None)
-@given(counts=st.lists(st.integers(0, 50), min_size=1, max_size=12), total=st.integers(0, 200))
-def test_largest_remainder_keeps_the_total_and_each_share(counts, total):
-    if sum(counts) == 0:
-        counts[0] = 1
-    out = scale_counts(counts, total)
-    assert out.sum() == total
-    whole = [c * total // sum(counts) for c in counts]
-    remainder = [c * total % sum(counts) for c in counts]
-    extra = [int(o) - w for o, w in zip(out, whole)]
-    # Each card gets the whole part of its exact share plus at most one copy...
-    assert all(e in (0, 1) for e in extra)
-    # ...and the extra copies go to the largest remainders, ties to the card listed first.
-    for i, j in itertools.combinations(range(len(counts)), 2):
-        if extra[j] > extra[i]:
-            assert remainder[j] > remainder[i]
-        if extra[i] > extra[j]:
-            assert remainder[i] >= remainder[j]
-    np.testing.assert_array_equal(out, scale_counts(counts, total))
+def counts_of(deck) -> dict[str, int]:
+    return dict(zip(deck.cards["name"], deck.counts.tolist()))
+
+
+def test_rebuilding_follows_the_documented_order(wankul_deck):
+    before = counts_of(wankul_deck)
+    # Two more Terrains: to the Terrains furthest below 3 copies (the two single ones, listed first first); two
+    # Personnages fewer: from the most copies (3), ties to the card listed last (Robot Camembert, then Chevalier).
+    up = counts_of(with_resource_count(wankul_deck, "wankul", 12))
+    changed = {n: up.get(n, 0) - c for n, c in before.items() if up.get(n, 0) != c}
+    assert changed == {"Station Spatiale Moisie": 1, "Forêt des Chaussettes": 1, "Robot Camembert": -1,
+                       "Chevalier du Canapé": -1}
+    # Two Terrains fewer: from the most copies (2), ties to the card listed last; two Personnages more: to those
+    # furthest below the limit (the single copies), ties to the card listed first.
+    down = counts_of(with_resource_count(wankul_deck, "wankul", 8))
+    changed = {n: down.get(n, 0) - c for n, c in before.items() if down.get(n, 0) != c}
+    assert changed == {"Cantine du Lycée": -1, "Château Gonflable": -1, "Poulet Astronaute": 1,
+                       "Yéti en Vacances": 1}
+    assert with_resource_count(wankul_deck, "wankul", 10).cards.equals(wankul_deck.cards)
 
 
 @st.composite
 def random_deck(draw):
     n_terrains = draw(st.integers(0, 5))
     n_others = draw(st.integers(1, 8))
-    cards = [{"name": f"terrain {i}", "count": draw(st.integers(1, 6)), "type": "Terrain", "cost": None}
+    cards = [{"name": f"terrain {i}", "count": draw(st.integers(1, 3)), "type": "Terrain", "cost": None}
              for i in range(n_terrains)]
-    cards += [{"name": f"perso {i}", "count": draw(st.integers(1, 6)), "type": "Personnage",
+    cards += [{"name": f"perso {i}", "count": draw(st.integers(1, 3)), "type": "Personnage",
                "cost": draw(st.integers(0, 3))} for i in range(n_others)]
     deck = deckstat.Deck.from_table(cards)
     return deck, draw(st.integers(0, deck.size))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(question=random_deck())
-def test_rebuilt_deck_keeps_its_size_and_proportions(question):
+def test_rebuilt_deck_keeps_its_size_and_the_copy_limit(question):
     deck, k = question
+    others = {n: c for n, c in counts_of(deck).items() if n.startswith("perso")}
+    room = sum(3 - c for c in others.values())
+    current = deck.count("Terrain")
+    if k < current - room:
+        with pytest.raises(DeckstatError, match=f"sweep from {current - room}"):
+            with_resource_count(deck, "wankul", k)
+        return
     rebuilt = with_resource_count(deck, "wankul", k)
-    assert rebuilt.size == deck.size
-    assert rebuilt.count("Terrain") == k
-    before = dict(zip(deck.cards["name"], deck.counts))
-    after = dict(zip(rebuilt.cards["name"], rebuilt.counts))
-    terrains = {n: c for n, c in before.items() if n.startswith("terrain")}
-    others = {n: c for n, c in before.items() if n.startswith("perso")}
-    if not terrains and k:
-        added = rebuilt.cards.set_index("name").loc["Terrain (ajouté)"]
-        assert added["count"] == k and added["type"] == "Terrain"
-    for group, total in ((terrains, k), (others, deck.size - k)):
-        for name, count in group.items():
-            share = count * total / sum(group.values())
-            assert math.floor(share) <= after.get(name, 0) <= math.floor(share) + 1, (name, share, after)
-    # Cards keep their attributes.
+    after = counts_of(rebuilt)
+    assert rebuilt.size == deck.size and rebuilt.count("Terrain") == k
+    assert max(after.values()) <= 3
+    # Copies only move in the direction asked: the swept group one way, the other cards the other way.
+    for name, count in counts_of(deck).items():
+        grows = name.startswith("terrain") == (k > current)
+        assert (after.get(name, 0) >= count) if grows else (after.get(name, 0) <= count), (name, k)
+    added = [n for n in after if n not in counts_of(deck)]
+    assert all(n.startswith("Terrain générique ") for n in added)
+    # Generic cards only once every Terrain of the deck is at the limit.
+    if added:
+        assert all(after[n] == 3 for n in counts_of(deck) if n.startswith("terrain"))
     types = dict(zip(deck.cards["name"], deck.cards["type"]))
     assert all(types.get(name, "Terrain") == kind for name, kind in zip(rebuilt.cards["name"], rebuilt.cards["type"]))
 
 
-def test_filler_is_the_only_other_card_that_changes(wankul_deck):
-    before = dict(zip(wankul_deck.cards["name"], wankul_deck.counts))
+def test_generic_cards_when_every_terrain_is_at_the_limit(wankul_deck):
+    # Six Terrains hold at most 18 copies; 22 need two generic Terrains, whose 4 copies spread by the same rule.
+    rebuilt = with_resource_count(wankul_deck, "wankul", 22)
+    after = counts_of(rebuilt)
+    assert after["Terrain générique 1"] == 2 and after["Terrain générique 2"] == 2
+    assert deckstat.validate(rebuilt, "wankul").legal
+    result = deckstat.ratio(wankul_deck, "wankul", counts=[18, 22], turns=[0], n_trials=200)
+    assert result.provenance["added_cards"] == ["Terrain générique 1", "Terrain générique 2"]
+    assert result.table["legal"].all()
+
+
+def test_filler_cards_take_the_difference_first(wankul_deck):
+    before = counts_of(wankul_deck)
     rebuilt = with_resource_count(wankul_deck, "wankul", 12, filler="mamie croquette")
-    after = dict(zip(rebuilt.cards["name"], rebuilt.counts))
+    after = counts_of(rebuilt)
     assert rebuilt.size == SIZE and rebuilt.count("Terrain") == 12
     assert after["Mamie Croquette"] == before["Mamie Croquette"] - 2
     personnages = [n for n, t in zip(wankul_deck.cards["name"], wankul_deck.cards["type"]) if t == "Personnage"]
     assert all(after[n] == before[n] for n in personnages if n != "Mamie Croquette")
-    # The Terrains still scale in proportion: 2,2,2,2,1,1 -> 12 by largest remainder.
-    terrains = [after[n] for n, t in zip(rebuilt.cards["name"], rebuilt.cards["type"]) if t == "Terrain"]
-    assert terrains == [3, 3, 2, 2, 1, 1]
-    down = with_resource_count(wankul_deck, "wankul", 7, filler="Poulet Astronaute")
-    assert dict(zip(down.cards["name"], down.counts))["Poulet Astronaute"] == 4
+    # Poulet Astronaute (1 copy) can take 2 more within the limit; the third goes by the default rule (the
+    # other single copy, Yéti en Vacances), then the fourth to the first card listed with 2 copies.
+    down = counts_of(with_resource_count(wankul_deck, "wankul", 6, filler=["Poulet Astronaute"]))
+    assert down["Poulet Astronaute"] == 3 and down["Yéti en Vacances"] == 2
+    assert down["Pigeon Voleur de Frites"] == 3
+    assert max(down.values()) == 3
+    both = counts_of(with_resource_count(wankul_deck, "wankul", 14, filler=["Yéti en Vacances", "Mamie Croquette"]))
+    # Four copies fewer: Yéti en Vacances' one, then Mamie Croquette's three; both leave the deck.
+    assert "Yéti en Vacances" not in both and "Mamie Croquette" not in both
+    assert all(both[n] == before[n] for n in personnages if n not in ("Yéti en Vacances", "Mamie Croquette"))
 
 
 def test_filler_errors(wankul_deck):
-    with pytest.raises(DeckstatError, match="would need -3 copies"):
-        with_resource_count(wankul_deck, "wankul", 14, filler="Poulet Astronaute")
     with pytest.raises(DeckstatError, match="did you mean 'Mamie Croquette'"):
         with_resource_count(wankul_deck, "wankul", 12, filler="Mamie Croquete")
     with pytest.raises(DeckstatError, match="itself a Terrain card"):
@@ -150,26 +170,80 @@ def test_filler_errors(wankul_deck):
 
 
 def test_filler_sweep_records_its_rule(wankul_deck):
-    result = deckstat.ratio(wankul_deck, "wankul", counts=[10, 11], turns=[0], filler="Mamie Croquette")
-    assert result.provenance["filler"] == "Mamie Croquette"
-    assert "only the filler card 'Mamie Croquette' changes" in result.provenance["scaling"]
+    result = deckstat.ratio(wankul_deck, "wankul", counts=[10, 11], turns=[0], filler="Mamie Croquette",
+                            n_trials=200)
+    assert result.provenance["filler"] == ["Mamie Croquette"]
+    assert "The filler cards 'Mamie Croquette' take the difference first" in result.provenance["scaling"]
     assert len(result.table) == 2
-    # Only the Terrain count matters for Terrain>=1, so the filler gives the same odds as scaling.
+    # Only the Terrain count matters for Terrain>=1, so the filler gives the same odds as the default rule.
     for row in result.table.itertuples():
         assert row.p == pytest.approx(wankul_exact(row.resource_count, row.turn)["by_turn"], abs=1e-12)
 
 
-def test_a_deck_without_resource_gets_an_added_card():
-    deck = deckstat.Deck.from_table([{"name": "Perso", "count": 50, "type": "Personnage", "cost": 1}])
-    result = deckstat.ratio(deck, "wankul", counts=[0, 3], turns=[0])
-    assert result.provenance["added_card"] == "Terrain (ajouté)"
-    assert "'Terrain (ajouté)'" in result.provenance["scaling"]
+def test_a_deck_without_resource_gets_a_generic_card():
+    deck = deckstat.Deck.from_table([{"name": f"Perso {i}", "count": 2, "type": "Personnage", "cost": 1}
+                                     for i in range(25)])
+    result = deckstat.ratio(deck, "wankul", counts=[0, 3], turns=[0], n_trials=200)
+    assert result.provenance["added_cards"] == ["Terrain générique 1"]
+    assert "'Terrain générique 1'" in result.provenance["scaling"]
     at3 = result.table[result.table["resource_count"] == 3].iloc[0]
     assert at3["p_resource_in_hand"] == pytest.approx(wankul_exact(3, 0)["hand"], abs=1e-12)
     at0 = result.table[result.table["resource_count"] == 0].iloc[0]
     assert at0["p"] == 0 and at0["mulligan_rate"] == 1 and math.isnan(at0["expected_first_resource_turn"])
     with pytest.raises(DeckstatError, match="nothing to scale up"):
         deckstat.ratio(deck, "wankul", group="[cost=9]", counts=[2], turns=[0])
+
+
+@pytest.mark.parametrize(("game", "kwargs", "limit"), [
+    ("wankul", {"counts": range(0, 46)}, 3),
+    ("duel-masters", {"group": "[civilization=Feu]"}, 4),
+    ("duel-masters", {"group": "[shield_trigger=1]", "counts": range(0, 30)}, 4),
+    ("jdg", {"counts": range(4, 27)}, 1),
+])
+def test_every_swept_deck_of_the_samples_keeps_the_copy_limit(game, kwargs, limit):
+    deck = deckstat.load_deck(sample_deck(game))
+    group = kwargs.get("group")
+    counts = kwargs.get("counts")
+    if counts is None:  # the default sweep
+        counts = deckstat.ratio(deck, game, group=group, turns=[0], n_trials=100).provenance["counts"]
+    for k in counts:
+        rebuilt = with_resource_count(deck, game, k, group=group)
+        assert max(rebuilt.counts) <= limit, k
+        broken = deckstat.validate(rebuilt, game).table
+        # Wankul asks for 10 Terrains in 50 cards: the only rule a swept deck may break is that one, below 10.
+        if game == "wankul" and k < 10:
+            assert list(broken["subject"]) == ["Terrain"], k
+        else:
+            assert broken.empty, (k, broken)
+
+
+def test_a_singleton_deck_stays_singleton_or_is_refused():
+    deck = deckstat.load_deck(sample_deck("jdg"))
+    # The default sweep starts at the deck's own 4 TERRAIN: below, its 26 other cards cannot fill 30 places.
+    result = deckstat.ratio(deck, "jdg", turns=[0], target=0.5)
+    assert result.provenance["counts"] == list(range(4, 10))
+    assert result.table["legal"].all()
+    assert result.provenance["added_cards"] == [f"TERRAIN générique {i}" for i in range(1, 6)]
+    rebuilt = with_resource_count(deck, "jdg", 6)
+    assert set(rebuilt.counts) == {1} and rebuilt.size == 30
+    # The two cards listed last among the others make room.
+    assert {"Lunettes 3D Rouge-Bleu", "Pistolet en Plastique Orange"}.isdisjoint(rebuilt.cards["name"])
+    # Refused up front, before any count is computed.
+    with pytest.raises(DeckstatError, match=r"^Joueur du Grenier TCG: below 4 TERRAIN cards "
+                                            r"the deck's 26 other cards cannot fill its 30 places with one copy of "
+                                            r"a card \(singleton\); sweep from 4$"):
+        deckstat.ratio(deck, "jdg", counts=[3, 4])
+    assert_user_error(run("ratio", sample_deck("jdg"), "--game", "jdg", "--range", "2-6"), "singleton",
+                      "sweep from 4")
+
+
+def test_a_deck_made_only_of_the_group_cannot_go_lower():
+    deck = deckstat.Deck.from_table([{"name": f"Feu {i}", "count": 4, "type": "Créature", "civilization": "Feu"}
+                                     for i in range(10)])
+    assert deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", turns=[0]).provenance["counts"] == [40]
+    with pytest.raises(DeckstatError, match=r"^Duel Masters: every card of the deck is a \[civilization=Feu\] card, "
+                                            r"so none can make room for fewer; sweep from 40$"):
+        deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", counts=[39, 40])
 
 
 # --- agreement with closed forms ---------------------------------------------------------------------------
@@ -186,9 +260,13 @@ def test_sweep_shape_and_provenance(sweep):
     by_count = table.groupby("resource_count")["deckout_turn_first"].first()
     assert by_count.notna().all() and (by_count <= 46).all()
     assert by_count.iloc[0] < by_count.iloc[-1]
+    assert list(table.groupby("resource_count")["is_current"].first().loc[lambda s: s].index) == [10]
     provenance = sweep.provenance
-    assert provenance["group"] == "Terrain" and provenance["filler"] is None
-    assert "largest remainder" in provenance["scaling"]
+    assert provenance["group"] == "Terrain" and provenance["filler"] is None and provenance["zone"] == "seen"
+    assert "furthest below the limit" in provenance["scaling"]
+    # The deck-out race is simulated from the run's seed even though every probability is exact.
+    assert provenance["methods"]["p"] == "exact" and provenance["methods"]["deckout_turn_first"] == "simulate"
+    assert provenance["seed_entropy"] == 2026 and provenance["deckout_n_trials"] == 2_000
     assert provenance["game"] == "wankul" and provenance["deck_size"] == SIZE and provenance["deckstat_version"]
     assert provenance["counts"] == [0, 1, 5, 8, 9, 10, 11, 12, 13, 14, 15]
     assert table.attrs == provenance and sweep.summary.attrs == provenance
@@ -196,7 +274,7 @@ def test_sweep_shape_and_provenance(sweep):
     assert len(summary) == 1
     row = summary.iloc[0]
     assert row["group"] == "Terrain" and row["current_count"] == 10 and row["event"] == "Terrain>=1"
-    assert row["target"] == 0.95 and row["target_turn"] == 5 and row["method"] == "exact"
+    assert row["target"] == 0.95 and row["target_turn"] == 5 and row["method"] == "exact" and row["flood"] == 3
 
 
 def test_sweep_matches_the_hypergeometric_and_mulligan_formulas(sweep):
@@ -213,14 +291,18 @@ def test_sweep_matches_the_hypergeometric_and_mulligan_formulas(sweep):
 
 
 def test_sweep_without_mulligan(wankul_deck):
-    result = deckstat.ratio(wankul_deck, "wankul", counts=[0, 10, 12], turns=[0, 2], mulligan=False, seat="second")
+    result = deckstat.ratio(wankul_deck, "wankul", counts=[0, 10, 12], turns=[0, 2], mulligan=False, seat="second",
+                            n_trials=200)
     assert (result.table["seat"] == "second").all() and result.provenance["mulligan_rule"] == "none"
     assert len(result.table) == 6
+    # Without a mulligan in force there is no mulligan column.
+    assert "mulligan_rate" not in result.table.columns
     for row in result.table.itertuples():
         expected = wankul_exact(row.resource_count, row.turn, mulligan=False)
         assert row.p == pytest.approx(expected["by_turn"], abs=1e-12)
         assert row.p_resource_in_hand == pytest.approx(expected["hand"], abs=1e-12)
-        assert row.mulligan_rate == 0
+        # Flood: 3 or more Terrains among the 5 cards of the hand.
+        assert row.p_flood_in_hand == pytest.approx(hypergeom(SIZE, row.resource_count, HAND).sf(2), abs=1e-12)
         if row.resource_count:
             assert row.expected_first_resource_turn == pytest.approx(expected["first_turn"], abs=1e-12)
 
@@ -246,7 +328,7 @@ def enumerate_small_deck(size: int, terrains: int, *, mulligan: bool) -> tuple[f
 def test_expected_first_turn_matches_enumeration_on_a_small_deck(mulligan):
     deck = deckstat.Deck.from_table([{"name": "T", "count": 3, "type": "Terrain"},
                                      {"name": "P", "count": 9, "type": "Personnage"}])
-    result = deckstat.ratio(deck, "wankul", counts=range(0, 6), turns=[0], mulligan=mulligan)
+    result = deckstat.ratio(deck, "wankul", counts=range(0, 6), turns=[0], mulligan=mulligan, n_trials=200)
     assert list(result.table["resource_count"]) == list(range(0, 6))
     for row in result.table.itertuples():
         if row.resource_count == 0:
@@ -268,34 +350,71 @@ def test_legal_flags_follow_the_ten_terrain_minimum(sweep):
 
 # --- target decisions ---------------------------------------------------------------------------------------
 
-def test_exact_target_names_the_smallest_count_reaching_it(sweep, wankul_deck):
-    # By turn 5 even 8 Terrains reach 95%; 8 is not legal, 10 is the smallest legal count.
+def test_exact_target_names_the_smallest_legal_count_reaching_it(sweep, wankul_deck):
+    # By turn 5 even 8 Terrains reach 95%; 8 is not legal, 10 is the smallest legal count and the headline.
     reaching = [k for k in (0, 1, 5, 8, 9, 10) if wankul_exact(k, 5)["by_turn"] >= 0.95]
     summary = sweep.summary.iloc[0]
-    assert summary["decision"] == "decided" and summary["recommended"] == reaching[0] == 8
-    assert summary["recommended_is_legal"] is not None and not summary["recommended_is_legal"]
-    assert summary["recommended_legal"] == 10
-    assert summary["legal_decision"] == "decided"
+    assert summary["decision"] == "decided" and summary["recommended"] == 10
+    assert summary["smallest_reaching"] == reaching[0] == 8 and not summary["smallest_reaching_legal"]
     [sentence] = ratio_decision(sweep)
-    assert sentence.startswith("recommended: 8 Terrain cards") and "not legal" in sentence
-    assert "the smallest legal count reaching it is 10" in sentence
-    # In the opening hand: the smallest count whose closed form reaches 95%.
-    result = deckstat.ratio(wankul_deck, "wankul", counts=range(8, 15), turns=[0, 5], target=0.95, target_turn=0)
+    assert sentence.startswith("recommended: 10 Terrain cards, the smallest legal count with P(Terrain>=1) ≥ 95.0% "
+                               "by turn 5")
+    assert sentence.endswith("; 8 would reach the target but is illegal: Terrain: 8 in 50 cards, allowed at least "
+                             "10 (1 per 5 cards)")
+    # By default the target is checked in the kept opening hand: the smallest count whose closed form reaches 95%.
+    result = deckstat.ratio(wankul_deck, "wankul", counts=range(8, 15), turns=[0, 5], target=0.95, n_trials=200)
     expected = min(k for k in range(8, 15) if wankul_exact(k, 0)["by_turn"] >= 0.95)
-    assert result.summary["recommended"].iloc[0] == expected == 12
-    assert ratio_decision(result)[0].startswith("recommended: 12 Terrain cards")
+    assert result.summary["target_turn"].iloc[0] == 0
+    assert result.summary["recommended"].iloc[0] == result.summary["smallest_reaching"].iloc[0] == expected == 12
+    assert ratio_decision(result)[0] == ("recommended: 12 Terrain cards, the smallest legal count with "
+                                         "P(Terrain>=1) ≥ 95.0% in the kept opening hand (95.4%)")
     # The status at the target turn is repeated on every turn row of its count.
     statuses = result.table.groupby("resource_count")["target_status"].agg(set)
     assert all(statuses[k] == {"reached" if k >= 12 else "not reached"} for k in range(8, 15))
-    unreachable = deckstat.ratio(wankul_deck, "wankul", counts=[8, 9], turns=[0], target=0.99)
+    unreachable = deckstat.ratio(wankul_deck, "wankul", counts=[8, 9, 10], turns=[0], target=0.99, n_trials=200)
     assert unreachable.summary["decision"].iloc[0] == "none"
     assert pd.isna(unreachable.summary["recommended"].iloc[0])
-    assert ratio_decision(unreachable)[0].startswith("no count")
+    assert ratio_decision(unreachable)[0].startswith("no legal count from 10 to 10 reaches")
+    only_illegal = deckstat.ratio(wankul_deck, "wankul", counts=[8, 9], turns=[0], target=0.5, n_trials=200)
+    assert ratio_decision(only_illegal)[0].startswith("no recommendation: no count swept from 8 to 9 gives a legal "
+                                                      "deck; 8 would reach the target but is illegal")
     # Without a target there is no decision and no sentence.
-    assert sweep.summary["decision"].iloc[0] == "decided"
-    plain = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[0])
+    plain = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[0], n_trials=200)
     assert plain.summary["decision"].iloc[0] == "no target" and ratio_decision(plain) == []
     assert plain.table["target_status"].isna().all()
+
+
+def test_best_legal_count_of_a_small_deck():
+    # 20 cards, at most 3 copies, at least 4 Terrains (1 per 5 cards); no mulligan: P(Terrain in the 5-card hand)
+    # = 1 - C(20-k, 5) / C(20, 5): 0.447 at 2, 0.601 at 3, 0.718 at 4. Target 0.5: 3 reaches it but is illegal,
+    # 4 is the answer.
+    cards = ([{"name": f"T{i}", "count": 2, "type": "Terrain"} for i in range(2)]
+             + [{"name": f"P{i}", "count": c, "type": "Personnage"} for i, c in enumerate([3, 3, 3, 3, 2, 2])])
+    deck = deckstat.Deck.from_table(cards)
+    # Its Personnages have room for 2 more copies, so the sweep can go down to 2 Terrains.
+    result = deckstat.ratio(deck, "wankul", counts=range(2, 8), turns=[0], target=0.5, mulligan=False, n_trials=200)
+    p = {k: 1 - hypergeom(20, k, HAND).pmf(0) for k in range(2, 8)}
+    at = result.table.set_index("resource_count")
+    for k in range(2, 8):
+        assert at.loc[k, "p"] == pytest.approx(p[k], abs=1e-12)
+        assert at.loc[k, "legal"] == (k >= 4)
+    assert min(k for k in p if p[k] >= 0.5) == 3
+    summary = result.summary.iloc[0]
+    assert (summary["recommended"], summary["smallest_reaching"], summary["smallest_reaching_legal"]) == (4, 3, False)
+    assert ratio_decision(result)[0].endswith("; 3 would reach the target but is illegal: Terrain: 3 in 20 cards, "
+                                              "allowed at least 4 (1 per 5 cards)")
+
+
+def test_report_and_ratio_give_the_same_recommendation(wankul_deck):
+    report = deckstat.report(wankul_deck, "wankul", n_trials=300, rng=1)
+    sweep = deckstat.ratio(wankul_deck, "wankul", target=0.95, n_trials=300, rng=1)
+    columns = ["target", "target_turn", "decision", "recommended", "smallest_reaching"]
+    pd.testing.assert_frame_equal(report.ratio.summary[columns], sweep.summary[columns])
+    # The smallest legal count (at least 10) with a Terrain in the kept hand 95% of the time, from the closed form.
+    expected = min(k for k in range(10, 16) if wankul_exact(k, 0)["hand"] >= 0.95)
+    assert sweep.summary["recommended"].iloc[0] == expected == 12
+    assert "recommended: 12 Terrain cards" in ok(run("ratio", WANKUL, "--game", "wankul", "--target", "0.95",
+                                                     "--range", "9-13"))
 
 
 def test_decision_rule_on_statuses():
@@ -406,22 +525,46 @@ def test_a_game_without_resource_group_needs_one():
 
 # --- command line -------------------------------------------------------------------------------------------
 
+def cli_rows(out: str) -> dict[str, list[str]]:
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.splitlines() if "│" in line]
+    return {r[0]: r for r in rows if r[0]}
+
+
 def test_cli_table():
     out = ok(run("ratio", WANKUL, "--game", "wankul", "--range", "9-11", "--event", "Terrain>=1", "--turns", "0-1",
-                 "--target", "0.93", "--target-turn", "0", "--seed", "5"))
-    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.splitlines() if "│" in line]
-    body = {r[0]: r for r in rows if r[0]}
-    assert set(body) == {"9", "10", "11 ◀"}
-    assert body["9"][1] == "✗" and body["10"][1] == "✓"
-    assert body["10"][2] == format_probability(wankul_exact(10, 0)["hand"])
-    assert body["10"][3] == format_probability(wankul_exact(10, 0)["rate"])
-    assert body["10"][6] == format_probability(wankul_exact(10, 0)["by_turn"])
+                 "--target", "0.93", "--seed", "4"))
+    body = cli_rows(out)
+    assert set(body) == {"9", "10 (now)", "11"}
+    assert body["9"][1] == "✗" and body["10 (now)"][1] == "✓"
+    row = body["10 (now)"]
+    assert row[2] == format_probability(wankul_exact(10, 0)["hand"])
+    assert row[4] == format_probability(wankul_exact(10, 0)["rate"])
     # The simulated deck-out column is the API's number for the same seed.
     api = deckstat.ratio(deckstat.load_deck(WANKUL), "wankul", counts=range(9, 12), event="Terrain>=1", turns=range(2),
-                         target=0.93, target_turn=0, rng=5).table
-    assert body["10"][5] == f"≈ turn {api.loc[api['resource_count'] == 10, 'deckout_turn_first'].iloc[0]:.2f}"
+                         target=0.93, rng=4).table
+    assert row[6] == f"≈ {api.loc[api['resource_count'] == 10, 'deckout_turn_first'].iloc[0]:.2f}"
+    assert row[7] == format_probability(wankul_exact(10, 0)["by_turn"])
+    # The target is checked in the kept opening hand: its column carries the mark on the recommended count.
+    assert body["11"][7] == format_probability(wankul_exact(11, 0)["by_turn"]) + " ◀"
+    assert "◀" not in body["11"][8]
+    assert "deck-out turns simulated: 20,000 races per count, seed 4" in out
     assert "✗ 9 Terrain cards: Terrain: 9 in 50 cards" in out
-    assert "recommended: 11 Terrain cards" in out
+    assert "recommended: 11 Terrain cards, the smallest legal count" in out
+
+
+def test_cli_zone_flood_and_fillers():
+    dm = sample_deck("duel-masters")
+    out = ok(run("ratio", dm, "--game", "duel-masters", "--group", "[shield_trigger=1]", "--zone", "shields",
+                 "--range", "8-12", "--target", "0.85", "--flood", "2"))
+    body = cli_rows(out)
+    # No mulligan column in a game without a mulligan; the deck-out turn is exact.
+    assert "mulligan" not in out and "(turn, exact)" in out and "simulated" not in out
+    assert body["12"][-1] == format_probability(1 - hypergeom(40, 12, 5).pmf(0)) + " ◀"
+    assert body["8 (now)"][3] == format_probability(hypergeom(40, 8, 5).sf(1))
+    assert "in the shields" in out
+    filled = ok_json(run("ratio", WANKUL, "--game", "wankul", "--range", "6", "--turns", "0", "--trials", "100",
+                         "--filler", "Poulet Astronaute", "--filler", "Yéti en Vacances", "--format", "json"))
+    assert filled["provenance"]["filler"] == ["Poulet Astronaute", "Yéti en Vacances"]
 
 
 def test_cli_json_matches_the_api(wankul_deck):
@@ -448,3 +591,98 @@ def test_cli_errors():
                       "filler 'Mamie Croquete'", "did you mean 'Mamie Croquette'?")
     assert_user_error(run("ratio", WANKUL, "--game", "wankul", "--seat", "both"), "--seat")
     assert_user_error(run("ratio", WANKUL, "--game", "wankul", "--range", "ten"), "--range")
+
+
+# --- screw and flood, zones, deck-out, games without a mulligan ---------------------------------------------
+
+def test_flood_column_matches_the_hypergeometric():
+    deck = deckstat.load_deck(sample_deck("jdg"))
+    result = deckstat.ratio(deck, "jdg", counts=[4, 6, 9], turns=[0], flood=2)
+    assert result.summary["flood"].iloc[0] == 2 and result.provenance["flood"] == 2
+    for row in result.table.itertuples():
+        k = row.resource_count
+        assert row.p_resource_in_hand == pytest.approx(hypergeom(30, k, HAND).sf(0), abs=1e-12)
+        assert row.p_flood_in_hand == pytest.approx(hypergeom(30, k, HAND).sf(1), abs=1e-12)
+    # The default: more than half the hand, 3 of 5 cards.
+    default = deckstat.ratio(deck, "jdg", counts=[6], turns=[0])
+    assert default.table["p_flood_in_hand"].iloc[0] == pytest.approx(hypergeom(30, 6, HAND).sf(2), abs=1e-12)
+    with pytest.raises(DeckstatError, match="flood must be a whole number from 1 to 5"):
+        deckstat.ratio(deck, "jdg", counts=[6], flood=6)
+
+
+def test_shield_triggers_are_counted_in_the_five_shields():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    result = deckstat.ratio(deck, "duel-masters", group="[shield_trigger=1]", zone="shields", counts=range(4, 15),
+                            target=0.85)
+    table = result.table
+    assert (table["zone"] == "set_aside").all() and (table["turn"] == 0).all()
+    assert result.provenance["zone"] == "set_aside"
+    # No mulligan in Duel Masters: no mulligan column.
+    assert "mulligan_rate" not in table.columns
+    for row in table.itertuples():
+        shields = hypergeom(40, row.resource_count, 5)  # the 5 shields come off the top of a shuffled deck
+        assert row.p == pytest.approx(shields.sf(0), abs=1e-12)
+        # The hand is dealt after the shields: by symmetry, 5 cards of the same 40.
+        assert row.p_resource_in_hand == pytest.approx(shields.sf(0), abs=1e-12)
+        assert row.p_flood_in_hand == pytest.approx(shields.sf(2), abs=1e-12)
+        assert row.legal
+    expected = min(k for k in range(4, 15) if hypergeom(40, k, 5).sf(0) >= 0.85)
+    assert result.summary["recommended"].iloc[0] == expected == 12
+    assert ratio_decision(result)[0].startswith("recommended: 12 [shield_trigger=1] cards, the smallest legal count "
+                                                "with P([shield_trigger=1]>=1) ≥ 85.0% in the shields")
+    with pytest.raises(DeckstatError, match="Wankul sets no card aside"):
+        deckstat.ratio(deckstat.load_deck(WANKUL), "wankul", zone="set_aside")
+
+
+def test_deckout_column_follows_the_seed(wankul_deck):
+    kwargs = {"counts": [9, 11], "turns": [0], "n_trials": 500}
+    first = deckstat.ratio(wankul_deck, "wankul", rng=7, **kwargs)
+    again = deckstat.ratio(wankul_deck, "wankul", rng=7, **kwargs)
+    other = deckstat.ratio(wankul_deck, "wankul", rng=8, **kwargs)
+    columns = ["deckout_turn_first", "deckout_turn_second"]
+    pd.testing.assert_frame_equal(first.table[columns], again.table[columns])
+    assert not first.table[columns].equals(other.table[columns])
+    unseeded = [deckstat.ratio(wankul_deck, "wankul", **kwargs) for _ in range(2)]
+    assert not unseeded[0].table[columns].equals(unseeded[1].table[columns])
+    # The seed that was drawn is recorded, and gives the same numbers again.
+    replay = deckstat.ratio(wankul_deck, "wankul", rng=unseeded[0].provenance["seed_entropy"], **kwargs)
+    pd.testing.assert_frame_equal(replay.table[columns], unseeded[0].table[columns])
+    assert first.provenance["methods"]["deckout_turn_first"] == "simulate"
+    assert first.provenance["methods"]["p"] == "exact"
+
+
+def test_deckout_turn_is_exact_without_a_drought_rule():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    result = deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", counts=[20, 24], turns=[0])
+    # 40 cards, 5 shields and 5 in hand leave 30 to draw; drawing the last one loses. The first player skips the
+    # turn-1 draw, so draws its 30th card on turn 31; the second player on turn 30.
+    assert (result.table["deckout_turn_first"] == 31).all() and (result.table["deckout_turn_second"] == 30).all()
+    assert result.provenance["methods"]["deckout_turn_first"] == "exact"
+    assert "seed_entropy" not in result.provenance
+
+
+def test_target_turn_defaults_to_the_kept_hand(wankul_deck):
+    with pytest.raises(DeckstatError, match=r"turn 0 is not one of the turns asked \(2, 3\)"):
+        deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[2, 3], target=0.9)
+    result = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[2, 3], target=0.9, target_turn=3,
+                            n_trials=100)
+    assert result.summary["target_turn"].iloc[0] == 3
+
+
+@pytest.mark.skipif(not (SHARED_CARDDATA / "dm_decklists_jasfreaq.csv").exists(), reason="shared card data absent")
+def test_a_real_duel_masters_deck(tmp_path):
+    lists = pd.read_csv(SHARED_CARDDATA / "dm_decklists_jasfreaq.csv")
+    one = lists[lists["deck_name"] == lists["deck_name"].iloc[0]]
+    path = tmp_path / "deck.csv"
+    one.rename(columns={"card_name": "name", "quantity": "count", "civilizations": "civilization"})[
+        ["name", "count", "type", "civilization", "cost", "shield_trigger"]].to_csv(path, index=False)
+    deck = deckstat.load_deck(path)
+    fire = deck.count("[civilization=Fire]")
+    result = deckstat.ratio(deck, "duel-masters", group="[civilization=Fire]", turns=[0])
+    assert fire in result.provenance["counts"]
+    for k in result.provenance["counts"]:
+        rebuilt = with_resource_count(deck, "duel-masters", k, group="[civilization=Fire]")
+        assert max(rebuilt.counts) <= max(4, max(deck.counts)) and rebuilt.size == deck.size
+    size = deck.size
+    for row in result.table.itertuples():
+        assert row.p_resource_in_hand == pytest.approx(hypergeom(size, row.resource_count, 5).sf(0), abs=1e-12)

@@ -364,14 +364,20 @@ def ratio(
                                                "(default: the deck's own count ± 5).")] = None,
     event: OptionalEventsOpt = None,
     turns: TurnsOpt = "0-5",
-    target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest count "
-                                                 "whose P(event) at the target turn reaches it.")] = None,
-    target_turn: Annotated[int | None, typer.Option("--target-turn", help="Turn of the target (default: the "
-                                                    "last turn).")] = None,
+    zone: Annotated[str, typer.Option(help="Where the events are counted: seen (kept hand and draws), hand, "
+                                      "set_aside (or the game's name for it, e.g. shields) or bottom.")] = "seen",
+    target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest legal "
+                                                 "count whose P(event) at the target turn reaches it.")] = None,
+    target_turn: Annotated[int | None, typer.Option("--target-turn", help="Turn of the target (default: 0, the "
+                                                    "kept opening hand).")] = None,
+    flood: Annotated[int | None, typer.Option(help="Resource cards in the kept hand that make a flood (default: "
+                                              "more than half the hand, 3 of 5).")] = None,
     group: Annotated[str | None, typer.Option(help="Resource group to sweep (default: the profile's, e.g. "
                                               "Terrain).")] = None,
-    filler: Annotated[str | None, typer.Option(help="Card whose count alone makes room (default: every other "
-                                               "card is scaled in proportion).")] = None,
+    filler: Annotated[list[str] | None, typer.Option(help="Card that takes the difference first, within the "
+                                                     "copy limit; repeat for several, in order (default: the "
+                                                     "cards with the most copies, or the furthest below the "
+                                                     "limit).")] = None,
     seat: OneSeatOpt = Seat.first,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
@@ -387,13 +393,16 @@ def ratio(
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
-    At each count the deck is rebuilt: the resource cards scaled in proportion
-    to their counts, the other cards scaled to fill the rest (or only --filler
-    changes), by largest-remainder rounding. Each version is validated and
-    asked P(resource in the kept hand), the mulligan rate, the mean first turn
-    with a resource card and P(event) by turn. --target 0.95 names the
-    smallest count reaching it at --target-turn; with --simulate a count whose
-    95% interval contains the target leaves the decision undecided.
+    At each count the deck is rebuilt within the game's copy limit: resource
+    copies are added to the cards furthest below it (then to generic cards
+    such as "Terrain générique 1") or removed from those with the most; the
+    other cards make up the difference the same way (--filler cards first).
+    Each version is validated and asked P(event) by turn in --zone, the
+    screw and flood sides of the kept hand, the mulligan rate (games with a
+    mulligan), the mean first turn with a resource card and the deck-out
+    turn. --target 0.95 names the smallest legal count reaching it at
+    --target-turn (default: the kept opening hand); with --simulate a count
+    whose 95% interval contains the target leaves the decision undecided.
     """
     with user_errors():
         check_plot(plot)
@@ -401,28 +410,33 @@ def ratio(
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
         result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
-                                group=group, filler=filler, event=event or None, turns=parse_turns(turns),
-                                seat=seat.value, target=target, target_turn=target_turn, keep=keep,
-                                mulligan=not no_mulligan, method=method(simulate, trials), n_trials=trials, rng=seed,
-                                chunk_size=chunk_size, n_workers=workers)
+                                group=group, filler=filler or None, event=event or None, turns=parse_turns(turns),
+                                seat=seat.value, zone=zone, target=target, target_turn=target_turn, flood=flood,
+                                keep=keep, mulligan=not no_mulligan, method=method(simulate, trials),
+                                n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
         events = " / ".join(result.summary["event"])
-        head = (f"P({events}) by turn, {summary['seat']} player, by number of {label} cards — "
-                f"{profile.name}, {deck} ({provenance['deck_size']} cards, {summary['current_count']} {label} "
-                "cards now)")
-        how = (f"only {provenance['filler']} changes to keep the size" if provenance["filler"] is not None
-               else "other cards scaled in proportion to keep the size")
-        if provenance["added_card"] is not None:
-            how += f"; {provenance['added_card']!r} added"
+        head = (f"P({events}) by number of {label} cards, {summary['seat']} player — {profile.name}, {deck} "
+                f"({provenance['deck_size']} cards, {summary['current_count']} {label} cards now)")
+        how = "deck rebuilt within the copy limit"
+        if provenance["filler"]:
+            how += f", {', '.join(provenance['filler'])} first"
+        if provenance["added_cards"]:
+            how += f"; generic cards added: {', '.join(provenance['added_cards'])}"
         notes = [how, *_notes(result, profile)]
+        if provenance["methods"].get("deckout_turn_first") == "simulate":
+            notes.append(f"deck-out turns simulated: {provenance['deckout_n_trials']:,} races per count, seed "
+                         f"{provenance['seed_entropy']}")
         emit(result, fmt, table, head + "\n" + "; ".join(notes), lambda: [tables.ratio_table(result)])
         if fmt is not Format.table:
             return
         lines = [f"✗ {count} {label} cards: {rows['violations'].iloc[0]}"
                  for count, rows in result.table.groupby("resource_count", sort=True) if not rows["legal"].iloc[0]]
         lines += ratio_decision(result, FLAGS)
+        if result.summary["recommended"].notna().any():
+            lines.append("◀ recommended: the smallest legal count reaching the target; (now): the deck's own count")
         if lines:
             stdout().print(Text("\n".join(lines)), soft_wrap=True)
 

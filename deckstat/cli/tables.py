@@ -134,36 +134,56 @@ def mulligan_tables(result: MulliganResult) -> list[Table]:
 
 
 def ratio_table(result: RatioResult) -> Table:
-    """One row per resource count: legality, hand, mulligan, first resource turn, P(event) by turn."""
+    """One row per resource count: legality, screw and flood, mulligan, first resource turn, deck-out, P(event).
+
+    The deck's own count reads "(now)"; "◀" follows each event's probability
+    at the target turn on its recommended (legal) count.
+    """
     frame = result.table
-    group = result.summary["group"].iloc[0]
+    provenance = result.provenance
+    methods = provenance.get("methods", {})
+    summary = result.summary.iloc[0]
+    group, flood = summary["group"], summary["flood"]
     events = list(dict.fromkeys(frame["event"]))
     turns = sorted(set(frame["turn"]))
     table = Table(collapse_padding=True)
     deckout = frame["deckout_turn_first"].notna().any()
-    columns = [f"{group}\ncards", "legal", f"P({group}\nin hand)", "mulligan\nrate", f"first {group}\nturn (mean)"]
+    deckout_simulated = methods.get("deckout_turn_first") == "simulate"
+    columns = [f"{group}\ncards", "legal", f"P({group}\nin hand)", f"P({group}≥{flood}\nin hand)"]
+    if "mulligan_rate" in frame.columns:
+        columns.append("mulligan\nrate")
+    columns.append(f"first {group}\nturn (mean)")
     if deckout:
-        columns.append("deck runs\nout (mean)")
+        columns.append("deck runs out\n" + ("(mean turn,\nsimulated)" if deckout_simulated else "(turn, exact)"))
     for column in columns:
         table.add_column(Text(column), justify="center" if column == "legal" else "right")
+    where = {"hand": "kept hand", "set_aside": f"in the {provenance.get('set_aside_name', 'set-aside cards')}"}
     for event in events:
         for turn in turns:
-            label = f"turn {turn}" if len(events) == 1 else f"{event}\nturn {turn}"
-            table.add_column(Text(label), justify="right")
-    recommended = result.summary["recommended"].iloc[0]
-    recommended = None if pd.isna(recommended) else int(recommended)
+            when = where.get(summary["zone"], f"turn {turn}")
+            table.add_column(Text(when if len(events) == 1 else f"{event}\n{when}"), justify="right")
+    recommended = {(row.event, int(row.target_turn)): int(row.recommended)
+                   for row in result.summary.itertuples(index=False) if not pd.isna(row.recommended)}
+
+    def approx(column: str) -> str:
+        return "≈ " if methods.get(column) == "simulate" else ""
+
     for count, rows in frame.groupby("resource_count", sort=True):
         first = rows.iloc[0]
-        by_turn = {(r.event, r.turn): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
-                   for r in rows.itertuples(index=False)}
+        by_turn = {}
+        for r in rows.itertuples(index=False):
+            mark = " ◀" if recommended.get((r.event, r.turn)) == count else ""
+            by_turn[r.event, r.turn] = format_estimate(r.p, r.ci_low, r.ci_high, r.method) + mark
         mean = first["expected_first_resource_turn"]
-        approx = "≈ " if first["method"] == "simulate" else ""
-        cells = [f"{count} ◀" if count == recommended else str(count), "✓" if first["legal"] else "✗",
-                 approx + format_probability(first["p_resource_in_hand"]),
-                 approx + format_probability(first["mulligan_rate"]),
-                 "–" if mean != mean else f"{approx}{mean:.2f}"]  # NaN at 0 resource cards
+        cells = [f"{count} (now)" if first["is_current"] else str(count), "✓" if first["legal"] else "✗",
+                 approx("p_resource_in_hand") + format_probability(first["p_resource_in_hand"]),
+                 approx("p_flood_in_hand") + format_probability(first["p_flood_in_hand"])]
+        if "mulligan_rate" in frame.columns:
+            cells.append(approx("mulligan_rate") + format_probability(first["mulligan_rate"]))
+        cells.append("–" if mean != mean else f"{approx('expected_first_resource_turn')}{mean:.2f}")  # NaN at 0
         if deckout:
-            cells.append(f"≈ turn {first['deckout_turn_first']:.2f}")
+            turn = first["deckout_turn_first"]
+            cells.append("–" if turn != turn else f"≈ {turn:.2f}" if deckout_simulated else f"{turn:g}")
         table.add_row(*[Text(c) for c in cells], *[Text(by_turn.get((e, t), "–")) for e in events for t in turns])
     return table
 

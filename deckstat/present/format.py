@@ -132,11 +132,22 @@ def to_csv(result: Result, table: str | None = None) -> str:
     return frame.assign(**extra).to_csv(index=False, lineterminator="\n")
 
 
+def ratio_where(zone: str, turn: int, set_aside_name: str = "set-aside cards") -> str:
+    """Where and when a ratio target is checked, in words ("in the kept opening hand", "by turn 3")."""
+    if zone == "set_aside":
+        return f"in the {set_aside_name}"
+    if zone == "bottom":
+        return f"under the deck by turn {turn}"
+    return "in the kept opening hand" if zone == "hand" or turn == 0 else f"by turn {turn}"
+
+
 def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) -> list[str]:
     """The sweep's decision in words, one sentence per event (none without a target).
 
-    ``names`` writes the parameters a sentence suggests (``n_trials``) as the
-    caller spells them, e.g. command-line flags.
+    The recommendation is always a legal deck; when a smaller, illegal count
+    would reach the target, the sentence says so after it. ``names`` writes
+    the parameters a sentence suggests (``n_trials``) as the caller spells
+    them, e.g. command-line flags.
     """
     lines = []
     for summary in result.summary.itertuples(index=False):
@@ -144,8 +155,11 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
             continue
         rows = result.table[result.table["event"] == summary.event]
         at_turn = rows[rows["turn"] == summary.target_turn].set_index("resource_count")
+        legal = at_turn[at_turn["legal"].astype(bool)]
         label, target, turn = summary.group, summary.target, summary.target_turn
-        goal = f"P({summary.event}) ≥ {format_probability(target)} by turn {turn}"
+        where = ratio_where(getattr(summary, "zone", "seen"), int(turn),
+                            result.provenance.get("set_aside_name", "set-aside cards"))
+        goal = f"P({summary.event}) ≥ {format_probability(target)} {where}"
 
         def shown(k, at_turn=at_turn):
             row = at_turn.loc[k]
@@ -153,28 +167,27 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
 
         if summary.decision == "decided":
             k = int(summary.recommended)
-            text = f"recommended: {k} {label} cards, the smallest count with {goal} ({shown(k)})"
-            if not summary.recommended_is_legal:
-                broken = str(at_turn.loc[k, "violations"]).split("; ")
-                text += f"; but that deck is not legal ({broken[0]}{' …' if len(broken) > 1 else ''})"
-                if summary.legal_decision == "decided":
-                    text += f"; the smallest legal count reaching it is {int(summary.recommended_legal)}"
-                elif summary.legal_decision == "none":
-                    text += "; no legal count swept reaches it"
-                else:
-                    text += "; among legal counts the decision is undecided"
+            text = f"recommended: {k} {label} cards, the smallest legal count with {goal} ({shown(k)})"
+        elif summary.decision == "none" and legal.empty:
+            text = (f"no recommendation: no count swept from {at_turn.index.min()} to {at_turn.index.max()} gives "
+                    "a legal deck")
         elif summary.decision == "none":
-            best = int(at_turn["p"].idxmax())
-            text = (f"no count from {at_turn.index.min()} to {at_turn.index.max()} reaches {goal} (highest: {best} "
-                    f"{label} cards, {shown(best)})")
+            best = int(legal["p"].idxmax())
+            text = (f"no legal count from {legal.index.min()} to {legal.index.max()} reaches {goal} (highest: "
+                    f"{best} {label} cards, {shown(best)})")
         else:
-            unsure = [int(k) for k, status in at_turn["target_status"].items() if status == "undecided"]
+            unsure = [int(k) for k, status in legal["target_status"].items() if status == "undecided"]
             how = f"simulate more trials ({param('n_trials')})"
             if result.provenance.get("mulligan_rule") in ("none", "bottom") and \
                     result.provenance.get("mulligan_limit", 0) <= 1:
                 how += f" or use the exact engine ({param('method', 'exact')})"
-            text = (f"undecided: the 95% interval of P({summary.event}) at turn {turn} contains "
+            text = (f"undecided: the 95% interval of P({summary.event}) {where} contains "
                     f"{format_probability(target)} at {', '.join(map(str, unsure))} {label} cards; {how}")
+        smallest = summary.smallest_reaching
+        if not pd.isna(smallest) and not bool(summary.smallest_reaching_legal):
+            broken = str(at_turn.loc[int(smallest), "violations"]).split("; ")
+            text += (f"; {int(smallest)} would reach the target but is illegal: {broken[0]}"
+                     f"{' …' if len(broken) > 1 else ''}")
         lines.append(render_marks(text, names))
     return lines
 

@@ -56,7 +56,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
 
 from deckstat.errors import DeckstatError
-from deckstat.present.format import format_probability
+from deckstat.present.format import format_probability, ratio_where
 from deckstat.results import CompareResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, WhenResult
 
 __all__ = ["plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
@@ -504,11 +504,11 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         A :func:`deckstat.ratio` result. Its ``table`` (one row per resource
         count, event and turn: ``resource_count``, ``turn``, ``seat``,
         ``event``, ``p``, ``ci_low``, ``ci_high``, ``method``, ``legal``,
-        ``target_status``) is drawn at the target turn; its ``summary`` (one
-        row per event: ``group``, ``target``, ``target_turn``,
-        ``recommended``, ``recommended_is_legal``, ``recommended_legal``)
-        gives the target and the recommendations; the deck size comes from the
-        ``provenance``.
+        ``target_status``, ``is_current``) is drawn at the target turn; its
+        ``summary`` (one row per event: ``group``, ``current_count``,
+        ``target``, ``target_turn``, ``recommended``, ``smallest_reaching``,
+        ``smallest_reaching_legal``) gives the deck's own count, the target
+        and the recommendations; the deck size comes from the ``provenance``.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
 
@@ -518,9 +518,10 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         Legal decks are filled markers, decks that break a construction rule
         hollow grey ones, each labelled with its probability (one event);
         simulated points carry 95% error bars. A horizontal line marks the
-        target and a vertical one each event's recommended count (and, when
-        it differs, the smallest legal count reaching the target); with
-        several events each event's lines take its colour.
+        target, a dashed vertical one each event's recommended count (always
+        a legal deck) and a dash-dotted one the smaller count that would
+        reach the target but is illegal, if any; a grey band marks the deck's
+        own count. With several events each event's lines take its colour.
     """
     _expect(result, RatioResult, "result", "deckstat.ratio")
     frame = _check(result.table, ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "method",
@@ -531,7 +532,8 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
     first = _row(summary)
     target_turn = _present(first.get("target_turn"))
     if target_turn is None:
-        target_turn = frame["turn"].max()
+        # deckstat.ratio's default: the kept opening hand.
+        target_turn = 0 if (frame["turn"] == 0).any() else frame["turn"].max()
     at_turn = frame[frame["turn"] == target_turn]
     if at_turn.empty:
         raise DeckstatError(f"ratio result has no row at target turn {target_turn!r}; turns: "
@@ -585,24 +587,32 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         suffix = _series_suffix(event, seat, events, seats)
         recommended = _present(info.get("recommended"))
         if recommended is not None:
-            note = " (an illegal deck)" if _is_false(info.get("recommended_is_legal")) else ""
             handles.append(ax.axvline(float(recommended), color=color, linestyle="--", linewidth=1.5,
-                                      label=f"recommended: {int(recommended)} {group}, the smallest count reaching "
-                                            f"the target{note}{suffix}"))
+                                      label=f"recommended: {int(recommended)} {group}, the smallest legal count "
+                                            f"reaching the target{suffix}"))
         elif target is not None:
             rows = frame[(frame["event"] == event) & (frame["seat"] == seat)]
             handles.append(Line2D([], [], linestyle="none",
                                   label=f"no recommendation: {_no_recommendation(rows, group)}{suffix}"))
-        legal_choice = _present(info.get("recommended_legal"))
-        if legal_choice is not None and legal_choice != recommended:
-            handles.append(ax.axvline(float(legal_choice), color=legal_color, linestyle="-.", linewidth=1.5,
-                                      label=f"smallest legal count reaching the target: {int(legal_choice)} "
-                                            f"{group}{suffix}"))
+        smallest = _present(info.get("smallest_reaching"))
+        if smallest is not None and _is_false(info.get("smallest_reaching_legal")):
+            handles.append(ax.axvline(float(smallest), color=legal_color, linestyle="-.", linewidth=1.5,
+                                      label=f"{int(smallest)} {group} would reach the target but is illegal"
+                                            f"{suffix}"))
+    current = _present(first.get("current_count"))
+    if current is None and "is_current" in frame.columns:
+        own = frame.loc[frame["is_current"].astype(bool), "resource_count"]
+        current = own.iloc[0] if len(own) else None
+    if current is not None:
+        # The deck as the player built it: a band behind the points, so every marker stays readable.
+        handles.append(ax.axvspan(float(current) - 0.4, float(current) + 0.4, color="0.88", zorder=0,
+                                  label=f"your deck: {int(current)} {group}"))
     _probability_axis(ax)
     _turn_axis(ax, _numbers(at_turn["resource_count"]), f"Number of {group} cards in the deck")
     event = events[0] if len(events) == 1 else "event"
     seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
-    turn_text = "in the kept opening hand" if int(target_turn) == 0 else f"by turn {int(target_turn)}"
+    turn_text = ratio_where(_present(first.get("zone")) or provenance.get("zone", "seen"), int(target_turn),
+                            provenance.get("set_aside_name", "set-aside cards"))
     size = provenance.get("deck_size")
     deck = _shared(frame, "deck", provenance.get("deck_source"))
     game = _shared(frame, "game", provenance.get("game"))
@@ -621,7 +631,11 @@ def _series_suffix(event: object, seat: object, events: list, seats: list) -> st
 
 
 def _no_recommendation(rows: pd.DataFrame, group: str) -> str:
-    """Why a sweep recommends no count, from its ``target_status`` per resource count."""
+    """Why a sweep recommends no count, from the ``target_status`` of its legal resource counts."""
+    if "legal" in rows.columns:
+        rows = rows[rows["legal"].astype(bool)]
+        if rows.empty:
+            return "no count swept gives a legal deck"
     statuses = {}
     if "target_status" in rows.columns:
         for count, status in zip(rows["resource_count"], rows["target_status"]):
@@ -631,7 +645,7 @@ def _no_recommendation(rows: pd.DataFrame, group: str) -> str:
     if unsure:
         return f"undecided at {', '.join(unsure)} {group} (the 95% interval contains the target)"
     if statuses and all(status == "not reached" for status in statuses.values()):
-        return "no count swept reaches the target"
+        return "no legal count swept reaches the target"
     return "none"
 
 

@@ -91,19 +91,7 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     pivot.columns = [f"{e} ({s})" for e, s in pivot.columns]
     lines += [_table(pivot.reset_index()), "", f"![by turn]({figures['odds'].name})", ""]
     if report.ratio is not None:
-        sweep = report.ratio.table
-        lines += [f"## How many {profile.resource_group}?", "", *ratio_decision(report.ratio), ""]
-        last = sweep[sweep["turn"] == sweep["turn"].max()]
-        table = pd.DataFrame({
-            "count": last["resource_count"],
-            "legal": ["yes" if ok else "no: " + why.split(";")[0]
-                      for ok, why in zip(last["legal"], last["violations"])],
-            "in opening hand": [format_probability(p) for p in last["p_resource_in_hand"]],
-            "mulligan rate": [format_probability(p) for p in last["mulligan_rate"]],
-            f"by turn {int(last['turn'].iloc[0])}": [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
-                                                     for r in last.itertuples(index=False)],
-        })
-        lines += [_table(table), "", f"![ratio]({figures['ratio'].name})", ""]
+        lines += _ratio_section(report, figures["ratio"].name)
     race = report.deckout
     lines += ["## When does the deck run out?", ""]
     for summary in race.summary.itertuples(index=False):
@@ -121,6 +109,41 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
         page = out / "report.html"
         page.write_text(_to_html(text, name), encoding="utf-8")
     return page
+
+
+def _ratio_section(report: Report, figure: str) -> list[str]:
+    """The "How many resource cards?" section: the decision, one row per count, the figure."""
+    result = report.ratio
+    sweep, summary = result.table, result.summary.iloc[0]
+    group, flood, target_turn = summary["group"], summary["flood"], int(summary["target_turn"])
+    methods = result.provenance["methods"]
+    at_target = sweep[sweep["turn"] == target_turn]
+    last = sweep[sweep["turn"] == sweep["turn"].max()]
+    recommended = None if pd.isna(summary["recommended"]) else int(summary["recommended"])
+    lines = [f"## How many {group}?", "", *ratio_decision(result), ""]
+    count = [f"{k}{' (your deck)' if now else ''}{' ◀ recommended' if k == recommended else ''}"
+             for k, now in zip(at_target["resource_count"], at_target["is_current"])]
+    columns = {
+        "count": count,
+        "legal": ["yes" if ok else "no: " + why.split(";")[0]
+                  for ok, why in zip(at_target["legal"], at_target["violations"])],
+        "≥1 in opening hand": [format_probability(p) for p in at_target["p_resource_in_hand"]],
+        f"≥{flood} in opening hand (flood)": [format_probability(p) for p in at_target["p_flood_in_hand"]],
+    }
+    if "mulligan_rate" in at_target.columns:
+        columns["mulligan rate"] = [format_probability(p) for p in at_target["mulligan_rate"]]
+    if target_turn != int(last["turn"].iloc[0]):
+        columns[f"by turn {int(last['turn'].iloc[0])}"] = [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                                           for r in last.itertuples(index=False)]
+    if at_target["deckout_turn_first"].notna().any():
+        simulated = methods.get("deckout_turn_first") == "simulate"
+        columns["deck runs out (mean turn, simulated)" if simulated else "deck runs out (turn)"] = [
+            f"{t:.2f}" if simulated else f"{t:g}" for t in at_target["deckout_turn_first"]]
+    lines += [_table(pd.DataFrame(columns)), ""]
+    if result.provenance["added_cards"]:
+        lines += [f"Counts above what the deck's {group} cards allow add generic cards: "
+                  f"{', '.join(result.provenance['added_cards'])}.", ""]
+    return lines + [f"![ratio]({figure})", ""]
 
 
 def _to_html(markdown: str, title: str) -> str:

@@ -1,9 +1,9 @@
 """Questions about deck construction built on the odds engines: the resource ratio sweep.
 
 :func:`ratio` answers "10, 11 or 12 Terrains?": it rebuilds the deck at each
-resource count, keeping its size, and asks :func:`deckstat.odds`,
-:func:`deckstat.when`, :func:`deckstat.deckout` and :func:`deckstat.validate`
-about each version. No engine code lives here.
+resource count, keeping its size and its copy limits, and asks
+:func:`deckstat.odds`, :func:`deckstat.when`, :func:`deckstat.deckout` and
+:func:`deckstat.validate` about each version. No engine code lives here.
 """
 
 from __future__ import annotations
@@ -15,11 +15,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_deck, check_events, check_probability, check_seats, check_turns, check_whole
+from deckstat._validate import (
+    check_choice,
+    check_deck,
+    check_events,
+    check_probability,
+    check_seats,
+    check_turns,
+    check_whole,
+)
 from deckstat.deck import Deck
 from deckstat.engines import runner
 from deckstat.errors import DeckstatError, param
-from deckstat.events import NameGroup, parse_group
+from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import check_simulation, choose_method, prepare
 from deckstat.questions.deckout import deckout
@@ -27,29 +35,31 @@ from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
 from deckstat.questions.when import when
 from deckstat.results import RatioResult, frame
+from deckstat.schema import canonical_column
+from deckstat.terms import FIXED_ZONES, ZONES
 from deckstat.text import fold, suggest
 
-RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "p", "ci_low", "ci_high", "n_trials",
-                 "method", "legal", "violations", "p_resource_in_hand", "mulligan_rate",
-                 "expected_first_resource_turn", "deckout_turn_first", "deckout_turn_second", "target_status"]
-SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "group", "current_count", "target", "target_turn", "decision",
-                   "recommended", "recommended_is_legal", "recommended_legal", "legal_decision", "method"]
+RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zone", "p", "ci_low", "ci_high",
+                 "n_trials", "method", "is_current", "legal", "violations", "p_resource_in_hand", "p_flood_in_hand",
+                 "mulligan_rate", "expected_first_resource_turn", "deckout_turn_first", "deckout_turn_second",
+                 "target_status"]
+SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "zone", "group", "current_count", "target", "target_turn",
+                   "decision", "recommended", "smallest_reaching", "smallest_reaching_legal", "flood", "method"]
 
 #: How the deck is rebuilt at each resource count (also stored in ``provenance["scaling"]``).
 SCALING_RULE = (
-    "The deck size stays constant. The resource cards are scaled to the new total in proportion to their current "
-    "counts; the other cards of the drawn deck are scaled in proportion to theirs to fill the rest. Rounding is by "
-    "largest remainder (each card gets the whole part of its exact share, then the leftover copies go one each to "
-    "the largest fractional parts, ties to the card listed first), so the result is deterministic and every card "
-    "is within one copy of its exact share. A card scaled to 0 copies leaves the deck.")
-FILLER_RULE = (
-    "The deck size stays constant. The resource cards are scaled to the new total in proportion to their current "
-    "counts (largest-remainder rounding, ties to the card listed first); only the filler card {filler!r} changes "
-    "to make room, every other card keeps its count.")
-ADDED_RULE = (" The deck had no {group} card: a card named {name!r} of type {group} is added to sweep upwards.")
-
-#: Added to a deck that has no card of the swept type.
-ADDED_SUFFIX = " (ajouté)"
+    "The deck size stays constant and no card goes above the game's copy limit (a singleton deck stays "
+    "singleton). With more {group} cards, each added copy goes to the {group} card furthest below the limit "
+    "(fewest copies first, ties to the card listed first); once every one is at the limit, generic cards named "
+    "{generic!r}, {generic2!r}… are added, each up to the limit. With fewer, each copy removed comes off the "
+    "{group} card with the most copies (ties to the card listed last). The other cards of the drawn deck make up "
+    "the difference the same way: copies are removed from those with the most copies first and added to those "
+    "furthest below the limit first (ties: removed from the card listed last, added to the card listed first, so "
+    "the top of the list changes last). A card brought to 0 copies leaves the deck.")
+IGNORED_LIMIT = (" The deck breaks the copy limit as it is, so the rebuilt decks are not held to it (copies are "
+                 "added to the cards with the fewest).")
+FILLER_RULE = (" The filler cards {fillers} take the difference first, in that order, within the copy limit; the "
+               "rest follows the rule above.")
 
 #: Rounding slack of exact probabilities when they are compared with a target.
 EXACT_SLACK = 1e-12
@@ -59,50 +69,92 @@ _STREAM_ODDS, _STREAM_HAND, _STREAM_WHEN, _STREAM_DECKOUT = 0, 1, 3, 4
 DECKOUT_TRIALS = 20_000
 #: Default sweep: this many counts either side of the deck's own.
 DEFAULT_SPAN = 5
+#: Default target turn: the kept opening hand.
+DEFAULT_TARGET_TURN = 0
 
 
-def scale_counts(counts: Iterable[int], total: int) -> np.ndarray:
-    """Scale whole counts to a new ``total`` in proportion, by largest remainder.
+def default_flood(hand_size: int) -> int:
+    """The default flood threshold: more than half the opening hand.
 
-    Each entry gets the whole part of ``count * total / sum(counts)``; the
-    copies left over go one each to the largest fractional parts, ties to the
-    entry listed first. The arithmetic is on integers, so the result is exact
-    and deterministic.
-
-    Parameters
-    ----------
-    counts : iterable of int
-        Current counts (at least one positive unless ``total`` is 0).
-    total : int
-        The new sum.
-
-    Returns
-    -------
-    ndarray of int64
-        Counts summing to ``total``, each within one of its exact share.
+    A hand holding more resource cards than other cards has more to play
+    with than to play; with 5 cards that is 3 or more.
 
     Examples
     --------
-    >>> scale_counts([2, 2, 1], 7).tolist()
-    [3, 3, 1]
+    >>> default_flood(5), default_flood(7)
+    (3, 4)
     """
-    counts = np.asarray(list(counts), dtype=np.int64)
-    total = int(total)
-    if total < 0:
-        raise DeckstatError(f"cannot scale to a negative total ({total})")
-    current = int(counts.sum())
-    if total == 0:
-        return np.zeros_like(counts)
-    if current <= 0:
-        raise DeckstatError(f"cannot scale {current} cards to {total}")
-    products = [int(c) * total for c in counts]
-    out = np.array([p // current for p in products], dtype=np.int64)
-    remainders = [p % current for p in products]
-    leftover = total - int(out.sum())
-    order = sorted(range(len(counts)), key=lambda i: (-remainders[i], i))
-    for i in order[:leftover]:
-        out[i] += 1
-    return out
+    return hand_size // 2 + 1
+
+
+def _add(counts: np.ndarray, caps: np.ndarray, rows: Sequence[int], n: int) -> int:
+    """Add ``n`` copies among ``rows``, each to the card furthest below its cap; return the copies left over.
+
+    Ties go to the card with fewer copies, then to the one listed first in ``rows``.
+    """
+    for placed in range(n):
+        best, best_key = None, None
+        for position, i in enumerate(rows):
+            room = caps[i] - counts[i]
+            if room <= 0:
+                continue
+            key = (-room, counts[i], position)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        if best is None:
+            return n - placed
+        counts[best] += 1
+    return 0
+
+
+def _remove(counts: np.ndarray, rows: Sequence[int], n: int) -> int:
+    """Remove ``n`` copies among ``rows``, each from the card with the most copies (ties: listed last)."""
+    for removed in range(n):
+        best, best_key = None, None
+        for position, i in enumerate(rows):
+            if counts[i] <= 0:
+                continue
+            key = (-counts[i], -position)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        if best is None:
+            return n - removed
+        counts[best] -= 1
+    return 0
+
+
+def _caps(table: pd.DataFrame, profile: Profile) -> np.ndarray:
+    """Copies each row may hold under the drawn part's ``copies`` rules by name (inf without one)."""
+    caps = np.full(len(table), np.inf)
+    rules = [r for r in profile.part().rules if r.kind == "copies"
+             and canonical_column(r.params.get("by", "name")) == "name"]
+    if not rules or table.empty:
+        return caps
+    probe = Deck.from_table(table.assign(count=1))
+    for rule in rules:
+        rows = probe.mask(rule.params["group"]) if "group" in rule.params else np.ones(len(table), dtype=bool)
+        caps[rows] = np.minimum(caps[rows], rule.params["max"])
+    return caps
+
+
+def _limit_text(caps: np.ndarray) -> str:
+    finite = {int(c) for c in caps if np.isfinite(c)}
+    if len(finite) != 1:
+        return "the copy limits"
+    limit = finite.pop()
+    return "one copy of a card (singleton)" if limit == 1 else f"at most {limit} copies of a card"
+
+
+def _room(counts: np.ndarray, caps: np.ndarray, rows: Sequence[int]) -> float:
+    return float(sum(max(caps[i] - counts[i], 0) for i in rows))
+
+
+def _column_of(table: pd.DataFrame, attribute: str) -> str | None:
+    """The deck's column an attribute group reads (headers may be spelled differently)."""
+    wanted = canonical_column(attribute)
+    if wanted in table.columns:
+        return wanted
+    return next((c for c in table.columns if canonical_column(str(c)) == wanted), None)
 
 
 @dataclass(frozen=True)
@@ -112,47 +164,102 @@ class _Plan:
     table: pd.DataFrame
     source: str
     base: np.ndarray
-    resource: np.ndarray
-    other: np.ndarray
-    filler: int | None
+    resource: tuple[int, ...]
+    other: tuple[int, ...]
+    caps: np.ndarray
+    fillers: tuple[int, ...]
     current: int
     size: int
     label: str
-    added: str | None
+    game: str
+    generic: dict | None
+    generic_stem: str
+    generic_cap: float
+    no_generic: str
+    ignore_limit: bool
 
-    def deck_at(self, k: int) -> Deck:
-        """The deck with ``k`` resource cards and the same drawn-deck size."""
+    @property
+    def lowest(self) -> int:
+        """The fewest resource cards the other cards can make room for within their copy limits."""
+        return max(0, int(self.current - min(_room(self.base, self.caps, self.other), self.current)))
+
+    @property
+    def highest(self) -> int:
+        """The most resource cards the deck can hold (generic cards included)."""
+        if self.generic is not None:
+            return self.size
+        return int(min(self.size, self.current + _room(self.base, self.caps, self.resource)))
+
+    def generic_names(self, n: int) -> list[str]:
+        """Names of ``n`` generic resource cards, none spelled like a card of the deck."""
+        taken = {fold(name) for name in self.table["name"]}
+        names, i = [], 1
+        while len(names) < n:
+            name = f"{self.generic_stem} {i}"
+            if fold(name) not in taken:
+                names.append(name)
+            i += 1
+        return names
+
+    def check(self, k: int) -> None:
+        """Refuse a count the deck cannot be rebuilt at within its size and copy limits."""
         if k > self.size:
-            raise DeckstatError(f"{k} {self.label} cards do not fit in a {self.size}-card deck")
+            raise DeckstatError(f"{k} {self.label} cards do not fit in a {self.size}-card deck; sweep at most "
+                                f"{self.size}")
+        if k > self.highest:
+            if self.current == 0:
+                raise DeckstatError(f"the deck has no {self.label} card, so there is nothing to scale up; "
+                                    f"{self.no_generic}")
+            raise DeckstatError(f"{self.game}: above {self.highest} {self.label} cards the deck's {self.label} "
+                                f"cards would break {_limit_text(self.caps)}, and {self.no_generic}; sweep up to "
+                                f"{self.highest}")
+        if k < self.lowest:
+            others = len({fold(self.table['name'].iloc[i]) for i in self.other})
+            if not others:
+                raise DeckstatError(f"{self.game}: every card of the deck is a {self.label} card, so none can "
+                                    f"make room for fewer; sweep from {self.lowest}")
+            raise DeckstatError(f"{self.game}: below {self.lowest} {self.label} cards the deck's {others} other "
+                                f"cards cannot fill its {self.size} places with {_limit_text(self.caps)}; sweep "
+                                f"from {self.lowest}")
+
+    def deck_at(self, k: int) -> tuple[Deck, list[str]]:
+        """The deck with ``k`` resource cards and the same drawn-deck size, and the generic cards it holds."""
+        self.check(k)
         counts = self.base.copy()
-        weights = self.base[self.resource]
-        if self.added is not None:
-            weights = np.ones_like(weights)  # the added card is the only resource card
-        if k > 0 and not weights.any():
-            raise DeckstatError(f"the deck has no {self.label} card to add copies of; add one to the deck, "
-                                f"or sweep a card type of the game ({param('group')})")
-        counts[self.resource] = scale_counts(weights, k)
-        rest = self.size - k
-        if self.filler is None:
-            if rest > 0 and not self.base[self.other].any():
-                raise DeckstatError(f"at {k} {self.label} cards the deck has no other card to fill the "
-                                    f"remaining {rest}")
-            counts[self.other] = scale_counts(self.base[self.other], rest)
-        else:
-            name = self.table["name"].iloc[self.filler]
-            have = int(self.base[self.filler])
-            need = have - (k - self.current)
-            if need < 0:
-                raise DeckstatError(f"at {k} {self.label} cards the filler {name!r} would need {need} copies "
-                                    f"(it has {have}); sweep to at most {self.current + have} or choose "
-                                    "another filler")
-            counts[self.filler] = need
-        table = self.table.copy()
-        table["count"] = counts
-        return Deck.from_table(table[counts > 0], source=self.source)
+        table, caps, resource = self.table, self.caps, list(self.resource)
+        added: list[str] = []
+        delta = k - self.current
+        if delta > 0:
+            left = _add(counts, caps, resource, delta)
+            if left:
+                n_new = 1 if not np.isfinite(self.generic_cap) else math.ceil(left / self.generic_cap)
+                added = self.generic_names(n_new)
+                rows = pd.DataFrame([{**{c: None for c in table.columns}, **self.generic, "name": name, "count": 0}
+                                     for name in added]).astype(object)
+                table = pd.concat([table, rows], ignore_index=True)
+                new = list(range(len(counts), len(counts) + n_new))
+                counts = np.append(counts, np.zeros(n_new, dtype=np.int64))
+                caps = np.append(caps, np.full(n_new, self.generic_cap))
+                _add(counts, caps, new, left)
+            left = delta
+            for i in self.fillers:
+                taken = min(int(counts[i]), left)
+                counts[i] -= taken
+                left -= taken
+            _remove(counts, self.other, left)
+        elif delta < 0:
+            _remove(counts, resource, -delta)
+            left = -delta
+            for i in self.fillers:
+                given = int(min(max(caps[i] - counts[i], 0), left))
+                counts[i] += given
+                left -= given
+            _add(counts, caps, self.other, left)
+        rebuilt = table.assign(count=counts)
+        return Deck.from_table(rebuilt[counts > 0], source=self.source), added
 
 
-def _plan(deck: Deck, profile: Profile, group: str, filler: str | None, need_add: bool) -> _Plan:
+def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _Plan:
     parsed = parse_group(group, what="group")
     label = parsed.label
     drawn = profile.drawn_deck(deck)
@@ -162,33 +269,16 @@ def _plan(deck: Deck, profile: Profile, group: str, filler: str | None, need_add
     else:
         aliases = {fold(a) for a in profile.part().aliases}
         in_part = np.array([fold(v) in aliases for v in table["deck"]], dtype=bool)
-    resource = deck.mask(parsed) & in_part
-    base = deck.counts.copy()
-    current = int(base[resource].sum())
-    added = None
-    if current == 0 and need_add:
-        types = {fold(t): t for t in profile.card_types}
-        if not (isinstance(parsed, NameGroup) and parsed.key in types):
-            raise DeckstatError(f"the deck has no {label} card, so there is nothing to scale up; add one to the "
-                                f"deck, or sweep a card type of {profile.name} "
-                                f"({', '.join(profile.card_types) or 'none listed'})")
-        kind = types[parsed.key]
-        names = {fold(n) for n in table["name"]}
-        added = kind + ADDED_SUFFIX
-        n = 2
-        while fold(added) in names:
-            added = f"{kind}{ADDED_SUFFIX[:-1]} {n})"
-            n += 1
-        row = {column: None for column in table.columns}
-        row.update({"name": added, "count": 0, "type": kind})
-        if len(profile.parts) > 1:
-            row["deck"] = profile.part().aliases[0]
-        table = pd.concat([table, pd.DataFrame([row]).astype(object)], ignore_index=True)
-        base = np.append(base, 0)
-        in_part = np.append(in_part, True)
-        resource = np.append(resource, True)
-    filler_row = None
-    if filler is not None:
+    is_resource = deck.mask(parsed) & in_part
+    resource = tuple(int(i) for i in np.flatnonzero(is_resource))
+    other = tuple(int(i) for i in np.flatnonzero(in_part & ~is_resource))
+    caps = _caps(table, profile)
+    # A deck already over the limit (a sketch such as "40 Personnage") is rebuilt without it.
+    ignore_limit = bool((deck.counts[in_part] > caps[in_part]).any())
+    if ignore_limit:
+        caps = np.full(len(table), np.inf)
+    filler_rows = []
+    for filler in fillers:
         candidates = [i for i in range(len(table)) if in_part[i] and fold(table["name"].iloc[i]) == fold(filler)]
         if not candidates:
             names = [str(n) for n, ok in zip(table["name"], in_part) if ok]
@@ -196,19 +286,58 @@ def _plan(deck: Deck, profile: Profile, group: str, filler: str | None, need_add
         if len(candidates) > 1:
             raise DeckstatError(f"filler {filler!r} names {len(candidates)} rows of the deck; merge them or "
                                 "choose another filler")
-        filler_row = candidates[0]
-        if resource[filler_row]:
+        if is_resource[candidates[0]]:
             raise DeckstatError(f"filler {filler!r} is itself a {label} card; choose a card outside {label}")
-    return _Plan(table=table, source=deck.source, base=base, resource=resource, other=in_part & ~resource,
-                 filler=filler_row, current=current, size=drawn.size, label=label, added=added)
+        if candidates[0] not in filler_rows:
+            filler_rows.append(candidates[0])
+    generic, stem, reason = _generic(table, resource, parsed, profile)
+    generic_cap = np.inf
+    if generic is not None and not ignore_limit:
+        row = {**{c: None for c in table.columns}, **generic, "name": f"{stem} 1", "count": 1}
+        generic_cap = float(_caps(pd.DataFrame([row]).astype(object), profile)[0])
+    return _Plan(table=table, source=deck.source, base=deck.counts.copy(), resource=resource, other=other, caps=caps,
+                 fillers=tuple(filler_rows), current=int(deck.counts[list(resource)].sum()), size=drawn.size,
+                 label=label, game=profile.name, generic=generic, generic_stem=stem, generic_cap=generic_cap,
+                 no_generic=reason, ignore_limit=ignore_limit)
+
+
+def _generic(table: pd.DataFrame, resource: tuple[int, ...], parsed, profile: Profile) -> tuple[dict | None, str,
+                                                                                                 str]:
+    """What a generic resource card carries, its name stem, and why there is none when there is none.
+
+    For a card type of the game it is a card of that type; otherwise it takes
+    the type and the grouping attribute (or tags) of the first card of the
+    group in the deck, and nothing else.
+    """
+    types = {fold(t): t for t in profile.card_types}
+    label = parsed.label
+    if isinstance(parsed, NameGroup) and parsed.key in types:
+        template, stem = {"type": types[parsed.key]}, f"{types[parsed.key]} générique"
+    elif resource:
+        first = table.iloc[resource[0]]
+        columns = ["type"]
+        if isinstance(parsed, NameGroup):
+            columns.append("tags")
+        elif isinstance(parsed, AttributeGroup):
+            columns.append(_column_of(table, parsed.attribute))
+        template = {c: first[c] for c in columns if c in table.columns}
+        stem = f"Carte générique {label}"
+    else:
+        return None, "", (f"add one to the deck, or sweep a card type of {profile.name} "
+                          f"({', '.join(profile.card_types) or 'none listed'})")
+    if len(profile.parts) > 1:
+        template["deck"] = profile.part().aliases[0]
+    row = {**{c: None for c in table.columns}, **template, "name": f"{stem} 1", "count": 1}
+    if not Deck.from_table(pd.DataFrame([row]).astype(object)).mask(parsed)[0]:
+        return None, "", f"{label} names cards, not a type or attribute a generic card could carry"
+    return template, stem, ""
 
 
 def with_resource_count(deck: Deck, game: str | Profile, count: int, *, group: str | None = None,
-                        filler: str | None = None) -> Deck:
+                        filler: str | Sequence[str] | None = None) -> Deck:
     """Return ``deck`` rebuilt with ``count`` cards of the resource group, at the same size.
 
-    The rule is :data:`SCALING_RULE` (or :data:`FILLER_RULE` with a
-    ``filler``); see :func:`ratio`.
+    The rule is :data:`SCALING_RULE`; see :func:`ratio`.
 
     Parameters
     ----------
@@ -218,22 +347,38 @@ def with_resource_count(deck: Deck, game: str | Profile, count: int, *, group: s
         Resource cards wanted.
     group : str, optional
         Resource group (default: the profile's ``resource_group``).
-    filler : str, optional
-        Name of the one card whose count changes to make room.
+    filler : str or list of str, optional
+        Cards that take the difference first, in the order given.
 
     Returns
     -------
     Deck
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "Plaine", "count": 3, "type": "Terrain"},
+    ...                                  {"name": "Forêt", "count": 2, "type": "Terrain"},
+    ...                                  {"name": "Héros", "count": 3, "type": "Personnage"},
+    ...                                  {"name": "Voleur", "count": 2, "type": "Personnage"}])
+    >>> rebuilt = with_resource_count(deck, "wankul", 7)
+    >>> dict(zip(rebuilt.cards["name"], rebuilt.counts.tolist()))
+    {'Plaine': 3, 'Forêt': 3, 'Héros': 2, 'Voleur': 1, 'Terrain générique 1': 1}
     """
     profile = get_profile(game)
     check_deck(deck)
-    count = _check_count(count, "count")
+    count = check_whole(count, "count")
     group = _group(profile, group)
-    return _plan(deck, profile, group, filler, need_add=count > 0).deck_at(count)
+    return _plan(deck, profile, group, _fillers(filler)).deck_at(count)[0]
 
 
-def _check_count(value: object, name: str = "counts") -> int:
-    return check_whole(value, name)
+def _fillers(filler: str | Sequence[str] | None) -> list[str]:
+    if filler is None:
+        return []
+    names = [filler] if isinstance(filler, str) else list(filler)
+    if not all(isinstance(n, str) and n.strip() for n in names):
+        raise DeckstatError(f"{param('filler')} must name cards of the deck, got {filler!r}")
+    return names
 
 
 def _group(profile: Profile, group: str | None) -> str:
@@ -247,21 +392,37 @@ def _group(profile: Profile, group: str | None) -> str:
     return group
 
 
+def check_ratio_zone(profile: Profile, zone: object) -> str:
+    """A zone of :data:`deckstat.terms.ZONES`, or the profile's name for its set-aside cards (``shields``)."""
+    if isinstance(zone, str) and profile.set_aside and fold(zone) == fold(profile.set_aside_name):
+        zone = "set_aside"
+    zone = check_choice(zone, "zone", ZONES)
+    if zone == "set_aside" and not profile.set_aside:
+        raise DeckstatError(f"{profile.name} sets no card aside, so {param('zone')} set_aside is always empty")
+    return zone
+
+
+def _zone_words(profile: Profile, zone: str) -> str:
+    return {"hand": "in the kept opening hand", "set_aside": f"in the {profile.set_aside_name}",
+            "bottom": "under the deck", "seen": "seen"}[zone]
+
 
 def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan: bool, n_trials: int,
-                     rng: np.random.SeedSequence) -> dict[str, float]:
-    """Mean turn each seat runs out of cards, for games whose deck-out depends on the resource ratio.
+                     rng: np.random.SeedSequence) -> tuple[dict[str, float], str | None]:
+    """Mean turn each seat runs out of cards (the deck racing a copy of itself), and how it was found.
 
-    That is a profile with a ``drought_group`` (Wankul: with no Terrain in play
-    or in hand, both players draw one card at a time until one appears). The
-    deck races a copy of itself; the turn is simulated. NaN for other games,
-    whose deck-out turn does not depend on the ratio.
+    Under a drought rule (Wankul) the turn depends on the resource ratio and
+    is simulated from ``rng``; otherwise it is the exact turn of the game's
+    deck-out rule. NaN (method ``None``) for a game where running out has no
+    rules effect, or whose mulligan the deck-out model does not handle.
     """
-    if not profile.drought_group:
-        return {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
-    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=np.random.default_rng(rng))
+    missing = {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
+    if profile.deckout == "none" or (mulligan and profile.mulligan not in ("none", "bottom")):
+        return missing, None
+    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng)
     mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
-    return {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}
+    return ({"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]},
+            str(race.summary["method"].iloc[0]))
 
 
 def _violations(report: pd.DataFrame) -> str:
@@ -293,34 +454,44 @@ def _decide(statuses: dict[int, str]) -> tuple[int | None, str]:
 
 
 def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
-          filler: str | None = None, event: str | Sequence[str] | None = None, turns: int | Iterable[int] = range(6),
-          seat: str = "first", target: float | None = None, target_turn: int | None = None,
-          keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
-          rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> RatioResult:
+          filler: str | Sequence[str] | None = None, event: str | Sequence[str] | None = None,
+          turns: int | Iterable[int] = range(6), seat: str = "first", zone: str = "seen", target: float | None = None,
+          target_turn: int | None = None, flood: int | None = None, keep: str | None = None, mulligan: bool = True,
+          method: str = "auto", n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
+          n_workers: int = 1) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
-    At each resource count the deck is rebuilt (see *Scaling* below), checked
-    with :func:`deckstat.validate`, and asked: P(event) by turn
-    (:func:`deckstat.odds`), P(a resource card in the kept hand), the
-    mulligan rate, the expected first turn with a resource card
-    (:func:`deckstat.when`) and, for games with a drought rule, the mean
-    deck-out turn (:func:`deckstat.deckout`).
+    At each resource count the deck is rebuilt (see *Rebuilding* below),
+    checked with :func:`deckstat.validate`, and asked: P(event) by turn in
+    ``zone`` (:func:`deckstat.odds`), the screw and flood sides of the kept
+    hand (P(at least one resource card), P(at least ``flood``)), the mulligan
+    rate, the expected first turn with a resource card
+    (:func:`deckstat.when`) and the mean deck-out turn
+    (:func:`deckstat.deckout`).
 
-    Scaling
-    -------
-    The deck size stays constant. The resource cards are scaled to the new
-    total in proportion to their current counts; the other cards of the drawn
-    deck are scaled in proportion to theirs to fill the rest. Rounding is by
-    largest remainder: each card gets the whole part of its exact share, the
-    leftover copies go one each to the largest fractional parts, ties to the
-    card listed first (deterministic; every card within one copy of its exact
-    share; a card scaled to 0 leaves the deck). With ``filler``, the resource
-    cards are scaled the same way but only the filler's count changes to make
-    room (an error if it would go below 0). A deck with no resource card can
-    be swept upwards only when the group is a card type of the game: a card
-    named e.g. ``"Terrain (ajouté)"`` of that type is added. For games with
-    two decks (Licum) only the drawn deck changes. ``provenance["scaling"]``
-    states the rule in force.
+    Rebuilding
+    ----------
+    The deck size stays constant and no card goes above the game's copy
+    limit (unless the deck breaks it as it is), so a singleton game's deck
+    stays singleton. With more resource
+    cards, each added copy goes to the resource card furthest below the limit
+    (fewest copies first, ties to the card listed first); once every one is
+    at the limit, generic cards are added (``"Terrain générique 1"``,
+    ``"Terrain générique 2"``…, each up to the limit: for a card type of the
+    game a card of that type, otherwise a card with only the type and the
+    grouping attribute of the group's first card). With fewer, copies come
+    off the resource cards with the most copies (ties to the card listed
+    last). The other cards of the drawn deck make up the difference the same
+    way: removed from the most copies first, added to those furthest below
+    the limit first, so the top of the list changes last. ``filler`` cards
+    take the difference first, in the order given, within the limit. A count
+    that cannot be built (fewer resource cards than the other cards can make
+    room for within the limit, e.g. fewer TERRAIN cards than a singleton JdG
+    deck has; more than the limit allows when no generic card fits the
+    group) is refused with the range that can; the default range stops
+    there. For games with two decks (Licum) only the drawn deck changes.
+    ``provenance["scaling"]`` states the rule and ``provenance["added_cards"]``
+    the generic cards.
 
     Parameters
     ----------
@@ -328,44 +499,60 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     game : str or Profile
         Game profile id or ``.toml`` profile path.
     counts : iterable of int, optional
-        Resource counts to sweep (default: the deck's own count ± 5, from 0).
+        Resource counts to sweep (default: the deck's own count ± 5, within
+        what can be built).
     group : str, optional
         The resource group (default: the profile's ``resource_group``, e.g.
         ``Terrain`` for Wankul).
-    filler : str, optional
-        Name of the one card whose count makes room.
+    filler : str or list of str, optional
+        Cards that take the difference first.
     event : str or list of str, optional
         Event(s) asked by turn (default: ``"<group> >= 1"``).
     turns : int or iterable of int
-        Turns reported (turn 0 is the kept opening hand).
+        Turns reported (turn 0 is the kept opening hand); only turn 0 for the
+        fixed zones ``hand`` and ``set_aside``.
     seat : {"first", "second"}
         Whose draws.
+    zone : {"seen", "hand", "set_aside", "bottom"}
+        Where the events are counted, as in :func:`deckstat.odds`; the
+        profile's name for its set-aside cards is accepted (Duel Masters
+        ``"shields"``).
     target : float, optional
-        A probability: name the smallest count whose P(event at
+        A probability: name the smallest legal count whose P(event at
         ``target_turn``) reaches it, for each event.
     target_turn : int, optional
-        Turn of the target (default: the last turn asked).
+        Turn of the target (default 0: the kept opening hand, the question
+        players ask of a count).
+    flood : int, optional
+        Resource cards in the kept hand counted as a flood (default: more
+        than half the hand, 3 of 5; see :func:`default_flood`).
     keep, mulligan, method, n_trials, rng, chunk_size, n_workers
         As in :func:`deckstat.odds`. Every question at every count has its own
-        random stream derived from ``rng`` and the count, so a count gets the
-        same numbers whatever the other counts swept.
+        random stream spawned from ``rng`` and the count, so a count gets the
+        same numbers whatever the other counts swept; the deck-out race too,
+        even when everything else is exact.
 
     Returns
     -------
     RatioResult
         ``table``: one row per event, resource count and turn: ``p`` with its
-        interval, and the facts of the rebuilt deck: ``legal``, ``violations``
-        (``""`` when legal), ``p_resource_in_hand`` (a resource card in the
-        kept hand), ``mulligan_rate`` (the first hand is put back; 0 without a
-        mulligan), ``expected_first_resource_turn`` (mean first turn with a
-        resource card among the cards seen, followed to the last turn the
-        deck allows; NaN at count 0), ``deckout_turn_first`` and
-        ``deckout_turn_second`` (mean deck-out turns under a drought rule, NaN
-        for other games), ``target_status`` (``reached``, ``not reached`` or
-        ``undecided`` at the target turn). ``summary``: per event, the
-        ``decision`` (``decided``, ``none``, ``undecided`` or ``no target``),
-        the ``recommended`` count and whether it is legal, and the smallest
-        legal count reaching the target (``recommended_legal``).
+        interval, and the facts of the rebuilt deck: ``is_current`` (the
+        deck's own count), ``legal``, ``violations`` (``""`` when legal),
+        ``p_resource_in_hand`` (screw side: at least one resource card in the
+        kept hand), ``p_flood_in_hand`` (at least ``flood``),
+        ``mulligan_rate`` (the first hand is put back; no such column when
+        the rules in force have no mulligan), ``expected_first_resource_turn``
+        (mean first turn with a resource card among the cards seen, followed
+        to the last turn the deck allows; NaN at count 0),
+        ``deckout_turn_first`` and ``deckout_turn_second`` (mean deck-out
+        turns: simulated under a drought rule, exact otherwise; NaN where
+        running out has no effect), ``target_status`` (``reached``, ``not
+        reached`` or ``undecided`` at the target turn). ``summary``: per
+        event, the ``decision`` among legal decks (``decided``, ``none``,
+        ``undecided`` or ``no target``), the ``recommended`` count (always a
+        legal deck), and ``smallest_reaching``, the smallest count reaching
+        the target legal or not, with ``smallest_reaching_legal``.
+        ``provenance["methods"]`` says how each column was computed.
 
     Notes
     -----
@@ -373,86 +560,104 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     of 1e-12). With simulated results a count is *reached* when its 95%
     interval's lower end is at least the target, *not reached* when its upper
     end is below it, *undecided* otherwise; the recommendation is the smallest
-    reached count provided every smaller count is not reached, otherwise the
-    decision is undecided. :func:`deckstat.present.format.ratio_decision`
-    writes the decision as a sentence.
+    reached legal count provided every smaller legal count is not reached,
+    otherwise the decision is undecided.
+    :func:`deckstat.present.format.ratio_decision` writes the decision as a
+    sentence.
 
     Examples
     --------
     >>> import deckstat
-    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
-    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
-    >>> sweep = deckstat.ratio(deck, "wankul", counts=range(10, 15), turns=[0], target=0.95)
-    >>> sweep.table[["resource_count", "p"]].round(4).values.tolist()[:3]
-    [[10.0, 0.9175], [11.0, 0.9381], [12.0, 0.954]]
-    >>> int(sweep.summary["recommended"].iloc[0])
-    12
+    >>> cards = ([{"name": f"Terrain {i}", "count": 2, "type": "Terrain"} for i in range(5)]
+    ...          + [{"name": f"Perso {i}", "count": 2, "type": "Personnage"} for i in range(20)])
+    >>> sweep = deckstat.ratio(deckstat.Deck.from_table(cards), "wankul", counts=range(8, 15), turns=[0],
+    ...                        target=0.95)
+    >>> sweep.table[["resource_count", "legal", "p"]].round(4).values.tolist()[2:5]
+    [[10, True, 0.9175], [11, True, 0.9381], [12, True, 0.954]]
+    >>> sweep.summary[["recommended", "smallest_reaching"]].values.tolist()
+    [[12, 12]]
     """
     profile = get_profile(game)
     check_deck(deck)
     seat = check_seats(seat, single=True)[0]
+    zone = check_ratio_zone(profile, zone)
     group = _group(profile, group)
     parsed_group = parse_group(group, what="group")
     label = parsed_group.label
     resource_event = f"{label}>=1"
     texts = check_events(resource_event if event is None else event)
-    turn_list = check_turns(turns)
+    turn_list = [0] if zone in FIXED_ZONES else check_turns(turns)
     check_simulation(n_trials, None, chunk_size, n_workers)
+    flood = default_flood(profile.hand_size) if flood is None else check_whole(flood, "flood", minimum=1,
+                                                                                 maximum=profile.hand_size)
     if target is not None:
         target = check_probability(target, "target")
     if target_turn is None:
-        target_turn = turn_list[-1]
+        target_turn = DEFAULT_TARGET_TURN
+        if target is not None and target_turn not in turn_list:
+            raise DeckstatError(f"the target is checked in the kept opening hand (turn 0) unless "
+                                f"{param('target_turn')} says otherwise, and turn 0 is not one of the turns asked "
+                                f"({', '.join(map(str, turn_list))}); add it or give {param('target_turn')}")
     elif target_turn not in turn_list:
         raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
                             f"({', '.join(map(str, turn_list))})")
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
     setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan)
     chosen = choose_method(setup, method)
-    count_list = _count_list(counts, profile, parsed_group, setup.deck)
-    plan = _plan(deck, profile, group, filler, need_add=count_list[-1] > 0)
-    if count_list[-1] > plan.size:
-        raise DeckstatError(f"{count_list[-1]} {label} cards do not fit in a {plan.size}-card deck; sweep at most "
-                            f"{plan.size}")
+    plan = _plan(deck, profile, group, _fillers(filler))
+    count_list = _count_list(counts, profile, parsed_group, plan)
     # Each question at each count draws from its own stream: root seed + (count, question).
-    streams = runner.make_streams(rng) if chosen == "simulate" else None
-    questions = _Questions(profile=profile, texts=texts, resource_event=resource_event, turns=turn_list, seat=seat,
-                           keep=keep, mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
-                           n_workers=n_workers, streams=streams,
-                           # The deck-out race is always simulated, so it always needs a seed.
-                           race_streams=streams or runner.make_streams(rng))
-    tables, provenance = [], {}
+    streams = runner.make_streams(rng)
+    questions = _Questions(profile=profile, texts=texts, resource_event=resource_event,
+                           flood_event=f"{label}>={flood}", turns=turn_list, seat=seat, zone=zone, keep=keep,
+                           mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
+                           n_workers=n_workers, streams=streams, simulated=chosen == "simulate")
+    tables, provenance, methods, added = [], {}, {}, []
     for k in count_list:
         try:
-            table, provenance = questions.at(k, plan.deck_at(k))
+            rebuilt, generics = plan.deck_at(k)
+            table, provenance, methods = questions.at(k, rebuilt)
         except DeckstatError as exc:
             raise exc.prefixed(f"with {k} {label} cards: ") from None
-        tables.append(table)
-    table, summary = _decisions(pd.concat(tables, ignore_index=True), target, target_turn)
-    summary = summary.assign(group=label, current_count=plan.current, method=chosen)[SUMMARY_COLUMNS]
-    provenance.update({"question": "ratio", "group": label, "filler": filler, "scaling": _scaling(plan, label),
-                       "added_card": plan.added, "counts": count_list})
-    if streams is not None:
+        added += [name for name in generics if name not in added]
+        tables.append(table.assign(is_current=k == plan.current))
+    columns = RATIO_COLUMNS if setup.rule != "none" else [c for c in RATIO_COLUMNS if c != "mulligan_rate"]
+    table, summary = _decisions(pd.concat(tables, ignore_index=True), target, target_turn, columns)
+    summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
+                             method=chosen)[SUMMARY_COLUMNS]
+    scaling = SCALING_RULE.format(group=label, generic=f"{plan.generic_stem} 1", generic2=f"{plan.generic_stem} 2")
+    if plan.ignore_limit:
+        scaling += IGNORED_LIMIT
+    if plan.fillers:
+        scaling += FILLER_RULE.format(fillers=", ".join(repr(str(plan.table["name"].iloc[i])) for i in plan.fillers))
+    provenance.update({"question": "ratio", "group": label, "zone": zone, "set_aside_name": profile.set_aside_name,
+                       "flood": flood,
+                       "filler": [str(plan.table["name"].iloc[i]) for i in plan.fillers] or None,
+                       "scaling": scaling, "added_cards": added, "counts": count_list, "methods": methods})
+    if chosen == "simulate" or methods.get("deckout_turn_first") == "simulate":
         provenance.update(runner.provenance(streams))
-    elif profile.drought_group:
-        provenance.update({key: value for key, value in runner.provenance(questions.race_streams).items()
-                           if key in ("seed_entropy", "seed_spawn_key")})
+    if methods.get("deckout_turn_first") == "simulate":
+        provenance["deckout_n_trials"] = DECKOUT_TRIALS if n_trials is None else n_trials
     return RatioResult(table=table, summary=summary, provenance=provenance)
 
 
-def _count_list(counts: Iterable[int] | None, profile: Profile, group, drawn: Deck) -> list[int]:
-    """The resource counts to sweep: as given, or the deck's own count ± :data:`DEFAULT_SPAN`."""
+def _count_list(counts: Iterable[int] | None, profile: Profile, group, plan: _Plan) -> list[int]:
+    """The resource counts to sweep: as given, or the deck's own count ± :data:`DEFAULT_SPAN` where it can be built."""
     if counts is None:
-        current = drawn.count(group)
-        low = 0 if _survives_zero(group, profile) else 1
-        count_list = list(range(max(low, current - DEFAULT_SPAN), min(drawn.size, current + DEFAULT_SPAN) + 1))
+        current = plan.current
+        low = max(plan.lowest, 0 if _survives_zero(group, profile) else 1)
+        count_list = list(range(max(low, current - DEFAULT_SPAN), min(plan.highest, current + DEFAULT_SPAN) + 1))
     else:
         values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
-        count_list = sorted({_check_count(c) for c in values})
+        count_list = sorted({check_whole(c, "counts") for c in values})
         if not count_list:
             raise DeckstatError(f"{param('counts')} is empty; give at least one resource count")
     if count_list[0] == 0 and not _survives_zero(group, profile):
         raise DeckstatError(f"at 0 cards the group {group.label} matches no card of the deck, so the events cannot "
                             "be asked; start the sweep at 1, or sweep a card type of the game")
+    # Refused up front, before any count is computed.
+    plan.check(count_list[-1])
+    plan.check(count_list[0])
     return count_list
 
 
@@ -463,57 +668,72 @@ class _Questions:
     profile: Profile
     texts: list[str]
     resource_event: str
+    flood_event: str
     turns: list[int]
     seat: str
+    zone: str
     keep: str | None
     mulligan: bool
     method: str
     n_trials: int | None
     chunk_size: int
     n_workers: int
-    streams: runner.Streams | None
-    race_streams: runner.Streams
+    streams: runner.Streams
+    simulated: bool
 
-    def seed(self, k: int, question: int) -> np.random.SeedSequence | None:
-        if self.streams is None:
+    def seed(self, k: int, question: int, *, always: bool = False) -> np.random.SeedSequence | None:
+        """The stream of one question at count ``k`` (``None`` for exact questions, which need none)."""
+        if not (self.simulated or always):
             return None
         return np.random.SeedSequence(self.streams.entropy, spawn_key=self.streams.spawn_key + (k, question))
 
-    def at(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict]:
-        """P(event) by turn for the deck with ``k`` resource cards, with its facts on every row."""
+    def at(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict, dict]:
+        """P(event) by turn for the deck with ``k`` resource cards, with its facts on every row.
+
+        Returns the table, the provenance of the odds, and how each column was computed.
+        """
         profile, seat = self.profile, self.seat
         common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
                   "chunk_size": self.chunk_size, "n_workers": self.n_workers}
         report = validate(rebuilt, profile)
-        by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, rng=self.seed(k, _STREAM_ODDS),
-                       **common)
-        hand = odds(rebuilt, profile, self.resource_event, zone="hand", seat=seat, rng=self.seed(k, _STREAM_HAND),
-                    **common)
-        first_turn = math.nan
+        by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, zone=self.zone,
+                       rng=self.seed(k, _STREAM_ODDS), **common)
+        hand = odds(rebuilt, profile, [self.resource_event, self.flood_event], zone="hand", seat=seat,
+                    rng=self.seed(k, _STREAM_HAND), **common)
+        first_turn, when_method = math.nan, None
         if k > 0:
             last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
             timing = when(rebuilt, profile, self.resource_event, max_turn=last, seat=seat,
                           rng=self.seed(k, _STREAM_WHEN), **common)
             first_turn = float(timing.summary["mean_turn"].iloc[0])
-        race_seed = np.random.SeedSequence(self.race_streams.entropy,
-                                           spawn_key=self.race_streams.spawn_key + (k, _STREAM_DECKOUT))
+            when_method = str(timing.summary["method"].iloc[0])
+        # The race is simulated under a drought rule even when every other number is exact.
+        deckouts, deckout_method = _deckout_columns(
+            profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
+            n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
+            rng=self.seed(k, _STREAM_DECKOUT, always=True))
         facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
                  "p_resource_in_hand": float(hand.table["p"].iloc[0]),
-                 "expected_first_resource_turn": first_turn,
-                 **_deckout_columns(profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
-                                    n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
-                                    rng=race_seed)}
+                 "p_flood_in_hand": float(hand.table["p"].iloc[1]),
+                 "expected_first_resource_turn": first_turn, **deckouts}
         provenance = {key: value for key, value in by_turn.provenance.items()
                       if key not in ("seed_entropy", "seed_spawn_key", "question")}
         # Each event's first hands (or the exact engine) give its mulligan rate.
         keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
         rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
-        return by_turn.table.assign(mulligan_rate=rates, **facts), provenance
+        hand_method = str(hand.table["method"].iloc[0])
+        methods = {"p": str(by_turn.table["method"].iloc[0]), "p_resource_in_hand": hand_method,
+                   "p_flood_in_hand": hand_method, "mulligan_rate": str(by_turn.summary["method"].iloc[0]),
+                   "expected_first_resource_turn": when_method, "deckout_turn_first": deckout_method,
+                   "deckout_turn_second": deckout_method}
+        return by_turn.table.assign(mulligan_rate=rates, **facts), provenance, methods
 
 
-def _decisions(table: pd.DataFrame, target: float | None, target_turn: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _decisions(table: pd.DataFrame, target: float | None, target_turn: int,
+               columns: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each count's target status on the table, and per event the recommended count."""
-    table = table.assign(legal=table["legal"].astype(bool), target_status=None)
+    table = table.assign(legal=table["legal"].astype(bool), is_current=table["is_current"].astype(bool),
+                         target_status=None)
     summaries = []
     for text in table["event"].unique():
         rows = table[table["event"] == text]
@@ -522,24 +742,14 @@ def _decisions(table: pd.DataFrame, target: float | None, target_turn: int) -> t
         first = rows.iloc[0]
         summaries.append({"deck": first["deck"], "game": first["game"], "event": text, "seat": first["seat"],
                           "target": target, "target_turn": target_turn, **_decision(rows, statuses, target)})
-    table = table.reindex(columns=RATIO_COLUMNS).sort_values(["event", "resource_count", "turn"], kind="stable",
-                                                              key=_in_order(table["event"]))
+    table = table.reindex(columns=columns).sort_values(["event", "resource_count", "turn"], kind="stable",
+                                                       key=_in_order(table["event"]))
     table = table.reset_index(drop=True)
     table["n_trials"] = table["n_trials"].astype("Int64")
-    summary = frame(summaries, [c for c in SUMMARY_COLUMNS if c not in ("group", "current_count", "method")],
-                    integers=("recommended", "recommended_legal"))
+    summary = frame(summaries, [c for c in SUMMARY_COLUMNS
+                                if c not in ("zone", "group", "current_count", "flood", "method")],
+                    integers=("recommended", "smallest_reaching"))
     return table, summary
-
-
-def _scaling(plan: _Plan, label: str) -> str:
-    """How the deck was rebuilt, in words."""
-    if plan.filler is None:
-        scaling = SCALING_RULE
-    else:
-        scaling = FILLER_RULE.format(filler=str(plan.table["name"].iloc[plan.filler]))
-    if plan.added is not None:
-        scaling += ADDED_RULE.format(group=label, name=plan.added)
-    return scaling
 
 
 def _in_order(events: pd.Series):
@@ -562,16 +772,15 @@ def _statuses(rows: pd.DataFrame, target: float | None, target_turn: int) -> dic
 
 
 def _decision(rows: pd.DataFrame, statuses: dict[int, str | None], target: float | None) -> dict:
-    """The recommended count for one event, overall and among legal decks."""
+    """The recommended (legal) count for one event, and the smallest count reaching the target, legal or not."""
     if target is None:
-        return {"decision": "no target", "recommended": None, "recommended_is_legal": None,
-                "recommended_legal": None, "legal_decision": None}
+        return {"decision": "no target", "recommended": None, "smallest_reaching": None,
+                "smallest_reaching_legal": None}
     legal_at = dict(zip(rows["resource_count"].astype(int), rows["legal"]))
-    recommended, kind = _decide(statuses)
-    legal_choice, legal_kind = _decide({k: s for k, s in statuses.items() if legal_at[k]})
-    return {"decision": kind, "recommended": recommended,
-            "recommended_is_legal": None if recommended is None else bool(legal_at[recommended]),
-            "recommended_legal": legal_choice, "legal_decision": legal_kind}
+    recommended, kind = _decide({k: s for k, s in statuses.items() if legal_at[k]})
+    smallest, _ = _decide(statuses)
+    return {"decision": kind, "recommended": recommended, "smallest_reaching": smallest,
+            "smallest_reaching_legal": None if smallest is None else bool(legal_at[smallest])}
 
 
 def _survives_zero(group, profile: Profile) -> bool:

@@ -20,6 +20,9 @@ from deckstat.questions.validate import validate
 from deckstat.results import DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
 from deckstat.terms import SEATS
 
+#: The report's ratio target: a resource card in the kept opening hand 95% of the time.
+REPORT_TARGET = 0.95
+
 
 @dataclass(frozen=True)
 class Report:
@@ -103,11 +106,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
     report_mulligan = mulligan(deck, profile, n_trials=n_trials, rng=rng) if profile.mulligan != "none" else None
     sweep = None
     if profile.resource_group and len(profile.parts) == 1:
-        current = deck.count(profile.resource_group)
-        counts = range(max(current - 4, 0), min(current + 4, deck.size) + 1)
-        # The question players ask of a count: does the kept opening hand hold one 95% of the time?
-        sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=0.95, target_turn=0,
-                      n_trials=n_trials, rng=rng)
+        # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
+        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
+                      rng=rng)
     race = deckout(deck, profile, n_trials=n_trials, rng=rng)
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
                   mulligan=report_mulligan, ratio=sweep, deckout=race, n_trials=n_trials, seed=rng)
