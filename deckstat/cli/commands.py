@@ -19,6 +19,7 @@ import deckstat
 from deckstat.cli import tables
 from deckstat.cli.options import (
     FLAGS,
+    AllowAbsentOpt,
     ChunkOpt,
     DeckArg,
     EventsOpt,
@@ -120,6 +121,7 @@ def odds(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -140,7 +142,8 @@ def odds(
                                keep=keep, mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
                                method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+                               precision=precision, chunk_size=chunk_size, n_workers=workers,
+                               allow_absent=allow_absent)
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -178,6 +181,7 @@ def when(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -192,7 +196,8 @@ def when(
                                mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
                                method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+                               precision=precision, chunk_size=chunk_size, n_workers=workers,
+                               allow_absent=allow_absent)
         draw(plot, "plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
@@ -226,6 +231,7 @@ def mulligan(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -240,7 +246,8 @@ def mulligan(
         result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
                                    seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource, method=method(simulate, trials),
-                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
+                                   allow_absent=allow_absent)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"
@@ -280,6 +287,7 @@ def deckout(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -300,7 +308,7 @@ def deckout(
         result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
                                   terrain_turns=terrain_turns, keep=keep, mulligan=not no_mulligan,
                                   method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
-                                  n_workers=workers)
+                                  n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_deckout", result)
         provenance = result.provenance
         vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
@@ -349,6 +357,7 @@ def ratio(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -368,7 +377,7 @@ def ratio(
                                 group=group, filler=filler, event=event or None, turns=parse_turns(turns),
                                 seat=seat.value, target=target, target_turn=target_turn, keep=keep,
                                 mulligan=not no_mulligan, method=method(simulate, trials), n_trials=trials, rng=seed,
-                                chunk_size=chunk_size, n_workers=workers)
+                                chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -419,6 +428,7 @@ def compare(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -436,7 +446,8 @@ def compare(
                                   mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                   method=method(simulate, trials), paired=not unpaired, n_trials=trials, rng=seed,
                                   chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
-                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None)
+                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
+                                  allow_absent=allow_absent)
         draw(plot, "plot_compare", result)
         check_table(fmt, table)
         if fmt is not Format.table:
@@ -481,6 +492,7 @@ def report(
     trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
     pool: PoolOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
@@ -492,7 +504,7 @@ def report(
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed), out,
+        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed, allow_absent=allow_absent), out,
                             fmt="html" if html else "markdown")
     stdout().print(Text(f"wrote {page} and its figures"))
 

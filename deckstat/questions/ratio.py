@@ -21,7 +21,7 @@ from deckstat.engines import runner
 from deckstat.errors import DeckstatError, param
 from deckstat.events import NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import check_simulation, choose_method, prepare
+from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
@@ -155,6 +155,7 @@ class _Plan:
 def _plan(deck: Deck, profile: Profile, group: str, filler: str | None, need_add: bool) -> _Plan:
     parsed = parse_group(group, what="group")
     label = parsed.label
+    deck = deck.with_synonyms(profile.synonyms)
     drawn = profile.drawn_deck(deck)
     table = deck.cards.copy()
     if len(profile.parts) == 1:
@@ -259,7 +260,8 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
     """
     if not profile.drought_group:
         return {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
-    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=np.random.default_rng(rng))
+    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=np.random.default_rng(rng),
+                   allow_absent=True)
     mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
     return {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}
 
@@ -296,7 +298,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
           filler: str | None = None, event: str | Sequence[str] | None = None, turns: int | Iterable[int] = range(6),
           seat: str = "first", target: float | None = None, target_turn: int | None = None,
           keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
-          rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> RatioResult:
+          rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
+          allow_absent: bool = False) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Scaling* below), checked
@@ -349,6 +352,11 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         As in :func:`deckstat.odds`. Every question at every count has its own
         random stream derived from ``rng`` and the count, so a count gets the
         same numbers whatever the other counts swept.
+    allow_absent : bool
+        Accept groups (of the events or the keep rule) that match no card at
+        any count swept. A group that matches cards at some counts only (the
+        swept group at 0, the other cards when the sweep reaches the deck
+        size) is always accepted.
 
     Returns
     -------
@@ -406,13 +414,24 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
                             f"({', '.join(map(str, turn_list))})")
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
-    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan)
+    # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
+    # every deck of the sweep.
+    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan, allow_absent=True)
     chosen = choose_method(setup, method)
     count_list = _count_list(counts, profile, parsed_group, setup.deck)
     plan = _plan(deck, profile, group, filler, need_add=count_list[-1] > 0)
     if count_list[-1] > plan.size:
         raise DeckstatError(f"{count_list[-1]} {label} cards do not fit in a {plan.size}-card deck; sweep at most "
                             f"{plan.size}")
+    rebuilt = {}
+    for k in count_list:
+        try:
+            rebuilt[k] = plan.deck_at(k)
+        except DeckstatError as exc:
+            raise exc.prefixed(f"with {k} {label} cards: ") from None
+    if not allow_absent:
+        check_pooled([profile.drawn_deck(d) for d in rebuilt.values()], profile, texts, keep=keep,
+                     keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
     # Each question at each count draws from its own stream: root seed + (count, question).
     streams = runner.make_streams(rng) if chosen == "simulate" else None
     questions = _Questions(profile=profile, texts=texts, resource_event=resource_event, turns=turn_list, seat=seat,
@@ -423,7 +442,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     tables, provenance = [], {}
     for k in count_list:
         try:
-            table, provenance = questions.at(k, plan.deck_at(k))
+            table, provenance = questions.at(k, rebuilt[k])
         except DeckstatError as exc:
             raise exc.prefixed(f"with {k} {label} cards: ") from None
         tables.append(table)
@@ -482,8 +501,9 @@ class _Questions:
     def at(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict]:
         """P(event) by turn for the deck with ``k`` resource cards, with its facts on every row."""
         profile, seat = self.profile, self.seat
+        # The sweep itself empties groups (the resource group at 0): what was asked was checked up front.
         common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
-                  "chunk_size": self.chunk_size, "n_workers": self.n_workers}
+                  "chunk_size": self.chunk_size, "n_workers": self.n_workers, "allow_absent": True}
         report = validate(rebuilt, profile)
         by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, rng=self.seed(k, _STREAM_ODDS),
                        **common)

@@ -54,7 +54,7 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
     profile = get_profile(game)
     check_deck(deck)
     identity = {"deck": deck.name, "game": profile.id}
-    rows = [{**identity, **row} for row in violations(deck, profile)]
+    rows = [{**identity, **row} for row in violations(deck.with_synonyms(profile.synonyms), profile)]
     table = frame(rows, VIOLATION_COLUMNS, integers=())
     errors = int((table["level"] == "error").sum())
     summary = frame([{**identity, "deck_size": deck.size, "legal": errors == 0, "errors": errors,
