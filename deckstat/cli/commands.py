@@ -60,7 +60,7 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
-from deckstat.present.format import format_probability, ratio_decision, rules_note
+from deckstat.present.format import format_estimate, format_probability, ratio_decision, rules_note
 from deckstat.terms import DECKOUT_RULES
 
 app = typer.Typer(
@@ -323,7 +323,8 @@ def deckout(
             lines.append(f"{summary.seat} player runs out on turn {summary.median_turn} (median; mean "
                          f"{summary.mean_turn:.2f}, earliest {summary.earliest_turn}, latest {summary.latest_turn})")
         first = result.summary.iloc[0]
-        lines.append(f"P(first player runs out first) = {format_probability(first['p_runs_out_first'])}"
+        lines.append("P(first player runs out first) = "
+                     + format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
                      + (f", at the same moment {format_probability(first['p_same_moment'])}"
                         if first["p_same_moment"] else ""))
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
