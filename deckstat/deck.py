@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 import numpy as np
@@ -125,7 +125,8 @@ class Deck:
         synonyms = synonyms or NONE
         if synonyms == self.synonyms:
             return self
-        return Deck(self.cards, self.source, synonyms=synonyms)
+        # replace() keeps every other field as it is; only the cache starts empty.
+        return replace(self, _masks={}, synonyms=synonyms)
 
     def mask(self, group: Group | str) -> np.ndarray:
         """Return which distinct cards belong to ``group``.
