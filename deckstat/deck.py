@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.events import AttributeGroup, Group, NameGroup, parse_group
+from deckstat.events import TEXT_OPS, AttributeGroup, Group, NameGroup, parse_group
 from deckstat.schema import canonical_column
+from deckstat.synonyms import NONE, Synonyms
 from deckstat.text import fold, format_number, suggest
 
 LIST_SEPARATOR = ";"
@@ -45,11 +46,14 @@ class Deck:
         Columns ``name``, ``count``, ``type`` and any attributes.
     source : str
         Where the deck came from (a path, or ``"<table>"``).
+    synonyms : Synonyms
+        Values its groups treat as the same (a game profile's; see :meth:`with_synonyms`).
     """
 
     cards: pd.DataFrame
     source: str = "<table>"
     _masks: dict = field(default_factory=dict, repr=False, compare=False)
+    synonyms: Synonyms = field(default=NONE, repr=False, compare=False)
 
     @classmethod
     def from_table(cls, table: pd.DataFrame | Iterable[dict], *, source: str = "<table>") -> Deck:
@@ -111,8 +115,24 @@ class Deck:
         """Attribute columns (everything except ``name`` and ``count``)."""
         return [c for c in self.cards.columns if c not in ("name", "count")]
 
+    def with_synonyms(self, synonyms: Synonyms | None) -> Deck:
+        """The same cards, with groups matching the values ``synonyms`` declares equivalent.
+
+        The questions call it once with the game profile's synonyms. Masks are
+        cached per deck, and the result is a new deck with its own cache, so a
+        mask computed with one set of synonyms is never served for another.
+        """
+        synonyms = synonyms or NONE
+        if synonyms == self.synonyms:
+            return self
+        # replace() keeps every other field as it is; only the cache starts empty.
+        return replace(self, _masks={}, synonyms=synonyms)
+
     def mask(self, group: Group | str) -> np.ndarray:
         """Return which distinct cards belong to ``group``.
+
+        Text values match case- and accent-insensitively, and match every value
+        :attr:`synonyms` declares equivalent (``Feu`` and ``Fire``).
 
         Parameters
         ----------
@@ -141,13 +161,16 @@ class Deck:
         return int(self.counts[self.mask(group)].sum())
 
     def known_words(self) -> set[str]:
-        """Types, tags and names a bare word can match in this deck."""
+        """Types, tags and names a bare word can match in this deck (with their synonyms)."""
         words = set(self.cards["name"].astype(str))
         for column in ("type", "tags"):
             if column in self.cards.columns:
                 for value in self.cards[column]:
                     if not is_missing(value):
-                        words.update(v.strip() for v in str(value).split(LIST_SEPARATOR) if v.strip())
+                        for item in str(value).split(LIST_SEPARATOR):
+                            if item.strip():
+                                words.add(item.strip())
+                                words.update(self.synonyms.spellings(column, item))
         return words
 
     def _name_mask(self, group: NameGroup) -> np.ndarray:
@@ -155,24 +178,22 @@ class Deck:
         mask = np.array([fold(n) == key for n in self.cards["name"]], dtype=bool)
         for column in ("type", "tags"):
             if column in self.cards.columns:
-                mask |= np.array([key in _items(v) for v in self.cards[column]], dtype=bool)
+                wanted = self.synonyms.equivalents(column, group.text)
+                mask |= np.array([not wanted.isdisjoint(_items(v)) for v in self.cards[column]], dtype=bool)
         return mask
 
     def _attribute_mask(self, group: AttributeGroup) -> np.ndarray:
         wanted = canonical_column(group.attribute)
-        searchable = [c for c in self.cards.columns if c != "count"]
-        # The deck's own headers may be spelled differently (a table built by hand with "Coût").
-        columns = [c for c in searchable if canonical_column(str(c)) == wanted]
-        column = wanted if wanted in searchable else (columns[0] if columns else None)
+        column = attribute_column(self, group.attribute)
         if column is None:
-            options = [str(c) for c in searchable]
+            options = [str(c) for c in self.cards.columns if c != "count"]
             hint = suggest(group.attribute, options) or suggest(wanted, options)
             raise ExpressionError(
                 f"unknown attribute {group.attribute!r}; this deck has {', '.join(options)}{hint}",
                 source=f"group {group.label!r}", column=group.position)
         values = list(self.cards[column])
         op, target = group.op, group.value
-        if isinstance(target, float) and op != "~":
+        if isinstance(target, float) and op not in TEXT_OPS:
             compare = _NUMERIC_OPS[op]
             out = []
             for v in values:
@@ -183,13 +204,17 @@ class Deck:
                 else:
                     out.append(any(bool(compare(n, target)) for n in numbers))
             return np.array(out, dtype=bool)
-        text = fold(target if isinstance(target, str) else format_number(target))
+        wanted_values = self.synonyms.equivalents(wanted, target if isinstance(target, str) else format_number(target))
         if op in ("=", "=="):
-            return np.array([text in _items(v) for v in values], dtype=bool)
+            return np.array([not wanted_values.isdisjoint(_items(v)) for v in values], dtype=bool)
         if op == "!=":
-            return np.array([text not in _items(v) for v in values], dtype=bool)
+            return np.array([wanted_values.isdisjoint(_items(v)) for v in values], dtype=bool)
         if op == "~":
-            return np.array([any(text in item for item in _items(v)) for v in values], dtype=bool)
+            return np.array([any(text in item for item in _items(v) for text in wanted_values) for v in values],
+                            dtype=bool)
+        if op == "~=":
+            return np.array([any(has_word(item, text) for item in _items(v) for text in wanted_values)
+                             for v in values], dtype=bool)
         raise ExpressionError(f"{op!r} needs a number, got {target!r}", source=f"group {group.label!r}",
                               column=group.position)
 
@@ -239,3 +264,60 @@ _NUMERIC_OPS = {
     "<": lambda a, b: a < b, "=": lambda a, b: a == b, "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
 }
+
+
+def has_word(text: str, word: str) -> bool:
+    """Whether ``word`` occurs in ``text`` as a whole word: bounded by non-alphanumeric characters or the ends.
+
+    Both are compared as given (callers fold them first).
+
+    Examples
+    --------
+    >>> has_word("armored dragon", "dragon"), has_word("dragonoid", "dragon"), has_word("volcano-dragon", "dragon")
+    (True, False, True)
+    """
+    start = text.find(word)
+    while start >= 0 and word:
+        end = start + len(word)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+def attribute_column(deck: Deck, attribute: str) -> str | None:
+    """The column of ``deck`` that ``[attribute…]`` reads, or ``None`` when it has none."""
+    wanted = canonical_column(attribute)
+    searchable = [c for c in deck.cards.columns if c != "count"]
+    # The deck's own headers may be spelled differently (a table built by hand with "Coût").
+    columns = [c for c in searchable if canonical_column(str(c)) == wanted]
+    return wanted if wanted in searchable else (columns[0] if columns else None)
+
+
+def column_values(deck: Deck, column: str) -> list[str]:
+    """Distinct items of a column of ``deck``, the most frequent (copies included) first; numbers in order.
+
+    Examples
+    --------
+    >>> deck = Deck.from_table([{"name": "A", "count": 1, "race": "Human"},
+    ...                         {"name": "B", "count": 3, "race": "Armored Dragon;Human"}])
+    >>> column_values(deck, "race")
+    ['Human', 'Armored Dragon']
+    """
+    if column not in deck.cards.columns:
+        return []
+    copies: dict[str, list] = {}
+    for value, count in zip(deck.cards[column], deck.counts):
+        if is_missing(value):
+            continue
+        items = [value] if not isinstance(value, str) else [v.strip() for v in value.split(LIST_SEPARATOR)]
+        for item in items:
+            shown = format_number(item) if isinstance(item, (int, float, np.integer, np.floating)) else str(item)
+            if shown:
+                entry = copies.setdefault(fold(shown), [shown, 0])
+                entry[1] += int(count)
+    shown_values = [shown for shown, _ in copies.values()]
+    numbers = [_to_float(v) for v in shown_values]
+    if shown_values and all(n is not None for n in numbers):
+        return [v for _, v in sorted(zip(numbers, shown_values))]
+    return [shown for shown, _ in sorted(copies.values(), key=lambda entry: -entry[1])]

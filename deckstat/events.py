@@ -9,12 +9,18 @@ Grammar (keywords are case-insensitive; ``et``/``ou``/``non`` are accepted too):
     count      := group [OP INTEGER]          # a group alone means "group >= 1"
     group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]"
     OP         := ">=" | "<=" | ">" | "<" | "=" | "==" | "!="
-    ATTR_OP    := OP | "~"                    # "~": the value contains the text
-    value      := NUMBER | text | "quoted text" # "<", "<=", ">", ">=" need a NUMBER; "~" keeps text
+    ATTR_OP    := OP | "~=" | "~"             # "~": contains the text; "~=": contains the whole word
+    value      := NUMBER | text | "quoted text" # "<", "<=", ">", ">=" need a NUMBER; "~", "~=" keep text
 
 A bare word or quoted string matches a card type, a tag or a card name, case-
 and accent-insensitively. ``[cost<=1]`` compares an attribute; list attributes
-(``Fire;Water``) match when any item does. Groups may overlap.
+(``Fire;Water``) match when any item does. ``[race~Dragon]`` matches a value
+that contains the text anywhere (``Armored Dragon``, ``Dragonoid``);
+``[race~=Dragon]`` only one that contains it as a whole word, bounded by
+non-alphanumeric characters or the ends (``Armored Dragon``, not
+``Dragonoid``), as CSS's ``~=``. Groups may overlap. A game profile may
+declare values that mean the same (``Feu`` and ``Fire``): see
+:class:`deckstat.synonyms.Synonyms`.
 
 The parser is a hand-written recursive descent over a tokenizer: no ``eval``,
 and every error names the character position it found. Nesting of parentheses
@@ -34,12 +40,15 @@ from deckstat.errors import ExpressionError
 from deckstat.text import fold, format_number
 
 COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
-ATTR_OPS = COUNT_OPS + ("~",)
+#: Operators that compare text only: ``~`` (contains the text) and ``~=`` (contains the whole word).
+TEXT_OPS = ("~=", "~")
+ATTR_OPS = COUNT_OPS + TEXT_OPS
 _KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "non": "not"}
 _WORD = re.compile(r"[^\s()\[\]<>=!~\"']+")
 _INT = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
-_ATTR_OP = re.compile(r">=|<=|==|!=|=|>|<|~")
+# "~=" before "~" and "=": "[race~=Dragon]" is one operator, not "~" with the value "=Dragon".
+_ATTR_OP = re.compile(r">=|<=|==|!=|~=|=|>|<|~")
 _QUOTES = "\"'"
 #: Deepest nesting of parentheses and ``not`` accepted (keeps the parser off Python's recursion limit).
 MAX_DEPTH = 100
@@ -183,7 +192,7 @@ class _Tokenizer:
             elif ch in "<>=!~":
                 op = next((op for op in COUNT_OPS if text.startswith(op, i)), None)
                 if op is None:
-                    hint = "; '~' only works inside [attribute~text]" if ch == "~" else ""
+                    hint = "; '~' and '~=' only work inside [attribute~text]" if ch == "~" else ""
                     raise self.error(f"unexpected {ch!r}; expected a comparison: {' '.join(COUNT_OPS)}{hint}",
                                      i + 1)
                 out.append(_Token("op", op, i + 1))
@@ -257,7 +266,7 @@ class _Tokenizer:
         elif any(ch in raw_value for ch in _QUOTES):
             raise self.error(f"expected the quotes to surround the whole value, got {raw_value!r}",
                              value_position)
-        elif op != "~" and _NUMBER.match(raw_value):
+        elif op not in TEXT_OPS and _NUMBER.match(raw_value):
             value = float(raw_value.replace(",", "."))
             if not np.isfinite(value):
                 raise self.error(f"number {raw_value!r} is too large", value_position)

@@ -102,6 +102,11 @@ def test_names_and_quoting(text, expected):
     ("[cost>-1]", AttributeGroup("cost", ">", -1.0)),
     ("[power==3000]", AttributeGroup("power", "==", 3000.0)),
     ("[name~007]", AttributeGroup("name", "~", "007")),  # '~' keeps the text as written
+    ("[race~=Dragon]", AttributeGroup("race", "~=", "Dragon")),  # one operator, not '~' then '='
+    ("[race ~= Armored Dragon]", AttributeGroup("race", "~=", "Armored Dragon")),
+    ("[cost~=3]", AttributeGroup("cost", "~=", "3")),  # '~=' keeps the text as written too
+    ("[race~ =Dragon]", AttributeGroup("race", "~", "=Dragon")),
+    ('[race~"=Dragon"]', AttributeGroup("race", "~", "=Dragon")),
     ('[cost="2"]', AttributeGroup("cost", "=", "2")),  # quoted: text, not a number
     ("[Points de vie>=3]", AttributeGroup("Points de vie", ">=", 3.0)),
 ])
@@ -130,6 +135,7 @@ ROUND_TRIP = [
     "((Terrain or Sort) and (Créature or not Sort)) or [cost!=3]",
     '"and" or "42" or \'Say "hi"\'',
     '[name="Oui, Chef !"] and [name="1"] and [name~"x]y"] and [name=\'"quoted"\']',
+    '[race~=Dragon]>=2 and [race~"=Dragon"] and [race~=\'Armored Dragon\']',
     "[cost<=0,00001] or [cost>=123456789012] or [cost<-2.5]",
     '[name="==x"] or [race= Dragon ] or [race="  padded  "]',
 ]
@@ -250,6 +256,7 @@ def error_of(text: str, **kwargs) -> ExpressionError:
     ("Terrain>=1]", 11, "']' without a matching '['"),
     ("Terrain ] >=1", 9, "']' without a matching '['"),
     ("Terrain ~ Drag", 9, "unexpected '~'; expected a comparison"),
+    ("Terrain ~= 1", 9, "'~' and '~=' only work inside [attribute~text]"),
     ("Terrain ! 1", 9, "unexpected '!'; expected a comparison: >= <= == != = > <"),
     ("(" * 101 + "Terrain" + ")" * 101, 101, "nested too deeply"),
     ("not " * 101 + "Terrain", 401, "nested too deeply"),
@@ -459,7 +466,7 @@ def test_quoted_name_does_not_share_the_attribute_cache(deck):
 
 TOKENS = ["Terrain", "Sort", "'Entre-Période'", '"Grosse', "Bertha\"", "[", "]", "cost", "race", "<=", ">=",
           "=", "==", "!=", "<", ">", "~", "!", "(", ")", " ", "and", "or", "not", "et", "ou", "non", "1", "2,5",
-          "-3", "abc", '"', "'", "Dragon", "[cost<=1]", "[race~Drag]", "\t", "é"]
+          "-3", "abc", '"', "'", "Dragon", "[cost<=1]", "[race~Drag]", "\t", "é", "~=", "[race~=Dragon]"]
 
 
 @settings(max_examples=500, deadline=None)
@@ -483,6 +490,9 @@ GROUPS = [
     AttributeGroup("race", "=", "Dragon"),
     AttributeGroup("name", "~", "Oui, Chef !"),
     AttributeGroup("name", "!=", "12"),
+    AttributeGroup("race", "~=", "Dragon"),
+    AttributeGroup("race", "~=", "Armored Dragon"),
+    AttributeGroup("name", "~", "=x"),
 ]
 OPS = [">=", "<=", ">", "<", "==", "!="]
 counts_st = st.builds(lambda g, op, n: Count(g, op, n), st.sampled_from(GROUPS), st.sampled_from(OPS),

@@ -19,6 +19,7 @@ import deckstat
 from deckstat.cli import tables
 from deckstat.cli.options import (
     FLAGS,
+    AllowAbsentOpt,
     ChunkOpt,
     DeckArg,
     DroughtOrder,
@@ -61,7 +62,7 @@ from deckstat.cli.options import (
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
 from deckstat.games.rules import file_warnings
-from deckstat.present.format import format_probability, game_end_line, ratio_decision, rules_note
+from deckstat.present.format import format_estimate, format_probability, game_end_line, ratio_decision, rules_note
 from deckstat.terms import DECKOUT_RULES
 
 app = typer.Typer(
@@ -137,6 +138,7 @@ def odds(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -158,7 +160,8 @@ def odds(
                                keep=keep, mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
                                method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+                               precision=precision, chunk_size=chunk_size, n_workers=workers,
+                               allow_absent=allow_absent)
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -196,6 +199,7 @@ def when(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -211,7 +215,8 @@ def when(
                                mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                mulligan_limit=mulligan_limit, resource=resource,
                                method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers)
+                               precision=precision, chunk_size=chunk_size, n_workers=workers,
+                               allow_absent=allow_absent)
         draw(plot, "plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
@@ -245,6 +250,7 @@ def mulligan(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -260,7 +266,8 @@ def mulligan(
         result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
                                    seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource, method=method(simulate, trials),
-                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
+                                   allow_absent=allow_absent)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"
@@ -306,6 +313,7 @@ def deckout(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -333,7 +341,7 @@ def deckout(
                                   else terrain_turns, drought_order=drought_order.value, keep=keep,
                                   mulligan=not no_mulligan,
                                   method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
-                                  n_workers=workers)
+                                  n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_deckout", result)
         provenance = result.provenance
         _warn(provenance["warnings"])
@@ -349,7 +357,8 @@ def deckout(
             lines.append(f"{summary.seat} player runs out on turn {summary.median_turn} (median; mean "
                          f"{summary.mean_turn:.2f}, earliest {summary.earliest_turn}, latest {summary.latest_turn})")
         first = result.summary.iloc[0]
-        lines.append(f"P(first player runs out first) = {format_probability(first['p_runs_out_first'])}"
+        lines.append("P(first player runs out first) = "
+                     + format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
                      + (f", at the same moment {format_probability(first['p_same_moment'])}"
                         if first["p_same_moment"] else ""))
         lines.append(game_end_line(result.game_end, provenance["game_end_text"]))
@@ -390,6 +399,7 @@ def ratio(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -413,7 +423,8 @@ def ratio(
                                 group=group, filler=filler or None, event=event or None, turns=parse_turns(turns),
                                 seat=seat.value, zone=zone, target=target, target_turn=target_turn, flood=flood,
                                 keep=keep, mulligan=not no_mulligan, method=method(simulate, trials),
-                                n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers)
+                                n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
+                                allow_absent=allow_absent)
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -469,6 +480,7 @@ def compare(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -488,7 +500,8 @@ def compare(
                                   mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                   method=method(simulate, trials), paired=not unpaired, n_trials=trials, rng=seed,
                                   chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
-                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None)
+                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
+                                  allow_absent=allow_absent)
         draw(plot, "plot_compare", result)
         _warn(result.provenance["warnings"])
         check_table(fmt, table)
@@ -534,6 +547,7 @@ def report(
     trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
     pool: PoolOpt = None,
+    allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
@@ -545,7 +559,7 @@ def report(
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed), out,
+        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed, allow_absent=allow_absent), out,
                             fmt="html" if html else "markdown")
     stdout().print(Text(f"wrote {page} and its figures"))
 

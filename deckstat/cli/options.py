@@ -30,6 +30,7 @@ FLAGS = {
     "drought_order": "--drought-order",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
+    "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
@@ -85,6 +86,8 @@ ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Trials held in memo
                                        "not depend on it.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation; the numbers do not "
                                          "depend on it.")]
+AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
+                                               "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.present.format import format_estimate, format_probability
+from deckstat.present.format import format_difference, format_estimate, format_probability
 from deckstat.results import CompareResult, MulliganResult, RatioResult
 
 
@@ -196,11 +196,17 @@ def compare_table(result: CompareResult) -> Table:
     for column in (("event", "deck") if several else ()) + ("turn", "seat", "deck A", "deck B",
                                                               "B − A [95% interval]", "p-value"):
         table.add_column(Text(column), justify="right")
+    # Each deck's own interval, from its odds table, so that a simulated p is written with its digits.
+    odds = {(o.deck, o.event, o.seat, o.turn): o for o in result.odds.itertuples(index=False)}
+
+    def shown(deck: str, r) -> str:
+        o = odds.get((deck, r.event, r.seat, r.turn))
+        p = r.p_a if deck == r.deck_a else r.p_b
+        return format_probability(p) if o is None else format_estimate(p, o.ci_low, o.ci_high, o.method)
+
     for r in frame.itertuples(index=False):
-        interval = f"{r.diff * 100:+.2f} pts"
-        if r.method == "simulate":
-            interval += f" [{r.diff_ci_low * 100:+.2f}, {r.diff_ci_high * 100:+.2f}]"
+        interval = format_difference(r.diff, r.diff_ci_low, r.diff_ci_high, r.method)
         p_value = "exact" if r.method == "exact" else (f"{r.p_value:.2g}" if r.p_value >= 1e-4 else "< 0.0001")
-        cells = [r.turn, r.seat, format_probability(r.p_a), format_probability(r.p_b), interval, p_value]
+        cells = [r.turn, r.seat, shown(r.deck_a, r), shown(r.deck_b, r), interval, p_value]
         table.add_row(*[Text(str(c)) for c in ([r.event, r.deck_b] if several else []) + cells])
     return table

@@ -19,6 +19,7 @@ import numpy as np
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.schema import canonical_column
+from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import DECKOUT_RULES, DRAW_STEPS, MULLIGAN_RULES, MULLIGAN_WORDS, SEATS, TURN_ORDERS
 from deckstat.text import fold, fold_key, suggest
 
@@ -107,6 +108,9 @@ class Profile:
         (Wankul ``force``); another game's validation warns about them.
     same_size : bool
         Both players' decks must have the same number of cards (Wankul).
+    synonyms : Synonyms
+        Values that mean the same in card files (French ``Feu``, English
+        ``Fire``), from the ``[synonyms]`` table; groups match them all.
     """
 
     id: str
@@ -138,6 +142,7 @@ class Profile:
     sources: tuple[str, ...]
     path: str = ""
     extra: dict = field(default_factory=dict, repr=False)
+    synonyms: Synonyms = field(default=NONE, repr=False)
 
     def draws_by_turn(self, turn: int, seat: str) -> int:
         """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``.
@@ -245,6 +250,8 @@ class Profile:
             rows.append(("assumption", text))
         for text in self.sources:
             rows.append(("rules text", text))
+        for column, text in self.synonyms.describe():
+            rows.append(("same values", f"{column}: {text}"))
         if self.path:
             rows.append(("profile file", self.path))
         return rows
@@ -370,6 +377,52 @@ def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
     return parts
 
 
+def _parse_synonyms(data: object, where: str) -> Synonyms:
+    """The ``[synonyms]`` table: per column, a list of sets of values that mean the same.
+
+    For example ``civilization = [["Feu", "Fire"], ["Eau", "Water"]]``. Column
+    names are read as card-file headers are (``civilisation`` is
+    ``civilization``); values compare without case or accents.
+    """
+    if data is None:
+        return NONE
+    if not isinstance(data, dict):
+        raise DeckstatError(f"'synonyms' must be a table [synonyms], got {_shown(data)}", source=where)
+    sets: list[tuple[str, tuple[str, ...]]] = []
+    columns: dict[str, str] = {}
+    for key, value in data.items():
+        swhere = f"{where} synonyms.{key}"
+        column = canonical_column(key)
+        if column in columns:
+            raise DeckstatError(f"{key!r} and {columns[column]!r} name the same column {column!r}; merge them",
+                                source=f"{where} [synonyms]")
+        columns[column] = key
+        if not isinstance(value, list):
+            raise DeckstatError(f"expected a list of sets of values such as [[\"Feu\", \"Fire\"]], got "
+                                f"{_shown(value)}", source=swhere)
+        seen: dict[str, str] = {}
+        for spellings in value:
+            if not isinstance(spellings, list) or not all(isinstance(v, str) for v in spellings):
+                raise DeckstatError(f"each set must be a list of strings such as [\"Feu\", \"Fire\"], got "
+                                    f"{_shown(spellings)}", source=swhere)
+            for spelling in spellings:
+                if not spelling.strip() or ";" in spelling:
+                    raise DeckstatError(f"{spelling!r} is not a value: expected a non-empty text without ';'",
+                                        source=swhere)
+            folded = {fold(v) for v in spellings}
+            if len(folded) < 2:
+                raise DeckstatError(f"the set {spellings!r} names a single value (case and accents are ignored "
+                                    "anyway); a set needs two different spellings or more", source=swhere)
+            clash = sorted(folded & seen.keys())
+            if clash:
+                raise DeckstatError(f"{seen[clash[0]]!r} is in two sets; a value can mean only one thing",
+                                    source=swhere)
+            for spelling in spellings:
+                seen.setdefault(fold(spelling), spelling)
+            sets.append((column, tuple(spellings)))
+    return Synonyms(tuple(sets))
+
+
 def parse_profile(data: dict, *, where: str) -> Profile:
     """Build a :class:`Profile` from the mapping read from a profile file.
 
@@ -458,6 +511,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         sources=tuple(_require_strings(data, "sources", where, [])),
         path=where,
         extra={k: v for k, v in data.items() if k == "notes"},
+        synonyms=_parse_synonyms(data.get("synonyms"), where),
     )
 
 

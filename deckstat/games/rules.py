@@ -172,7 +172,8 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
                           "subject": name, "found": "no deck" if missing else f"deck {str(value)!r}",
                           "allowed": " or ".join(p.aliases[0] for p in profile.parts)})
     # Stray cards belong to no part: they are reported once, under NO_PART, and counted in no deck.
-    out = [(part, deck.part(part.aliases, label=part.name), []) for part in profile.parts]
+    out = [(part, deck.part(part.aliases, label=part.name).with_synonyms(deck.synonyms), [])
+           for part in profile.parts]
     if stray:
         out.append((DeckPart("", NO_PART, (), ()), deck, stray))
     return out

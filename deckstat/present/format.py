@@ -55,24 +55,106 @@ def format_probability(p: float) -> str:
     return f"{text}%"
 
 
-def format_estimate(p: float, low: float, high: float, method: str) -> str:
-    """``p`` as a percentage, with ``± half-width`` of its interval when simulated.
+def interval_decimals(low: float, high: float) -> int:
+    """Decimals of a percentage that show the first significant digit of the interval's half-width.
+
+    Two digits when that digit is a 1 (a half-width of 0.13 points is not
+    rounded to 0.1), never fewer than 0.
 
     Examples
     --------
-    >>> format_estimate(0.8734, 0.8721, 0.8747, "simulate")
-    '87.3% ± 0.13%'
+    >>> interval_decimals(0.8727, 0.8741), interval_decimals(0.2366, 0.7634), interval_decimals(0.499, 0.501)
+    (2, 0, 2)
+    """
+    half = (float(high) - float(low)) / 2 * 100
+    if not half > 0:
+        return 1
+    exponent = math.floor(math.log10(half))
+    leading = half / 10 ** exponent
+    return max(0, -exponent + (1 if leading < 1.95 else 0))
+
+
+def format_percent(p: float, decimals: int) -> str:
+    """``p`` as a percentage with ``decimals`` decimals; never 0% or 100% unless it is exactly 0 or 1.
+
+    Examples
+    --------
+    >>> format_percent(0.5, 2), format_percent(0.99991, 1), format_percent(1.0, 3), format_percent(0.00012, 1)
+    ('50.00%', '99.99%', '100%', '0.01%')
+    """
+    p = float(p)
+    if p <= 0.0:
+        return "0%"
+    if p >= 1.0:
+        return "100%"
+    # More decimals until the rounding no longer hides how far from 0% or 100% the value is.
+    decimals = max(0, decimals)
+    text = f"{p * 100:.{decimals}f}"
+    while float(text) in (0.0, 100.0) and decimals < 12:
+        decimals += 1
+        text = f"{p * 100:.{decimals}f}"
+    return f"{text}%"
+
+
+def format_estimate(p: float, low: float, high: float, method: str) -> str:
+    """``p`` as a percentage, with its 95% interval when simulated.
+
+    Exact numbers (and intervals of zero width) are written by
+    :func:`format_probability`. A simulated number is written with the
+    decimals that show the first significant digit of its interval's
+    half-width (:func:`interval_decimals`), so it never has fewer digits than
+    its uncertainty. It is ``p ± h`` when the two arms of the interval round
+    to the same ``h`` at those decimals and ``p ± h`` stays within [0%, 100%];
+    otherwise (near 0% or 100%, where the Wilson interval is lopsided) it is
+    ``p [low, high]``, the interval's own ends. An end is written 0% or 100%
+    only when it is exactly 0 or 1.
+
+    Examples
+    --------
+    >>> format_estimate(0.8734, 0.872747, 0.874050, "simulate")  # 10^6 trials
+    '87.34% ± 0.07%'
+    >>> format_estimate(0.5, 0.49902, 0.50098, "simulate")  # 10^6 trials
+    '50.00% ± 0.10%'
+    >>> format_estimate(0.999, 0.99436, 0.99982, "simulate")  # 999 of 1,000
+    '99.9% [99.4%, 99.98%]'
+    >>> format_estimate(1.0, 0.99617, 1.0, "simulate")  # 1,000 of 1,000
+    '100% [99.62%, 100%]'
     >>> format_estimate(0.5, 0.5, 0.5, "exact")
     '50.0%'
     """
-    text = format_probability(p)
-    if method != "simulate" or pd.isna(low) or pd.isna(high):
-        return text
-    half = (float(high) - float(low)) / 2 * 100
-    if half <= 0:
-        return text
-    digits = max(0, 1 - math.floor(math.log10(half)))
-    return f"{text} ± {half:.{digits}f}%"
+    if method != "simulate" or pd.isna(low) or pd.isna(high) or not float(high) > float(low):
+        return format_probability(p)
+    p, low, high = float(p), float(low), float(high)
+    decimals = interval_decimals(low, high)
+    below, above = (p - low) * 100, (high - p) * 100
+    half = round(max(below, above), decimals)
+    shown = format_percent(p, decimals)
+    centre = float(shown.rstrip("%"))
+    # Symmetric: the arms differ by less than half a unit of the last decimal shown.
+    symmetric = abs(below - above) < 0.5 * 10 ** -decimals
+    if symmetric and 0 < p < 1 and centre - half >= 0 and centre + half <= 100:
+        return f"{shown} ± {half:.{decimals}f}%"
+    return f"{shown} [{format_percent(low, decimals)}, {format_percent(high, decimals)}]"
+
+
+def format_difference(diff: float, low: float, high: float, method: str) -> str:
+    """A difference of probabilities in percentage points, with its 95% interval when simulated.
+
+    The decimals follow the interval's width as in :func:`format_estimate`
+    (at least 2 for exact differences).
+
+    Examples
+    --------
+    >>> format_difference(0.0737, 0.0737, 0.0737, "exact")
+    '+7.37 pts'
+    >>> format_difference(-0.0213, -0.0251, -0.0175, "simulate")
+    '-2.13 pts [-2.51, -1.75]'
+    """
+    if method != "simulate" or pd.isna(low) or pd.isna(high) or not float(high) > float(low):
+        return f"{float(diff) * 100:+.2f} pts"
+    decimals = max(2, interval_decimals(low, high))
+    return (f"{float(diff) * 100:+.{decimals}f} pts [{float(low) * 100:+.{decimals}f}, "
+            f"{float(high) * 100:+.{decimals}f}]")
 
 
 def _plain(value: object) -> object:
@@ -201,7 +283,7 @@ def simulation_note(result: Result, seed_hint: str = "") -> str:
     trials = _trials(result)
     if seed is None or trials is None:
         return ""
-    return f"simulated: {trials:,} trials, seed {seed}{seed_hint}, 95% Wilson intervals (±)"
+    return f"simulated: {trials:,} trials, seed {seed}{seed_hint}, 95% Wilson intervals (± or [low, high])"
 
 
 def _trials(result: Result) -> int | None:

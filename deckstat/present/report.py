@@ -64,7 +64,7 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     name = deck.name
     lines = [f"# {name} — {profile.name}", "",
              f"{deck.size} cards. deckstat {__version__}; simulated parts use seed {report.seed} and "
-             f"{report.n_trials:,} trials (95% intervals shown as ±).", ""]
+             f"{report.n_trials:,} trials (95% intervals shown as ± when symmetric, else as [low, high]).", ""]
     lines += ["## Is the deck legal?", ""]
     violations = report.validation.table
     if violations.empty:
@@ -97,8 +97,9 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     for summary in race.summary.itertuples(index=False):
         lines.append(f"- {summary.seat} player: turn {summary.median_turn} (median; mean {summary.mean_turn:.2f}, "
                      f"earliest {summary.earliest_turn})")
-    first = race.summary.set_index("seat").loc["first", "p_runs_out_first"]
-    lines += [f"- P(first player runs out first) = {format_probability(first)}",
+    first = race.summary.set_index("seat").loc["first"]
+    shown = format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
+    lines += [f"- P(first player runs out first) = {shown}",
               f"- {race.provenance['policy_text']}; {'; '.join(race.provenance['assumptions'])}", "",
               f"![deck-out]({figures['deckout'].name})", ""]
     text = "\n".join(lines)

@@ -25,13 +25,15 @@ from deckstat._validate import (
     check_whole,
 )
 from deckstat._version import __version__
-from deckstat.deck import Deck
+from deckstat.deck import Deck, attribute_column, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
+    TEXT_OPS,
     And,
+    AttributeGroup,
     Count,
     Event,
     NameGroup,
@@ -44,23 +46,143 @@ from deckstat.events import (
     parse_group,
 )
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, METHODS, MULLIGAN_RULES, ZONES
-from deckstat.text import suggest
+from deckstat.text import fold, suggest
+
+#: Mulligan rules whose choices read the resource group (London's bottom cards, Vancouver's scry).
+RESOURCE_MULLIGANS = ("london", "vancouver", "free")
+#: Values an "absent group" message lists before "…".
+SHOWN_VALUES = 8
 
 
-def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: str) -> None:
-    """Refuse bare words that match no card of the deck and no card type of the game."""
-    known_types = {t.casefold() for t in profile.card_types}
+def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: str, *, allow_absent: bool = False,
+                 remedy: str | None = None, scope: str = "this deck") -> None:
+    """Refuse groups of ``event`` that match no card of ``deck``, unless ``allow_absent``.
+
+    An unknown attribute is refused in any case. A group that matches no card
+    would make every answer about it 0 (or 1) for a reason the player did not
+    mean, most often a value spelled as the card file does not (``Feu`` in an
+    English file, ``Dragon`` for ``Armored Dragon``), so the message lists the
+    values the deck has and suggests the fix. ``deck`` should carry the
+    profile's synonyms (:meth:`Deck.with_synonyms`).
+
+    Parameters
+    ----------
+    deck : Deck
+    event : Event
+    profile : Profile
+    what, text : str
+        How the expression is named in the message (``event``, ``keep rule``) and its text.
+    allow_absent : bool
+        Accept groups that match no card (a deliberate question about an absent card).
+    remedy : str, optional
+        What the message suggests instead of :func:`param` ``allow_absent=True``.
+    scope : str
+        How the message names ``deck`` (``"any deck compared"`` for a pooled deck, see :func:`pooled`).
+
+    Raises
+    ------
+    ExpressionError
+    """
     for group in groups_of(event).values():
-        if not isinstance(group, NameGroup):
-            deck.mask(group)  # raises on an unknown attribute
+        if deck.mask(group).any() or allow_absent:  # mask raises on an unknown attribute
             continue
-        if deck.mask(group).any() or group.text.casefold() in known_types:
-            continue
-        candidates = sorted(deck.known_words() | set(profile.card_types))
-        raise ExpressionError(f"{group.text!r} matches no card type, tag or card name of this deck"
-                              f"{suggest(group.text, candidates)}", source=f"{what} {text!r}",
-                              column=group.position)
+        raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
+
+
+def pooled(decks: Iterable[Deck], profile: Profile) -> Deck:
+    """Every card of ``decks`` in one table, with the profile's synonyms.
+
+    A group matches a card of the pooled deck exactly when it matches a card
+    of one of the decks, so questions over several decks (compare, the ratio
+    sweep) refuse only groups that no deck has.
+    """
+    tables = [d.cards for d in decks]
+    return Deck.from_table(pd.concat(tables, ignore_index=True), source="pooled decks").with_synonyms(
+        profile.synonyms)
+
+
+def check_pooled(decks: Iterable[Deck], profile: Profile, events: Iterable[str], *, keep: str | None,
+                 keep_text: str | None, resource: str | None, scope: str) -> None:
+    """Refuse groups of ``events``, the keep rule or ``resource`` that match no card of any of ``decks``.
+
+    ``keep`` is the keep rule given (``None``: ``keep_text`` is the profile's default).
+    """
+    pool = pooled(decks, profile)
+    for text in events:
+        check_groups(pool, parse_event(text), profile, "event", text, scope=scope)
+    if keep_text is not None:
+        check_groups(pool, parse_event(keep_text, what="keep rule"), profile, "keep rule", keep_text, scope=scope,
+                     remedy=default_keep_remedy(profile) if keep is None else None)
+    if resource is not None:
+        check_groups(pool, Count(parse_group(resource), ">=", 1), profile, "resource group", resource, scope=scope)
+
+
+def absent_group_error(deck: Deck, group, profile: Profile, what: str, text: str, *, scope: str = "this deck",
+                       remedy: str | None = None) -> ExpressionError:
+    """The error for a group of ``what`` ``text`` that matches no card of ``deck`` (``scope`` names the decks)."""
+    remedy = remedy if remedy is not None else f"to ask about it anyway, pass {param('allow_absent', True)}"
+    if isinstance(group, NameGroup):
+        message = _absent_word(deck, group, profile, scope)
+    else:
+        message = _absent_attribute(deck, group, scope)
+    return ExpressionError(f"{message}; {remedy}", source=f"{what} {text!r}", column=group.position)
+
+
+def _listed(values: list[str]) -> str:
+    shown = ", ".join(values[:SHOWN_VALUES])
+    return shown + ", …" if len(values) > SHOWN_VALUES else shown
+
+
+def _partial_hint(deck: Deck, column: str, texts: Iterable[str], whole_word: bool) -> str:
+    """Suggest ``~=`` (a whole word) or ``~`` (part of a value) when a value of ``column`` contains the text."""
+    items = [fold(v) for v in column_values(deck, column)]
+    if whole_word and any(has_word(item, t) for item in items for t in texts):
+        return "~="
+    if any(t in item for item in items for t in texts):
+        return "~"
+    return ""
+
+
+def _absent_attribute(deck: Deck, group: AttributeGroup, scope: str) -> str:
+    column = attribute_column(deck, group.attribute)
+    values = column_values(deck, column)
+    canonical = canonical_column(group.attribute)
+    message = f"{group.label} matches no card of {scope}"
+    message += f"; its {group.attribute} values are {_listed(values)}" if values else \
+        f"; no card of it has a {group.attribute} value"
+    if group.op == "!=" or (isinstance(group.value, float) and group.op not in TEXT_OPS):
+        return message  # every card has the value, or a number compared: the values say it all
+    target = str(group.value)
+    wanted = deck.synonyms.equivalents(canonical, target)
+    kind = _partial_hint(deck, column, wanted, whole_word=group.op != "~=") if group.op in ("=", "==", "~=") else ""
+    if kind:
+        # Some value holds the text: the operator, not the spelling, is what to change.
+        label = AttributeGroup(group.attribute, kind, target).label
+        how = "a whole word of a value" if kind == "~=" else "part of a value"
+        return message + f"; use {kind} to match {how}: {label}"
+    return message + suggest(target, values)
+
+
+def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> str:
+    game_types = {fold(s) for t in profile.card_types for s in [t, *deck.synonyms.spellings("type", t)]}
+    if group.key in game_types:
+        message = f"{group.label} is a card type of {profile.name}, but no card of {scope} has it"
+    else:
+        message = f"{group.label} matches no card type, tag or card name of {scope}"
+    for column, noun in (("type", "types"), ("tags", "tags")):
+        values = column_values(deck, column)
+        if values:
+            message += f"; its {noun} are {_listed(values)}"
+    message += suggest(group.text, sorted(deck.known_words() | set(profile.card_types)))
+    for column, noun in (("type", "type"), ("tags", "tag"), ("name", "card name")):
+        partial = _partial_hint(deck, column, deck.synonyms.equivalents(column, group.text), whole_word=True)
+        if partial:
+            how = "a whole word of" if partial == "~=" else "part of"
+            message += f"; use {AttributeGroup(column, partial, group.text).label} to match {how} a {noun}"
+            break
+    return message
 
 
 @dataclass(frozen=True)
@@ -199,18 +321,35 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
     return rule, limit, keep_text
 
 
+def default_keep_remedy(profile: Profile, *, can_skip: bool = True) -> str:
+    """What to do when the profile's default keep rule names cards the deck lacks."""
+    skip = f"keep every first hand with {param('mulligan', False)}, " if can_skip else ""
+    return (f"it is {profile.name}'s default keep rule: give one that fits this deck with {param('keep')}, "
+            f"{skip}or pass {param('allow_absent', True)} to keep it as it is")
+
+
 def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
-            resource: str | None = None) -> Setup:
-    """Resolve the rules in force and compile ``events`` (and the keep rule) against ``deck``."""
+            resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None) -> Setup:
+    """Resolve the rules in force and compile ``events`` (and the keep rule) against ``deck``.
+
+    The drawn deck carries the profile's synonyms from here on, so every
+    group of the question matches the same cards. Groups that match no card
+    are refused unless ``allow_absent`` (see :func:`check_groups`); the
+    resource group is checked only when given or when the mulligan uses it.
+    ``keep_remedy`` replaces the advice given when the profile's default keep
+    rule matches no card (:func:`default_keep_remedy`).
+    """
     profile = get_profile(game)
     check_deck(deck)
-    drawn = profile.drawn_deck(deck)
+    if not isinstance(allow_absent, bool):
+        raise DeckstatError(f"{param('allow_absent')} must be True or False, got {allow_absent!r}")
+    drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
     texts = list(events)
     parsed = []
     for text in texts:
         event = parse_event(text)
-        check_groups(drawn, event, profile, "event", text)
+        check_groups(drawn, event, profile, "event", text, allow_absent=allow_absent)
         parsed.append(event)
     rule, limit, keep_text = mulligan_settings(profile, keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
                                                mulligan_limit=mulligan_limit)
@@ -222,13 +361,17 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
     all_events = list(parsed)
     if keep_text is not None:
         keep_event = parse_event(keep_text, what="keep rule")
-        check_groups(drawn, keep_event, profile, "keep rule", keep_text)
+        check_groups(drawn, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
+                     remedy=(keep_remedy or default_keep_remedy(profile)) if keep is None else None)
         all_events.append(keep_event)
     resource_text = resource if resource is not None else profile.resource_group
     target = 0.0
     if resource_text:
         group = parse_group(resource_text, what="resource group")
-        check_groups(drawn, Count(group, ">=", 1), profile, "resource group", resource_text)
+        # The profile's resource group only matters to the mulligans that choose cards by it.
+        used = resource is not None or rule in RESOURCE_MULLIGANS
+        check_groups(drawn, Count(group, ">=", 1), profile, "resource group", resource_text,
+                     allow_absent=allow_absent or not used)
         all_events.append(Count(group, ">=", 1))
         target = drawn.count(group) / drawn.size
     compiled = compile_events(drawn, all_events)

@@ -30,6 +30,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import (
     Setup,
     all_draws,
+    check_pooled,
     check_simulation,
     check_zone,
     choose_method,
@@ -109,7 +110,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
             resource: str | None = None, method: str = "auto", paired: bool = True, n_trials: int | None = None,
             rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, with_deckout: bool = False,
-            ratio_counts: Iterable[int] | None = None) -> CompareResult:
+            ratio_counts: Iterable[int] | None = None, allow_absent: bool = False) -> CompareResult:
     """The same question for two or more decks, each against the first, with the difference.
 
     Parameters
@@ -129,6 +130,10 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     ratio_counts : iterable of int, optional
         Also sweep each deck's resource count over these counts, as
         :func:`deckstat.ratio` (its default event: a resource card seen) over ``turns``.
+    allow_absent : bool
+        Accept groups that match no card of any deck. A group that only some
+        decks have is always accepted: comparing a deck with a card and one
+        without it is a question in its own right.
 
     Returns
     -------
@@ -177,11 +182,14 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     streams = runner.make_streams(rng)
     tables, odds_tables, provenance = [], [], {}
     for text in texts:
-        setups = [prepare(d, profile, [text], **common) for d in decks]
+        setups = [prepare(d, profile, [text], **common, allow_absent=True) for d in decks]
+        if not allow_absent:
+            check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
+                         resource=resource, scope="any deck compared")
         chosen = "exact" if all(choose_method(s, method) == "exact" for s in setups) else "simulate"
         if chosen == "exact":
-            frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", **common).table
-                      for d in decks]
+            frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", allow_absent=True,
+                           **common).table for d in decks]
             table = _exact_differences(frames, names)
             provenance = dict(setups[0].provenance)
         else:
@@ -195,13 +203,14 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                        for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
     deckout_table = ratio_table = None
     if with_deckout:
-        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams).summary.assign(deck=name,
-                                                                                                 opponent=name)
+        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams,
+                                           allow_absent=allow_absent).summary.assign(deck=name, opponent=name)
                                    for d, name in zip(decks, names)], ignore_index=True)
     if ratio_counts is not None:
         ratio_seat = "first" if seat in ("both", "all") else seat
         ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
-                                       seat=ratio_seat, n_trials=n_trials, rng=streams).table.assign(deck=name)
+                                       seat=ratio_seat, n_trials=n_trials, rng=streams,
+                                       allow_absent=allow_absent).table.assign(deck=name)
                                  for d, name in zip(decks, names)], ignore_index=True)
     provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired,
                        "warnings": same_size_warning(profile, [profile.drawn_deck(d) for d in decks])})

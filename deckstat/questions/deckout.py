@@ -30,7 +30,7 @@ from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import check_groups, check_simulation, mulligan_settings
+from deckstat.questions._setup import check_groups, check_simulation, default_keep_remedy, mulligan_settings
 from deckstat.results import DeckoutResult, frame
 from deckstat.terms import BOTH_OUT_RULES, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
 
@@ -105,7 +105,8 @@ def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, s
 def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = "none",
             drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
             keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
-            rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> DeckoutResult:
+            rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
+            allow_absent: bool = False) -> DeckoutResult:
     """On which turn each seat's deck runs out, under the game's deck-out rule.
 
     Parameters
@@ -147,6 +148,9 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         ``exact`` is available without effects and without the drought rule.
     n_trials, rng, chunk_size, n_workers
         As in :func:`deckstat.odds`.
+    allow_absent : bool
+        Accept a keep rule whose groups match no card of a deck (by default an
+        error, see :func:`deckstat.odds`).
 
     Returns
     -------
@@ -183,7 +187,10 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     check_simulation(n_trials, None, chunk_size, n_workers)
     if profile.deckout == "none":
         raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no deck-out turn")
-    decks = [profile.drawn_deck(deck), profile.drawn_deck(opponent if opponent is not None else deck)]
+    if not isinstance(allow_absent, bool):
+        raise DeckstatError(f"{param('allow_absent')} must be True or False, got {allow_absent!r}")
+    decks = [profile.drawn_deck(d).with_synonyms(profile.synonyms)
+             for d in (deck, opponent if opponent is not None else deck)]
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=mulligan, mulligan_rule=None,
                                            mulligan_limit=None)
     if rule not in ("none", "bottom"):
@@ -192,11 +199,17 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     keep_event = parse_event(keep_text, what="keep rule") if keep_text else None
     keep_groups = groups_of(keep_event) if keep_event is not None else {}
     drought_group = parse_group(profile.drought_group) if (drought and profile.drought_group) else None
-    for d in decks:
+    for i, d in enumerate(decks):
         if keep_event is not None:
-            check_groups(d, keep_event, profile, "keep rule", keep_text)
+            try:
+                check_groups(d, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
+                             remedy=default_keep_remedy(profile) if keep is None else None)
+            except DeckstatError as exc:
+                raise (exc.prefixed(f"opponent {d.name}: ") if i and opponent is not None else exc) from None
         if drought_group is not None:
-            check_groups(d, Count(drought_group, ">=", 1), profile, "drought group", profile.drought_group)
+            # A deck without drought-group cards is in drought for good: what the rule says, not a misspelling.
+            check_groups(d, Count(drought_group, ">=", 1), profile, "drought group", profile.drought_group,
+                         allow_absent=True)
         if profile.library_size(d.size) < 0:
             raise DeckstatError(f"{d.source} has {d.size} cards, fewer than the "
                                 f"{profile.set_aside + profile.hand_size} dealt before turn 1")

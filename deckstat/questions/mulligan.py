@@ -13,7 +13,14 @@ from deckstat.deck import Deck
 from deckstat.engines import exact, runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import Setup, check_simulation, choose_method, mulligan_settings, prepare
+from deckstat.questions._setup import (
+    Setup,
+    check_simulation,
+    choose_method,
+    default_keep_remedy,
+    mulligan_settings,
+    prepare,
+)
 from deckstat.questions.odds import odds
 from deckstat.results import MulliganResult, frame
 from deckstat.terms import SEATS
@@ -30,7 +37,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
              turns: int | Iterable[int] = range(7), seat: str = "first", mulligan_rule: str | None = None,
              mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
              n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-             n_workers: int = 1) -> MulliganResult:
+             n_workers: int = 1, allow_absent: bool = False) -> MulliganResult:
     """How often a hand is kept, what the kept hand holds, and what the mulligan buys by turn.
 
     Parameters
@@ -44,7 +51,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         ``>=1``, else the keep rule).
     turns, seat
         Turns and seat (``first``, ``second`` or ``both``) of the by-turn comparison.
-    mulligan_rule, mulligan_limit, resource, method, n_trials, rng, chunk_size, n_workers
+    mulligan_rule, mulligan_limit, resource, method, n_trials, rng, chunk_size, n_workers, allow_absent
         As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
 
     Returns
@@ -77,11 +84,12 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         event = f"{resource_text}>=1" if resource_text else keep_text
     texts = check_events(event)
     setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                    resource=resource)
+                    resource=resource, allow_absent=allow_absent,
+                    keep_remedy=default_keep_remedy(profile, can_skip=False))
     chosen = choose_method(setup, method)
     streams = runner.make_streams(rng) if chosen == "simulate" else None
     common = {"method": chosen, "n_trials": n_trials, "rng": streams, "chunk_size": chunk_size,
-              "n_workers": n_workers}
+              "n_workers": n_workers, "allow_absent": allow_absent}
     with_rule = odds(deck, profile, texts, turns=turns, seat=seat, keep=setup.keep_text, mulligan_rule=setup.rule,
                      mulligan_limit=setup.limit, resource=resource, **common).table
     without = odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False,

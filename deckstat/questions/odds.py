@@ -35,7 +35,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
          seat: str = "both", zone: str = "seen", keep: str | None = None, mulligan: bool = True,
          mulligan_rule: str | None = None, mulligan_limit: int | None = None, resource: str | None = None,
          method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
-         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1) -> OddsResult:
+         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False) -> OddsResult:
     """Probability that an event holds in a zone, by turn and seat.
 
     Parameters
@@ -79,6 +79,11 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         Trials held in memory at once; does not change the results.
     n_workers : int
         Processes for the simulation; does not change the results.
+    allow_absent : bool
+        Accept groups (in the events, the keep rule or ``resource``) that
+        match no card of the deck. By default such a group is an error that
+        lists the values the deck has: a misspelt name or a value the card
+        file writes differently would otherwise give a silent 0%.
 
     Returns
     -------
@@ -101,7 +106,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     check_simulation(n_trials, precision, chunk_size, n_workers)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
-             "mulligan_limit": mulligan_limit, "resource": resource}
+             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
     answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
                                streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers)
     table, summary, provenance = each_event(texts, rules, answer, "odds")

@@ -29,7 +29,7 @@ from deckstat.engines import runner
 from deckstat.errors import DeckstatError, param
 from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import check_simulation, choose_method, prepare
+from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
@@ -262,6 +262,7 @@ class _Plan:
 def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _Plan:
     parsed = parse_group(group, what="group")
     label = parsed.label
+    deck = deck.with_synonyms(profile.synonyms)
     drawn = profile.drawn_deck(deck)
     table = deck.cards.copy()
     if len(profile.parts) == 1:
@@ -419,7 +420,8 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
     missing = {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
     if profile.deckout == "none" or (mulligan and profile.mulligan not in ("none", "bottom")):
         return missing, None
-    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng)
+    # The sweep itself may empty a group of the keep rule (the resource group at 0).
+    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng, allow_absent=True)
     mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
     return ({"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]},
             str(race.summary["method"].iloc[0]))
@@ -458,7 +460,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
           turns: int | Iterable[int] = range(6), seat: str = "first", zone: str = "seen", target: float | None = None,
           target_turn: int | None = None, flood: int | None = None, keep: str | None = None, mulligan: bool = True,
           method: str = "auto", n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-          n_workers: int = 1) -> RatioResult:
+          n_workers: int = 1, allow_absent: bool = False) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Rebuilding* below),
@@ -531,6 +533,11 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         random stream spawned from ``rng`` and the count, so a count gets the
         same numbers whatever the other counts swept; the deck-out race too,
         even when everything else is exact.
+    allow_absent : bool
+        Accept groups (of the events or the keep rule) that match no card at
+        any count swept. A group that matches cards at some counts only (the
+        swept group at 0, the other cards when the sweep reaches the deck
+        size) is always accepted.
 
     Returns
     -------
@@ -602,10 +609,21 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
                             f"({', '.join(map(str, turn_list))})")
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
-    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan)
+    # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
+    # every deck of the sweep.
+    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan, allow_absent=True)
     chosen = choose_method(setup, method)
     plan = _plan(deck, profile, group, _fillers(filler))
     count_list = _count_list(counts, profile, parsed_group, plan)
+    rebuilt = {}
+    for k in count_list:
+        try:
+            rebuilt[k] = plan.deck_at(k)
+        except DeckstatError as exc:
+            raise exc.prefixed(f"with {k} {label} cards: ") from None
+    if not allow_absent:
+        check_pooled([profile.drawn_deck(d) for d, _ in rebuilt.values()], profile, texts, keep=keep,
+                     keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
     # Each question at each count draws from its own stream: root seed + (count, question).
     streams = runner.make_streams(rng)
     questions = _Questions(profile=profile, texts=texts, resource_event=resource_event,
@@ -615,8 +633,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     tables, provenance, methods, added = [], {}, {}, []
     for k in count_list:
         try:
-            rebuilt, generics = plan.deck_at(k)
-            table, provenance, methods = questions.at(k, rebuilt)
+            rebuilt_deck, generics = rebuilt[k]
+            table, provenance, methods = questions.at(k, rebuilt_deck)
         except DeckstatError as exc:
             raise exc.prefixed(f"with {k} {label} cards: ") from None
         added += [name for name in generics if name not in added]
@@ -693,8 +711,9 @@ class _Questions:
         Returns the table, the provenance of the odds, and how each column was computed.
         """
         profile, seat = self.profile, self.seat
+        # The sweep itself empties groups (the resource group at 0): what was asked was checked up front.
         common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
-                  "chunk_size": self.chunk_size, "n_workers": self.n_workers}
+                  "chunk_size": self.chunk_size, "n_workers": self.n_workers, "allow_absent": True}
         report = validate(rebuilt, profile)
         by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, zone=self.zone,
                        rng=self.seed(k, _STREAM_ODDS), **common)

@@ -74,7 +74,8 @@ def _groups(deck: Deck, profile: Profile) -> list[str]:
     return [str(types.index[0])]
 
 
-def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int = 2026, turns: int = 10) -> Report:
+def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int = 2026, turns: int = 10,
+           allow_absent: bool = False) -> Report:
     """Ask every question the deck report shows.
 
     Parameters
@@ -87,6 +88,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
         Seed of every simulated part.
     turns : int
         Last turn of the by-turn curves (fewer when the deck runs out before).
+    allow_absent : bool
+        Accept a default keep rule that names cards the deck lacks (see
+        :func:`deckstat.odds`); the report's own events come from the deck.
 
     Returns
     -------
@@ -101,14 +105,16 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
     drawn = profile.drawn_deck(deck)
     last_turn = min([turns] + [profile.last_turn(drawn.size, seat) for seat in SEATS])
     validation = validate(deck, profile)
-    by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=n_trials, rng=rng)
-    hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=n_trials, rng=rng)
-    report_mulligan = mulligan(deck, profile, n_trials=n_trials, rng=rng) if profile.mulligan != "none" else None
+    absent = {"allow_absent": allow_absent}
+    by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=n_trials, rng=rng, **absent)
+    hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=n_trials, rng=rng, **absent)
+    report_mulligan = mulligan(deck, profile, n_trials=n_trials, rng=rng, **absent) \
+        if profile.mulligan != "none" else None
     sweep = None
     if profile.resource_group and len(profile.parts) == 1:
         # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
         sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
-                      rng=rng)
-    race = deckout(deck, profile, n_trials=n_trials, rng=rng)
+                      rng=rng, **absent)
+    race = deckout(deck, profile, n_trials=n_trials, rng=rng, **absent)
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
                   mulligan=report_mulligan, ratio=sweep, deckout=race, n_trials=n_trials, seed=rng)

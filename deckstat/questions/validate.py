@@ -60,6 +60,7 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
     profile = get_profile(game)
     check_deck(deck)
     identity = {"deck": deck.name, "game": profile.id}
+    deck = deck.with_synonyms(profile.synonyms)
     rows = [{**identity, **row} for row in violations(deck, profile) + file_warnings(deck, profile)]
     table = frame(rows, VIOLATION_COLUMNS, integers=())
     errors = int((table["level"] == "error").sum())
