@@ -179,5 +179,5 @@ def check_table(fmt: Format, table: str | None) -> None:
 
 
 def simulation_note(result: Result) -> str:
-    """How the simulated numbers were made, with the flag that reproduces them."""
-    return present.simulation_note(result, " (--seed reproduces it)")
+    """How the simulated numbers were made, with the ``--seed`` that reproduces them (every command prints this)."""
+    return present.simulation_note(result, present.SEED_RERUN)

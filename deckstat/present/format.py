@@ -17,6 +17,8 @@ from deckstat.errors import DeckstatError, param, render_marks
 from deckstat.results import RatioResult, Result
 
 FORMATS = ("table", "csv", "json")
+#: How the seed of a simulated run is passed again on the command line.
+SEED_RERUN = "--seed {seed}"
 
 
 def format_probability(p: float) -> str:
@@ -179,16 +181,38 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
     return lines
 
 
-def simulation_note(result: Result, seed_hint: str = "") -> str:
+def seed_note(provenance: Mapping, rerun: str = "rng={seed}") -> str:
+    """The seed of a simulated run and how to run it again ("" when the provenance records no seed).
+
+    ``rerun`` writes how the caller passes a seed back, e.g. a command-line flag.
+
+    Examples
+    --------
+    >>> seed_note({"seed": 483920175, "seed_entropy": 483920175, "seed_spawn_key": [0]}, "--seed {seed}")
+    'seed 483920175 (rerun with --seed 483920175)'
+    >>> seed_note({"seed": None, "seed_entropy": 12, "seed_spawn_key": [3]})
+    'seed entropy 12, spawn key [3]'
+    """
+    seed = provenance.get("seed")
+    if seed is not None:
+        return f"seed {seed} (rerun with {rerun.format(seed=seed)})"
+    if provenance.get("seed_entropy") is None:
+        return ""
+    # A Generator that had already been drawn from: no single number gives its streams again.
+    return f"seed entropy {provenance['seed_entropy']}, spawn key {list(provenance.get('seed_spawn_key', []))}"
+
+
+def simulation_note(result, rerun: str = "rng={seed}") -> str:
     """How the simulated numbers of a result were made ("" when every number is exact).
 
-    ``seed_hint`` follows the seed, e.g. how to pass it again.
+    ``result`` is a :class:`~deckstat.results.Result` or anything with its
+    ``provenance`` and ``frames()``; ``rerun`` is as in :func:`seed_note`.
     """
-    seed = result.provenance.get("seed_entropy")
+    seed = seed_note(result.provenance, rerun)
     trials = _trials(result)
-    if seed is None or trials is None:
+    if not seed or trials is None:
         return ""
-    return f"simulated: {trials:,} trials, seed {seed}{seed_hint}, 95% Wilson intervals (±)"
+    return f"simulated: {trials:,} trials, {seed}, 95% Wilson intervals (±)"
 
 
 def _trials(result: Result) -> int | None:

@@ -435,7 +435,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         provenance.update(runner.provenance(streams))
     elif profile.drought_group:
         provenance.update({key: value for key, value in runner.provenance(questions.race_streams).items()
-                           if key in ("seed_entropy", "seed_spawn_key")})
+                           if key in runner.SEED_KEYS})
     return RatioResult(table=table, summary=summary, provenance=provenance)
 
 
@@ -504,7 +504,7 @@ class _Questions:
                                     n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
                                     rng=race_seed)}
         provenance = {key: value for key, value in by_turn.provenance.items()
-                      if key not in ("seed_entropy", "seed_spawn_key", "question")}
+                      if key not in (*runner.SEED_KEYS, "question")}
         # Each event's first hands (or the exact engine) give its mulligan rate.
         keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
         rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
