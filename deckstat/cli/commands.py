@@ -59,8 +59,8 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
-from deckstat.present.format import format_probability, ratio_decision, rules_note
-from deckstat.terms import DECKOUT_RULES
+from deckstat.present.format import format_probability, policy_note, ratio_decision, rules_note
+from deckstat.terms import DECKOUT_RULES, DEFAULT_POLICY
 
 app = typer.Typer(
     name="deckstat",
@@ -263,8 +263,8 @@ def deckout(
     opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).")]
     = None,
     policy: Annotated[Policy, typer.Option(help="When cards with draw/mill effects (the draw and mill columns) "
-                                           "are played: none (ignored), on_draw (as soon as drawn, chaining), "
-                                           "each_turn (once per owner's turn).")] = Policy.none,
+                                           "are played: on_draw (as soon as drawn, chaining), each_turn (once "
+                                           "per owner's turn), none (ignored).")] = Policy[DEFAULT_POLICY],
     no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
     terrain_turns: Annotated[int | None, typer.Option("--terrain-turns", help="With the drought rule: turns a "
                                                       "Terrain stays in play before it is scored (default: "
@@ -305,7 +305,7 @@ def deckout(
         provenance = result.provenance
         vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
         lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
-                 f"policy: {provenance['policy_text']}"]
+                 policy_note(provenance)]
         if provenance["drought"]:
             lines.append("drought rule on; " + provenance["assumptions"][-1])
         note = simulation_note(result)

@@ -221,6 +221,36 @@ def _trials(result: Result) -> int | None:
     return max(counts) if counts else None
 
 
+def policy_note(provenance: Mapping) -> str:
+    """The deck-out play policy in words, with how many cards of each deck it plays.
+
+    Examples
+    --------
+    >>> policy_note({"policy": "none", "policy_text": "card effects are ignored", "effect_cards": [0, 0]})
+    'policy none: card effects are ignored'
+    >>> policy_note({"policy": "on_draw", "policy_text": "played when drawn", "effect_cards": [0, 0]})
+    "no card has a draw or mill effect, so only the rules' draws move the decks (policy on_draw)"
+    >>> policy_note({"policy": "on_draw", "policy_text": "played when drawn", "effect_cards": [8, 8]})
+    'policy on_draw: played when drawn; 8 cards of each deck have a draw or mill effect'
+    """
+    policy = provenance["policy"]
+    text = f"policy {policy}: {provenance['policy_text']}"
+    cards = provenance.get("effect_cards")
+    if cards is None or (policy == "none" and not any(cards)):
+        return text
+    if not any(cards):
+        return f"no card has a draw or mill effect, so only the rules' draws move the decks " \
+               f"(policy {policy})"
+    if cards[0] == cards[1]:
+        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of each deck"
+        verb = "has" if cards[0] == 1 else "have"
+    else:
+        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of the first player's deck and {cards[1]} of the " \
+                  "second's"
+        verb = "have" if sum(cards) != 1 else "has"
+    return f"{text}; {counted} {verb} a draw or mill effect" + (", not played" if policy == "none" else "")
+
+
 def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = None) -> str:
     """The mulligan in force, in words ("" when the game has none)."""
     rule = provenance.get("mulligan_rule", "none")

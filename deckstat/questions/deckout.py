@@ -29,7 +29,7 @@ from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import check_groups, check_simulation, mulligan_settings
 from deckstat.results import DeckoutResult, frame
-from deckstat.terms import METHODS, POLICIES, SEATS
+from deckstat.terms import DEFAULT_POLICY, METHODS, POLICIES, SEATS
 
 DECKOUT_COLUMNS = ["deck", "opponent", "game", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                    "n_trials", "method"]
@@ -54,6 +54,12 @@ def _effects(deck: Deck) -> list[np.ndarray]:
     return effects
 
 
+def _effect_cards(deck: Deck) -> int:
+    """Cards (copies counted) with a draw or mill effect."""
+    draw, mill = _effects(deck)
+    return int(deck.counts[(draw > 0) | (mill > 0)].sum())
+
+
 def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, seat: str) -> SeatSpec:
     membership = np.column_stack([deck.mask(g) for g in keep_groups.values()]) if keep_groups else \
         np.zeros((len(deck.cards), 0), dtype=bool)
@@ -62,7 +68,7 @@ def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, s
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
 
 
-def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = "none",
+def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
             drought: bool = True, terrain_turns: int | None = None, keep: str | None = None, mulligan: bool = True,
             method: str = "auto", n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
             n_workers: int = 1) -> DeckoutResult:
@@ -75,10 +81,13 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     game : str or Profile
     opponent : Deck, optional
         The second player's deck (default: a copy of ``deck``).
-    policy : {"none", "on_draw", "each_turn"}
+    policy : {"on_draw", "each_turn", "none"}
         When cards with ``draw`` (extra cards their owner draws) or ``mill``
         (cards the opponent discards from the deck) effects are played; see
-        :data:`deckstat.terms.POLICIES`. Costs and other conditions are not modelled.
+        :data:`deckstat.terms.POLICIES`. Costs and other conditions are not
+        modelled. The default, ``on_draw``, plays them as soon as they are
+        drawn; ``none`` ignores the columns. A deck without such cards gets
+        the same exact answer under every policy.
     drought : bool
         Apply the profile's drought rule (Wankul), if it has one.
     terrain_turns : int, optional
@@ -100,7 +109,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         simulated. ``summary``: per seat, the mean, median, earliest and latest
         turn, ``p_runs_out_first`` (this seat runs out strictly before the
         other) with its interval, and ``p_same_moment``. ``provenance`` holds
-        the rule, the policy in words and the assumptions.
+        the rule, the policy in words, ``effect_cards`` (cards with a draw or
+        mill effect in each seat's deck) and the assumptions.
 
     Examples
     --------
@@ -140,7 +150,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
             raise DeckstatError(f"{d.source} has {d.size} cards, fewer than the "
                                 f"{profile.set_aside + profile.hand_size} dealt before turn 1")
     seats = tuple(_seat_spec(d, profile, keep_groups, drought_group, seat) for d, seat in zip(decks, SEATS))
-    has_effects = policy != "none" and any((s.draw > 0).any() or (s.mill > 0).any() for s in seats)
+    effect_cards = [_effect_cards(d) for d in decks]
+    has_effects = policy != "none" and any(effect_cards)
     needs_simulation = has_effects or drought_group is not None
     if method == "exact" and needs_simulation:
         why = "card effects" if has_effects else "the drought rule"
@@ -150,7 +161,7 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     libraries = [profile.library_size(d.size) for d in decks]
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
                   "opponent_source": decks[1].source, "rule": profile.deckout, "policy": policy,
-                  "policy_text": POLICIES[policy], "drought": drought_group is not None,
+                  "policy_text": POLICIES[policy], "effect_cards": effect_cards, "drought": drought_group is not None,
                   "terrain_turns": terrain_turns, "mulligan_rule": rule, "keep": keep_text,
                   "library_sizes": libraries,
                   "assumptions": [
