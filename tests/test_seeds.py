@@ -52,6 +52,16 @@ def test_printed_seed_is_the_recorded_one():
     assert provenance["seed_spawn_key"] == [0]
 
 
+def test_report_prints_and_records_its_seed(tmp_path):
+    args = ["report", WANKUL, "--game", "wankul", "--trials", "2000"]
+    out = ok(run(*args, "--out", tmp_path / "a"))
+    seed = printed_seed(out)
+    page = (tmp_path / "a" / "report.md").read_text(encoding="utf-8")
+    assert f"seed {seed} (rerun with --seed {seed})" in page
+    ok(run(*args, "--out", tmp_path / "b", "--seed", seed))
+    assert (tmp_path / "b" / "report.md").read_text(encoding="utf-8") == page
+
+
 def test_exact_answers_print_no_seed():
     out = ok(run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-1"))
     assert "seed" not in out
@@ -111,3 +121,15 @@ def test_a_used_generator_records_its_streams():
     assert seed_note(second.provenance) == "seed entropy 77, spawn key [1]"
     assert "seed entropy 77, spawn key [1]" in simulation_note(second)
     assert "seed entropy 77" in repr(second)
+
+
+def test_report_records_its_seed_and_reruns():
+    first = deckstat.report(wankul(), "wankul", n_trials=2000)
+    assert first.seed is not None and first.seed < runner.FRESH_SEED_BOUND
+    assert first.provenance["seed"] == first.seed
+    again = deckstat.report(wankul(), "wankul", n_trials=2000, rng=first.seed)
+    assert again.provenance == first.provenance
+    for name, frame in first.frames().items():
+        pd.testing.assert_frame_equal(frame, again.frames()[name])
+    # The drought rule makes Wankul's deck-out random, the sweep's deck-out turns included; the odds are exact.
+    assert first.simulated() == ["ratio", "deckout"]

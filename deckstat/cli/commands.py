@@ -479,22 +479,28 @@ def report(
     = Path("report"),
     html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
     trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
+    seed: SeedOpt = None,
+    policy: Annotated[Policy, typer.Option(help="When the deck-out part plays the cards of the draw and mill "
+                                           "columns (see `deckstat deckout --help`).")] = Policy[DEFAULT_POLICY],
     pool: PoolOpt = None,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
     Legality, opening hands and mulligan, the by-turn curve, the resource-count
-    sweep and deck-out timing, written as report.md (or report.html) into --out.
+    sweep, deck-out timing (with the draw and mill columns, as `deckstat
+    deckout`) and, for a deck with a shield_trigger column, the shield
+    triggers among the shields, written as report.md (or report.html) into
+    --out.
     """
     from deckstat.present.report import write_report
 
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed), out,
-                            fmt="html" if html else "markdown")
-    stdout().print(Text(f"wrote {page} and its figures"))
+        result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value)
+        page = write_report(result, out, fmt="html" if html else "markdown")
+    note = simulation_note(result)
+    stdout().print(Text(f"wrote {page} and its figures" + (f"\n{note}" if note else "")), soft_wrap=True)
 
 
 @games_app.callback()
