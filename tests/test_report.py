@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 import pytest
-from helpers import SHARED_CARDDATA, ok, run, sample_deck
+from helpers import DATA, SHARED_CARDDATA, ok, run, sample_deck
 from scipy.stats import hypergeom
 
 import deckstat
@@ -142,3 +142,15 @@ def test_shield_triggers_of_a_real_decklist(tmp_path):
     shields = hypergeom(40, 6, 5)  # 6 shield triggers among its 40 cards
     assert re.search(rf"With 6 shield triggers .* {re.escape(format_probability(shields.sf(0)))} of the time; "
                      r"on average 0\.75 of them are\.", page)
+
+
+def test_report_under_a_mulligan_the_deckout_model_lacks(tmp_path):
+    deck = deckstat.load_deck(DATA / "mtg" / "deck.csv")
+    profile = deckstat.get_profile(DATA / "mtg" / "profile.toml")
+    report = deckstat.report(deck, profile, n_trials=2000, rng=4)
+    kept = deckstat.deckout(deck, profile, mulligan=False, n_trials=2000, rng=4)
+    pd.testing.assert_frame_equal(report.deckout.summary, kept.summary)
+    # Hand-derived: 60 - 7 = 53 draws; the first player skips the first draw and fails on turn 55.
+    assert report.deckout.summary["median_turn"].tolist() == [55, 54]
+    page = write_report(report, tmp_path).read_text(encoding="utf-8")
+    assert "- every first hand is kept: the deck-out model has no london mulligan" in deckout_lines(page)

@@ -120,6 +120,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     first = race.summary.set_index("seat").loc["first", "p_runs_out_first"]
     lines += [f"- P(first player runs out first) = {format_probability(first)}",
               f"- {policy_note(race.provenance)}",
+              *([f"- every first hand is kept: the deck-out model has no {profile.mulligan} mulligan"]
+                if race.provenance["mulligan_rule"] != profile.mulligan else []),
               f"- {'; '.join(race.provenance['assumptions'])}", "",
               f"![deck-out]({figures['deckout'].name})", ""]
     text = "\n".join(lines)

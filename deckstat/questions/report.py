@@ -70,7 +70,9 @@ class Report:
         The results of :func:`deckstat.validate`, :func:`deckstat.odds` (kept
         hand; by turn), :func:`deckstat.mulligan`, :func:`deckstat.ratio` and
         :func:`deckstat.deckout`; ``mulligan`` and ``ratio`` are ``None`` for
-        games without a mulligan or a resource group.
+        games without a mulligan or a resource group. The deck-out race keeps
+        every first hand under a mulligan other than the bottom one, which
+        the deck-out model does not know.
     shield_triggers : ShieldTriggers or None
         For a game that sets cards aside (Duel Masters' shields) and a deck
         with a ``shield_trigger`` column; ``None`` otherwise.
@@ -193,7 +195,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
         # The question players ask of a count: does the kept opening hand hold one 95% of the time?
         sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=0.95, target_turn=0,
                       n_trials=n_trials, rng=rng)
-    race = deckout(deck, profile, policy=policy, n_trials=n_trials, rng=rng)
+    # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
+    race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=n_trials,
+                   rng=rng)
     triggers = _shield_triggers(deck, profile, n_trials=n_trials, streams=rng)
     provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": n_trials,
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
