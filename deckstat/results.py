@@ -9,7 +9,9 @@ every identity column. Summaries that are answers (a keep rate, a recommended
 count, who runs out first) are tables too.
 
 ``provenance`` records how to reproduce the numbers: the rules in force, the
-seed entropy and spawn key of simulated parts, and the deckstat version. It
+seed of simulated parts (``seed``, the number to pass again as ``rng``, and
+the root ``SeedSequence`` it makes, ``seed_entropy`` and ``seed_spawn_key``),
+and the deckstat version. It
 is also copied into every table's ``attrs`` and written by the command line's
 ``--format json`` and ``--format csv``.
 """
@@ -69,8 +71,10 @@ class Result:
     def _headline(self) -> str:
         shown = [f"{key} {self.provenance[key]}" for key in ("game", "mulligan_rule")
                  if self.provenance.get(key) is not None]
-        if self.provenance.get("seed_entropy") is not None:
-            shown.append(f"seed {self.provenance['seed_entropy']}")
+        if self.provenance.get("seed") is not None:
+            shown.append(f"seed {self.provenance['seed']}")
+        elif self.provenance.get("seed_entropy") is not None:
+            shown.append(f"seed entropy {self.provenance['seed_entropy']}")
         return ", ".join(shown)
 
 

@@ -53,6 +53,9 @@ POLICIES = {
     "each_turn": "on each of its owner's turns, every effect card drawn since the last one is played once; the "
                  "cards they draw wait for the next turn",
 }
+#: The policy of ``deckout`` (and of the deck report) unless another is asked for: the deck file's draw and mill
+#: columns count, played as soon as drawn. Without such columns every policy gives the same answer.
+DEFAULT_POLICY = "on_draw"
 
 TURN_ORDERS = ("alternating", "simultaneous")
 DRAW_STEPS = ("start", "end")

@@ -426,7 +426,7 @@ def test_draw_and_mill_effects_match_a_literal_simulator(policy):
     result = deckstat.deckout(deck, effect_profile(), policy=policy, n_trials=n_kernel, rng=9)
     assert result.provenance["policy"] == policy
     slow = slow_effects(n_slow, 9, policy)
-    baseline = deckstat.deckout(deck, effect_profile())
+    baseline = deckstat.deckout(deck, effect_profile(), policy="none")
     assert turns_by_seat(baseline) == {"first": 13, "second": 13}
     turns = range(1, 14)
     for i, seat in enumerate(("first", "second")):
@@ -458,3 +458,17 @@ def test_deckout_reproducible_whatever_the_chunk_size():
     b = deckstat.deckout(deck, "wankul", terrain_turns=3, n_trials=140_000, rng=8, chunk_size=1 << 20)
     np.testing.assert_array_equal(a.table["p"], b.table["p"])
     np.testing.assert_array_equal(a.summary["p_runs_out_first"], b.summary["p_runs_out_first"])
+
+
+def test_the_default_policy_plays_the_effect_columns_as_soon_as_drawn():
+    deck = deckstat.Deck.from_table(EFFECT_DECK)
+    default = deckstat.deckout(deck, effect_profile(), n_trials=2000, rng=3)
+    assert default.provenance["policy"] == "on_draw" and default.provenance["effect_cards"] == [5, 5]
+    on_draw = deckstat.deckout(deck, effect_profile(), policy="on_draw", n_trials=2000, rng=3)
+    pd.testing.assert_frame_equal(default.summary, on_draw.summary)
+    # Without draw or mill columns every policy gives the same exact race.
+    plain = deckstat.deckout(sample("duel-masters"), "duel-masters")
+    assert plain.provenance["effect_cards"] == [0, 0]
+    assert set(plain.table["method"]) == {"exact"}
+    pd.testing.assert_frame_equal(plain.summary, deckstat.deckout(sample("duel-masters"), "duel-masters",
+                                                                 policy="none").summary)

@@ -62,8 +62,15 @@ from deckstat.cli.options import (
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
 from deckstat.games.rules import file_warnings
-from deckstat.present.format import format_estimate, format_probability, game_end_line, ratio_decision, rules_note
-from deckstat.terms import DECKOUT_RULES
+from deckstat.present.format import (
+    format_estimate,
+    format_probability,
+    game_end_line,
+    policy_note,
+    ratio_decision,
+    rules_note,
+)
+from deckstat.terms import DECKOUT_RULES, DEFAULT_POLICY
 
 app = typer.Typer(
     name="deckstat",
@@ -290,8 +297,8 @@ def deckout(
     opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).")]
     = None,
     policy: Annotated[Policy, typer.Option(help="When cards with draw/mill effects (the draw and mill columns) "
-                                           "are played: none (ignored), on_draw (as soon as drawn, chaining), "
-                                           "each_turn (once per owner's turn).")] = Policy.none,
+                                           "are played: on_draw (as soon as drawn, chaining), each_turn (once "
+                                           "per owner's turn), none (ignored).")] = Policy[DEFAULT_POLICY],
     no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
     terrain_turns: Annotated[str | None, typer.Option("--terrain-turns", help="With the drought rule: turns (of "
                                                       "either player) a Terrain stays in play before it is scored "
@@ -347,7 +354,7 @@ def deckout(
         _warn(provenance["warnings"])
         vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
         lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
-                 f"policy: {provenance['policy_text']}"]
+                 policy_note(provenance)]
         if provenance["drought"]:
             lines.append("drought rule on; " + "; ".join(provenance["assumptions"][-2:]))
         note = simulation_note(result)
@@ -545,23 +552,30 @@ def report(
     = Path("report"),
     html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
     trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated parts.")] = 2026,
+    seed: SeedOpt = None,
+    policy: Annotated[Policy, typer.Option(help="When the deck-out part plays the cards of the draw and mill "
+                                           "columns (see `deckstat deckout --help`).")] = Policy[DEFAULT_POLICY],
     pool: PoolOpt = None,
     allow_absent: AllowAbsentOpt = False,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
     Legality, opening hands and mulligan, the by-turn curve, the resource-count
-    sweep and deck-out timing, written as report.md (or report.html) into --out.
+    sweep, deck-out timing (with the draw and mill columns, as `deckstat
+    deckout`) and, for a deck with a shield_trigger column, the shield
+    triggers among the shields, written as report.md (or report.html) into
+    --out.
     """
     from deckstat.present.report import write_report
 
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        page = write_report(deckstat.report(loaded, profile, n_trials=trials, rng=seed, allow_absent=allow_absent), out,
-                            fmt="html" if html else "markdown")
-    stdout().print(Text(f"wrote {page} and its figures"))
+        result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
+                                 allow_absent=allow_absent)
+        page = write_report(result, out, fmt="html" if html else "markdown")
+    note = simulation_note(result)
+    stdout().print(Text(f"wrote {page} and its figures" + (f"\n{note}" if note else "")), soft_wrap=True)
 
 
 @games_app.callback()

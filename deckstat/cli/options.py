@@ -185,5 +185,8 @@ def check_table(fmt: Format, table: str | None) -> None:
 
 
 def simulation_note(result: Result) -> str:
-    """How the simulated numbers were made, with the flag that reproduces them."""
-    return present.simulation_note(result, " (--seed reproduces it)")
+    """How the simulated numbers were made, with the ``--seed`` that reproduces them (every command prints this).
+
+    ``result`` may also be a deck :class:`~deckstat.questions.report.Report`, which has the same provenance and frames.
+    """
+    return present.simulation_note(result, present.SEED_RERUN)

@@ -10,6 +10,7 @@ per-block tallies are kept, so memory does not grow with the trial count.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +25,10 @@ DEFAULT_TRIALS = 200_000
 DEFAULT_CHUNK = 1 << 18
 MAX_PRECISION_TRIALS = 2_000_000_000
 CONFIDENCE = 0.95
+#: Seeds drawn when none is given are below this: at most 9 digits to type, a billion possible runs.
+FRESH_SEED_BOUND = 10**9
+#: The provenance keys that record a run's seed.
+SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
 
 
 @dataclass(frozen=True)
@@ -37,21 +42,46 @@ class Streams:
         """The root ``SeedSequence`` (a fresh object: spawning from it starts at child 0)."""
         return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
 
+    @property
+    def seed(self) -> int | None:
+        """The whole number that, passed as ``rng`` (``--seed``), gives these streams again.
+
+        ``None`` when no number does: the streams of a Generator that had
+        already been used, or of a spawned ``SeedSequence``.
+        """
+        return self.entropy if self.spawn_key == (0,) else None
+
+
+def fresh_seed() -> int:
+    """A seed drawn from the operating system's entropy, short enough to type back."""
+    return secrets.randbelow(FRESH_SEED_BOUND)
+
 
 def make_streams(rng: int | np.random.Generator | np.random.SeedSequence | Streams | None) -> Streams:
     """Normalise ``rng`` once and derive the run's root seed from it.
 
-    An int (or None, for fresh entropy) seeds a new generator; a Generator
-    passed in is consumed (one ``spawn``), so two runs with the same
-    Generator object differ, as two draws from it would. :class:`Streams`
-    are returned as they are, so a question that runs several simulations
-    normalises ``rng`` once and gives each the same root.
+    None draws a fresh seed (:func:`fresh_seed`) and then runs exactly as that
+    seed passed as an int would, so the seed recorded in the provenance
+    (``seed``) reproduces the run. A Generator passed in is consumed (one
+    ``spawn``), so two runs with the same Generator object differ, as two
+    draws from it would; its streams are recorded as ``seed_entropy`` and
+    ``seed_spawn_key``. :class:`Streams` are returned as they are, so a
+    question that runs several simulations normalises ``rng`` once and gives
+    each the same root.
+
+    Examples
+    --------
+    >>> make_streams(483920175).seed
+    483920175
+    >>> drawn = make_streams(None)
+    >>> drawn.seed < FRESH_SEED_BOUND and make_streams(drawn.seed) == drawn
+    True
     """
     if isinstance(rng, Streams):
         return rng
     if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (int, np.integer)) and rng < 0):
         raise DeckstatError(f"{param('rng')} must be a seed from 0, a numpy Generator or None, got {rng!r}")
-    generator = np.random.default_rng(rng)
+    generator = np.random.default_rng(fresh_seed() if rng is None else rng)
     child = generator.bit_generator.seed_seq.spawn(1)[0]
     return Streams(int(child.entropy), tuple(child.spawn_key))
 
@@ -175,6 +205,11 @@ def simulate(task: Callable, streams: Streams, *, n_trials: int | None = None, p
 
 
 def provenance(streams: Streams, precision: float | None = None) -> dict:
-    """What reproduces a simulated result: the root seed, the block size, the stopping rule, the interval."""
-    return {"seed_entropy": streams.entropy, "seed_spawn_key": list(streams.spawn_key),
+    """What reproduces a simulated result: the root seed, the block size, the stopping rule, the interval.
+
+    ``seed`` is the number to pass again as ``rng`` (``--seed``), or ``None``
+    when only ``seed_entropy`` and ``seed_spawn_key`` (the root
+    ``SeedSequence``) record the streams.
+    """
+    return {"seed": streams.seed, "seed_entropy": streams.entropy, "seed_spawn_key": list(streams.spawn_key),
             "block_trials": BLOCK_TRIALS, "precision": precision, "confidence": CONFIDENCE, "interval": "wilson"}

@@ -17,6 +17,8 @@ from deckstat.errors import DeckstatError, param, render_marks
 from deckstat.results import RatioResult, Result
 
 FORMATS = ("table", "csv", "json")
+#: How the seed of a simulated run is passed again on the command line.
+SEED_RERUN = "--seed {seed}"
 
 
 def format_probability(p: float) -> str:
@@ -274,22 +276,74 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
     return lines
 
 
-def simulation_note(result: Result, seed_hint: str = "") -> str:
+def seed_note(provenance: Mapping, rerun: str = "rng={seed}") -> str:
+    """The seed of a simulated run and how to run it again ("" when the provenance records no seed).
+
+    ``rerun`` writes how the caller passes a seed back, e.g. a command-line flag.
+
+    Examples
+    --------
+    >>> seed_note({"seed": 483920175, "seed_entropy": 483920175, "seed_spawn_key": [0]}, "--seed {seed}")
+    'seed 483920175 (rerun with --seed 483920175)'
+    >>> seed_note({"seed": None, "seed_entropy": 12, "seed_spawn_key": [3]})
+    'seed entropy 12, spawn key [3]'
+    """
+    seed = provenance.get("seed")
+    if seed is not None:
+        return f"seed {seed} (rerun with {rerun.format(seed=seed)})"
+    if provenance.get("seed_entropy") is None:
+        return ""
+    # A Generator that had already been drawn from: no single number gives its streams again.
+    return f"seed entropy {provenance['seed_entropy']}, spawn key {list(provenance.get('seed_spawn_key', []))}"
+
+
+def simulation_note(result, rerun: str = "rng={seed}") -> str:
     """How the simulated numbers of a result were made ("" when every number is exact).
 
-    ``seed_hint`` follows the seed, e.g. how to pass it again.
+    ``result`` is a :class:`~deckstat.results.Result` or anything with its
+    ``provenance`` and ``frames()``; ``rerun`` is as in :func:`seed_note`.
     """
-    seed = result.provenance.get("seed_entropy")
+    seed = seed_note(result.provenance, rerun)
     trials = _trials(result)
-    if seed is None or trials is None:
+    if not seed or trials is None:
         return ""
-    return f"simulated: {trials:,} trials, seed {seed}{seed_hint}, 95% Wilson intervals (± or [low, high])"
+    return f"simulated: {trials:,} trials, {seed}, 95% Wilson intervals (± or [low, high])"
 
 
 def _trials(result: Result) -> int | None:
     counts = [int(v) for frame in result.frames().values() if "n_trials" in frame.columns
               for v in frame["n_trials"].dropna()]
     return max(counts) if counts else None
+
+
+def policy_note(provenance: Mapping) -> str:
+    """The deck-out play policy in words, with how many cards of each deck it plays.
+
+    Examples
+    --------
+    >>> policy_note({"policy": "none", "policy_text": "card effects are ignored", "effect_cards": [0, 0]})
+    'policy none: card effects are ignored'
+    >>> policy_note({"policy": "on_draw", "policy_text": "played when drawn", "effect_cards": [0, 0]})
+    "no card has a draw or mill effect, so only the rules' draws move the decks (policy on_draw)"
+    >>> policy_note({"policy": "on_draw", "policy_text": "played when drawn", "effect_cards": [8, 8]})
+    'policy on_draw: played when drawn; 8 cards of each deck have a draw or mill effect'
+    """
+    policy = provenance["policy"]
+    text = f"policy {policy}: {provenance['policy_text']}"
+    cards = provenance.get("effect_cards")
+    if cards is None or (policy == "none" and not any(cards)):
+        return text
+    if not any(cards):
+        return f"no card has a draw or mill effect, so only the rules' draws move the decks " \
+               f"(policy {policy})"
+    if cards[0] == cards[1]:
+        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of each deck"
+        verb = "has" if cards[0] == 1 else "have"
+    else:
+        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of the first player's deck and {cards[1]} of the " \
+                  "second's"
+        verb = "have" if sum(cards) != 1 else "has"
+    return f"{text}; {counted} {verb} a draw or mill effect" + (", not played" if policy == "none" else "")
 
 
 def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = None) -> str:

@@ -15,7 +15,14 @@ import pandas as pd
 from deckstat._validate import check_choice
 from deckstat._version import __version__
 from deckstat.errors import DeckstatError
-from deckstat.present.format import format_estimate, format_probability, ratio_decision
+from deckstat.present.format import (
+    SEED_RERUN,
+    format_estimate,
+    format_probability,
+    policy_note,
+    ratio_decision,
+    seed_note,
+)
 from deckstat.questions.report import Report
 
 REPORT_FORMATS = ("markdown", "html")
@@ -62,9 +69,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     figures["deckout"] = plots.save(plots.plot_deckout(report.deckout), out / "deckout.png")
 
     name = deck.name
-    lines = [f"# {name} — {profile.name}", "",
-             f"{deck.size} cards. deckstat {__version__}; simulated parts use seed {report.seed} and "
-             f"{report.n_trials:,} trials (95% intervals shown as ± when symmetric, else as [low, high]).", ""]
+    lines = [f"# {name} — {profile.name}", "", f"{deck.size} cards. deckstat {__version__}. {_how_computed(report)}",
+             ""]
     lines += ["## Is the deck legal?", ""]
     violations = report.validation.table
     if violations.empty:
@@ -82,6 +88,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
         kept = format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"], summary["method"])
         lines += [f"Mulligan ({summary['mulligan_rule']}, keep rule `{summary['keep']}`): the first hand is kept "
                   f"{kept} of the time.", "", f"![mulligan]({figures['mulligan'].name})", ""]
+    if report.shield_triggers is not None:
+        lines += _shield_section(report)
     lines += ["## By turn", "", "Probability of holding at least one, among the kept hand and the cards drawn "
               "since (turn 0 is the opening hand).", ""]
     by_turn = report.by_turn.table
@@ -100,7 +108,10 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     first = race.summary.set_index("seat").loc["first"]
     shown = format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
     lines += [f"- P(first player runs out first) = {shown}",
-              f"- {race.provenance['policy_text']}; {'; '.join(race.provenance['assumptions'])}", "",
+              f"- {policy_note(race.provenance)}",
+              *([f"- every first hand is kept: the deck-out model has no {profile.mulligan} mulligan"]
+                if race.provenance["mulligan_rule"] != profile.mulligan else []),
+              f"- {'; '.join(race.provenance['assumptions'])}", "",
               f"![deck-out]({figures['deckout'].name})", ""]
     text = "\n".join(lines)
     if fmt == "markdown":
@@ -145,6 +156,45 @@ def _ratio_section(report: Report, figure: str) -> list[str]:
         lines += [f"Counts above what the deck's {group} cards allow add generic cards: "
                   f"{', '.join(result.provenance['added_cards'])}.", ""]
     return lines + [f"![ratio]({figure})", ""]
+#: What the report calls its parts when it says which were simulated.
+_PART_NAMES = {"hands": "opening hand", "by_turn": "by turn", "mulligan": "mulligan", "ratio": "resource count",
+               "deckout": "deck-out", "shield_triggers": "shield triggers"}
+
+
+def _how_computed(report: Report) -> str:
+    """Which parts are simulated, with the trials and the seed that reproduces them."""
+    simulated = [_PART_NAMES[part] for part in report.simulated()]
+    if not simulated:
+        return "Every number is exact."
+    return (f"Simulated parts ({', '.join(simulated)}): {report.n_trials:,} trials, "
+            f"{seed_note(report.provenance, SEED_RERUN)}; 95% intervals shown as ± when symmetric, else as "
+            "[low, high]. The other numbers are exact.")
+
+
+def _shield_section(report: Report) -> list[str]:
+    """P(at least k shield triggers among the shields) for k = 1..3 and their expected number, in words."""
+    triggers = report.shield_triggers
+    shields = triggers.shields
+    aside = report.profile.set_aside_name or "set-aside cards"
+    lines = ["## Shield triggers", ""]
+    if triggers.cards == 0:
+        return lines + [f"No card of the deck is marked as a shield trigger (déclencheur de bouclier) in its "
+                        f"shield_trigger column, so none of your {shields} {aside} can be one.", ""]
+    rows = triggers.odds.table
+    one = format_estimate(rows["p"].iloc[0], rows["ci_low"].iloc[0], rows["ci_high"].iloc[0], rows["method"].iloc[0])
+    several = triggers.cards != 1
+    named = (f"{triggers.cards} shield trigger{'s' if several else ''} "
+             f"(déclencheur{'s' if several else ''} de bouclier)")
+    # A sum of exact probabilities may land just below a half (0.8749999…): round that off first.
+    expected = f"{round(triggers.expected, 9):.2f}"
+    lines += [f"With {named} in {report.deck.size} cards, at least one of your {shields} {aside} is a shield trigger "
+              f"{one} of the time; on average {expected} of them are.", ""]
+    table = pd.DataFrame({
+        f"shield triggers among the {shields} {aside}": [f"at least {k}" for k in range(1, min(3, shields) + 1)],
+        "probability": [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                        for r in rows.head(min(3, shields)).itertuples(index=False)],
+    })
+    return lines + [_table(table), ""]
 
 
 def _to_html(markdown: str, title: str) -> str:

@@ -32,7 +32,7 @@ from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import check_groups, check_simulation, default_keep_remedy, mulligan_settings
 from deckstat.results import DeckoutResult, frame
-from deckstat.terms import BOTH_OUT_RULES, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
+from deckstat.terms import BOTH_OUT_RULES, DEFAULT_POLICY, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
 
 DECKOUT_COLUMNS = ["deck", "opponent", "game", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                    "n_trials", "method"]
@@ -94,6 +94,12 @@ def _effects(deck: Deck) -> list[np.ndarray]:
     return effects
 
 
+def _effect_cards(deck: Deck) -> int:
+    """Cards (copies counted) with a draw or mill effect."""
+    draw, mill = _effects(deck)
+    return int(deck.counts[(draw > 0) | (mill > 0)].sum())
+
+
 def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, seat: str) -> SeatSpec:
     membership = np.column_stack([deck.mask(g) for g in keep_groups.values()]) if keep_groups else \
         np.zeros((len(deck.cards), 0), dtype=bool)
@@ -102,7 +108,7 @@ def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, s
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
 
 
-def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = "none",
+def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
             drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
             keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
             rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
@@ -119,10 +125,13 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         whose decks must have the same size (Wankul), an opponent of another
         size is raced all the same, with a warning in
         ``provenance["warnings"]``.
-    policy : {"none", "on_draw", "each_turn"}
+    policy : {"on_draw", "each_turn", "none"}
         When cards with ``draw`` (extra cards their owner draws) or ``mill``
         (cards the opponent discards from the deck) effects are played; see
-        :data:`deckstat.terms.POLICIES`. Costs and other conditions are not modelled.
+        :data:`deckstat.terms.POLICIES`. Costs and other conditions are not
+        modelled. The default, ``on_draw``, plays them as soon as they are
+        drawn; ``none`` ignores the columns. A deck without such cards gets
+        the same exact answer under every policy.
     drought : bool
         Apply the profile's drought rule (Wankul), if it has one.
     terrain_turns : int or "never", optional
@@ -163,8 +172,9 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         which turn the game ends by deck-out (``p``, ``cdf``), at the first
         seat's deck-out, or at the later one under Licum's rule.
         ``provenance`` holds the rule, when the game ends in words
-        (``game_end_text``), the policy and the drought reading in words, the
-        assumptions and any ``warnings``.
+        (``game_end_text``), the policy and the drought reading in words,
+        ``effect_cards`` (cards with a draw or mill effect in each seat's
+        deck), the assumptions and any ``warnings``.
 
     Examples
     --------
@@ -214,7 +224,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
             raise DeckstatError(f"{d.source} has {d.size} cards, fewer than the "
                                 f"{profile.set_aside + profile.hand_size} dealt before turn 1")
     seats = tuple(_seat_spec(d, profile, keep_groups, drought_group, seat) for d, seat in zip(decks, SEATS))
-    has_effects = policy != "none" and any((s.draw > 0).any() or (s.mill > 0).any() for s in seats)
+    effect_cards = [_effect_cards(d) for d in decks]
+    has_effects = policy != "none" and any(effect_cards)
     needs_simulation = has_effects or drought_group is not None
     if method == "exact" and needs_simulation:
         why = "card effects" if has_effects else "the drought rule"
@@ -233,7 +244,7 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
                   "opponent_source": decks[1].source, "rule": profile.deckout,
                   "game_end_text": GAME_END_WORDS[both_out], "policy": policy,
-                  "policy_text": POLICIES[policy], "drought": drought_group is not None,
+                  "policy_text": POLICIES[policy], "effect_cards": effect_cards, "drought": drought_group is not None,
                   "terrain_turns": terrain_turns if drought_group is not None else None,
                   "drought_order": drought_order if drought_group is not None else None,
                   "mulligan_rule": rule, "keep": keep_text, "library_sizes": libraries,

@@ -71,8 +71,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     n_trials : int, optional
         Simulated trials (default 200 000).
     rng : int, Generator or None
-        Seed of the simulation. Every event is simulated from the same root
-        seed, so an event's numbers do not depend on the others asked with it.
+        Seed of the simulation. None draws a fresh seed below 10**9; either
+        way ``provenance["seed"]`` is the number that, passed again, gives the
+        same numbers (``None`` after a Generator that had already been used:
+        then ``seed_entropy`` and ``seed_spawn_key`` record its streams).
+        Every event is simulated from the same root seed, so an event's
+        numbers do not depend on the others asked with it.
     precision : float, optional
         Simulate until the widest 95% interval's half-width is at most this.
     chunk_size : int

@@ -736,7 +736,7 @@ class _Questions:
                  "p_flood_in_hand": float(hand.table["p"].iloc[1]),
                  "expected_first_resource_turn": first_turn, **deckouts}
         provenance = {key: value for key, value in by_turn.provenance.items()
-                      if key not in ("seed_entropy", "seed_spawn_key", "question")}
+                      if key not in (*runner.SEED_KEYS, "question")}
         # Each event's first hands (or the exact engine) give its mulligan rate.
         keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
         rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)

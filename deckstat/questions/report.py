@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
 from deckstat._validate import check_deck, check_whole
+from deckstat._version import __version__
 from deckstat.deck import Deck
+from deckstat.engines import runner
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions.deckout import deckout
@@ -18,7 +22,39 @@ from deckstat.questions.odds import odds
 from deckstat.questions.ratio import ratio
 from deckstat.questions.validate import validate
 from deckstat.results import DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
-from deckstat.terms import SEATS
+from deckstat.schema import canonical_column
+from deckstat.terms import DEFAULT_POLICY, SEATS
+
+#: The cards a shield trigger section counts: those whose ``shield_trigger`` column is 1 (or more).
+SHIELD_TRIGGER_GROUP = "[shield_trigger>=1]"
+
+
+@dataclass(frozen=True)
+class ShieldTriggers:
+    """How many shield triggers the set-aside cards (Duel Masters' shields) hold.
+
+    Attributes
+    ----------
+    odds : OddsResult
+        P(at least k triggers among the set-aside cards), one event
+        ``[shield_trigger>=1]>=k`` per k from 1 to the number of set-aside cards.
+    cards : int
+        Shield triggers in the deck.
+    shields : int
+        Cards set aside.
+    expected : float
+        Expected number of triggers among them: the sum over k of P(at least k).
+    """
+
+    odds: OddsResult
+    cards: int
+    shields: int
+    expected: float
+
+    def at_least(self, k: int) -> float:
+        """P(at least ``k`` triggers among the set-aside cards)."""
+        return float(self.odds.table["p"].iloc[k - 1])
+
 
 #: The report's ratio target: a resource card in the kept opening hand 95% of the time.
 REPORT_TARGET = 0.95
@@ -38,9 +74,20 @@ class Report:
         The results of :func:`deckstat.validate`, :func:`deckstat.odds` (kept
         hand; by turn), :func:`deckstat.mulligan`, :func:`deckstat.ratio` and
         :func:`deckstat.deckout`; ``mulligan`` and ``ratio`` are ``None`` for
-        games without a mulligan or a resource group.
-    n_trials, seed : int
-        Trials and seed of every simulated part.
+        games without a mulligan or a resource group. The deck-out race keeps
+        every first hand under a mulligan other than the bottom one, which
+        the deck-out model does not know.
+    shield_triggers : ShieldTriggers or None
+        For a game that sets cards aside (Duel Masters' shields) and a deck
+        with a ``shield_trigger`` column; ``None`` otherwise.
+    n_trials : int
+        Trials of every simulated part.
+    seed : int or None
+        The number that, passed again as ``rng`` (``--seed``), reproduces every
+        simulated part (``None`` after a Generator that had already been used).
+    provenance : dict
+        The seed (``seed``, ``seed_entropy``, ``seed_spawn_key``), the trials
+        and the deckstat version.
     """
 
     deck: Deck
@@ -52,8 +99,28 @@ class Report:
     mulligan: MulliganResult | None
     ratio: RatioResult | None
     deckout: DeckoutResult
+    shield_triggers: ShieldTriggers | None
     n_trials: int
-    seed: int
+    seed: int | None
+    provenance: dict
+
+    def parts(self) -> dict[str, object]:
+        """The results the report shows, by attribute name (parts the deck has no use for left out)."""
+        parts = {name: getattr(self, name) for name in ("validation", "hands", "by_turn", "mulligan", "ratio",
+                                                        "deckout")}
+        if self.shield_triggers is not None:
+            parts["shield_triggers"] = self.shield_triggers.odds
+        return {name: result for name, result in parts.items() if result is not None}
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """Every table of every part, named ``part.table``."""
+        return {f"{part}.{name}": frame for part, result in self.parts().items()
+                for name, frame in result.frames().items()}
+
+    def simulated(self) -> list[str]:
+        """The parts with simulated numbers (the others are exact)."""
+        # A part records a seed only when it simulated something (the ratio sweep's deck-out turns, say).
+        return [part for part, result in self.parts().items() if result.provenance.get("seed_entropy") is not None]
 
 
 def _groups(deck: Deck, profile: Profile) -> list[str]:
@@ -74,8 +141,24 @@ def _groups(deck: Deck, profile: Profile) -> list[str]:
     return [str(types.index[0])]
 
 
-def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int = 2026, turns: int = 10,
-           allow_absent: bool = False) -> Report:
+def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int,
+                     streams: runner.Streams) -> ShieldTriggers | None:
+    """The shield-trigger odds, for a game that sets cards aside and a deck with a ``shield_trigger`` column."""
+    if profile.set_aside == 0 or all(canonical_column(str(c)) != "shield_trigger" for c in deck.cards.columns):
+        return None
+    shields = profile.set_aside
+    events = [f"{SHIELD_TRIGGER_GROUP}>={k}" for k in range(1, shields + 1)]
+    # A deck whose column marks no card still gets its section, which says so.
+    result = odds(deck, profile, events, zone="set_aside", seat="first", n_trials=n_trials, rng=streams,
+                  allow_absent=True)
+    # The count X runs from 0 to the number of shields, so E[X] is the sum over k >= 1 of P(X >= k).
+    expected = float(result.table["p"].sum())
+    return ShieldTriggers(odds=result, cards=profile.drawn_deck(deck).count(SHIELD_TRIGGER_GROUP), shields=shields,
+                          expected=expected)
+
+
+def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None, turns: int = 10,
+           policy: str = DEFAULT_POLICY, allow_absent: bool = False) -> Report:
     """Ask every question the deck report shows.
 
     Parameters
@@ -83,11 +166,16 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
     deck : Deck
     game : str or Profile
     n_trials : int
-        Trials of each simulated part (deck-out with the drought rule, other mulligans).
-    rng : int
-        Seed of every simulated part.
+        Trials of each simulated part (deck-out with the drought rule or card
+        effects, other mulligans).
+    rng : int, Generator or None
+        Seed of every simulated part; None draws a fresh one, recorded as
+        ``seed`` (see :func:`deckstat.odds`).
     turns : int
         Last turn of the by-turn curves (fewer when the deck runs out before).
+    policy : {"on_draw", "each_turn", "none"}
+        When the deck-out part plays the cards of the ``draw`` and ``mill``
+        columns, as in :func:`deckstat.deckout` (same default).
     allow_absent : bool
         Accept a default keep rule that names cards the deck lacks (see
         :func:`deckstat.odds`); the report's own events come from the deck.
@@ -99,7 +187,8 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
     profile = get_profile(game)
     check_deck(deck)
     n_trials = check_whole(n_trials, "n_trials", minimum=1)
-    rng = check_whole(rng, "rng")
+    # One root seed for every part: each gives the numbers its own question gives with that seed.
+    rng = runner.make_streams(rng)
     turns = check_whole(turns, "turns")
     events = [f"{g}>=1" for g in _groups(deck, profile)]
     drawn = profile.drawn_deck(deck)
@@ -115,6 +204,12 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng: int
         # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
         sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
                       rng=rng, **absent)
-    race = deckout(deck, profile, n_trials=n_trials, rng=rng, **absent)
+    # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
+    race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=n_trials,
+                   rng=rng, **absent)
+    triggers = _shield_triggers(deck, profile, n_trials=n_trials, streams=rng)
+    provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": n_trials,
+                  "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
-                  mulligan=report_mulligan, ratio=sweep, deckout=race, n_trials=n_trials, seed=rng)
+                  mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=n_trials,
+                  seed=rng.seed, provenance=provenance)
