@@ -476,8 +476,10 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     Terracid ``VENDEUR``, a common and a holo ``POLICIER``), the line picks
     one with its collector number, ``3 VENDEUR #35``, or with printing
     values in brackets, ``3 VENDEUR (Laink)``, ``1 POLICIER (Terracid, holo)``:
-    the labels results show (:attr:`Deck.labels`) read back. A name alone
-    that matches several printings is an error listing them.
+    the labels results show (:attr:`Deck.labels`) read back, so a bare
+    ``POLICIER`` names the plain printing next to ``POLICIER (holo)``. A
+    name alone that matches several printings otherwise is an error listing
+    them.
 
     Parameters
     ----------
@@ -525,6 +527,10 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         best = (next((m for m in matches if len(m[1]) == 1), None) or next((m for m in matches if m[1]), None)
                 or (matches[0] if matches else (readings[0], [])))
         (count_text, name, number, values), chosen = best
+        if len(chosen) > 1:
+            # A label reads back: "POLICIER" names the plain printing when the other is "POLICIER (holo)".
+            labelled = [i for i in chosen if fold(pool_deck.labels[i]) in {fold(r[1]) for r in readings}]
+            chosen = labelled if len(labelled) == 1 else chosen
         if not matches:
             # Report the name without its printing selectors: "VENDEUR", not "VENDEUR #35".
             name = min((r[1] for r in readings if r[0] == count_text), key=len)

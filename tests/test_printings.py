@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from helpers import SHARED_CARDDATA, assert_user_error, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import deckstat
 from deckstat import Deck, DeckstatError, load_deck, read_card_csv, validate
 from deckstat.games.profiles import get_profile
 from deckstat.schema import canonical_column
+from deckstat.text import fold
 
 # A small invented pool in the shape of the real Wankul ones: the Laink and Terracid versions of a character
 # share a name (MARCHAND #35 and #36), a common and a holo printing share one too (GENDARME), collector numbers
@@ -187,6 +191,12 @@ def test_a_base_name_points_to_the_full_name(tmp_path, pool):
     assert decklist(tmp_path, pool, "1 CHEVAL - Booster Or\n").cards["number"].tolist() == ["2A"]
 
 
+def test_the_plain_printing_reads_back_by_its_bare_label(tmp_path):
+    pool = write(tmp_path, "nom,holo\nGENDARME,non\nGENDARME,oui\n", "pool.csv")
+    deck = decklist(tmp_path, pool, "2 GENDARME\n1 GENDARME (holo)\n")
+    assert deck.cards["shiny"].tolist() == [0, 1] and deck.counts.tolist() == [2, 1]
+
+
 def test_lines_of_one_printing_add_up_and_printings_stay_apart(tmp_path, pool):
     deck = decklist(tmp_path, pool, "2 MARCHAND #35\n1 MARCHAND #36\n1 MARCHAND (Laink)\n")
     assert deck.labels == ["MARCHAND #35", "MARCHAND #36"] and deck.counts.tolist() == [3, 1]
@@ -197,6 +207,26 @@ def test_every_label_of_a_pool_reads_back(tmp_path, pool):
     deck = decklist(tmp_path, pool, "".join(f"1 {label}\n" for label in pool_deck.labels))
     assert deck.labels == pool_deck.labels
     assert deck.cards.drop(columns="count").equals(pool_deck.cards.drop(columns="count"))
+
+
+NUMBERS = st.one_of(st.integers(1, 300).map(str),
+                    st.from_regex(r"[A-Z]?[0-9]{1,3}[A-Z]?(/[0-9]{2,3})?", fullmatch=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(printings=st.lists(st.tuples(st.sampled_from(["MARCHAND", "Loup des Bois", "Jet-Pack", "Éclair"]),
+                                    st.one_of(st.none(), NUMBERS), st.sampled_from(["Origins", "Hors Série", "DM-01"]),
+                                    st.sampled_from(["Laink", "Terracid", ""]), st.booleans()),
+                          min_size=1, max_size=8,
+                          unique_by=lambda p: (fold(p[0]), fold(p[1] or ""), p[2], p[3], p[4])))
+def test_labels_read_back_as_decklist_lines(tmp_path_factory, printings):
+    rows = [{"name": name, "number": number, "set": set_name, "clan": clan or None, "shiny": int(shiny)}
+            for name, number, set_name, clan, shiny in printings]
+    pool = Deck.from_table(rows, source="pool")
+    path = tmp_path_factory.mktemp("labels") / "deck.txt"
+    path.write_text("".join(f"{i + 1} {label}\n" for i, label in enumerate(pool.labels)), encoding="utf-8")
+    deck = load_deck(path, pool=pool)
+    assert deck.printings == pool.printings and deck.counts.tolist() == list(range(1, len(rows) + 1))
 
 
 def test_a_card_in_both_decks_of_a_pool_is_not_two_printings(tmp_path):
@@ -371,7 +401,8 @@ def test_real_wankul_pool_keeps_collector_numbers_and_printings():
 def wankul_decklist(pool: Deck) -> str:
     """A 50-card decklist from the real pool: 4 Terrains and 10 Personnages x 3, 2+2 VENDEUR, 2+2 POLICIER."""
     cards = pool.cards.assign(label=pool.labels)
-    single = cards[np.array([pool.names.count(n) == 1 for n in pool.names]) & (cards["set"] == "Origins")]
+    per_name = Counter(pool.names)
+    single = cards[np.array([per_name[n] == 1 for n in pool.names]) & (cards["set"] == "Origins")]
     terrains = single[single["type"] == "Terrain"]["label"].head(4).tolist()
     personnages = single[single["type"] == "Personnage"]["label"].head(10).tolist()
     lines = [f"3 {name}" for name in terrains]
@@ -423,7 +454,8 @@ def test_every_label_of_a_real_pool_reads_back(tmp_path, file):
 def test_real_duel_masters_decklist_counts_copies_by_name(tmp_path, file, hulcus):
     pool_path = SHARED_CARDDATA / file
     pool = load_deck(pool_path)
-    singles = [n for n in dict.fromkeys(pool.names) if pool.names.count(n) == 1 and "#" not in n and "(" not in n]
+    per_name = Counter(pool.names)
+    singles = [n for n in per_name if per_name[n] == 1 and "#" not in n and "(" not in n]
     lines = [f"2 Aqua Hulcus {hulcus[0]}", f"2 Aqua Hulcus {hulcus[1]}"] + [f"4 {n}" for n in singles[:9]]
     path = write(tmp_path, "\n".join(lines) + "\n", "deck.txt")
     deck = load_deck(path, pool=pool)
