@@ -23,14 +23,16 @@ import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError, param
-from deckstat.schema import canonical_column
-from deckstat.text import fold, suggest
+from deckstat.schema import AMBIGUOUS_HEADERS, PRINTING_COLUMNS, TEXT_COLUMNS, canonical_column, printing_text
+from deckstat.text import fold, fold_key, suggest
 
 _TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
 _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
 _DELIMITERS = (",", ";", "\t")
+#: Names of the rows spreadsheets add under a deck to sum it up (compared with :func:`fold`).
+TOTAL_ROW_NAMES = {"total", "totaux", "sous-total", "sous total", "total general", "grand total", "somme", "sum"}
 #: Integers beyond this magnitude are not exact as floats; such a column stays float.
 _MAX_EXACT_INT = 2**53
 
@@ -174,10 +176,18 @@ def read_card_csv(path: str | Path) -> Deck:
     header_line = reader.line_num
     header = [h.strip() for h in header]
     canonical = [canonical_column(h) for h in header]
+    if "name" not in canonical or sum(bool(h) for h in header) == 1:
+        _refuse_title_line(text, header, header_line, source)
     if "name" not in canonical:
         raise DeckstatError(
             f"no card-name column; the header is {', '.join(repr(h) for h in header)}, expected one of "
             "'name', 'nom', 'carte'", source=source, line=header_line)
+    for h in header:
+        if fold_key(h) in AMBIGUOUS_HEADERS:
+            quantity, number = AMBIGUOUS_HEADERS[fold_key(h)]
+            raise DeckstatError(f"column {h!r} may mean the {quantity} of copies or the collector {number}; "
+                                "rename it 'quantité' (copies) or 'numéro' (collector number)", source=source,
+                                line=header_line, column=h)
     for i, col in enumerate(canonical):
         if header[i] and canonical.index(col) != i:
             first = header[canonical.index(col)]
@@ -222,6 +232,10 @@ def read_card_csv(path: str | Path) -> Deck:
 
     name_idx = canonical.index("name")
     count_idx = canonical.index("count") if "count" in canonical else None
+    for ln, row in zip(row_lines, rows):
+        if not row[name_idx].strip():
+            raise DeckstatError("empty card name", source=source, line=ln, column=header[name_idx])
+    _refuse_total_row(rows, row_lines, name_idx, count_idx, source, header)
     decimal_comma = delimiter != ","
     columns: dict[str, list[object]] = {}
     for i, col in enumerate(canonical):
@@ -229,17 +243,51 @@ def read_card_csv(path: str | Path) -> Deck:
             columns[col] = [r[i].strip() for r in rows]
         elif i == count_idx:
             columns[col] = [_parse_count(r[i], source, ln, header[i]) for r, ln in zip(rows, row_lines)]
+        elif col in TEXT_COLUMNS:
+            columns[col] = [r[i].strip() or None for r in rows]
         else:
             columns[col] = _convert_column([r[i] for r in rows], decimal_comma)
-    for ln, name in zip(row_lines, columns["name"]):
-        if not name:
-            raise DeckstatError("empty card name", source=source, line=ln, column=header[name_idx])
     if count_idx is None:
         columns["count"] = [1] * len(rows)
     table = pd.DataFrame(columns)
     raw = {col: [r[i].strip() for r in rows] for i, col in enumerate(canonical)}
     table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)), raw)
     return Deck.from_table(table, source=source)
+
+
+def _refuse_title_line(text: str, header: list[str], header_line: int, source: str) -> None:
+    """Refuse a title line above the real header (``Mon deck Wankul;;;``), naming the header's line.
+
+    Spreadsheets often carry a title in their first row; read as the header,
+    it would leave no name column, or make the real header a card.
+    """
+    lines = text.splitlines()
+    for line_no in range(header_line + 1, min(header_line + 10, len(lines)) + 1):
+        line = lines[line_no - 1]
+        for delimiter in _DELIMITERS:
+            fields = [f.strip() for f in next(csv.reader([line], delimiter=delimiter), [])]
+            if sum(bool(f) for f in fields) >= 2 and "name" in (canonical_column(f) for f in fields):
+                title = " ".join(h for h in header if h)
+                raise DeckstatError(f"line {header_line} ({title!r}) is above the header on line {line_no} "
+                                    f"({line.strip()!r}); delete the title line(s) so that the header comes "
+                                    "first", source=source, line=header_line)
+
+
+def _refuse_total_row(rows: list[list[str]], row_lines: list[int], name_idx: int, count_idx: int | None,
+                      source: str, header: list[str]) -> None:
+    """Refuse a spreadsheet's total row (``TOTAL;50``): last in the file, or summing the rows above it."""
+    counts = [_parse_number(r[count_idx], decimal_comma=True) if count_idx is not None else None for r in rows]
+    for i, (row, ln) in enumerate(zip(rows, row_lines)):
+        name = row[name_idx].strip()
+        if fold(name) not in TOTAL_ROW_NAMES:
+            continue
+        above = [c if c is not None else 1 for c in counts[:i]]
+        sums_up = bool(above) and counts[i] is not None and counts[i] == sum(above)
+        if (i == len(rows) - 1 and len(rows) > 1) or sums_up:
+            total = f" {row[count_idx].strip()!r}" if count_idx is not None and row[count_idx].strip() else ""
+            why = " (the sum of the rows above)" if sums_up else ""
+            raise DeckstatError(f"{name!r}{total}{why} looks like a total row, not a card; delete it (deckstat "
+                                "adds up the counts itself)", source=source, line=ln, column=header[name_idx])
 
 
 def _show(cell: str) -> str:
@@ -258,15 +306,21 @@ def _same(a: object, b: object) -> bool:
 
 def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
                       headers: dict[str, str], raw: dict[str, list[str]]) -> pd.DataFrame:
-    """Sum the counts of repeated names; refuse repeats whose attributes differ."""
+    """Sum the counts of repeated cards; refuse repeats whose attributes differ.
+
+    A card is its name, its printing (the :data:`~deckstat.schema.PRINTING_COLUMNS`
+    the table has) and its deck part: two rows that differ in a printing
+    column are two cards.
+    """
     key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
+    printing = [c for c in PRINTING_COLUMNS if c in table.columns]
     first_row: dict[tuple, int] = {}
     keep: list[int] = []
     counts = list(table["count"])
     attributes = [c for c in table.columns if c not in ("name", "count", "deck")]
     records = table.to_dict("records")
     for i, record in enumerate(records):
-        key = tuple(fold(record[c]) for c in key_columns)
+        key = tuple(fold(record[c]) for c in key_columns) + tuple(fold(printing_text(c, record[c])) for c in printing)
         if key not in first_row:
             first_row[key] = i
             keep.append(i)
@@ -277,11 +331,20 @@ def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
                 raise DeckstatError(
                     f"card {record['name']!r} is also on line {row_lines[j]} with {headers.get(col, col)} "
                     f"{_show(raw[col][j])}, here {_show(raw[col][i])}; give each card one row, or the same "
-                    "attributes", source=source, line=row_lines[i], column=headers.get(col, col))
+                    f"attributes{_printing_hint(printing, headers)}", source=source, line=row_lines[i],
+                    column=headers.get(col, col))
         counts[j] += counts[i]
     merged = table.iloc[keep].copy()
     merged["count"] = [counts[i] for i in keep]
     return merged.reset_index(drop=True)
+
+
+def _printing_hint(printing: list[str], headers: dict[str, str]) -> str:
+    """Which columns would make the two rows two printings of the name."""
+    if printing:
+        shown = ", ".join(repr(headers.get(c, c)) for c in printing)
+        return f" (printings of a name differ in {shown})"
+    return " (printings of a name differ in a column such as 'numéro', 'édition', 'clan' or 'rareté')"
 
 
 _DECKLIST_LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
@@ -306,6 +369,101 @@ def _decklist_parses(line: str) -> list[tuple[str | None, str]]:
     return parses
 
 
+_SELECT_NUMBER = re.compile(r"^(.*?)\s*#\s*([^#()]+?)$")
+_SELECT_WHOLE_NUMBER = re.compile(r"^(.*?)\s*#\s*(.+)$")
+_SHINY_WORDS = {"holo", "shiny", "brillante", "brillant", "foil"}
+#: Printings listed in full in an error message; more are summed up.
+_MAX_LISTED = 8
+
+
+def _name_readings(text: str) -> list[tuple[str, str | None, list[str]]]:
+    """Readings ``(name, number, printing values)`` of a card reference, the whole text first.
+
+    ``VENDEUR #35``, ``VENDEUR (35)``, ``POLICIER (holo)`` and
+    ``Brain #14 (DM22-RP2X)`` pick one printing of a name; a card whose name
+    itself ends in brackets (``Aqua Jet (BOOON Sky)``) is found by the first
+    reading.
+    """
+    readings: list[tuple[str, str | None, list[str]]] = [(text, None, [])]
+    base, values = text, []
+    bracket = _last_bracket(text)
+    if bracket and bracket[0]:
+        base, inside = bracket
+        values = [v.strip() for v in _top_level_split(inside) if v.strip()]
+        readings.append((base, None, values))
+        if len(values) > 1:  # one value with a comma in it
+            readings.append((base, None, [inside.strip()]))
+    number = _SELECT_NUMBER.match(base)
+    if number and number.group(1):
+        readings.append((number.group(1), number.group(2), values))
+    number = _SELECT_WHOLE_NUMBER.match(text)
+    if bracket and number and number.group(1):  # a collector number with brackets: "#91/110 (German)"
+        readings.append((number.group(1), number.group(2), []))
+    return readings
+
+
+def _last_bracket(text: str) -> tuple[str, str] | None:
+    """Split ``Name (a, b (c))`` into the text before its last bracket and what the bracket holds."""
+    if not text.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[:i].rstrip(), text[i + 1:-1]
+    return None
+
+
+def _top_level_split(text: str) -> list[str]:
+    """Split at the commas that are outside brackets: ``Promo (Starter), holo`` gives two values."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def _number_matches(wanted: str, value: object) -> bool:
+    """``#16`` matches the collector number ``16``, ``016`` and ``16/55``."""
+    number = printing_text("number", value)[1:]
+    if not number:
+        return False
+    wanted, number = fold(wanted.lstrip("#")), fold(number)
+    candidates = {number, number.split("/")[0]}
+    return wanted in candidates or any(wanted.isdigit() and c.isdigit() and int(wanted) == int(c) for c in candidates)
+
+
+def _value_matches(wanted: str, record: dict, columns: list[str]) -> bool:
+    """Whether a bracketed value names this printing: its number, set, clan, rarity or ``holo``.
+
+    ``holo`` matches the ``shiny`` flag, or a rarity with the word in it when the pool has no such flag.
+    """
+    key = fold(wanted)
+    if key in _SHINY_WORDS:
+        if "shiny" in columns:
+            return printing_text("shiny", record.get("shiny")) != ""
+        # Without a flag column the rarity tells (Wankul's "Ultra rare holo 1").
+        return key in fold(printing_text("rarity", record.get("rarity"))).split()
+    if "number" in columns and _number_matches(key, record.get("number")):
+        return True
+    return any(fold(printing_text(c, record.get(c))) == key for c in columns if c not in ("number", "shiny"))
+
+
+def _printing_matches(number: str | None, values: list[str], record: dict, columns: list[str]) -> bool:
+    """Whether a printing has the number and every bracketed value a decklist line gives."""
+    if number is not None and not _number_matches(number, record.get("number")):
+        return False
+    return all(_value_matches(v, record, columns) for v in values)
+
+
+def _describe(record: dict, columns: list[str]) -> str:
+    """A printing's values for an error message: ``#35, Origins, Laink, Commune``."""
+    texts = [printing_text(c, record.get(c)) for c in columns]
+    return ", ".join(t for t in texts if t) or "no number, set, clan or rarity"
+
+
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     """Load a plain-text decklist resolved against a card pool.
 
@@ -313,6 +471,15 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     (one copy). Blank lines and lines starting with ``#`` or ``//`` are
     ignored. A line ``[Préparation]`` or ``Préparation:`` starts a section
     whose name is stored in the ``deck`` column (for games with two decks).
+
+    When the pool holds several printings of a name (the Laink and the
+    Terracid ``VENDEUR``, a common and a holo ``POLICIER``), the line picks
+    one with its collector number, ``3 VENDEUR #35``, or with printing
+    values in brackets, ``3 VENDEUR (Laink)``, ``1 POLICIER (Terracid, holo)``:
+    the labels results show (:attr:`Deck.labels`) read back, so a bare
+    ``POLICIER`` names the plain printing next to ``POLICIER (holo)``. A
+    name alone that matches several printings otherwise is an error listing
+    them.
 
     Parameters
     ----------
@@ -329,9 +496,19 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     source = str(path)
     pool_deck = pool if isinstance(pool, Deck) else read_card_csv(pool)
     pool_table = pool_deck.cards.drop(columns=["count", "deck"], errors="ignore")
-    by_name: dict[str, int] = {}
-    for i, name in enumerate(pool_table["name"]):
-        by_name.setdefault(fold(name), i)
+    columns = pool_deck.printing_columns
+    records = pool_table.to_dict("records")
+    by_name: dict[str, list[int]] = {}
+    seen: set[tuple] = set()
+    for i, printing in enumerate(pool_deck.printings):
+        if printing not in seen:  # a Licum pool lists a card once per deck part
+            seen.add(printing)
+            by_name.setdefault(printing[0], []).append(i)
+    by_base: dict[str, list[str]] = {}
+    if "base_name" in pool_table.columns:
+        for name, base in zip(pool_table["name"], pool_table["base_name"]):
+            if isinstance(base, str) and fold(base) != fold(name) and name not in by_base.get(fold(base), []):
+                by_base.setdefault(fold(base), []).append(name)
     text = _read_text(path)
     entries: list[tuple[int, int, str | None]] = []
     section: str | None = None
@@ -343,8 +520,20 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         if section_match:
             section = (section_match.group(1) or section_match.group(2)).strip()
             continue
-        parses = _decklist_parses(stripped)
-        count_text, name = next((p for p in parses if fold(p[1]) in by_name), parses[0])
+        readings = [(count, *reading) for count, rest in _decklist_parses(stripped) for reading in _name_readings(rest)]
+        # The first reading that names one printing wins, else the first that names several, else none.
+        matches = [(r, [i for i in by_name[fold(r[1])] if _printing_matches(r[2], r[3], records[i], columns)])
+                   for r in readings if fold(r[1]) in by_name]
+        best = (next((m for m in matches if len(m[1]) == 1), None) or next((m for m in matches if m[1]), None)
+                or (matches[0] if matches else (readings[0], [])))
+        (count_text, name, number, values), chosen = best
+        if len(chosen) > 1:
+            # A label reads back: "POLICIER" names the plain printing when the other is "POLICIER (holo)".
+            labelled = [i for i in chosen if fold(pool_deck.labels[i]) in {fold(r[1]) for r in readings}]
+            chosen = labelled if len(labelled) == 1 else chosen
+        if not matches:
+            # Report the name without its printing selectors: "VENDEUR", not "VENDEUR #35".
+            name = min((r[1] for r in readings if r[0] == count_text), key=len)
         count = int(count_text) if count_text else 1
         if count <= 0:
             raise DeckstatError(f"count {count_text!r} must be at least 1", source=source, line=line_no)
@@ -353,27 +542,50 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
                                 line=line_no)
         key = fold(name)
         if key not in by_name:
+            full = next((by_base[fold(r[1])] for r in readings if fold(r[1]) in by_base), None)
+            if full:
+                raise DeckstatError(f"unknown card {name!r} in the pool {pool_deck.source}: it is the base name of "
+                                    f"{_listed([repr(n) for n in full])}; write the full name, e.g. "
+                                    f"'{count} {full[0]}'", source=source, line=line_no)
             hint = suggest(name, list(pool_table["name"]))
             raise DeckstatError(f"unknown card {name!r}, not in the pool {pool_deck.source}{hint}",
                                 source=source, line=line_no)
-        entries.append((by_name[key], count, section))
+        candidates = by_name[key]
+        if len(chosen) != 1:
+            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep="; ")
+            if not chosen:
+                picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
+                raise DeckstatError(f"no printing of {name!r} in the pool {pool_deck.source} matches {picked!r}; "
+                                    f"it has {listed}", source=source, line=line_no)
+            others = by_base.get(key, [])
+            also = f" (and it is the base name of {_listed([repr(n) for n in others])})" if others else ""
+            raise DeckstatError(f"{stripped!r} matches {len(chosen)} cards of the pool {pool_deck.source}: "
+                                f"{listed}{also}; pick one with its number or printing values, e.g. "
+                                f"'{count} {pool_deck.labels[chosen[0]]}'", source=source, line=line_no)
+        entries.append((chosen[0], count, section))
     if not entries:
         raise DeckstatError("lists no cards", source=source)
     rows = []
     for pool_index, count, sec in entries:
-        row = dict(pool_table.iloc[pool_index])
+        row = dict(records[pool_index])
         row["count"] = count
         if section is not None or sec is not None:
             row["deck"] = sec
         rows.append(row)
     table = pd.DataFrame(rows)
-    key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
-    table["_key"] = [tuple(fold(v) for v in vals) for vals in table[key_columns].itertuples(index=False)]
+    # Lines naming the same printing (of the same section) add up.
+    table["_key"] = [(i, fold(sec) if sec is not None else None) for i, _, sec in entries]
     counts = table.groupby("_key", sort=False)["count"].sum()
     table = table.drop_duplicates("_key").copy()
     table["count"] = [counts[k] for k in table["_key"]]
     table = table.drop(columns="_key").reset_index(drop=True)
     return Deck.from_table(table, source=source)
+
+
+def _listed(items: list[str], sep: str = ", ") -> str:
+    """Items joined, the long tail summed up as ``… and 12 more``."""
+    shown = sep.join(items[:_MAX_LISTED])
+    return shown + (f"{sep}… and {len(items) - _MAX_LISTED} more" if len(items) > _MAX_LISTED else "")
 
 
 def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Deck:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import PurePath
 
 import numpy as np
@@ -12,7 +13,7 @@ import pandas as pd
 
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import TEXT_OPS, AttributeGroup, Group, NameGroup, parse_group
-from deckstat.schema import canonical_column
+from deckstat.schema import PRINTING_COLUMNS, canonical_column, printing_key, printing_labels
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.text import fold, format_number, suggest
 
@@ -107,7 +108,7 @@ class Deck:
 
     @property
     def names(self) -> list[str]:
-        """Distinct card names, in table order."""
+        """Card names, one per distinct card in table order (two printings of a name repeat it; see :attr:`labels`)."""
         return list(self.cards["name"])
 
     @property
@@ -240,6 +241,39 @@ class Deck:
         table = self.cards.copy()
         table["count"] = np.asarray(counts, dtype=np.int64)
         return Deck.from_table(table[table["count"] > 0], source=self.source)
+
+    @property
+    def printing_columns(self) -> list[str]:
+        """The :data:`~deckstat.schema.PRINTING_COLUMNS` this deck has (``number``, ``set``, ``clan``…)."""
+        return [c for c in PRINTING_COLUMNS if c in self.cards.columns]
+
+    @cached_property
+    def printings(self) -> list[tuple[str, ...]]:
+        """Each distinct card's identity: its folded name and printing values (see :attr:`labels`)."""
+        columns = self.printing_columns
+        records = self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
+        return [(fold(name),) + printing_key(r, columns) for name, r in zip(self.cards["name"], records)]
+
+    @cached_property
+    def labels(self) -> list[str]:
+        """Each distinct card as results name it: its name, with its printing when the deck holds several.
+
+        ``VENDEUR #35`` and ``VENDEUR #36`` when both the Laink and the
+        Terracid ``VENDEUR`` are in the deck, ``POLICIER (holo)`` when only a
+        holo flag tells two ``POLICIER`` apart; the name alone otherwise. In
+        table order, like :attr:`names`.
+
+        Examples
+        --------
+        >>> deck = Deck.from_table([{"name": "VENDEUR", "number": "35", "count": 2},
+        ...                         {"name": "VENDEUR", "number": "36", "count": 1},
+        ...                         {"name": "PORTAL", "number": "2", "count": 3}])
+        >>> deck.labels
+        ['VENDEUR #35', 'VENDEUR #36', 'PORTAL']
+        """
+        columns = self.printing_columns
+        records = self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
+        return printing_labels(list(self.cards["name"]), records)
 
 
 def _to_float(value: object) -> float | None:

@@ -2,19 +2,36 @@
 
 Shared by the loaders (:mod:`deckstat.cards`) and group matching
 (:mod:`deckstat.deck`), so a ``Coût`` header and a ``[cost<=1]`` group meet.
+
+A card is its name plus its printing: real card pools hold several cards
+under one name (Wankul's Laink and Terracid ``VENDEUR``, #35 and #36; a
+common and a holo ``POLICIER``; reprints in later sets). The columns of
+:data:`PRINTING_COLUMNS` tell them apart; :func:`printing_labels` writes
+each card the way results and text decklists name it (``VENDEUR #35``).
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 
-from deckstat.text import fold, fold_key
+from deckstat.text import fold, fold_key, format_number
 
 #: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
-    "count": ("count", "quantite", "qte", "qty", "quantity", "nombre", "nb", "exemplaires", "copies",
-              "number", "n", "x"),
+    "count": ("count", "quantite", "qte", "qty", "quantity", "nombre", "nb", "exemplaires", "copies", "x"),
+    # The collector number printed on the card: text (``2A``, ``S181``, ``16/55``), never the quantity.
+    "number": ("number", "no", "n°", "nr", "num", "numero", "#", "cardnumber", "cardno", "collectornumber",
+               "collectorno", "setnumber", "numerodecarte", "numerodelacarte", "n°decarte", "n°carte",
+               "numerodecollection"),
+    # The set, edition, season or collection the card was printed in.
+    "set": ("set", "setname", "edition", "extension", "serie", "series", "season", "seasonname", "saison",
+            "collection", "expansion"),
+    # Wankul's effigy: the Laink and Terracid versions of a character are different cards.
+    "clan": ("clan", "effigy", "effigie", "character"),
+    "base_name": ("basename", "nomdebase"),
     "type": ("type", "cardtype", "typedecarte", "categorie", "category"),
     "cost": ("cost", "cout", "mana", "manacost"),
     "force": ("force", "strength"),
@@ -22,7 +39,7 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "civilization": ("civilization", "civilisation", "civilizations", "civilisations", "civ"),
     "race": ("race", "races"),
     "team": ("team", "equipe"),
-    "shiny": ("shiny", "brillante", "brillant", "holo"),
+    "shiny": ("shiny", "brillante", "brillant", "holo", "isholo", "foil"),
     "tags": ("tags", "tag", "etiquettes", "motscles", "keywords"),
     "deck": ("deck", "paquet", "pile"),
     "attack": ("attack", "atq", "attaque", "atk"),
@@ -35,6 +52,18 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 
+#: Headers that mean the quantity in some files and the collector number in others: refused with a hint.
+AMBIGUOUS_HEADERS: dict[str, tuple[str, str]] = {"n": ("count", "number")}
+
+#: Columns that tell two cards of the same name apart (two printings), in the order labels show them.
+#: Rows of a card table with the same name and the same values here are one card; a difference in
+#: any other column (cost, type…) between them is an error.
+PRINTING_COLUMNS: tuple[str, ...] = ("number", "set", "clan", "rarity", "shiny")
+#: Printing columns kept as text by the loaders: ``007`` and ``2A`` are not numbers.
+TEXT_COLUMNS: tuple[str, ...] = ("number",)
+#: How a ``shiny`` flag of 1 reads in a label.
+SHINY_WORD = "holo"
+
 
 def canonical_column(header: str) -> str:
     """Return the canonical name of a CSV header (``Coût`` -> ``cost``).
@@ -42,8 +71,94 @@ def canonical_column(header: str) -> str:
     Unknown headers are kept, folded to lower case without accents, with
     spaces turned into ``_``, so ``[Points de vie>=3]`` can still be written
     as ``[points_de_vie>=3]``.
+
+    Examples
+    --------
+    >>> canonical_column("Coût"), canonical_column("N°"), canonical_column("collector_number")
+    ('cost', 'number', 'number')
+    >>> canonical_column("Points de vie")
+    'points_de_vie'
     """
     key = fold_key(header)
     if key in _ALIAS_TO_CANONICAL:
         return _ALIAS_TO_CANONICAL[key]
     return re.sub(r"[\s\-]+", "_", fold(header))
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or str(value) in ("<NA>", "")
+
+
+def printing_text(column: str, value: object) -> str:
+    """How a printing value reads in a label: ``#35``, ``Origins``, ``holo``; ``""`` for none.
+
+    Examples
+    --------
+    >>> printing_text("number", 35.0), printing_text("shiny", 1), printing_text("shiny", 0)
+    ('#35', 'holo', '')
+    """
+    if _missing(value):
+        return ""
+    if column == "shiny":
+        return SHINY_WORD if fold(value) in ("1", "1.0", "true") else ""
+    text = format_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+    text = text.strip()
+    return f"#{text}" if column == "number" else text
+
+
+def printing_key(record: dict, columns: Sequence[str]) -> tuple[str, ...]:
+    """The values of ``columns`` that make a row's printing, folded so that spelling does not count."""
+    return tuple(fold(printing_text(c, record.get(c))) for c in columns)
+
+
+def printing_labels(names: Sequence[str], records: Sequence[dict]) -> list[str]:
+    """Each card's name, with its printing when other cards share the name.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Card names, one per row.
+    records : sequence of dict
+        The rows' values of the :data:`PRINTING_COLUMNS` they have.
+
+    Returns
+    -------
+    list of str
+        The name alone for a name held by one printing; otherwise the name
+        and ``#number`` when the numbers alone tell the printings apart, or
+        the number and the differing printing values in brackets
+        (``POLICIER (holo)``, ``Garagiste (Laink)``, ``Brain #14 (DM22-RP2X)``).
+        Text decklists accept the same spelling.
+
+    Examples
+    --------
+    >>> printing_labels(["VENDEUR", "VENDEUR", "PORTAL"],
+    ...                 [{"number": "35", "clan": "Laink"}, {"number": "36", "clan": "Terracid"}, {"number": "2"}])
+    ['VENDEUR #35', 'VENDEUR #36', 'PORTAL']
+    >>> printing_labels(["POLICIER", "POLICIER"], [{"shiny": 0}, {"shiny": 1}])
+    ['POLICIER', 'POLICIER (holo)']
+    """
+    columns = [c for c in PRINTING_COLUMNS if any(c in r for r in records)]
+    keys = [printing_key(r, columns) for r in records]
+    printings: dict[str, dict[tuple, int]] = {}
+    for i, (name, key) in enumerate(zip(names, keys)):
+        printings.setdefault(fold(name), {}).setdefault(key, i)
+    labels = []
+    for name, record in zip(names, records):
+        group = list(printings[fold(name)])
+        if len(group) == 1:
+            labels.append(str(name))
+            continue
+        differing = [c for j, c in enumerate(columns) if len({k[j] for k in group}) > 1]
+        texts = {c: printing_text(c, record.get(c)) for c in differing}
+        if "number" in differing:
+            numbers = [k[columns.index("number")] for k in group]
+            if all(numbers) and len(set(numbers)) == len(numbers):
+                labels.append(f"{name} {texts['number']}")
+                continue
+        texts.pop("number", None)
+        number = printing_text("number", record.get("number")) if "number" in columns else ""
+        number = f" {number}" if number else ""
+        others = [t for t in texts.values() if t]
+        labels.append(f"{name}{number}" + (f" ({', '.join(others)})" if others else ""))
+    return labels

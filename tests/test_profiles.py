@@ -368,7 +368,7 @@ def test_describe_pandrea_states_its_assumed_limits():
     assert assumptions == list(profile.assumptions)
     assert any("deck size" in a.lower() and "at least 30 cards" in a for a in assumptions)
     assert any("at most 3 copies" in a for a in assumptions)
-    assert rows_of(profile, "deck") == ["at least 30 cards (no maximum)", "at most 3 copies of a card"]
+    assert rows_of(profile, "deck") == ["at least 30 cards (no maximum)", "at most 3 copies of a card (same name)"]
     assert rows_of(profile, "rules text") == list(profile.sources)
 
 

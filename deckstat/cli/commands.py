@@ -7,6 +7,7 @@ half-written.
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -61,7 +62,7 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.engines.runner import DEFAULT_CHUNK
-from deckstat.games.rules import file_warnings
+from deckstat.games.rules import COPIES_BY, file_warnings
 from deckstat.present.format import (
     format_estimate,
     format_probability,
@@ -98,9 +99,16 @@ def _warn_file(loaded, profile) -> None:
     _warn(f"{loaded.name}: {row['message']}" for row in file_warnings(loaded, profile))
 
 
+CopiesBy = Enum("CopiesBy", {name: name for name in COPIES_BY}, type=str)
+CopiesBy.__doc__ = "Readings of a copy limit."
+
+
 @app.command()
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
-             table: TableOpt = None) -> None:
+             table: TableOpt = None,
+             copies_by: Annotated[CopiesBy | None, typer.Option(
+                 "--copies-by", help="Count copy limits by card name, or by printing (name and collector "
+                 "number, set, clan, rarity). Default: as the game profile says.")] = None) -> None:
     """Check a deck against its game's construction rules.
 
     Exit code 0 when the deck is legal, 1 when it breaks a rule, 2 when the
@@ -109,7 +117,7 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        result = deckstat.validate(loaded, profile)
+        result = deckstat.validate(loaded, profile, copies_by=copies_by.value if copies_by else None)
         verdict = "legal" if result.legal else "not legal"
         n_warnings = int(result.summary["warnings"].iloc[0])
         if n_warnings:

@@ -3,7 +3,8 @@
 Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
 
 ``size``        ``min``/``max`` cards; ``count_as_one`` groups count together as one card.
-``copies``      at most ``max`` copies per value of ``by`` (default ``name``), within ``group`` if given.
+``copies``      at most ``max`` copies per value of ``by`` (default ``name``), within ``group`` if given;
+                ``by = "printing"`` counts each printing of a name apart (``VENDEUR #35``, ``#36``).
 ``count``       ``min``/``max`` cards of ``group``.
 ``ratio``       at least one card of ``group`` per ``per`` cards of the deck (rounded up).
 ``distinct``    ``min``/``max`` different names in ``group``.
@@ -24,6 +25,7 @@ columns of another shipped game.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -37,6 +39,8 @@ from deckstat.text import fold, fold_key
 NO_PART = "(no deck)"
 #: The ``part`` of warnings about the whole file, in games with several decks.
 WHOLE_FILE = "(file)"
+#: Readings of a copy limit: copies of a name, or of each printing (name and printing columns).
+COPIES_BY = ("name", "printing")
 
 
 def _bounds(rule: Rule) -> tuple[int | None, int | None]:
@@ -82,17 +86,21 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
             note = f" ({' + '.join(together)} counted as one)" if together else ""
             add("deck size", f"{_plural(size, 'card')}{note}", _bound_text(low, high, "card"))
     elif rule.kind == "copies":
-        column = canonical_column(p.get("by", "name"))
-        if column not in deck.cards.columns:
-            raise DeckstatError(f"the deck has no {column!r} column, needed by the rule {rule.text!r}",
-                                source=deck.source)
         rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
-        totals: dict[str, int] = {}
-        shown: dict[str, str] = {}
-        for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
-            if is_missing(value):
+        if p.get("by") == "printing":
+            keys, values = deck.printings, deck.labels
+        else:
+            column = canonical_column(p.get("by", "name"))
+            if column not in deck.cards.columns:
+                raise DeckstatError(f"the deck has no {column!r} column, needed by the rule {rule.text!r}",
+                                    source=deck.source)
+            values = list(deck.cards[column])
+            keys = [None if is_missing(v) else fold(v) for v in values]
+        totals: dict[object, int] = {}
+        shown: dict[object, str] = {}
+        for key, value, count, counted in zip(keys, values, deck.counts, rows):
+            if not counted or key is None:
                 continue
-            key = fold(value)
             totals[key] = totals.get(key, 0) + int(count)
             shown.setdefault(key, str(value))
         for key, total in totals.items():
@@ -179,8 +187,18 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
     return out
 
 
-def violations(deck: Deck, profile: Profile) -> list[dict]:
+def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
+    """A copy limit read ``by`` name or printing, whatever its profile says; its text says so."""
+    if rule.params.get("by", "name") == copies_by:
+        return rule
+    return replace(rule, params={**rule.params, "by": copies_by}, text=f"{rule.text}; counted by {copies_by} here")
+
+
+def violations(deck: Deck, profile: Profile, *, copies_by: str | None = None) -> list[dict]:
     """Every construction rule of ``profile`` that ``deck`` breaks, as records.
+
+    ``copies_by`` (``"name"`` or ``"printing"``), when given, replaces the
+    ``by`` of every copy limit of the profile.
 
     Each record has ``part`` (which of the game's decks; ``"(no deck)"`` for a
     card whose ``deck`` value names no part), ``rule``, ``level`` (``error``
@@ -198,6 +216,8 @@ def violations(deck: Deck, profile: Profile) -> list[dict]:
     for part, part_deck, extra in _split_parts(profile.counted_deck(deck), profile):
         found = extra[:]
         for rule in part.rules:
+            if copies_by is not None and rule.kind == "copies":
+                rule = _copies_counted_by(rule, copies_by)
             try:
                 found.extend(_check_rule(part_deck, rule))
             except ExpressionError as exc:

@@ -25,7 +25,7 @@ from deckstat._validate import (
     check_whole,
 )
 from deckstat._version import __version__
-from deckstat.deck import Deck, attribute_column, column_values, has_word
+from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.tasks import DealSpec
@@ -54,6 +54,28 @@ from deckstat.text import fold, suggest
 RESOURCE_MULLIGANS = ("london", "vancouver", "free")
 #: Values an "absent group" message lists before "…".
 SHOWN_VALUES = 8
+
+
+def check_card_types(deck: Deck, profile: Profile) -> None:
+    """Refuse a type column that writes the game's card types in the plural (``Terrains``).
+
+    Such a deck would load, then count no ``Terrain`` at all.
+    """
+    if "type" not in deck.cards.columns or not profile.card_types:
+        return
+    singular = {fold(t): t for t in profile.card_types}
+    for value in dict.fromkeys(v for v in deck.cards["type"] if isinstance(v, str)):
+        for item in (v.strip() for v in value.split(LIST_SEPARATOR)):
+            key = fold(item)
+            if key in singular or key[-1:] not in ("s", "x") or key[:-1] not in singular:
+                continue
+            rows = [isinstance(v, str) and key in {fold(t) for t in v.split(LIST_SEPARATOR)}
+                    for v in deck.cards["type"]]
+            cards = int(deck.counts[rows].sum())
+            raise DeckstatError(f"type {item!r} ({cards} cards, e.g. {deck.labels[rows.index(True)]!r}) is not a "
+                                f"{profile.name} card type; did you mean {singular[key[:-1]]!r}? The card types are "
+                                f"{', '.join(profile.card_types)}, in the singular", source=deck.source,
+                                column="type")
 
 
 def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: str, *, allow_absent: bool = False,
@@ -85,6 +107,7 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
     ------
     ExpressionError
     """
+    check_card_types(deck, profile)
     for group in groups_of(event).values():
         if deck.mask(group).any() or allow_absent:  # mask raises on an unknown attribute
             continue

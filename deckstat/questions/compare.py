@@ -42,6 +42,7 @@ from deckstat.questions.deckout import deckout, same_size_warning
 from deckstat.questions.odds import ODDS_COLUMNS, odds
 from deckstat.questions.ratio import ratio
 from deckstat.results import CompareResult, frame
+from deckstat.schema import PRINTING_COLUMNS, printing_key, printing_labels
 from deckstat.text import fold
 
 COMPARE_COLUMNS = ["game", "event", "seat", "turn", "zone", "deck_a", "deck_b", "p_a", "p_b", "diff", "diff_ci_low",
@@ -57,7 +58,9 @@ def card_differences(a: Deck, b: Deck) -> pd.DataFrame:
     pandas.DataFrame
         ``deck_a``, ``deck_b``, ``name``, ``count_a``, ``count_b``, ``change``
         (``added``, ``removed``, or a signed count such as ``+1``), sorted by
-        name; unchanged cards left out.
+        name; unchanged cards left out. Printings of a name are cards of
+        their own: when the decks hold several, ``name`` is their label
+        (``VENDEUR #35``, see :attr:`Deck.labels`).
 
     Examples
     --------
@@ -69,17 +72,27 @@ def card_differences(a: Deck, b: Deck) -> pd.DataFrame:
     """
     check_deck(a, "a")
     check_deck(b, "b")
-    counts_a = {fold(n): (n, c) for n, c in zip(a.cards["name"], a.counts)}
-    counts_b = {fold(n): (n, c) for n, c in zip(b.cards["name"], b.counts)}
+    # A card is its name and printing; the label tells printings apart when either deck holds several of a name.
+    columns = [c for c in PRINTING_COLUMNS if c in a.printing_columns or c in b.printing_columns]
+    names: dict[tuple, str] = {}
+    records: dict[tuple, dict] = {}
+    counts: list[dict[tuple, int]] = [{}, {}]
+    for deck, tally in zip((a, b), counts):
+        table = deck.cards.reindex(columns=["name", *columns])
+        for record, count in zip(table.to_dict("records"), deck.counts):
+            key = (fold(record["name"]),) + printing_key(record, columns)
+            names.setdefault(key, str(record["name"]))
+            records.setdefault(key, record)
+            tally[key] = tally.get(key, 0) + int(count)
+    labels = dict(zip(names, printing_labels(list(names.values()), list(records.values()))))
     rows = []
-    for key in sorted(set(counts_a) | set(counts_b)):
-        name, count_a = counts_a.get(key, (None, 0))
-        name_b, count_b = counts_b.get(key, (None, 0))
+    for key in sorted(names):
+        count_a, count_b = counts[0].get(key, 0), counts[1].get(key, 0)
         if count_a == count_b:
             continue
         change = "added" if count_a == 0 else "removed" if count_b == 0 else f"{count_b - count_a:+d}"
-        rows.append({"deck_a": a.name, "deck_b": b.name, "name": name or name_b, "count_a": int(count_a),
-                     "count_b": int(count_b), "change": change})
+        rows.append({"deck_a": a.name, "deck_b": b.name, "name": labels[key], "count_a": count_a,
+                     "count_b": count_b, "change": change})
     return pd.DataFrame(rows, columns=CARD_COLUMNS)
 
 

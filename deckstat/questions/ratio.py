@@ -124,10 +124,15 @@ def _remove(counts: np.ndarray, rows: Sequence[int], n: int) -> int:
 
 
 def _caps(table: pd.DataFrame, profile: Profile) -> np.ndarray:
-    """Copies each row may hold under the drawn part's ``copies`` rules by name (inf without one)."""
+    """Copies each row may hold under the drawn part's ``copies`` rules by name or printing (inf without one).
+
+    A row is one printing of a name, so a limit by printing caps each row; a
+    limit by name caps each row too, which is exact unless the deck holds
+    several printings of one name.
+    """
     caps = np.full(len(table), np.inf)
     rules = [r for r in profile.part().rules if r.kind == "copies"
-             and canonical_column(r.params.get("by", "name")) == "name"]
+             and (r.params.get("by") == "printing" or canonical_column(r.params.get("by", "name")) == "name")]
     if not rules or table.empty:
         return caps
     probe = Deck.from_table(table.assign(count=1))

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import os
 
-from deckstat._validate import check_deck
+from deckstat._validate import check_choice, check_deck
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.games.rules import file_warnings, notes, violations
+from deckstat.games.rules import COPIES_BY, file_warnings, notes, violations
+from deckstat.questions._setup import check_card_types
 from deckstat.results import ValidationResult, frame
 
 VIOLATION_COLUMNS = ["deck", "game", "part", "rule", "level", "subject", "found", "allowed", "message"]
 SUMMARY_COLUMNS = ["deck", "game", "deck_size", "legal", "errors", "warnings"]
 
 
-def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
+def validate(deck: Deck, game: str | os.PathLike | Profile, *, copies_by: str | None = None) -> ValidationResult:
     """Check a deck against every construction rule of a game.
 
     Parameters
@@ -25,6 +26,12 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
         ``deck`` column naming each card's part.
     game : str, path or Profile
         Game profile id or alias, or a ``.toml`` profile path.
+    copies_by : {"name", "printing"}, optional
+        How copy limits count: copies of a name (the Laink and the Terracid
+        ``VENDEUR`` together), or of each printing (name plus collector
+        number, set, clan, rarity, holo: each apart). Default: as the profile
+        says (``by`` of its ``copies`` rules). Violations of a printing
+        limit name the card with its printing (``VENDEUR #35``).
 
     Returns
     -------
@@ -59,14 +66,18 @@ def validate(deck: Deck, game: str | os.PathLike | Profile) -> ValidationResult:
     """
     profile = get_profile(game)
     check_deck(deck)
+    if copies_by is not None:
+        check_choice(copies_by, "copies_by", COPIES_BY)
+    check_card_types(deck, profile)
     identity = {"deck": deck.name, "game": profile.id}
     deck = deck.with_synonyms(profile.synonyms)
-    rows = [{**identity, **row} for row in violations(deck, profile) + file_warnings(deck, profile)]
+    rows = [{**identity, **row}
+            for row in violations(deck, profile, copies_by=copies_by) + file_warnings(deck, profile)]
     table = frame(rows, VIOLATION_COLUMNS, integers=())
     errors = int((table["level"] == "error").sum())
     counted = profile.counted_deck(deck).size
     summary = frame([{**identity, "deck_size": counted, "legal": errors == 0, "errors": errors,
                       "warnings": int((table["level"] == "warning").sum())}], SUMMARY_COLUMNS, integers=())
     provenance = {"question": "validate", "game": profile.id, "deck_source": deck.source, "deck_size": counted,
-                  "notes": notes(deck, profile), "deckstat_version": __version__}
+                  "copies_by": copies_by, "notes": notes(deck, profile), "deckstat_version": __version__}
     return ValidationResult(table=table, summary=summary, provenance=provenance)
