@@ -405,7 +405,7 @@ def test_report_command(tmp_path, flag, page):
     out_dir = tmp_path / "rapport"
     ok(run("report", WANKUL, "--game", "wankul", "--out", out_dir, "--trials", "2000", *flag))
     text = (out_dir / page).read_text(encoding="utf-8")
-    assert "Is the deck legal?" in text and "How many Terrain?" in text and "run out" in text
+    assert "Is the deck legal?" in text and "How many Terrain cards?" in text and "run out" in text
     for figure in ("odds.png", "mulligan.png", "ratio.png", "deckout.png"):
         assert (out_dir / figure).stat().st_size > 1000
         assert figure in text

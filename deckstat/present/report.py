@@ -132,7 +132,7 @@ def _ratio_section(report: Report, figure: str) -> list[str]:
     at_target = sweep[sweep["turn"] == target_turn]
     last = sweep[sweep["turn"] == sweep["turn"].max()]
     recommended = None if pd.isna(summary["recommended"]) else int(summary["recommended"])
-    lines = [f"## How many {group}?", "", *ratio_decision(result), ""]
+    lines = [f"## How many {group} cards?", "", *ratio_decision(result), ""]
     count = [f"{k}{' (your deck)' if now else ''}{' ◀ recommended' if k == recommended else ''}"
              for k, now in zip(at_target["resource_count"], at_target["is_current"])]
     columns = {
@@ -162,13 +162,21 @@ _PART_NAMES = {"hands": "opening hand", "by_turn": "by turn", "mulligan": "mulli
 
 
 def _how_computed(report: Report) -> str:
-    """Which parts are simulated, with the trials and the seed that reproduces them."""
-    simulated = [_PART_NAMES[part] for part in report.simulated()]
+    """Which parts are simulated, each with its trials, and the seed that reproduces them."""
+    parts = report.parts()
+    simulated = []
+    for part in report.simulated():
+        provenance = parts[part].provenance
+        if "deckout_n_trials" in provenance:  # the ratio sweep: only its deck-out turns are simulated
+            simulated.append(f"{_PART_NAMES[part]}: {provenance['deckout_n_trials']:,} deck-out races per count")
+        else:
+            trials = max((int(v) for frame in parts[part].frames().values() if "n_trials" in frame.columns
+                          for v in frame["n_trials"].dropna()), default=report.n_trials)
+            simulated.append(f"{_PART_NAMES[part]}: {trials:,} trials")
     if not simulated:
         return "Every number is exact."
-    return (f"Simulated parts ({', '.join(simulated)}): {report.n_trials:,} trials, "
-            f"{seed_note(report.provenance, SEED_RERUN)}; 95% intervals shown as ± when symmetric, else as "
-            "[low, high]. The other numbers are exact.")
+    return (f"Simulated parts ({'; '.join(simulated)}), {seed_note(report.provenance, SEED_RERUN)}; 95% intervals "
+            "shown as ± when symmetric, else as [low, high]. The other numbers are exact.")
 
 
 def _shield_section(report: Report) -> list[str]:

@@ -81,7 +81,7 @@ class Report:
         For a game that sets cards aside (Duel Masters' shields) and a deck
         with a ``shield_trigger`` column; ``None`` otherwise.
     n_trials : int
-        Trials of every simulated part.
+        Trials of every simulated part but the resource-count sweep (see :func:`report`).
     seed : int or None
         The number that, passed again as ``rng`` (``--seed``), reproduces every
         simulated part (``None`` after a Generator that had already been used).
@@ -167,7 +167,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
     game : str or Profile
     n_trials : int
         Trials of each simulated part (deck-out with the drought rule or card
-        effects, other mulligans).
+        effects, other mulligans), except the resource-count sweep, which
+        runs with :func:`deckstat.ratio`'s own defaults so that its numbers
+        are those of ``deckstat ratio --target 0.95`` with the same seed.
     rng : int, Generator or None
         Seed of every simulated part; None draws a fresh one, recorded as
         ``seed`` (see :func:`deckstat.odds`).
@@ -202,8 +204,8 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
     sweep = None
     if profile.resource_group and len(profile.parts) == 1:
         # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
-        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
-                      rng=rng, **absent)
+        # Its own trial counts too, so that its numbers are those of `ratio --seed S` for the report's seed.
+        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, rng=rng, **absent)
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
     race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=n_trials,
                    rng=rng, **absent)
