@@ -264,8 +264,8 @@ def test_wankul_counts_copies_by_printing():
 def test_copies_by_name_is_one_setting_away():
     result = validate(wankul_deck(2, 2), "wankul", copies_by="name")
     assert subjects(result) == [("MARCHAND", "4 copies")]
-    assert result.table["rule"].iloc[0] == "at most 3 copies of a card, counting each printing apart; counted by " \
-                                           "name here"
+    assert result.table["rule"].iloc[0] == ("at most 3 copies of a card, counting every printing of a name together "
+                                            "(the profile counts by printing)")
     assert result.provenance["copies_by"] == "name"
 
 

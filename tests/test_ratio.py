@@ -407,8 +407,8 @@ def test_best_legal_count_of_a_small_deck():
 
 def test_report_and_ratio_give_the_same_recommendation(wankul_deck):
     report = deckstat.report(wankul_deck, "wankul", n_trials=300, rng=1)
-    sweep = deckstat.ratio(wankul_deck, "wankul", target=0.95, rng=1)
-    # The report's sweep is `ratio --target 0.95` with the report's seed, simulated deck-out turns included.
+    sweep = deckstat.ratio(wankul_deck, "wankul", target=0.95, n_trials=300, rng=1)
+    # The report's sweep is `ratio --target 0.95` with the report's seed and trials, deck-out turns included.
     pd.testing.assert_frame_equal(report.ratio.table, sweep.table)
     pd.testing.assert_frame_equal(report.ratio.summary, sweep.summary)
     # The smallest legal count (at least 10) with a Terrain in the kept hand 95% of the time, from the closed form.

@@ -559,7 +559,8 @@ def report(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.")]
     = Path("report"),
     html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
-    trials: Annotated[int, typer.Option("--trials", help="Trials of the simulated parts.")] = 100_000,
+    trials: Annotated[int | None, typer.Option("--trials", help="Trials of the simulated parts [default: 100,000; the "
+                                                "resource-count sweep: as `deckstat ratio`].")] = None,
     seed: SeedOpt = None,
     policy: Annotated[Policy, typer.Option(help="When the deck-out part plays the cards of the draw and mill "
                                            "columns (see `deckstat deckout --help`).")] = Policy[DEFAULT_POLICY],

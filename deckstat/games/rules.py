@@ -191,7 +191,10 @@ def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
     """A copy limit read ``by`` name or printing, whatever its profile says; its text says so."""
     if rule.params.get("by", "name") == copies_by:
         return rule
-    return replace(rule, params={**rule.params, "by": copies_by}, text=f"{rule.text}; counted by {copies_by} here")
+    reading = "every printing of a name together" if copies_by == "name" else "each printing apart"
+    text = (f"at most {rule.params['max']} copies of a card, counting {reading} "
+            f"(the profile counts by {rule.params.get('by', 'name')})")
+    return replace(rule, params={**rule.params, "by": copies_by}, text=text)
 
 
 def violations(deck: Deck, profile: Profile, *, copies_by: str | None = None) -> list[dict]:

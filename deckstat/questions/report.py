@@ -58,6 +58,8 @@ class ShieldTriggers:
 
 #: The report's ratio target: a resource card in the kept opening hand 95% of the time.
 REPORT_TARGET = 0.95
+#: Trials of the report's simulated parts when none are given (the resource-count sweep keeps ratio's own).
+REPORT_TRIALS = 100_000
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int,
                           expected=expected)
 
 
-def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None, turns: int = 10,
+def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
            policy: str = DEFAULT_POLICY, allow_absent: bool = False) -> Report:
     """Ask every question the deck report shows.
 
@@ -165,11 +167,12 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
     ----------
     deck : Deck
     game : str or Profile
-    n_trials : int
+    n_trials : int, optional
         Trials of each simulated part (deck-out with the drought rule or card
-        effects, other mulligans), except the resource-count sweep, which
-        runs with :func:`deckstat.ratio`'s own defaults so that its numbers
-        are those of ``deckstat ratio --target 0.95`` with the same seed.
+        effects, other mulligans). By default :data:`REPORT_TRIALS`, and the
+        resource-count sweep keeps :func:`deckstat.ratio`'s own defaults; the
+        sweep's numbers are those of ``deckstat ratio --target 0.95`` with the
+        same seed and, when given, the same ``--trials``.
     rng : int, Generator or None
         Seed of every simulated part; None draws a fresh one, recorded as
         ``seed`` (see :func:`deckstat.odds`).
@@ -188,7 +191,7 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
     """
     profile = get_profile(game)
     check_deck(deck)
-    n_trials = check_whole(n_trials, "n_trials", minimum=1)
+    trials = REPORT_TRIALS if n_trials is None else check_whole(n_trials, "n_trials", minimum=1)
     # One root seed for every part: each gives the numbers its own question gives with that seed.
     rng = runner.make_streams(rng)
     turns = check_whole(turns, "turns")
@@ -197,21 +200,22 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int = 100_000, rng=None
     last_turn = min([turns] + [profile.last_turn(drawn.size, seat) for seat in SEATS])
     validation = validate(deck, profile)
     absent = {"allow_absent": allow_absent}
-    by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=n_trials, rng=rng, **absent)
-    hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=n_trials, rng=rng, **absent)
-    report_mulligan = mulligan(deck, profile, n_trials=n_trials, rng=rng, **absent) \
+    by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **absent)
+    hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **absent)
+    report_mulligan = mulligan(deck, profile, n_trials=trials, rng=rng, **absent) \
         if profile.mulligan != "none" else None
     sweep = None
     if profile.resource_group and len(profile.parts) == 1:
         # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
-        # Its own trial counts too, so that its numbers are those of `ratio --seed S` for the report's seed.
-        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, rng=rng, **absent)
+        # Trials as given, or ratio's own: its numbers are those of `ratio --target 0.95 --seed S [--trials N]`.
+        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
+                      rng=rng, **absent)
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
-    race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=n_trials,
+    race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=trials,
                    rng=rng, **absent)
-    triggers = _shield_triggers(deck, profile, n_trials=n_trials, streams=rng)
-    provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": n_trials,
+    triggers = _shield_triggers(deck, profile, n_trials=trials, streams=rng)
+    provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": trials,
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
-                  mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=n_trials,
+                  mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=trials,
                   seed=rng.seed, provenance=provenance)
