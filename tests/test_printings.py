@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import deckstat
 from deckstat import Deck, DeckstatError, load_deck, read_card_csv, validate
 from deckstat.games.profiles import get_profile
+from deckstat.questions.ratio import with_resource_count
 from deckstat.schema import canonical_column
 from deckstat.text import fold
 
@@ -465,3 +466,14 @@ def test_real_duel_masters_decklist_counts_copies_by_name(tmp_path, file, hulcus
     result = validate(load_deck(path, pool=pool), "duel-masters")
     assert subjects(result) == [("Aqua Hulcus", "5 copies")]
     assert validate(load_deck(path, pool=pool), "duel-masters", copies_by="printing").legal
+
+
+def test_a_ratio_filler_names_one_printing_by_its_label():
+    deck = wankul_deck(2, 2)
+    with pytest.raises(DeckstatError, match=r"names 2 printings of the deck \('MARCHAND #35', 'MARCHAND #36'\)"):
+        with_resource_count(deck, "wankul", 9, filler="MARCHAND")
+    # One Terrain fewer: the named printing takes the copy, within the limit of 3 per printing.
+    rebuilt = with_resource_count(deck, "wankul", 9, filler="MARCHAND #36")
+    copies = dict(zip(rebuilt.labels, rebuilt.counts))
+    assert (copies["MARCHAND #35"], copies["MARCHAND #36"]) == (2, 3)
+    assert rebuilt.size == 50 and rebuilt.count("Terrain") == 9

@@ -27,7 +27,7 @@ FLAGS = {
     "keep": "--keep", "mulligan_rule": "--mulligan-rule", "mulligan_limit": "--mulligan-limit",
     "resource": "--resource", "event": "--event", "counts": "--range", "group": "--group", "filler": "--filler",
     "target": "--target", "target_turn": "--target-turn", "policy": "--policy", "terrain_turns": "--terrain-turns",
-    "drought_order": "--drought-order",
+    "drought_order": "--drought-order", "flood": "--flood", "copies_by": "--copies-by",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent",

@@ -285,13 +285,16 @@ def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _
         caps = np.full(len(table), np.inf)
     filler_rows = []
     for filler in fillers:
-        candidates = [i for i in range(len(table)) if in_part[i] and fold(table["name"].iloc[i]) == fold(filler)]
+        # A printing may be named by its label ("VENDEUR #35") when the deck holds several of one name.
+        candidates = [i for i in range(len(table)) if in_part[i] and fold(deck.labels[i]) == fold(filler)] or \
+            [i for i in range(len(table)) if in_part[i] and fold(table["name"].iloc[i]) == fold(filler)]
         if not candidates:
-            names = [str(n) for n, ok in zip(table["name"], in_part) if ok]
-            raise DeckstatError(f"filler {filler!r} is not a card of the deck{suggest(filler, names)}")
+            names = [label for label, ok in zip(deck.labels, in_part) if ok]
+            raise DeckstatError(f"{param('filler')} {filler!r} is not a card of the deck{suggest(filler, names)}")
         if len(candidates) > 1:
-            raise DeckstatError(f"filler {filler!r} names {len(candidates)} rows of the deck; merge them or "
-                                "choose another filler")
+            shown = ", ".join(repr(deck.labels[i]) for i in candidates)
+            raise DeckstatError(f"{param('filler')} {filler!r} names {len(candidates)} printings of the deck "
+                                f"({shown}); name one of them")
         if is_resource[candidates[0]]:
             raise DeckstatError(f"filler {filler!r} is itself a {label} card; choose a card outside {label}")
         if candidates[0] not in filler_rows:
