@@ -229,7 +229,7 @@ def test_plot_ratio_real(ratio_results, kind):
     assert any(t.startswith("target") for t in texts)
     turn = result.summary["target_turn"].iloc[0]
     assert (f"by turn {turn}" if turn else "in the kept opening hand") in title_of(ax)
-    assert "your deck: 10 Terrain" in texts
+    assert "your deck: 10 Terrain cards" in texts
     assert f"{result.provenance['deck_size']} cards" in title_of(ax)
     assert has_error_bars(ax) == (kind == "simulated")
     assert any("95%" in t for t in texts) == (kind == "simulated")
@@ -246,8 +246,8 @@ def test_plot_ratio_marks_the_recommendation(ratio_results):
                  if len(np.atleast_1d(line.get_xdata())) == 2 and len(set(np.atleast_1d(line.get_xdata()))) == 1}
     assert {float(recommended), float(smallest)} <= verticals
     texts = legend_texts(ax)
-    assert "recommended: 10 Terrain, the smallest legal count reaching the target" in texts
-    assert "8 Terrain would reach the target but is illegal" in texts
+    assert "recommended: 10 Terrain cards, the smallest legal count reaching the target" in texts
+    assert "8 Terrain cards would reach the target but is illegal" in texts
 
 
 def test_plot_ratio_several_events(wankul):
@@ -500,7 +500,7 @@ def test_plot_ratio_hand_built_details():
     assert "target: 90.0%" in texts
     assert any(t.startswith("recommended: 10 Terrain") for t in texts)
     assert not any("illegal" in t and "would reach" in t for t in texts)
-    assert "your deck: 10 Terrain" in texts
+    assert "your deck: 10 Terrain cards" in texts
     assert any("95% interval" in t for t in texts)
     assert "by turn 2" in title_of(ax)
     assert "40 cards" in title_of(ax)

@@ -588,7 +588,7 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         recommended = _present(info.get("recommended"))
         if recommended is not None:
             handles.append(ax.axvline(float(recommended), color=color, linestyle="--", linewidth=1.5,
-                                      label=f"recommended: {int(recommended)} {group}, the smallest legal count "
+                                      label=f"recommended: {int(recommended)} {group} cards, the smallest legal count "
                                             f"reaching the target{suffix}"))
         elif target is not None:
             rows = frame[(frame["event"] == event) & (frame["seat"] == seat)]
@@ -597,7 +597,7 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         smallest = _present(info.get("smallest_reaching"))
         if smallest is not None and _is_false(info.get("smallest_reaching_legal")):
             handles.append(ax.axvline(float(smallest), color=legal_color, linestyle="-.", linewidth=1.5,
-                                      label=f"{int(smallest)} {group} would reach the target but is illegal"
+                                      label=f"{int(smallest)} {group} cards would reach the target but is illegal"
                                             f"{suffix}"))
     current = _present(first.get("current_count"))
     if current is None and "is_current" in frame.columns:
@@ -606,7 +606,7 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
     if current is not None:
         # The deck as the player built it: a band behind the points, so every marker stays readable.
         handles.append(ax.axvspan(float(current) - 0.4, float(current) + 0.4, color="0.88", zorder=0,
-                                  label=f"your deck: {int(current)} {group}"))
+                                  label=f"your deck: {int(current)} {group} cards"))
     _probability_axis(ax)
     _turn_axis(ax, _numbers(at_turn["resource_count"]), f"Number of {group} cards in the deck")
     event = events[0] if len(events) == 1 else "event"
