@@ -203,7 +203,7 @@ def test_copy_of_the_generic_profile_loads(tmp_path):
     shutil.copy(source, path)
     profile = get_profile(str(path))
     assert profile.id == "generic" and profile.path == str(path)
-    assert validate(mini_deck(1, 0), profile).table.empty
+    assert validate(mini_deck(1, 4), profile).table.empty
 
 
 def test_missing_profile_file(tmp_path):

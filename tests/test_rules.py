@@ -467,8 +467,12 @@ def test_pandrea_assumed_at_most_three_copies():
 # ---------------------------------------------------------------- validate() itself
 
 
-def test_generic_profile_accepts_any_non_empty_deck():
-    assert validate(Deck.from_table([{"name": "Seule", "type": "Quoi"}]), "generic").table.empty
+def test_generic_profile_accepts_any_deck_that_fills_the_opening_hand():
+    assert validate(Deck.from_table([{"name": "Seule", "count": 5, "type": "Quoi"}]), "generic").table.empty
+    # A smaller deck cannot deal its 5-card hand, which odds refuses too.
+    result = validate(Deck.from_table([{"name": "Seule", "count": 4, "type": "Quoi"}]), "generic")
+    found_rows = result.table[["subject", "found", "allowed"]].values.tolist()
+    assert found_rows == [["deck size", "4 cards", "at least 5 cards"]]
 
 
 def test_validate_accepts_a_profile_object_and_an_alias():
