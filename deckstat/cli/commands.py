@@ -575,7 +575,7 @@ def report(
     triggers among the shields, written as report.md (or report.html) into
     --out.
     """
-    from deckstat.present.report import write_report
+    from deckstat.present.report import how_computed, write_report
 
     with user_errors():
         profile = deckstat.get_profile(game)
@@ -583,8 +583,8 @@ def report(
         result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
                                  allow_absent=allow_absent)
         page = write_report(result, out, fmt="html" if html else "markdown")
-    note = simulation_note(result)
-    stdout().print(Text(f"wrote {page} and its figures" + (f"\n{note}" if note else "")), soft_wrap=True)
+    # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
+    stdout().print(Text(f"wrote {page} and its figures\n{how_computed(result)}"), soft_wrap=True)
 
 
 @games_app.callback()

@@ -69,7 +69,7 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     figures["deckout"] = plots.save(plots.plot_deckout(report.deckout), out / "deckout.png")
 
     name = deck.name
-    lines = [f"# {name} — {profile.name}", "", f"{deck.size} cards. deckstat {__version__}. {_how_computed(report)}",
+    lines = [f"# {name} — {profile.name}", "", f"{deck.size} cards. deckstat {__version__}. {how_computed(report)}",
              ""]
     lines += ["## Is the deck legal?", ""]
     violations = report.validation.table
@@ -161,7 +161,7 @@ _PART_NAMES = {"hands": "opening hand", "by_turn": "by turn", "mulligan": "mulli
                "deckout": "deck-out", "shield_triggers": "shield triggers"}
 
 
-def _how_computed(report: Report) -> str:
+def how_computed(report: Report) -> str:
     """Which parts are simulated, each with its trials, and the seed that reproduces them."""
     parts = report.parts()
     simulated = []
