@@ -122,7 +122,8 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
         n_warnings = int(result.summary["warnings"].iloc[0])
         if n_warnings:
             verdict += f" ({n_warnings} warning{'s' if n_warnings > 1 else ''})"
-        title = f"{deck} — {profile.name}, {result.provenance['deck_size']} cards: {verdict}"
+        size = result.provenance["deck_size"]
+        title = f"{deck} — {profile.name}, {size} card{'' if size == 1 else 's'}: {verdict}"
         if result.table.empty:
             title += ". Every construction rule holds."
         title += "".join(f"\nnote: {note}" for note in result.provenance["notes"])
