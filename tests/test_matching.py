@@ -391,3 +391,10 @@ def test_cli_compare_and_ratio(tmp_path, fire_csv, no_terrain):
     assert_user_error(run("ratio", path, "--game", "wankul", "--range", "0,10", "--event", "Terain"),
                       "did you mean 'Terrain'")
     ok(run("ratio", path, "--game", "wankul", "--range", "0,10", "--turns", "0"))
+
+
+def test_an_unknown_attribute_is_named_in_the_event_typed(english):
+    with pytest.raises(ExpressionError) as info:
+        deckstat.odds(english, "duel-masters", "Spell>=1 and [colour=Fire]>=1", turns=[0])
+    # Position 14 is the '[' of the group in the event as typed, not in the group alone.
+    assert str(info.value).startswith("event 'Spell>=1 and [colour=Fire]>=1', position 14: unknown attribute 'colour'")

@@ -109,7 +109,12 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
     """
     check_card_types(deck, profile)
     for group in groups_of(event).values():
-        if deck.mask(group).any() or allow_absent:  # mask raises on an unknown attribute
+        try:
+            matches = deck.mask(group).any()
+        except ExpressionError as exc:
+            # An unknown attribute: name the expression the player typed, where the position points.
+            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=group.position) from None
+        if matches or allow_absent:
             continue
         raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
 
