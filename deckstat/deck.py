@@ -251,7 +251,7 @@ class Deck:
     def printings(self) -> list[tuple[str, ...]]:
         """Each distinct card's identity: its folded name and printing values (see :attr:`labels`)."""
         columns = self.printing_columns
-        records = self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
+        records = self._printing_records()
         return [(fold(name),) + printing_key(r, columns) for name, r in zip(self.cards["name"], records)]
 
     @cached_property
@@ -271,9 +271,12 @@ class Deck:
         >>> deck.labels
         ['VENDEUR #35', 'VENDEUR #36', 'PORTAL']
         """
+        return printing_labels(list(self.cards["name"]), self._printing_records())
+
+    def _printing_records(self) -> list[dict]:
+        """Each distinct card's printing values, by column (empty dicts when the deck has no printing column)."""
         columns = self.printing_columns
-        records = self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
-        return printing_labels(list(self.cards["name"]), records)
+        return self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
 
 
 def _to_float(value: object) -> float | None:

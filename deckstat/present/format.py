@@ -304,13 +304,14 @@ def simulation_note(result, rerun: str = "rng={seed}") -> str:
     ``provenance`` and ``frames()``; ``rerun`` is as in :func:`seed_note`.
     """
     seed = seed_note(result.provenance, rerun)
-    trials = _trials(result)
+    trials = trial_count(result)
     if not seed or trials is None:
         return ""
     return f"simulated: {trials:,} trials, {seed}, 95% Wilson intervals (± or [low, high])"
 
 
-def _trials(result: Result) -> int | None:
+def trial_count(result: Result) -> int | None:
+    """The largest trial count of a result's tables (None when nothing was simulated)."""
     counts = [int(v) for frame in result.frames().values() if "n_trials" in frame.columns
               for v in frame["n_trials"].dropna()]
     return max(counts) if counts else None

@@ -22,6 +22,7 @@ from deckstat.present.format import (
     policy_note,
     ratio_decision,
     seed_note,
+    trial_count,
 )
 from deckstat.questions.report import Report
 
@@ -170,8 +171,7 @@ def how_computed(report: Report) -> str:
         if "deckout_n_trials" in provenance:  # the ratio sweep: only its deck-out turns are simulated
             simulated.append(f"{_PART_NAMES[part]}: {provenance['deckout_n_trials']:,} deck-out races per count")
         else:
-            trials = max((int(v) for frame in parts[part].frames().values() if "n_trials" in frame.columns
-                          for v in frame["n_trials"].dropna()), default=report.n_trials)
+            trials = trial_count(parts[part]) or report.n_trials
             simulated.append(f"{_PART_NAMES[part]}: {trials:,} trials")
     if not simulated:
         return "Every number is exact."

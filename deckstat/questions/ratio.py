@@ -24,7 +24,7 @@ from deckstat._validate import (
     check_turns,
     check_whole,
 )
-from deckstat.deck import Deck
+from deckstat.deck import Deck, attribute_column
 from deckstat.engines import runner
 from deckstat.errors import DeckstatError, param
 from deckstat.events import AttributeGroup, NameGroup, parse_group
@@ -152,14 +152,6 @@ def _limit_text(caps: np.ndarray) -> str:
 
 def _room(counts: np.ndarray, caps: np.ndarray, rows: Sequence[int]) -> float:
     return float(sum(max(caps[i] - counts[i], 0) for i in rows))
-
-
-def _column_of(table: pd.DataFrame, attribute: str) -> str | None:
-    """The deck's column an attribute group reads (headers may be spelled differently)."""
-    wanted = canonical_column(attribute)
-    if wanted in table.columns:
-        return wanted
-    return next((c for c in table.columns if canonical_column(str(c)) == wanted), None)
 
 
 @dataclass(frozen=True)
@@ -299,7 +291,7 @@ def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _
             raise DeckstatError(f"filler {filler!r} is itself a {label} card; choose a card outside {label}")
         if candidates[0] not in filler_rows:
             filler_rows.append(candidates[0])
-    generic, stem, reason = _generic(table, resource, parsed, profile)
+    generic, stem, reason = _generic(deck, table, resource, parsed, profile)
     generic_cap = np.inf
     if generic is not None and not ignore_limit:
         row = {**{c: None for c in table.columns}, **generic, "name": f"{stem} 1", "count": 1}
@@ -310,8 +302,8 @@ def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _
                  no_generic=reason, ignore_limit=ignore_limit)
 
 
-def _generic(table: pd.DataFrame, resource: tuple[int, ...], parsed, profile: Profile) -> tuple[dict | None, str,
-                                                                                                 str]:
+def _generic(deck: Deck, table: pd.DataFrame, resource: tuple[int, ...], parsed,
+             profile: Profile) -> tuple[dict | None, str, str]:
     """What a generic resource card carries, its name stem, and why there is none when there is none.
 
     For a card type of the game it is a card of that type; otherwise it takes
@@ -328,7 +320,7 @@ def _generic(table: pd.DataFrame, resource: tuple[int, ...], parsed, profile: Pr
         if isinstance(parsed, NameGroup):
             columns.append("tags")
         elif isinstance(parsed, AttributeGroup):
-            columns.append(_column_of(table, parsed.attribute))
+            columns.append(attribute_column(deck, parsed.attribute))
         template = {c: first[c] for c in columns if c in table.columns}
         stem = f"Carte générique {label}"
     else:
