@@ -9,7 +9,9 @@ Python or NumPy integers but not booleans, probabilities are real numbers in
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -44,6 +46,39 @@ def check_whole(value: object, name: str, *, minimum: int = 0, maximum: int | No
         bound = f"from {minimum} to {maximum}" if maximum is not None else (
             f"of at least {minimum}" if minimum else "from 0")
         raise DeckstatError(f"{param(name)} must be a whole number {bound}, got {_shown(value)}")
+    return int(value)
+
+
+def parse_count(text: object, name: str, *, minimum: int = 0) -> int:
+    """A whole number written as a person writes it: ``200000``, ``100_000``, ``1e8`` or ``2.5e6``.
+
+    Numbers (Python or NumPy, and floats with no fractional part, as TOML
+    reads ``1e8``) and texts are accepted; anything that is not a whole number
+    of at least ``minimum`` is refused, naming ``name``.
+
+    Examples
+    --------
+    >>> parse_count("1e8", "n_trials"), parse_count("100_000", "n_trials"), parse_count(2.5e6, "n_trials")
+    (100000000, 100000, 2500000)
+    >>> parse_count("1.5", "n", minimum=1)
+    Traceback (most recent call last):
+    ...
+    deckstat.errors.DeckstatError: n must be a whole number of at least 1 (e.g. 200000, 100_000 or 1e8), got '1.5'
+    """
+    value: object = text
+    if isinstance(text, str):
+        written = text.strip()
+        if re.fullmatch(r"\d+(_\d+)*", written):
+            value = int(written.replace("_", ""))
+        elif match := re.fullmatch(r"(\d+(?:\.\d*)?)[eE]\+?(\d{1,2})", written):
+            # Exactly, with no float rounding; exponents stop at 99 so a typo cannot ask for a giant integer.
+            exact = Fraction(match[1]) * 10 ** int(match[2])
+            value = int(exact) if exact.denominator == 1 else text
+    elif isinstance(text, (float, np.floating)) and math.isfinite(text) and float(text).is_integer():
+        value = int(text)
+    if not is_whole(value) or value < minimum:
+        raise DeckstatError(f"{param(name)} must be a whole number of at least {minimum} "
+                            f"(e.g. 200000, 100_000 or 1e8), got {_shown(text)}")
     return int(value)
 
 
