@@ -292,8 +292,8 @@ def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | lis
     for name in table:
         if name not in allowed:
             hint = suggest(str(name), list(allowed))
-            raise where.error(f"{key}.{name}" if key else str(name),
-                              f"unknown key{hint or ''}; expected one of {', '.join(allowed)}")
+            expected = "" if hint else f"; expected one of {', '.join(allowed)}"
+            raise where.error(f"{key}.{name}" if key else str(name), f"unknown key{hint}{expected}")
     return dict(table)
 
 
@@ -566,8 +566,8 @@ class _Parser:
         name = entry["question"]
         if not isinstance(name, str) or name not in QUESTIONS:
             hint = suggest(name, list(QUESTIONS)) if isinstance(name, str) else ""
-            raise self.where.error(f"{key}.question", f"unknown question {name!r}{hint}; expected one of "
-                                                      f"{', '.join(QUESTIONS)}")
+            expected = "" if hint else f"; expected one of {', '.join(QUESTIONS)}"
+            raise self.where.error(f"{key}.question", f"unknown question {name!r}{hint}{expected}")
         parameters = api_parameters(name)
         allowed = [*QUESTION_KEYS, *parameters, *PENDING_PARAMETERS.get(name, ())]
         entry = _keys(self.where, key, entry, allowed)
