@@ -1,7 +1,10 @@
 """Batch specs: errors located at their line and key, expansion into tasks, identity, seeds, digest, run_task."""
 
 import io
+import re
+import shlex
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pandas as pd
@@ -501,3 +504,32 @@ def test_sample_data_spec_loads(tmp_path):
                       "questions": [{"question": "deckout", "decks": ["dm"]}]}, base_dir=tmp_path)
     [task] = spec.tasks
     assert task.game == "duel-masters" and task.describe() == "deckout dm"
+
+
+def test_documented_spec_and_reproduction_command():
+    page = (DATA.parent / "docs" / "batch.md").read_text(encoding="utf-8")
+    [toml] = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
+    path = DATA.parent / "docs" / "example.toml"
+    spec = load_spec(tomllib.loads(toml), base_dir=path.parent)
+    assert len(spec.tasks) == 15
+    [command] = [line for line in page.splitlines() if line.startswith("deckstat odds ")]
+    args = shlex.split(command)[1:]
+    seed = int(args[args.index("--seed") + 1])
+    [task] = [t for t in spec.tasks if t.question == "odds" and t.decks[0].label == "wankul/sample_deck"
+              and t.param("seat") == "first" and t.param("mulligan_rule") == "london"]
+    assert task.seed(spec.seed) == seed
+    rows = run_task(task, seed)
+    out = ok(run(*[str(DATA.parent / a) if a.startswith("data/") else a for a in args], "--format", "csv"))
+    cli = pd.read_csv(io.StringIO(out), comment="#")
+    assert cli["p"].tolist() == rows["p"].tolist()
+
+
+def test_deckout_keep_rule_is_checked_before_running(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "deckout"
+        decks = ["small"]
+        keep = "Terrian>=1"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'Terrian')}: questions[0].keep: keep rule 'Terrian>=1'")

@@ -47,10 +47,18 @@ from deckstat.batch.tasks import (
     cached_profile,
     result_tables,
 )
-from deckstat.errors import _MARK, DeckstatError, ExpressionError
+from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, parse_event, parse_group
 from deckstat.games.profiles import get_profile
-from deckstat.questions._setup import check_card_types, check_groups, choose_method, prepare, turn_plan
+from deckstat.questions._setup import (
+    check_card_types,
+    check_groups,
+    choose_method,
+    default_keep_remedy,
+    mulligan_settings,
+    prepare,
+    turn_plan,
+)
 from deckstat.terms import DROUGHT_ORDERS, METHODS, MULLIGAN_RULES, POLICIES
 from deckstat.text import suggest
 
@@ -755,6 +763,17 @@ def _check_task(question: str, decks: list, profile, params: dict) -> None:
         if profile.deckout == "none":
             raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no "
                                 "deck-out turn")
+        rule, _, keep_text = mulligan_settings(profile, keep=rules["keep"], mulligan=rules["mulligan"],
+                                               mulligan_rule=None, mulligan_limit=None)
+        if rule not in ("none", "bottom"):
+            raise DeckstatError(f"the deck-out model handles no mulligan or the bottom mulligan; {profile.name} "
+                                f"uses {rule}: pass {param('mulligan', False)}")
+        if keep_text is not None:
+            keep_event = parse_event(keep_text, what="keep rule")
+            for deck in decks:
+                drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
+                check_groups(drawn, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
+                             remedy=default_keep_remedy(profile) if rules["keep"] is None else None)
 
 
 def _jsonable(value: object) -> object:
