@@ -82,6 +82,51 @@ def parse_count(text: object, name: str, *, minimum: int = 0) -> int:
     return int(value)
 
 
+def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
+    """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into sorted whole numbers, naming ``option`` in errors.
+
+    Examples
+    --------
+    >>> parse_ranges("0,2,4-6", option="turns", noun="turn", example="0-6", limit=1000)
+    [0, 2, 4, 5, 6]
+    """
+    values: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
+        if not match:
+            raise DeckstatError(f"{option} {text!r}: {part!r} is not a {noun} or a range such as {example}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) else low
+        if high < low:
+            raise DeckstatError(f"{option} {text!r}: range {part!r} goes backwards; write {high}-{low}")
+        if high > limit:
+            raise DeckstatError(f"{option} {text!r}: {noun} {high} is beyond any deck")
+        values.update(range(low, high + 1))
+    return sorted(values)
+
+
+def format_ranges(values: Iterable[int]) -> str:
+    """Write whole numbers as :func:`parse_ranges` reads them, runs as ranges.
+
+    Examples
+    --------
+    >>> format_ranges([0, 1, 2, 3, 5, 7, 8])
+    '0-3,5,7-8'
+    """
+    ordered = sorted(set(int(v) for v in values))
+    parts: list[str] = []
+    start = previous = None
+    for value in ordered + [None]:
+        if start is not None and value is not None and value == previous + 1:
+            previous = value
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+        start = previous = value
+    return ",".join(parts)
+
+
 def check_optional_whole(value: object, name: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
     """:func:`check_whole`, letting ``None`` through."""
     return None if value is None else check_whole(value, name, minimum=minimum, maximum=maximum)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from deckstat._validate import parse_ranges
 from deckstat.errors import DeckstatError
 from deckstat.present import format as present
 from deckstat.results import Result
@@ -106,24 +106,6 @@ def user_errors() -> Iterator[None]:
     except DeckstatError as exc:
         typer.echo(f"error: {exc.render(FLAGS)}", err=True)
         raise typer.Exit(code=2) from None
-
-
-def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
-    """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into sorted whole numbers, naming ``option`` in errors."""
-    values: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
-        if not match:
-            raise DeckstatError(f"{option} {text!r}: {part!r} is not a {noun} or a range such as {example}")
-        low = int(match.group(1))
-        high = int(match.group(2)) if match.group(2) else low
-        if high < low:
-            raise DeckstatError(f"{option} {text!r}: range {part!r} goes backwards; write {high}-{low}")
-        if high > limit:
-            raise DeckstatError(f"{option} {text!r}: {noun} {high} is beyond any deck")
-        values.update(range(low, high + 1))
-    return sorted(values)
 
 
 def parse_turns(text: str) -> list[int]:

@@ -1,0 +1,849 @@
+"""Batch specs: read a TOML file (or a dict), check everything, expand it into tasks.
+
+A spec names decks (``[decks.<label>]``, a glob giving one deck per file)
+and questions (``[[questions]]``) whose keys are the Python API's parameter
+names; ``[questions.sweep]`` lists values to try, and the tasks are every
+deck of the question times every combination of swept values. See
+``docs/batch.md``.
+
+A spec that cannot run starts nothing: :func:`load_spec` checks the keys,
+the types, the values (with the questions' own checks), the files, the
+events and, for every task, that the deck loads and its groups exist, and
+raises one :class:`SpecError` naming the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import inspect
+import itertools
+import json
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckstat._validate import (
+    check_choice,
+    check_events,
+    check_half_width,
+    check_probability,
+    check_seats,
+    check_whole,
+    is_whole,
+    parse_count,
+    parse_ranges,
+)
+from deckstat.batch.tasks import (
+    QUESTIONS,
+    SPEC_NAMES,
+    DeckSource,
+    Task,
+    api_parameters,
+    cached_deck,
+    cached_profile,
+    result_tables,
+)
+from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
+from deckstat.events import Count, parse_event, parse_group
+from deckstat.games.profiles import get_profile
+from deckstat.questions._setup import (
+    check_card_types,
+    check_groups,
+    choose_method,
+    default_keep_remedy,
+    mulligan_settings,
+    prepare,
+    turn_plan,
+)
+from deckstat.terms import DROUGHT_ORDERS, METHODS, MULLIGAN_RULES, POLICIES
+from deckstat.text import suggest
+
+#: Top-level keys of a spec; the last four are defaults for every question that takes them.
+TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
+DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
+DECK_KEYS = ("path", "game", "pool")
+#: Keys of a question that are not parameters of its function.
+QUESTION_KEYS = ("question", "decks", "sweep", "table", "seed")
+#: Parameters the spec accepts before the question's function does (passed on once it does).
+PENDING_PARAMETERS = {"odds": ("max_trials",), "when": ("max_trials",)}
+#: Largest seed a spec may give: tasks' seeds are non-negative 64-bit integers.
+MAX_SEED = 2**63 - 1
+#: How parameter names read in messages about a spec (the Python API's names, spelled as the spec spells them).
+SPEC_WORDS = {"n_trials": "trials", "rng": "seed", "method='simulate'": "method = \"simulate\"",
+              "method='exact'": "method = \"exact\"", "mulligan=False": "mulligan = false",
+              "allow_absent=True": "allow_absent = true", "allow_absent": "allow_absent", "decks": "decks"}
+
+
+class SpecError(DeckstatError):
+    """A batch spec that cannot run: ``<file>:<line>: <key path>: <problem>; <expected>``.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong and what was expected.
+    source : str, optional
+        The spec file (None for a spec given as a dict).
+    line : int, optional
+        The line of the key in the file.
+    key : str, optional
+        The key path, e.g. ``questions[2].sweep.seat``.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 key: str | None = None, column: str | int | None = None):
+        self.key = key
+        super().__init__(message, source=source, line=line, column=column)
+
+    def _located(self) -> str:
+        where = ""
+        if self.source:
+            where = f"{self.source}:{self.line}: " if self.line is not None else f"{self.source}: "
+        key = f"{self.key}: " if self.key else ""
+        return f"{where}{key}{self.message}"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A checked batch spec, expanded into tasks.
+
+    Attributes
+    ----------
+    name : str
+        The spec's ``name``, else the file's stem, else ``"batch"``.
+    source : Path or None
+        The TOML file (None for a dict).
+    seed : int or None
+        The spec's ``seed``; None lets the runner draw one (and record it).
+    tasks : tuple of Task
+        In spec order: questions in order, each deck in order, then the sweep's
+        combinations in the order written.
+    digest : str
+        SHA-256 (hex) of the canonical parsed spec and of the bytes of every
+        deck, pool and profile file it uses.
+    """
+
+    name: str
+    source: Path | None
+    seed: int | None
+    tasks: tuple[Task, ...]
+    digest: str
+    canonical: str = field(default="{}", repr=False)
+
+    def to_dict(self) -> dict:
+        """The canonical parsed spec, JSON-ready (recorded with the results)."""
+        return json.loads(self.canonical)
+
+
+# --- where each key is written -------------------------------------------------------------------------------
+
+_KEY = r'(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
+_DOTTED = re.compile(rf"\s*({_KEY}(?:\s*\.\s*{_KEY})*)\s*")
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_KEY}(?:\s*\.\s*{_KEY})*)\s*\]\]?")
+
+
+def _split_key(text: str) -> list[str]:
+    parts = re.findall(_KEY, text)
+    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
+
+
+def _strip_strings(line: str) -> str:
+    """The line with string contents blanked and any comment removed (for bracket counting)."""
+    out, quote, i = [], None, 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+            out.append(" " if ch != quote else ch)
+        elif ch in "\"'":
+            quote = ch
+            out.append(ch)
+        elif ch == "#":
+            break
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Map each key path of a TOML text to the 1-based line it is written on.
+
+    Table headers (``[a.b]``), arrays of tables (``[[questions]]``, numbered
+    ``questions[0]``, ``questions[1]``…), dotted keys and one-line inline
+    tables are followed; keys inside multi-line arrays or strings are not
+    mistaken for keys.
+
+    Examples
+    --------
+    >>> text = "seed = 1|[[questions]]|question = 'odds'|[questions.sweep]|seat = []".replace("|", chr(10))
+    >>> key_lines(text)["questions[0].sweep.seat"], key_lines(text)["questions[0].question"]
+    (5, 3)
+    """
+    lines: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    prefix = ""
+    depth = 0
+    in_multiline: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if in_multiline:
+            if in_multiline in raw:
+                in_multiline = None
+            continue
+        line = raw
+        for quote in ('"""', "'''"):
+            if line.count(quote) % 2 == 1:
+                in_multiline = quote
+        if depth == 0:
+            header = _HEADER.match(line)
+            if header:
+                parts = _split_key(header.group(2))
+                prefix = _table_path(parts, counts, array=header.group(1) == "[[")
+                lines.setdefault(prefix.rsplit("[", 1)[0] if header.group(1) == "[[" else prefix, number)
+                lines.setdefault(prefix, number)
+                continue
+            if "=" in line:
+                key_text, _, value = line.partition("=")
+                if _DOTTED.fullmatch(key_text):
+                    path = ".".join(filter(None, [prefix, ".".join(_split_key(key_text))]))
+                    lines.setdefault(path, number)
+                    _inline_keys(path, value, number, lines)
+        stripped = _strip_strings(line)
+        depth = max(0, depth + stripped.count("[") + stripped.count("{") - stripped.count("]") - stripped.count("}"))
+    return lines
+
+
+def _table_path(parts: list[str], counts: dict[str, int], *, array: bool) -> str:
+    """The key path of a table header, with the index of each array of tables it is under."""
+    path = ""
+    for i, part in enumerate(parts):
+        path = f"{path}.{part}" if path else part
+        last = i == len(parts) - 1
+        if array and last:
+            index = counts.get(path, -1) + 1
+            counts[path] = index
+            # A new element resets the numbering of the arrays below it.
+            for key in [k for k in counts if k.startswith(path + "[")]:
+                del counts[key]
+            path = f"{path}[{index}]"
+        elif path in counts:
+            path = f"{path}[{counts[path]}]"
+    return path
+
+
+def _inline_keys(path: str, value: str, number: int, lines: dict[str, int]) -> None:
+    """Record the keys of an inline table written on one line (``sweep = { seat = [...] }``)."""
+    text = _strip_strings(value).strip()
+    if not text.startswith("{"):
+        return
+    # Keys at the first level of the inline table: names followed by '=' at brace depth 1.
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in "[{":
+            depth += 1
+            if depth == 1:
+                start = i + 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            start = i + 1
+        elif ch == "=" and depth == 1:
+            key = text[start:i].strip()
+            if key and _DOTTED.fullmatch(key):
+                lines.setdefault(f"{path}.{'.'.join(_split_key(key))}", number)
+
+
+# --- the parse ------------------------------------------------------------------------------------------------
+
+class _Where:
+    """Turns problems into :class:`SpecError` located at a key's line."""
+
+    def __init__(self, source: str | None, lines: dict[str, int]):
+        self.source = source
+        self.lines = lines
+
+    def line(self, key: str) -> int | None:
+        path = key
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            trimmed = re.sub(r"(\[\d+\]|\.[^.\[]+)$", "", path)
+            if trimmed == path:
+                break
+            path = trimmed
+        return None
+
+    def error(self, key: str, message: str) -> SpecError:
+        return SpecError(message, source=self.source, line=self.line(key), key=key)
+
+    def wrap(self, key: str, exc: DeckstatError) -> SpecError:
+        """A question's or loader's error, said about ``key`` with the spec's parameter names."""
+        return self.error(key, exc.render(SPEC_WORDS))
+
+
+def _type_name(value: object) -> str:
+    return {bool: "true/false", int: "a whole number", float: "a number", str: "a text", list: "a list",
+            dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | list[str]) -> dict:
+    if not isinstance(table, Mapping):
+        raise where.error(key, f"expected a table, got {_type_name(table)}")
+    for name in table:
+        if name not in allowed:
+            hint = suggest(str(name), list(allowed))
+            expected = "" if hint else f"; expected one of {', '.join(allowed)}"
+            raise where.error(f"{key}.{name}" if key else str(name), f"unknown key{hint}{expected}")
+    return dict(table)
+
+
+def _text(where: _Where, key: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise where.error(key, f"expected a text, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _checked(where: _Where, key: str, check: Callable[[], object]) -> object:
+    try:
+        return check()
+    except DeckstatError as exc:
+        raise where.wrap(key, exc) from None
+
+
+# Each parameter's check: the value as the spec writes it → the canonical value (JSON-ready, lists as tuples).
+
+def _range_value(name: str, example: str, limit: int, noun: str) -> Callable[[object], tuple[int, ...]]:
+    def check(value: object) -> tuple[int, ...]:
+        if isinstance(value, str):
+            values = parse_ranges(value, option=name, noun=noun, example=example, limit=limit)
+        elif is_whole(value):
+            values = [check_whole(value, name)]
+        elif isinstance(value, list) and value:
+            values = [check_whole(v, name) for v in value]
+        else:
+            raise DeckstatError(f"{name} must be a range such as {example!r}, a whole number or a list of them, "
+                                f"got {value!r}")
+        return tuple(sorted(set(values)))
+    return check
+
+
+def _events(name: str, what: str) -> Callable[[object], tuple[str, ...]]:
+    def check(value: object) -> tuple[str, ...]:
+        if isinstance(value, list) and not value:
+            raise DeckstatError(f"{name} is empty; give at least one {what} such as Terrain>=1")
+        texts = check_events(value, name)
+        for text in texts:
+            parse_event(text)
+        return tuple(texts)
+    return check
+
+
+def _texts(name: str) -> Callable[[object], tuple[str, ...]]:
+    def check(value: object) -> tuple[str, ...]:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not items or not all(isinstance(v, str) and v.strip() for v in items):
+            raise DeckstatError(f"{name} must be a text or a list of texts, got {value!r}")
+        return tuple(items)
+    return check
+
+
+def _boolean(name: str) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise DeckstatError(f"{name} must be true or false, got {value!r}")
+        return value
+    return check
+
+
+def _string(name: str, parse: Callable[[str], object] | None = None) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise DeckstatError(f"{name} must be a text, got {value!r}")
+        if parse is not None:
+            parse(value)
+        return value
+    return check
+
+
+def _terrain_turns(value: object) -> int | str:
+    if isinstance(value, str) and value.strip().lower() in ("never", "jamais"):
+        return "never"
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return check_whole(value, "terrain_turns", minimum=1) if not isinstance(value, str) else value
+
+
+def _seat(value: object) -> str:
+    check_seats(value)
+    return str(value)
+
+
+def _number(name: str, check: Callable[[object, str], float]) -> Callable[[object], float]:
+    return lambda value: check(value, name)
+
+
+PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
+    "event": _events("event", "event"),
+    "turns": _range_value("turns", "0-6", 1000, "turn"),
+    "counts": _range_value("counts", "8-14", 100_000, "count"),
+    "ratio_counts": _range_value("ratio_counts", "8-14", 100_000, "count"),
+    "seat": _seat,
+    "zone": _string("zone"),
+    "keep": _string("keep", lambda text: parse_event(text, what="keep rule")),
+    "resource": _string("resource", lambda text: parse_group(text, what="resource group")),
+    "group": _string("group", lambda text: parse_group(text, what="group")),
+    "filler": _texts("filler"),
+    "mulligan": _boolean("mulligan"),
+    "allow_absent": _boolean("allow_absent"),
+    "drought": _boolean("drought"),
+    "paired": _boolean("paired"),
+    "with_deckout": _boolean("with_deckout"),
+    "mulligan_rule": lambda value: check_choice(value, "mulligan_rule", MULLIGAN_RULES),
+    "method": lambda value: check_choice(value, "method", METHODS),
+    "policy": lambda value: check_choice(value, "policy", tuple(POLICIES)),
+    "drought_order": lambda value: check_choice(value, "drought_order", tuple(DROUGHT_ORDERS)),
+    "mulligan_limit": lambda value: check_whole(value, "mulligan_limit", minimum=1),
+    "max_turn": lambda value: check_whole(value, "max_turn"),
+    "target_turn": lambda value: check_whole(value, "target_turn"),
+    "flood": lambda value: check_whole(value, "flood", minimum=1),
+    "trials": lambda value: parse_count(value, "trials", minimum=1),
+    "max_trials": lambda value: parse_count(value, "max_trials", minimum=1),
+    "precision": _number("precision", check_half_width),
+    "target": _number("target", check_probability),
+    "terrain_turns": _terrain_turns,
+    "seed": lambda value: check_whole(value, "seed", maximum=MAX_SEED),
+}
+
+
+def _json_value(value: object) -> object:
+    """A value of a parameter no check knows (one a question gained later), as JSON-ready data."""
+    if isinstance(value, list):
+        return tuple(_json_value(v) for v in value)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    raise DeckstatError(f"expected a text, a number, true/false or a list, got {_type_name(value)}")
+
+
+@dataclass(frozen=True)
+class _Deck:
+    """A ``[decks.<name>]`` table, resolved."""
+
+    name: str
+    sources: tuple[DeckSource, ...]
+    game: str
+    written: dict
+
+
+class _Parser:
+    def __init__(self, data: Mapping, source: Path | None, text: str | None, base_dir: Path):
+        self.data = data
+        self.source = source
+        self.base_dir = base_dir
+        self.where = _Where(str(source) if source is not None else None, key_lines(text) if text else {})
+        self.files: dict[str, Path] = {}
+
+    # Decks and games.
+
+    def game(self, key: str, value: object) -> str:
+        text = _text(self.where, key, value)
+        if text.lower().endswith(".toml") or "/" in text or os.sep in text:
+            path = (self.base_dir / text).resolve()
+            if not path.is_file():
+                raise self.where.error(key, f"profile file {text!r} not found (looked for {path})")
+            _checked(self.where, key, lambda: cached_profile(str(path)))
+            self.files[f"profile:{text}"] = path
+            return str(path)
+        return _checked(self.where, key, lambda: get_profile(text)).id
+
+    def decks(self, default_game: str | None) -> dict[str, _Deck]:
+        table = self.data.get("decks")
+        if table is None:
+            raise self.where.error("decks", "the spec names no deck; add a [decks.<name>] table with a path")
+        if not isinstance(table, Mapping) or not table:
+            raise self.where.error("decks", "expected [decks.<name>] tables, each with a path")
+        decks: dict[str, _Deck] = {}
+        labels: dict[str, str] = {}
+        for name, entry in table.items():
+            key = f"decks.{name}"
+            if isinstance(entry, str):
+                entry = {"path": entry}
+            entry = _keys(self.where, key, entry, DECK_KEYS)
+            if "path" not in entry:
+                raise self.where.error(key, "no path; expected path = \"<card CSV or decklist>\"")
+            written = _text(self.where, f"{key}.path", entry["path"])
+            if "game" in entry:
+                game = self.game(f"{key}.game", entry["game"])
+            elif default_game is not None:
+                game = default_game
+            else:
+                raise self.where.error(key, "no game; give game = \"wankul\" (or another profile id) here or at "
+                                            "the top of the spec")
+            pool = None
+            if "pool" in entry:
+                pool_text = _text(self.where, f"{key}.pool", entry["pool"])
+                pool = (self.base_dir / pool_text).resolve()
+                if not pool.is_file():
+                    raise self.where.error(f"{key}.pool", f"card pool {pool_text!r} not found (looked for {pool})")
+                self.files[f"pool:{pool_text}"] = pool
+            sources = self.deck_files(f"{key}.path", name, written, pool)
+            for source in sources:
+                if source.label in labels:
+                    raise self.where.error(key, f"the deck label {source.label!r} is also given by "
+                                                f"decks.{labels[source.label]}; rename one of them")
+                labels[source.label] = name
+                self.files[f"deck:{source.label}"] = source.path
+            decks[name] = _Deck(name, sources, game, {k: v for k, v in entry.items()})
+        return decks
+
+    def deck_files(self, key: str, name: str, written: str, pool: Path | None) -> tuple[DeckSource, ...]:
+        pattern = self.base_dir / written
+        if glob.has_magic(written):
+            matches = sorted(Path(p).resolve() for p in glob.glob(str(pattern)) if Path(p).is_file())
+            if not matches:
+                raise self.where.error(key, f"{written!r} matches no file (looked in {pattern.parent.resolve()})")
+            stems = [p.stem for p in matches]
+            for stem in stems:
+                if stems.count(stem) > 1:
+                    raise self.where.error(key, f"{written!r} matches two files named {stem!r}; the label "
+                                                f"{name}/{stem} would name both")
+            return tuple(DeckSource(f"{name}/{p.stem}", p, pool) for p in matches)
+        path = pattern.resolve()
+        if not path.is_file():
+            raise self.where.error(key, f"deck file {written!r} not found (looked for {path})")
+        return (DeckSource(name, path, pool),)
+
+    # Questions.
+
+    def deck_labels(self, key: str, value: object, decks: dict[str, _Deck]) -> list[tuple[DeckSource, str]]:
+        """The decks a ``decks`` list (or an ``opponent``) names, with each one's game."""
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not items:
+            raise self.where.error(key, f"expected a list of deck names, got {_type_name(value)} {value!r}")
+        by_label = {s.label: (s, d.game) for d in decks.values() for s in d.sources}
+        chosen: list[tuple[DeckSource, str]] = []
+        for i, label in enumerate(items):
+            item_key = f"{key}[{i}]" if isinstance(value, list) else key
+            if not isinstance(label, str):
+                raise self.where.error(item_key, f"expected a deck name, got {_type_name(label)}")
+            if label in decks:
+                chosen += [(s, decks[label].game) for s in decks[label].sources]
+            elif label in by_label:
+                chosen.append(by_label[label])
+            else:
+                names = list(dict.fromkeys([*decks, *by_label]))
+                raise self.where.error(item_key, f"unknown deck {label!r}{suggest(label, names)}; the spec's decks "
+                                                 f"are {', '.join(names)}")
+        return list(dict.fromkeys(chosen))
+
+    def defaults(self) -> dict[str, object]:
+        out = {}
+        for name in DEFAULT_KEYS:
+            if name in self.data:
+                out[name] = _checked(self.where, name, lambda name=name: PARAMETER_CHECKS[name](self.data[name]))
+        return out
+
+    def parameter(self, question: str, key: str, name: str, value: object) -> object:
+        if name == "table":
+            tables = result_tables(question)
+            if not isinstance(value, str) or value not in tables:
+                hint = suggest(value, list(tables)) if isinstance(value, str) else ""
+                raise self.where.error(key, f"{value!r} is not a table of the {question} result{hint}; expected "
+                                            f"one of {', '.join(tables)}")
+            return value
+        if name == "opponent":
+            return value  # resolved with the decks
+        check = PARAMETER_CHECKS.get(name)
+        if check is None:
+            return _checked(self.where, key, lambda: _json_value(value))
+        return _checked(self.where, key, lambda: check(value))
+
+    def question(self, index: int, entry: object, decks: dict[str, _Deck], defaults: dict) -> list[tuple[Task, str]]:
+        key = f"questions[{index}]"
+        if not isinstance(entry, Mapping):
+            raise self.where.error(key, f"expected a [[questions]] table, got {_type_name(entry)}")
+        if "question" not in entry:
+            raise self.where.error(key, f"no question; expected question = one of {', '.join(QUESTIONS)}")
+        name = entry["question"]
+        if not isinstance(name, str) or name not in QUESTIONS:
+            hint = suggest(name, list(QUESTIONS)) if isinstance(name, str) else ""
+            expected = "" if hint else f"; expected one of {', '.join(QUESTIONS)}"
+            raise self.where.error(f"{key}.question", f"unknown question {name!r}{hint}{expected}")
+        parameters = api_parameters(name)
+        allowed = [*QUESTION_KEYS, *parameters, *PENDING_PARAMETERS.get(name, ())]
+        entry = _keys(self.where, key, entry, allowed)
+        fixed: dict[str, object] = {}
+        for param_name, value in entry.items():
+            if param_name in ("question", "decks", "sweep"):
+                continue
+            fixed[param_name] = self.parameter(name, f"{key}.{param_name}", param_name, value)
+        sweep: dict[str, list] = {}
+        if "sweep" in entry:
+            sweep_table = entry["sweep"]
+            if not isinstance(sweep_table, Mapping):
+                raise self.where.error(f"{key}.sweep", f"expected a table of value lists, got "
+                                                       f"{_type_name(sweep_table)}")
+            for param_name, values in sweep_table.items():
+                sweep_key = f"{key}.sweep.{param_name}"
+                if param_name == "decks":
+                    raise self.where.error(sweep_key, "decks is already a sweep: list the decks in "
+                                                      f"{key}.decks, one task per deck")
+                if param_name not in allowed or param_name in ("question", "sweep"):
+                    hint = suggest(str(param_name), [a for a in allowed if a not in ("question", "decks", "sweep")])
+                    raise self.where.error(sweep_key, f"not a parameter of {name}{hint}")
+                if param_name in fixed:
+                    raise self.where.error(sweep_key, f"{param_name} is given in {key} too; give it once, fixed "
+                                                      "or swept")
+                if not isinstance(values, list) or not values:
+                    raise self.where.error(sweep_key, "expected a non-empty list of values to try, got "
+                                                      f"{_type_name(values)} {values!r}")
+                checked = [self.parameter(name, sweep_key, param_name, v) for v in values]
+                sweep[param_name] = checked
+        missing = [p for p, spec in parameters.items() if spec.default is inspect.Parameter.empty]
+        for param_name in missing:
+            if param_name not in fixed and param_name not in sweep:
+                raise self.where.error(key, f"{name} needs {param_name}, e.g. {param_name} = \"Terrain>=1\"")
+        given = set(fixed) | set(sweep)
+        for default_name, value in defaults.items():
+            if default_name in given or (default_name not in parameters
+                                         and default_name not in PENDING_PARAMETERS.get(name, ())):
+                continue
+            # A question that sets trials or precision itself does not inherit the other as a default.
+            if default_name in ("trials", "precision") and given & {"trials", "precision"}:
+                continue
+            fixed[default_name] = value
+        chosen = self.deck_labels(f"{key}.decks", entry["decks"], decks) if "decks" in entry else [
+            (s, d.game) for d in decks.values() for s in d.sources]
+        groups = [chosen] if name == "compare" else [[c] for c in chosen]
+        if name == "compare":
+            if len(chosen) < 2:
+                raise self.where.error(f"{key}.decks", "compare needs at least two decks")
+            games = {game for _, game in chosen}
+            if len(games) > 1:
+                raise self.where.error(f"{key}.decks", f"the decks compared are of different games "
+                                                       f"({', '.join(sorted(games))}); compare decks of one game")
+        swept_names = tuple(sweep)
+        tasks = []
+        for group in groups:
+            game = group[0][1]
+            for combination in itertools.product(*sweep.values()):
+                params = {**fixed, **dict(zip(swept_names, combination))}
+                sources = tuple(s for s, _ in group)
+                if name == "deckout" and "opponent" in params:
+                    opp_key = f"{key}.sweep.opponent" if "opponent" in sweep else f"{key}.opponent"
+                    [(opponent, opponent_game)] = self._one_deck(opp_key, params["opponent"], decks)
+                    if opponent_game != game:
+                        raise self.where.error(opp_key, f"{opponent.label!r} is a {opponent_game} deck, not "
+                                                        f"{game}")
+                    params["opponent"] = opponent.label
+                    sources = sources + (opponent,)
+                task = Task(name, sources, game, tuple(sorted(params.items())), swept_names)
+                tasks.append((task, key))
+        return tasks
+
+    def _one_deck(self, key: str, value: object, decks: dict[str, _Deck]) -> list[tuple[DeckSource, str]]:
+        if not isinstance(value, str):
+            raise self.where.error(key, f"expected the name of one deck of the spec, got {_type_name(value)}")
+        found = self.deck_labels(key, value, decks)
+        if len(found) != 1:
+            raise self.where.error(key, f"{value!r} names {len(found)} decks; give one of "
+                                        f"{', '.join(s.label for s, _ in found)}")
+        return found
+
+    def parse(self) -> tuple[str | None, int | None, list[Task], dict]:
+        data = _keys(self.where, "", self.data, TOP_KEYS)
+        name = None
+        if "name" in data:
+            name = _text(self.where, "name", data["name"])
+        seed = None
+        if "seed" in data:
+            seed = _checked(self.where, "seed", lambda: PARAMETER_CHECKS["seed"](data["seed"]))
+        default_game = self.game("game", data["game"]) if "game" in data else None
+        defaults = self.defaults()
+        decks = self.decks(default_game)
+        questions = data.get("questions")
+        if not isinstance(questions, list) or not questions:
+            raise self.where.error("questions", "the spec asks no question; add [[questions]] tables with "
+                                                f"question = one of {', '.join(QUESTIONS)}")
+        tasks: list[tuple[Task, str]] = []
+        for index, entry in enumerate(questions):
+            tasks += self.question(index, entry, decks, defaults)
+        seen: dict[str, str] = {}
+        for task, key in tasks:
+            if task.task_id in seen:
+                raise self.where.error(key, f"asks the same task twice ({task.describe()}), also asked by "
+                                            f"{seen[task.task_id]}; drop one")
+            seen[task.task_id] = key
+        for task, key in tasks:
+            self.preflight(task, key, decks)
+        canonical = {"name": name, "seed": seed, "game": default_game,
+                     "defaults": {k: _jsonable(v) for k, v in defaults.items()},
+                     "decks": {d.name: {"path": d.written["path"], "game": d.game, "pool": d.written.get("pool"),
+                                        "labels": [s.label for s in d.sources]} for d in decks.values()},
+                     "questions": [_jsonable(q) for q in questions]}
+        return name, seed, [t for t, _ in tasks], canonical
+
+    # The preflight: every task's deck and groups, with the questions' own checks.
+
+    def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
+        deck_of = {s.label: d for d in decks.values() for s in d.sources}
+        profile = cached_profile(task.game)
+        loaded = []
+        for source in task.decks:
+            deck_key = f"decks.{deck_of[source.label].name}.path"
+            deck = _checked(self.where, deck_key, lambda source=source: cached_deck(source))
+            _checked(self.where, deck_key, lambda deck=deck: check_card_types(profile.drawn_deck(deck), profile))
+            loaded.append(deck)
+        params = dict(task.params)
+        try:
+            _check_task(task.question, loaded, profile, params)
+        except DeckstatError as exc:
+            raise self.where.wrap(_blamed_key(exc, task, key), exc) from None
+
+
+def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
+    """The key a question's error is about: the parameter it names, else the event, else the question."""
+    named = [SPEC_NAMES.get(m, m) for m in _MARK.findall(exc.message)]
+    if isinstance(exc, ExpressionError) and isinstance(exc.source, str):
+        for candidate, what in (("keep", "keep rule"), ("resource", "resource group"), ("group", "group"),
+                                ("event", "event")):
+            if exc.source.startswith(what):
+                named.insert(0, candidate)
+    for name in (n.split("=")[0] for n in named):
+        if task.param(name) is not None:
+            return f"{key}.sweep.{name}" if name in task.swept else f"{key}.{name}"
+    return key
+
+
+def _check_task(question: str, decks: list, profile, params: dict) -> None:
+    """Run the checks a question makes before it computes anything, on this task's deck(s)."""
+    allow_absent = bool(params.get("allow_absent", False))
+    rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True),
+             "mulligan_rule": params.get("mulligan_rule"), "mulligan_limit": params.get("mulligan_limit"),
+             "resource": params.get("resource"), "allow_absent": allow_absent}
+    method = params.get("method", "auto")
+    if question in ("odds", "when", "compare"):
+        events = list(params["event"])
+        zone = params.get("zone", "seen")
+        check_choice(zone, "zone", ("seen", "hand", "set_aside", "bottom"))
+        for deck in decks:
+            setup = prepare(deck, profile, events, **rules)
+            if method == "exact":
+                choose_method(setup, method)
+            if question == "when":
+                turn_plan(setup, range(params.get("max_turn", 10) + 1), params.get("seat", "both"),
+                          turns_name="max_turn")
+            else:
+                turn_plan(setup, list(params.get("turns", range(7))), params.get("seat", "both"), zone)
+    elif question == "mulligan":
+        events = list(params.get("event", ()))
+        setup = prepare(decks[0], profile, events, **{**rules, "mulligan": True})
+        turn_plan(setup, list(params.get("turns", range(7))), params.get("seat", "first"))
+    elif question == "ratio":
+        from deckstat.questions.ratio import check_ratio_zone
+
+        check_seats(params.get("seat", "first"), single=True)
+        check_ratio_zone(profile, params.get("zone", "seen"))
+        group = params.get("group") or profile.resource_group
+        if group is not None:
+            # The sweep may add the group's very cards, so only an unknown attribute is refused here.
+            drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
+            check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
+                         allow_absent=True)
+        prepare(decks[0], profile, list(params.get("event", ())), keep=rules["keep"], mulligan=rules["mulligan"],
+                allow_absent=True)
+    elif question == "deckout":
+        if profile.deckout == "none":
+            raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no "
+                                "deck-out turn")
+        rule, _, keep_text = mulligan_settings(profile, keep=rules["keep"], mulligan=rules["mulligan"],
+                                               mulligan_rule=None, mulligan_limit=None)
+        if rule not in ("none", "bottom"):
+            raise DeckstatError(f"the deck-out model handles no mulligan or the bottom mulligan; {profile.name} "
+                                f"uses {rule}: pass {param('mulligan', False)}")
+        if keep_text is not None:
+            keep_event = parse_event(keep_text, what="keep rule")
+            for deck in decks:
+                drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
+                check_groups(drawn, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
+                             remedy=default_keep_remedy(profile) if rules["keep"] is None else None)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _toml_error(exc: tomllib.TOMLDecodeError, source: str) -> SpecError:
+    text = str(exc)
+    match = re.search(r"\(at line (\d+), column (\d+)\)", text)
+    line = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
+    message = re.sub(r"\s*\(at line \d+, column \d+\)", "", text)
+    column = getattr(exc, "colno", None) or (int(match.group(2)) if match else None)
+    where = f"column {column}: " if column else ""
+    return SpecError(f"{where}not valid TOML: {message}", source=source, line=line)
+
+
+def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = None) -> Spec:
+    """Read, check and expand a batch spec.
+
+    Parameters
+    ----------
+    source : str, path or mapping
+        A TOML spec file, or the same content as a dict.
+    base_dir : Path, optional
+        Folder the spec's relative paths start from: the file's folder for a
+        file, the current folder for a dict unless given.
+
+    Returns
+    -------
+    Spec
+
+    Raises
+    ------
+    SpecError
+        One line naming the file, the line and the key path, and what was
+        expected: nothing runs from a spec that cannot run entirely.
+    """
+    if isinstance(source, Mapping):
+        path, text, data = None, None, source
+        base = Path(base_dir) if base_dir is not None else Path.cwd()
+    else:
+        path = Path(source)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise SpecError("spec file not found", source=str(path)) from None
+        except OSError as exc:
+            raise SpecError(f"cannot read the spec file ({exc.strerror or exc})", source=str(path)) from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SpecError(f"not UTF-8 text (byte {exc.start}); save the spec as UTF-8", source=str(path)) from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise _toml_error(exc, str(path)) from None
+        base = Path(base_dir) if base_dir is not None else path.resolve().parent
+    parser = _Parser(data, path, text, base.resolve())
+    name, seed, tasks, canonical = parser.parse()
+    canonical_text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(canonical_text.encode("utf-8"))
+    for label, file in sorted(parser.files.items()):
+        digest.update(f"\0{label}\0".encode())
+        digest.update(file.read_bytes())
+    spec_name = name or (path.stem if path is not None else "batch")
+    return Spec(spec_name, path.resolve() if path is not None else None, seed, tuple(tasks), digest.hexdigest(),
+                canonical_text)

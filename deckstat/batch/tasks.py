@@ -1,0 +1,287 @@
+"""One task of a batch: a question about one deck (or the decks compared), with fixed parameters.
+
+A :class:`Task` holds only primitives, tuples and paths, so it travels to
+worker processes and Dask workers as it is. Its identity (the question, the
+deck labels, the game and the parameters, not its place in the spec) names
+it (:attr:`Task.task_id`) and seeds it (:meth:`Task.seed`), so a task gets
+the same seed whatever the executor, the number of workers or the order in
+which the spec lists it. :func:`run_task` answers it in this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import pandas as pd
+
+from deckstat._validate import format_ranges
+from deckstat.cards import load_deck
+from deckstat.deck import Deck
+from deckstat.errors import DeckstatError
+from deckstat.games.profiles import Profile, get_profile, load_profile_file
+from deckstat.questions.compare import compare
+from deckstat.questions.deckout import deckout
+from deckstat.questions.mulligan import mulligan
+from deckstat.questions.odds import odds
+from deckstat.questions.ratio import ratio
+from deckstat.questions.when import when
+from deckstat.results import Result
+
+#: The questions a batch can ask, by the name a spec gives them.
+QUESTIONS = {"odds": odds, "when": when, "mulligan": mulligan, "ratio": ratio, "deckout": deckout,
+             "compare": compare}
+#: Parameters the runner sets itself (or that the spec gives another way), never a spec key.
+RUNNER_PARAMETERS = ("deck", "decks", "game", "rng", "n_workers", "chunk_size")
+#: Spec spellings of the questions' keyword arguments.
+SPEC_NAMES = {"n_trials": "trials"}
+API_NAMES = {spec: api for api, spec in SPEC_NAMES.items()}
+#: Parameters written as whole-number ranges ("0-6", "8,10,12-14").
+RANGE_PARAMETERS = ("turns", "counts", "ratio_counts")
+#: Parameters that hold several texts, written "a; b" in the result table.
+TEXT_LIST_PARAMETERS = ("event", "filler")
+#: Columns every row of a batch starts with, before the task's parameters.
+LEADING_COLUMNS = ("task_id", "question", "deck", "game")
+#: Separator of the deck labels of a comparison in the ``deck`` column.
+COMPARED = " vs "
+#: Seeds derived for tasks are below this: 63 bits, a non-negative int64.
+SEED_BITS = 63
+
+
+@dataclass(frozen=True)
+class DeckSource:
+    """Where a deck of the spec comes from.
+
+    Attributes
+    ----------
+    label : str
+        The spec's name for the deck (``"wankul"``), or ``"wankul/<file stem>"``
+        for each file a glob matches.
+    path : Path
+        The card CSV or text decklist, absolute.
+    pool : Path or None
+        The card pool that resolves a text decklist, absolute.
+    """
+
+    label: str
+    path: Path
+    pool: Path | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """A question with every parameter fixed, about one deck (or the decks compared).
+
+    Attributes
+    ----------
+    question : str
+        ``"odds"``, ``"when"``, ``"mulligan"``, ``"ratio"``, ``"deckout"`` or ``"compare"``.
+    decks : tuple of DeckSource
+        The deck asked about; for ``compare`` the decks compared (the first is
+        deck A); for ``deckout`` with an ``opponent``, the deck then the opponent's.
+    game : str
+        A shipped profile id, or the absolute path of a ``.toml`` profile.
+    params : tuple of (str, object)
+        The question's keyword arguments with their spec names (``trials``,
+        ``table``, ``seed``…), sorted by name; lists are tuples.
+    swept : tuple of str
+        The parameters whose value comes from a sweep.
+    """
+
+    question: str
+    decks: tuple[DeckSource, ...]
+    game: str
+    params: tuple[tuple[str, object], ...]
+    swept: tuple[str, ...] = ()
+
+    @property
+    def identity(self) -> str:
+        """Canonical JSON of the question, the deck labels, the game and the parameters."""
+        return json.dumps({"question": self.question, "decks": [d.label for d in self.decks], "game": self.game,
+                           "params": dict(self.params)}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    @property
+    def task_id(self) -> str:
+        """The first 16 hex digits of the SHA-256 of :attr:`identity`."""
+        return hashlib.sha256(self.identity.encode("utf-8")).hexdigest()[:16]
+
+    def param(self, name: str, default: object = None) -> object:
+        """The value of parameter ``name`` (spec spelling), or ``default``."""
+        return dict(self.params).get(name, default)
+
+    def seed(self, spec_seed: int) -> int:
+        """The seed this task runs with.
+
+        The task's own ``seed`` parameter when the spec gives one; otherwise
+        a 63-bit number derived from ``spec_seed`` and :attr:`identity`, so it
+        does not depend on where the task is listed or who runs it.
+
+        Examples
+        --------
+        >>> task = Task("odds", (DeckSource("d", Path("/d.csv")),), "wankul", (("event", ("Terrain>=1",)),))
+        >>> task.seed(1) == task.seed(1) != task.seed(2)
+        True
+        """
+        own = self.param("seed")
+        if own is not None:
+            return int(own)
+        digest = hashlib.sha256(f"{spec_seed}\0{self.identity}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+    @property
+    def deck_label(self) -> str:
+        """The ``deck`` column: the deck's label, or the labels compared joined with `` vs ``."""
+        if self.question == "compare":
+            return COMPARED.join(d.label for d in self.decks)
+        return self.decks[0].label
+
+    def describe(self) -> str:
+        """One short line: the question, the deck and the swept values."""
+        text = f"{self.question} {self.deck_label}"
+        if self.question == "deckout" and self.param("opponent") is not None:
+            text += f" against {self.param('opponent')}"
+        swept = [f"{name}={shown_value(name, self.param(name))}" for name in self.swept]
+        return text + (" " + " ".join(swept) if swept else "")
+
+
+def shown_value(name: str, value: object) -> object:
+    """A parameter as the spec writes it: ranges as ``"0-6"``, several texts as ``"a; b"``."""
+    if isinstance(value, (tuple, list)):
+        if name in RANGE_PARAMETERS:
+            return format_ranges(value)
+        return "; ".join(str(v) for v in value)
+    return value
+
+
+def result_tables(question: str) -> tuple[str, ...]:
+    """The names of the tables a question's result holds, main table first (``Result.frames()`` names)."""
+    for cls in _result_classes(Result):
+        if cls.question == question:
+            return tuple(f.name for f in fields(cls) if f.name != "provenance")
+    raise KeyError(question)
+
+
+def _result_classes(base: type) -> list[type]:
+    found = []
+    for cls in base.__subclasses__():
+        found += [cls, *_result_classes(cls)]
+    return found
+
+
+def api_parameters(question: str) -> dict[str, inspect.Parameter]:
+    """The keyword arguments of a question a spec may set, by spec name (``trials`` for ``n_trials``)."""
+    signature = inspect.signature(QUESTIONS[question])
+    return {SPEC_NAMES.get(name, name): parameter for name, parameter in signature.parameters.items()
+            if name not in RUNNER_PARAMETERS}
+
+
+# Per-process caches: a worker answering 200 tasks reads each file once. Keys hold the file's
+# modification time and size, so a file edited between two runs in one process is read again.
+_DECKS: dict[tuple, Deck] = {}
+_PROFILES: dict[tuple, Profile] = {}
+
+
+def _file_key(path: Path) -> tuple:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (str(path), None, None)
+    return (str(path), status.st_mtime_ns, status.st_size)
+
+
+def cached_deck(source: DeckSource) -> Deck:
+    """The deck ``source`` names, loaded once per process (while its files stay unchanged)."""
+    key = (_file_key(source.path), _file_key(source.pool) if source.pool is not None else None)
+    if key not in _DECKS:
+        _DECKS[key] = load_deck(source.path, pool=source.pool)
+    return _DECKS[key]
+
+
+def cached_profile(game: str) -> Profile:
+    """The profile ``game`` names (a shipped id or a ``.toml`` path), read once per process."""
+    if not game.lower().endswith(".toml"):
+        return get_profile(game)
+    key = _file_key(Path(game))
+    if key not in _PROFILES:
+        _PROFILES[key] = load_profile_file(game)
+    return _PROFILES[key]
+
+
+def api_arguments(task: Task, decks: list[Deck]) -> dict[str, object]:
+    """The keyword arguments of the question's function for ``task`` (without deck, game and rng)."""
+    accepted = inspect.signature(QUESTIONS[task.question]).parameters
+    arguments: dict[str, object] = {}
+    for name, value in task.params:
+        if name in ("seed", "table"):
+            continue
+        api_name = API_NAMES.get(name, name)
+        if api_name not in accepted:
+            # A default the spec may give (max_trials) that this question does not take.
+            continue
+        if name == "opponent":
+            value = decks[1]
+        elif isinstance(value, tuple):
+            value = list(value)
+        arguments[api_name] = value
+    return arguments
+
+
+def run_task(task: Task, seed: int) -> pd.DataFrame:
+    """Answer ``task`` in this process with seed ``seed`` and return its rows.
+
+    The question runs with ``n_workers=1`` and ``rng=seed``, so its numbers are
+    those of the Python API (or the command line's ``--seed``) with that seed.
+
+    Parameters
+    ----------
+    task : Task
+    seed : int
+        Usually ``task.seed(spec_seed)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The result's table named by the task's ``table`` parameter (default:
+        the question's main table), its columns preceded by ``task_id``,
+        ``question``, ``deck`` (the deck's label; for ``compare`` the labels
+        joined with `` vs ``), ``game`` (the profile id), every parameter of
+        the task that is not a column of the table (ranges written ``0-6``,
+        several texts ``a; b``), then ``seed``. The table's own ``deck``
+        column (the deck's file name; in ``deckout`` the seat's deck, in
+        ``compare``'s ``odds`` each deck's) is kept as ``deck_file``; its
+        ``game`` column, always the profile id, is not repeated.
+
+    Raises
+    ------
+    DeckstatError
+        When the question refuses the deck or a parameter.
+    """
+    profile = cached_profile(task.game)
+    decks = [cached_deck(source) for source in task.decks]
+    function = QUESTIONS[task.question]
+    subject = decks if task.question == "compare" else decks[0]
+    result = function(subject, profile, rng=seed, n_workers=1, **api_arguments(task, decks))
+    frames = result.frames()
+    name = task.param("table") or result_tables(task.question)[0]
+    if name not in frames:
+        raise DeckstatError(f"the {task.question} result has no {name!r} table here (it holds "
+                            f"{', '.join(frames)}): the parameters that fill it are not set")
+    table = frames[name].copy()
+    table.attrs = {}
+    table = table.drop(columns=[c for c in ("game",) if c in table.columns])
+    table = table.rename(columns={"deck": "deck_file"})
+    leading: dict[str, object] = {"task_id": task.task_id, "question": task.question, "deck": task.deck_label,
+                                  "game": profile.id}
+    for param_name, value in task.params:
+        if param_name in ("seed",) or param_name in table.columns or param_name in leading:
+            continue
+        leading[param_name] = shown_value(param_name, value)
+    leading["seed"] = seed
+    front = pd.DataFrame({column: [value] * len(table) for column, value in leading.items()}, index=table.index)
+    if "seed" in front.columns:
+        front["seed"] = front["seed"].astype("int64")
+    return pd.concat([front, table], axis=1).reset_index(drop=True)

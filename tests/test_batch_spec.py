@@ -1,0 +1,535 @@
+"""Batch specs: errors located at their line and key, expansion into tasks, identity, seeds, digest, run_task."""
+
+import io
+import re
+import shlex
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from helpers import DATA, SHARED_CARDDATA, ok, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import hypergeom
+
+import deckstat
+from deckstat.batch import SpecError, Task, load_spec, run_task
+from deckstat.batch.spec import key_lines
+
+# A 50-card Wankul deck: 10 Terrains, 40 Personnages (20 cost 1, 20 cost 2).
+SMALL = "name,count,type,cost\nTerrain,10,Terrain,\nPetit,20,Personnage,1\nGrand,20,Personnage,2\n"
+# The same with 12 Terrains.
+SMALL_12 = "name,count,type,cost\nTerrain,12,Terrain,\nPetit,18,Personnage,1\nGrand,20,Personnage,2\n"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A spec folder with decks/small.csv, decks/small_12.csv and decks/alt/other.csv."""
+    decks = tmp_path / "decks"
+    (decks / "alt").mkdir(parents=True)
+    (decks / "small.csv").write_text(SMALL, encoding="utf-8")
+    (decks / "small_12.csv").write_text(SMALL_12, encoding="utf-8")
+    (decks / "alt" / "other.csv").write_text(SMALL, encoding="utf-8")
+    return tmp_path
+
+
+DECKS = """\
+game = "wankul"
+
+[decks.small]
+path = "decks/small.csv"
+
+[decks.all]
+path = "decks/small*.csv"
+"""
+
+
+def write(folder: Path, body: str, decks: str = DECKS) -> Path:
+    path = folder / "spec.toml"
+    path.write_text(decks + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def spec_error(path: Path) -> str:
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of ``path`` holding ``needle`` (the tests write each needle once)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    [number] = [i for i, line in enumerate(lines, start=1) if needle in line]
+    return number
+
+
+# --- errors: each names the file, the line and the key ----------------------------------------------------
+
+def test_unknown_key_names_the_closest(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        evnt = "Terrain>=1"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'evnt')}: questions[0].evnt: unknown key; did you mean 'event'?")
+
+
+def test_unknown_top_level_key(folder):
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n', "trails = 1000\n" + DECKS)
+    assert spec_error(path).startswith(f"{path}:{line_of(path, 'trails')}: trails: unknown key; did you mean 'trials'?")
+
+
+@pytest.mark.parametrize(("line", "key", "needle"), [
+    ('mulligan = "no"', "questions[0].mulligan", "mulligan must be true or false, got 'no'"),
+    ("trials = 1.5", "questions[0].trials", "trials must be a whole number of at least 1"),
+    ("precision = 0.7", "questions[0].precision", "precision must be an interval half-width"),
+    ("turns = [0, -1]", "questions[0].turns", "turns must be a whole number from 0, got -1"),
+    ('table = "sumary"', "questions[0].table", "did you mean 'summary'?"),
+])
+def test_wrong_type_or_value_of_a_parameter(folder, line, key, needle):
+    path = write(folder, f"""
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+        {line}
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, line)}: {key}: ")
+    assert needle in message
+
+
+def test_wrong_type_at_the_top(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+    """, decks='seed = "abc"\n' + DECKS)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:1: seed: seed must be a whole number")
+
+
+def test_missing_deck_file(folder):
+    decks = DECKS.replace("decks/small.csv", "decks/missing.csv")
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n', decks)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'missing.csv')}: decks.small.path: deck file 'decks/missing.csv' "
+                              "not found")
+
+
+def test_glob_matching_nothing(folder):
+    decks = DECKS.replace("decks/small*.csv", "decks/nothing*.csv")
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n', decks)
+    assert spec_error(path).startswith(f"{path}:{line_of(path, 'nothing')}: decks.all.path: 'decks/nothing*.csv' "
+                                       "matches no file")
+
+
+def test_unknown_deck_label(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["small", "smal/x"]
+        event = "Terrain>=1"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'smal/x')}: questions[0].decks[1]: unknown deck 'smal/x'")
+    assert "all/small_12" in message
+
+
+def test_bad_event_names_its_token(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "when"
+        event = "Terrain>=1 andd Petit"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'andd')}: questions[0].event: ")
+    assert "position 12: unexpected 'andd'" in message
+
+
+def test_group_absent_from_the_deck_is_found_before_anything_runs(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["small"]
+        event = "Terain>=1"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'Terain')}: questions[0].event: ")
+    assert "'Terrain'" in message and "allow_absent = true" in message
+
+
+def test_unknown_game(folder):
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n',
+                 DECKS.replace('game = "wankul"', 'game = "wankl"'))
+    message = spec_error(path)
+    assert message.startswith(f"{path}:1: game: unknown game 'wankl'")
+    assert "did you mean 'wankul'?" in message
+
+
+def test_empty_sweep(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+        [questions.sweep]
+        seat = []
+    """)
+    assert spec_error(path).startswith(f"{path}:{line_of(path, 'seat =')}: questions[0].sweep.seat: expected a "
+                                       "non-empty list")
+
+
+def test_sweep_key_that_is_not_a_parameter(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "mulligan"
+        [questions.sweep]
+        max_turn = [3, 4]
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'max_turn')}: questions[0].sweep.max_turn: not a parameter of "
+                              "mulligan")
+
+
+@pytest.mark.parametrize(("sweep", "key", "needle"), [
+    ('seat = ["first", "third"]', "questions[1].sweep.seat", "seat must be one of first, second, both, got 'third'"),
+    ('turns = ["0-2", "6-2"]', "questions[1].sweep.turns", "range '6-2' goes backwards; write 2-6"),
+    ('method = ["simulate", "exactly"]', "questions[1].sweep.method", "did you mean 'exact'?"),
+])
+def test_sweep_value_the_question_refuses(folder, sweep, key, needle):
+    path = write(folder, f"""
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=2"
+        [questions.sweep]
+        {sweep}
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, sweep)}: {key}: ")
+    assert needle in message
+
+
+def test_turn_beyond_the_deck_is_refused_before_running(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["small"]
+        event = "Terrain>=1"
+        turns = "0-60"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, '0-60')}: questions[0].turns: turn ")
+    assert "turns can go up to turn" in message
+
+
+def test_toml_syntax_error_gives_its_line(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'event =')}: column ")
+    assert "not valid TOML" in message
+
+
+def test_dict_spec_errors_name_the_key_alone(folder):
+    with pytest.raises(SpecError) as caught:
+        load_spec({"game": "wankul", "decks": {"small": {"path": "decks/small.csv"}},
+                   "questions": [{"question": "odds", "event": "Terrain>=1", "sweep": {"seat": ["third"]}}]},
+                  base_dir=folder)
+    assert str(caught.value).startswith("questions[0].sweep.seat: seat must be one of first, second, both")
+
+
+def test_unknown_question(folder):
+    path = write(folder, '[[questions]]\nquestion = "odd"\n')
+    message = spec_error(path)
+    where = f"{path}:{line_of(path, 'odd')}: questions[0].question"
+    assert message == f"{where}: unknown question 'odd'; did you mean 'odds'?"
+    path = write(folder, '[[questions]]\nquestion = "probability"\n')
+    assert spec_error(path).endswith("unknown question 'probability'; expected one of odds, when, mulligan, ratio, "
+                                     "deckout, compare")
+
+
+def test_key_lines_follow_inline_tables_and_skip_multiline_arrays():
+    text = textwrap.dedent("""\
+        [[questions]]
+        event = [
+          "a = 1",
+          "[b]",
+        ]
+        sweep = { seat = ["first"], turns = ["0-1"] }
+        [[questions]]
+        question = "odds"
+    """)
+    lines = key_lines(text)
+    assert lines["questions[0].event"] == 2
+    assert lines["questions[0].sweep.turns"] == 6
+    assert lines["questions[1].question"] == 8
+    assert "a" not in lines and "b" not in lines
+
+
+# --- expansion ---------------------------------------------------------------------------------------------
+
+def test_expansion_is_decks_times_the_sweep_product_and_compare_is_one_task(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["all"]
+        event = "Terrain>=1"
+        [questions.sweep]
+        seat = ["first", "second"]
+        mulligan_rule = ["bottom", "london", "free"]
+
+        [[questions]]
+        question = "compare"
+        decks = ["all/small", "all/small_12"]
+        event = "Terrain>=1"
+    """)
+    spec = load_spec(path)
+    assert len(spec.tasks) == 2 * 2 * 3 + 1
+    odds_tasks = spec.tasks[:12]
+    # Spec order: each deck, then the combinations in the order written.
+    assert [(t.decks[0].label, t.param("seat"), t.param("mulligan_rule")) for t in odds_tasks[:3]] == [
+        ("all/small", "first", "bottom"), ("all/small", "first", "london"), ("all/small", "first", "free")]
+    assert odds_tasks[6].decks[0].label == "all/small_12"
+    assert all(t.swept == ("seat", "mulligan_rule") for t in odds_tasks)
+    comparison = spec.tasks[-1]
+    assert [d.label for d in comparison.decks] == ["all/small", "all/small_12"]
+    assert len({t.task_id for t in spec.tasks}) == len(spec.tasks)
+    assert spec.name == "spec" and spec.seed is None
+
+
+def test_every_deck_by_default_and_defaults_reach_the_questions(folder):
+    spec = load_spec({"game": "wankul", "trials": "1e4", "method": "simulate",
+                      "decks": {"a": {"path": "decks/small.csv"}, "b": {"path": "decks/alt/*.csv"}},
+                      "questions": [{"question": "odds", "event": "Terrain>=1"},
+                                    {"question": "odds", "event": "Terrain>=2", "precision": 0.01}]},
+                     base_dir=folder)
+    assert [t.decks[0].label for t in spec.tasks] == ["a", "b/other", "a", "b/other"]
+    assert spec.tasks[0].param("trials") == 10_000 and spec.tasks[0].param("method") == "simulate"
+    # A question that sets precision does not inherit the default trial count.
+    assert spec.tasks[2].param("trials") is None and spec.tasks[2].param("precision") == 0.01
+    assert spec.name == "batch"
+
+
+def test_the_same_task_twice_is_refused(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+        [questions.sweep]
+        turns = ["0-2", [0, 1, 2]]
+    """)
+    assert "asks the same task twice" in spec_error(path)
+
+
+def test_deckout_opponent_is_a_deck_label(folder):
+    spec = load_spec({"game": "wankul", "decks": {"a": {"path": "decks/small.csv"},
+                                                  "b": {"path": "decks/small_12.csv"}},
+                      "questions": [{"question": "deckout", "decks": ["a"], "opponent": "b", "drought": False}]},
+                     base_dir=folder)
+    [task] = spec.tasks
+    assert [d.label for d in task.decks] == ["a", "b"] and task.param("opponent") == "b"
+    rows = run_task(task, task.seed(1))
+    first = rows[rows["seat"] == "first"].iloc[0]
+    assert first["deck"] == "a" and first["deck_file"] == "small.csv" and first["opponent"] == "small_12.csv"
+
+
+# --- identity, seeds and digest ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def shared_folder(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("batch")
+    (folder / "a.csv").write_text(SMALL, encoding="utf-8")
+    (folder / "b.csv").write_text(SMALL_12, encoding="utf-8")
+    return folder
+
+
+EVENTS = ["Terrain>=1", "Terrain>=2", "[cost<=1]>=1", "Terrain>=1 and Petit>=1"]
+SEATS = ["first", "second", "both"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(questions=st.lists(st.tuples(st.sampled_from(EVENTS), st.lists(st.sampled_from(SEATS), min_size=1,
+                                                                       max_size=3, unique=True),
+                                    st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True)),
+                          min_size=1, max_size=3, unique_by=lambda q: q[0]),
+       order=st.randoms(use_true_random=False), spec_seed=st.integers(0, 2**40))
+def test_ids_and_seeds_do_not_depend_on_the_order_written(shared_folder, questions, order, spec_seed):
+    def spec(items):
+        return {"seed": spec_seed, "game": "wankul",
+                "decks": {"a": {"path": "a.csv"}, "b": {"path": "b.csv"}},
+                "questions": [{"question": "odds", "event": event, "sweep": {"seat": seats, "turns": turns}}
+                              for event, seats, turns in items]}
+
+    written = load_spec(spec(questions), base_dir=shared_folder)
+    shuffled_questions = [(event, order.sample(seats, len(seats)), order.sample(turns, len(turns)))
+                          for event, seats, turns in order.sample(questions, len(questions))]
+    shuffled = load_spec(spec(shuffled_questions), base_dir=shared_folder)
+    pairs = {(t.task_id, t.seed(spec_seed)) for t in written.tasks}
+    assert pairs == {(t.task_id, t.seed(spec_seed)) for t in shuffled.tasks}
+    # Different tasks have different ids and seeds.
+    assert len(pairs) == len(written.tasks) == len({seed for _, seed in pairs})
+    assert all(0 <= seed < 2**63 for _, seed in pairs)
+
+
+def test_seed_given_by_a_question_is_its_seed(folder):
+    spec = load_spec({"game": "wankul", "decks": {"a": {"path": "decks/small.csv"}},
+                      "questions": [{"question": "odds", "event": "Terrain>=1", "sweep": {"seed": [7, 8]}}]},
+                     base_dir=folder)
+    assert [t.seed(123) for t in spec.tasks] == [7, 8]
+
+
+def test_digest_follows_deck_bytes_and_parameters_not_comments(folder):
+    body = """
+        [[questions]]
+        question = "odds"
+        event = "Terrain>=1"
+        turns = "0-3"
+    """
+    path = write(folder, body)
+    first = load_spec(path).digest
+    path.write_text("# a comment\n\n" + path.read_text(encoding="utf-8").replace("turns = ", "turns   =  ")
+                    + "\n# the end\n", encoding="utf-8")
+    assert load_spec(path).digest == first
+    write(folder, body.replace("0-3", "0-4"))
+    assert load_spec(path).digest != first
+    write(folder, body)
+    assert load_spec(path).digest == first
+    (folder / "decks" / "small.csv").write_text(SMALL.replace("Petit,20", "Petit,21"), encoding="utf-8")
+    assert load_spec(path).digest != first
+
+
+def test_to_dict_is_the_canonical_spec(folder):
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n')
+    spec = load_spec(path)
+    data = spec.to_dict()
+    assert data["decks"]["all"]["labels"] == ["all/small", "all/small_12"]
+    assert data["questions"] == [{"question": "odds", "event": "Terrain>=1"}]
+    assert spec.source == path.resolve()
+
+
+# --- run_task ------------------------------------------------------------------------------------------------
+
+def one_task(folder, **question) -> Task:
+    spec = load_spec({"game": "wankul", "decks": {"small": {"path": "decks/small.csv"}},
+                      "questions": [question]}, base_dir=folder)
+    [task] = spec.tasks
+    return task
+
+
+def test_exact_task_matches_the_hypergeometric_value(folder):
+    task = one_task(folder, question="odds", event="Terrain>=1", turns="0-2", seat="first", mulligan=False)
+    rows = run_task(task, task.seed(5))
+    # Wankul's first player draws on turn 1: 5, 6 then 7 cards seen.
+    expected = [1 - hypergeom(M=50, n=10, N=seen).pmf(0) for seen in (5, 6, 7)]
+    assert rows["p"].tolist() == pytest.approx(expected, abs=1e-12)
+    assert (rows["method"] == "exact").all()
+    assert list(rows.columns[:8]) == ["task_id", "question", "deck", "game", "mulligan", "turns", "seed",
+                                      "deck_file"]
+    assert rows["turns"].iloc[0] == "0-2" and rows["deck"].iloc[0] == "small"
+    assert rows["task_id"].iloc[0] == task.task_id
+
+
+def test_task_rows_equal_the_python_api_with_its_seed(folder):
+    task = one_task(folder, question="odds", event=["Terrain>=2", "Petit>=2"], turns=[0, 3], method="simulate",
+                    trials=20_000, mulligan_rule="london")
+    seed = task.seed(20261130)
+    rows = run_task(task, seed)
+    deck = deckstat.load_deck(folder / "decks" / "small.csv")
+    direct = deckstat.odds(deck, "wankul", ["Terrain>=2", "Petit>=2"], turns=[0, 3], method="simulate",
+                           n_trials=20_000, mulligan_rule="london", rng=seed).table
+    own = rows[[c for c in direct.columns if c not in ("deck", "game")]]
+    pd.testing.assert_frame_equal(own, direct.drop(columns=["deck", "game"]))
+    assert (rows["seed"] == seed).all() and rows["event"].tolist()[0] == "Terrain>=2"
+
+
+def test_a_row_is_reproduced_by_the_command_line_seed(folder):
+    task = one_task(folder, question="when", event="Terrain>=2", max_turn=3, seat="second", method="simulate",
+                    trials=5000)
+    seed = task.seed(99)
+    rows = run_task(task, seed)
+    out = ok(run("when", folder / "decks" / "small.csv", "-g", "wankul", "-e", "Terrain>=2", "--max-turn", 3,
+                 "--seat", "second", "--simulate", "--trials", 5000, "--seed", seed, "--format", "csv"))
+    cli = pd.read_csv(io.StringIO(out), comment="#")
+    assert cli["p"].tolist() == pytest.approx(rows["p"].tolist(), abs=1e-15)
+
+
+def test_chosen_table_and_compare_label(folder):
+    spec = load_spec({"game": "wankul", "decks": {"all": {"path": "decks/small*.csv"}},
+                      "questions": [{"question": "compare", "event": "Terrain>=1", "turns": 0, "seat": "first",
+                                     "mulligan": False},
+                                    {"question": "mulligan", "decks": ["all/small"], "table": "kept_hand"}]},
+                     base_dir=folder)
+    comparison, kept = (run_task(t, t.seed(1)) for t in spec.tasks)
+    assert comparison["deck"].iloc[0] == "all/small vs all/small_12"
+    hand = [1 - hypergeom(M=50, n=k, N=5).pmf(0) for k in (10, 12)]
+    assert comparison["diff"].iloc[0] == pytest.approx(hand[1] - hand[0], abs=1e-12)
+    assert {"group", "count", "p", "table"} <= set(kept.columns) and (kept["table"] == "kept_hand").all()
+
+
+def test_real_pool_decklist(tmp_path):
+    pool = SHARED_CARDDATA / "wankul_octerry_cards.csv"
+    if not pool.exists():
+        pytest.skip("shared card data not available")
+    cards = pd.read_csv(pool)
+    # Names printed once, so that a decklist line names one card.
+    cards = cards[~cards["name"].duplicated(keep=False)]
+    terrains = cards[cards["card_type"] == "Terrain"]["name"].head(5).tolist()
+    others = cards[cards["card_type"] == "Personnage"]["name"].head(10).tolist()
+    decklist = tmp_path / "deck.txt"
+    decklist.write_text("\n".join([f"2 {n}" for n in terrains] + [f"3 {n}" for n in others]) + "\n",
+                        encoding="utf-8")
+    spec = load_spec({"game": "wankul", "decks": {"real": {"path": "deck.txt", "pool": str(pool)}},
+                      "questions": [{"question": "odds", "event": "Terrain>=1", "turns": 0, "seat": "first",
+                                     "mulligan": False}]}, base_dir=tmp_path)
+    [task] = spec.tasks
+    rows = run_task(task, task.seed(0))
+    assert rows["p"].iloc[0] == pytest.approx(1 - hypergeom(M=40, n=10, N=5).pmf(0), abs=1e-12)
+
+
+def test_sample_data_spec_loads(tmp_path):
+    spec = load_spec({"decks": {"wankul": {"path": str(DATA / "wankul" / "sample_deck*.csv"), "game": "wankul"},
+                                "dm": {"path": str(DATA / "duel-masters" / "sample_deck.csv"),
+                                       "game": "Duel Masters"}},
+                      "questions": [{"question": "deckout", "decks": ["dm"]}]}, base_dir=tmp_path)
+    [task] = spec.tasks
+    assert task.game == "duel-masters" and task.describe() == "deckout dm"
+
+
+def test_documented_spec_and_reproduction_command():
+    page = (DATA.parent / "docs" / "batch.md").read_text(encoding="utf-8")
+    [toml] = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
+    path = DATA.parent / "docs" / "example.toml"
+    spec = load_spec(tomllib.loads(toml), base_dir=path.parent)
+    assert len(spec.tasks) == 15
+    [command] = [line for line in page.splitlines() if line.startswith("deckstat odds ")]
+    args = shlex.split(command)[1:]
+    seed = int(args[args.index("--seed") + 1])
+    [task] = [t for t in spec.tasks if t.question == "odds" and t.decks[0].label == "wankul/sample_deck"
+              and t.param("seat") == "first" and t.param("mulligan_rule") == "london"]
+    assert task.seed(spec.seed) == seed
+    rows = run_task(task, seed)
+    out = ok(run(*[str(DATA.parent / a) if a.startswith("data/") else a for a in args], "--format", "csv"))
+    cli = pd.read_csv(io.StringIO(out), comment="#")
+    assert cli["p"].tolist() == rows["p"].tolist()
+
+
+def test_deckout_keep_rule_is_checked_before_running(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "deckout"
+        decks = ["small"]
+        keep = "Terrian>=1"
+    """)
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'Terrian')}: questions[0].keep: keep rule 'Terrian>=1'")
