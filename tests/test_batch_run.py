@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import itertools
 import json
 import os
 import signal
@@ -12,126 +10,21 @@ import subprocess
 import sys
 import textwrap
 import time
-import tomllib
-import types
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from batch_stand_ins import HAS_SPEC, install_stand_ins
 from helpers import DATA, assert_user_error, run
 from scipy.stats import hypergeom
 
-import deckstat
-from deckstat._validate import parse_count
 from deckstat.batch import plan
 from deckstat.batch.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, Journal, batch
-from deckstat.cli import parse_turns
 from deckstat.engines import progress
 from deckstat.engines.runner import BLOCK_TRIALS
 from deckstat.errors import DeckstatError
 
 TESTS = Path(__file__).resolve().parent
-HAS_SPEC = (Path(deckstat.__file__).parent / "batch" / "spec.py").exists()
-
-
-# --- Until deckstat.batch.spec and deckstat.batch.tasks exist: a stand-in that reads the odds questions of the
-# --- spec format and runs them with deckstat.odds. Only this block changes once they exist.
-
-@dataclass(frozen=True)
-class StandInDeck:
-    label: str
-    path: Path
-    pool: Path | None = None
-
-
-@dataclass(frozen=True)
-class StandInTask:
-    question: str
-    decks: tuple
-    game: str
-    params: tuple
-    swept: tuple
-
-    @property
-    def identity(self) -> str:
-        return json.dumps({"question": self.question, "decks": [d.label for d in self.decks], "game": self.game,
-                           "params": dict(self.params)}, sort_keys=True)
-
-    @property
-    def task_id(self) -> str:
-        return hashlib.sha256(self.identity.encode()).hexdigest()[:16]
-
-    def seed(self, spec_seed: int) -> int:
-        own = dict(self.params).get("seed")
-        if own is not None:
-            return int(own)
-        digest = hashlib.sha256(f"{spec_seed}\0{self.identity}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
-
-    def describe(self) -> str:
-        params = dict(self.params)
-        return f"{self.question} {self.decks[0].label} " + " ".join(f"{k}={params[k]}" for k in self.swept)
-
-
-@dataclass(frozen=True)
-class StandInSpec:
-    name: str
-    source: Path | None
-    seed: int | None
-    tasks: tuple
-    digest: str
-    parsed: dict
-
-    def to_dict(self) -> dict:
-        return self.parsed
-
-
-def stand_in_load_spec(source, *, base_dir=None) -> StandInSpec:
-    path = Path(source)
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    decks = {label: (StandInDeck(label, (path.parent / d["path"]).resolve()), d.get("game", raw.get("game")))
-             for label, d in raw["decks"].items()}
-    defaults = {k: raw[k] for k in ("trials", "method") if k in raw}
-    tasks = []
-    for question in raw["questions"]:
-        fixed = {**defaults, **{k: v for k, v in question.items() if k not in ("question", "decks", "sweep")}}
-        sweep = question.get("sweep", {})
-        for label in question.get("decks", list(decks)):
-            deck, game = decks[label]
-            for values in itertools.product(*sweep.values()):
-                params = {**fixed, **dict(zip(sweep, values))}
-                tasks.append(StandInTask(question["question"], (deck,), game, tuple(sorted(params.items())),
-                                         tuple(sweep)))
-    digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()
-                            + b"".join(d.path.read_bytes() for d, _ in decks.values())).hexdigest()
-    return StandInSpec(raw.get("name", path.stem), path, raw.get("seed"), tuple(tasks), digest, raw)
-
-
-def stand_in_run_task(task: StandInTask, seed: int) -> pd.DataFrame:
-    params = dict(task.params)
-    kwargs = {k: v for k, v in params.items() if k not in ("event", "turns", "trials", "seed")}
-    result = deckstat.odds(deckstat.load_deck(task.decks[0].path), task.game, params["event"],
-                           turns=parse_turns(str(params.get("turns", "0-6"))), rng=seed,
-                           n_trials=parse_count(params["trials"], "n_trials") if "trials" in params else None,
-                           **kwargs)
-    table = result.table.drop(columns=["deck", "game"])
-    front = {"task_id": task.task_id, "question": task.question, "deck": task.decks[0].label, "game": task.game,
-             **{k: v for k, v in params.items() if k not in table.columns}, "seed": seed}
-    return pd.concat([pd.DataFrame(front, index=table.index), table], axis=1)
-
-
-def install_stand_ins() -> None:
-    """Make ``deckstat.batch.spec.load_spec`` and ``deckstat.batch.tasks.run_task`` the stand-ins (no-op later)."""
-    if HAS_SPEC:
-        return
-    spec_module = types.ModuleType("deckstat.batch.spec")
-    spec_module.load_spec = stand_in_load_spec
-    spec_module.SpecError = DeckstatError
-    tasks_module = types.ModuleType("deckstat.batch.tasks")
-    tasks_module.run_task = stand_in_run_task
-    sys.modules["deckstat.batch.spec"] = spec_module
-    sys.modules["deckstat.batch.tasks"] = tasks_module
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -329,7 +222,7 @@ def test_progress_counts_tasks(tmp_path):
 
 # --- (b) kill -9 at any moment, then --resume -------------------------------------------------------------------
 
-DRIVER = ("import sys; sys.path.insert(0, {tests!r}); import test_batch_run; test_batch_run.install_stand_ins(); "
+DRIVER = ("import sys; sys.path.insert(0, {tests!r}); import batch_stand_ins; batch_stand_ins.install_stand_ins(); "
           "from deckstat.cli import main; sys.argv = ['deckstat'] + {args!r}; main()")
 
 
