@@ -39,7 +39,9 @@ def _progress(quiet: bool):
 
 
 def _duration(seconds: float) -> str:
-    """``0.4 s``, ``12 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    """``< 0.1 s``, ``0.4 s``, ``12 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    if seconds < 0.1:
+        return "< 0.1 s"
     if seconds < 10:
         return f"{seconds:.1f} s"
     if seconds < 60:
@@ -72,7 +74,7 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     work = float(tasks["seconds"].sum())
     parts = [f"{name}: {n_tasks} task{'s' if n_tasks != 1 else ''}"]
     if len(simulated):
-        parts.append(f"{len(simulated)} simulated, estimated from timed runs of 2 000 and 20 000 trials")
+        parts.append(f"{len(simulated)} simulated, estimated from timed runs of 2 000 and 50 000 trials")
     if len(exact):
         parts.append(f"{len(exact)} exact, not estimated but timed by running them once")
     if unknown:
@@ -111,7 +113,7 @@ def batch_command(
         if dry_run:
             tasks = plan(spec)
             n_workers = workers or min(cores(), max(1, len(tasks)))
-            _print_plan(tasks, n_workers, spec.stem)
+            _print_plan(tasks, n_workers, tasks.attrs.get("name", spec.stem))
             return
         if out is None:
             raise DeckstatError(f"give the folder for the results with {BATCH_FLAGS['out']} DIR, or look at the "
