@@ -12,6 +12,7 @@ matplotlib nor rich.
 """
 
 from deckstat._version import __version__
+from deckstat.batch import BatchResult, batch
 from deckstat.cards import load_deck, read_card_csv, read_decklist
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError, ExpressionError
@@ -37,6 +38,7 @@ from deckstat.results import (
 )
 
 __all__ = [
+    "BatchResult",
     "CompareResult",
     "Deck",
     "DeckoutResult",
@@ -51,6 +53,7 @@ __all__ = [
     "ValidationResult",
     "WhenResult",
     "__version__",
+    "batch",
     "card_differences",
     "compare",
     "deckout",

@@ -1,11 +1,16 @@
-"""Batch runs: a grid of decks × questions × parameters from one TOML spec, as one tidy table.
+"""Batches: a grid of decks × questions × parameters from one TOML spec, run unattended, one tidy table.
 
 :func:`load_spec` reads and checks a spec and expands it into :class:`Task`
-objects; :func:`run_task` answers one task in this process. See
-``docs/batch.md``.
+objects; :func:`run_task` answers one task in this process; :func:`batch`
+runs them all (in this process, on local processes or on a Dask cluster),
+with a journal that makes a run resumable, and :func:`plan` is the dry run.
+A batch runs the public questions (``deckstat.odds``, ``deckstat.ratio``…)
+and gathers their tables; it computes no statistics of its own and presents
+nothing (the ``batch`` command prints). See ``docs/batch.md``.
 """
 
+from deckstat.batch.run import BatchResult, batch, plan
 from deckstat.batch.spec import Spec, SpecError, load_spec
 from deckstat.batch.tasks import DeckSource, Task, run_task
 
-__all__ = ["DeckSource", "Spec", "SpecError", "Task", "load_spec", "run_task"]
+__all__ = ["BatchResult", "DeckSource", "Spec", "SpecError", "Task", "batch", "load_spec", "plan", "run_task"]

@@ -18,6 +18,7 @@ from rich.text import Text
 
 import deckstat
 from deckstat.cli import tables
+from deckstat.cli.batch import batch_command
 from deckstat.cli.options import (
     FLAGS,
     AllowAbsentOpt,
@@ -612,6 +613,9 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
     with user_errors():
         profile = deckstat.get_profile(game)
     stdout().print(tables.key_value_table(profile.describe()))
+
+
+app.command("batch")(batch_command)
 
 
 def main() -> None:

@@ -1,0 +1,747 @@
+"""Running a batch: executors, the journal that makes a run resumable, the manifest, the output files, the dry run.
+
+A run executes each task of a spec once, in this process, in local processes
+or on a Dask cluster, and gathers the tasks' tables into one tidy table whose
+rows follow the spec's task order (never the order tasks finish in), so the
+table is the same whatever the executor and the number of workers.
+
+With an output folder, every finished task is appended to ``journal.jsonl``
+(flushed and synced to disk) before it counts as done; a run stopped at any
+moment (even ``kill -9``) resumes from the journal and ends with exactly the
+rows of an uninterrupted run. ``manifest.json`` says how the run was made and
+how it ended; ``results.csv`` (and ``results.parquet`` when pyarrow is
+installed) exist only once the run has ended. Every file is written under a
+temporary name and renamed, so no file is ever seen half-written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import math
+import multiprocessing
+import os
+import platform
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_whole, parse_count
+from deckstat._version import __version__
+from deckstat.engines import progress
+from deckstat.engines.runner import BLOCK_TRIALS, CONFIDENCE, DEFAULT_TRIALS, MAX_PRECISION_TRIALS, fresh_seed
+from deckstat.errors import DeckstatError, param
+from deckstat.results import Result
+
+MANIFEST = "manifest.json"
+JOURNAL = "journal.jsonl"
+RESULTS_CSV = "results.csv"
+RESULTS_PARQUET = "results.parquet"
+#: Files being written carry this prefix until they are complete and renamed.
+TEMPORARY_PREFIX = ".partial-"
+#: Columns of :attr:`BatchResult.tasks` (and of the manifest's task entries, there with ``id``).
+TASK_COLUMNS = ["task_id", "description", "status", "error", "seconds", "seed", "rows"]
+#: The task parameters that set how many trials a simulation runs.
+TRIAL_PARAMS = ("trials", "precision", "max_trials")
+#: Trial counts of the dry run's two timing runs (their difference gives the time per trial).
+CALIBRATION_TRIALS = (2_000, 50_000)
+
+RunTask = Callable[[Any, int], pd.DataFrame]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
+class BatchResult(Result):
+    """The tables of a batch run; see :func:`batch`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Every task's rows, in the spec's task order: ``task_id``, ``question``,
+        ``deck``, ``game``, the task's parameters, ``seed``, then the
+        question's own columns (a column another question lacks is empty there).
+        Failed tasks have no rows.
+    tasks : pandas.DataFrame
+        One row per task: ``task_id``, ``description``, ``status`` (``ok`` or
+        ``error``), ``error`` (the message), ``seconds``, ``seed``, ``rows``.
+    """
+
+    question: ClassVar[str] = "batch"
+    table: pd.DataFrame
+    tasks: pd.DataFrame
+
+    @property
+    def ok(self) -> bool:
+        """Whether every task ran without error."""
+        return bool((self.tasks["status"] == "ok").all())
+
+    def _headline(self) -> str:
+        failed = int((self.tasks["status"] != "ok").sum())
+        return (f"{self.provenance['name']}, {len(self.tasks)} task{'s' if len(self.tasks) != 1 else ''}, "
+                f"{failed} failed, seed {self.provenance['seed']}")
+
+
+# --- what a task gives back -------------------------------------------------------------------------------------
+
+def _plain(value: object) -> object:
+    """A table cell as a JSON value: missing values become None, numpy scalars Python ones."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, (pd.Timestamp, datetime)):
+        return value.isoformat()
+    return value
+
+
+def _records(table: pd.DataFrame) -> tuple[list[str], list[dict]]:
+    columns = [str(c) for c in table.columns]
+    rows = [dict(zip(columns, (_plain(v) for v in row))) for row in table.itertuples(index=False, name=None)]
+    return columns, rows
+
+
+def _one_line(exc: BaseException) -> str:
+    text = exc.render() if isinstance(exc, DeckstatError) else f"{type(exc).__name__}: {exc}"
+    return " ".join(text.split())
+
+
+def execute(run_task: RunTask, task: Any, seed: int) -> dict:
+    """Run one task and return its outcome as JSON-ready values (what the journal records).
+
+    Any exception is caught and recorded as the task's error, so one failing
+    task never stops the others. This runs where the task runs (this
+    process, a worker process, a Dask worker).
+    """
+    start = time.perf_counter()
+    try:
+        columns, rows = _records(run_task(task, seed))
+        status, error = "ok", None
+    except Exception as exc:  # the error is the task's result, reported with the task
+        columns, rows, status, error = [], [], "error", _one_line(exc)
+    return {"task_id": task.task_id, "status": status, "seconds": round(time.perf_counter() - start, 6),
+            "error": error, "seed": seed, "columns": columns, "rows": rows}
+
+
+def _column(values: list) -> pd.Series:
+    """A column of JSON values with a dtype decided by the values alone (whichever path they came by)."""
+    present = [v for v in values if v is not None]
+    missing = len(present) < len(values)
+    if present and all(isinstance(v, bool) for v in present):
+        return pd.Series(values, dtype="boolean" if missing else bool)
+    if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+        return pd.Series(values, dtype="Int64" if missing else "int64")
+    if present and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return pd.Series([np.nan if v is None else float(v) for v in values], dtype="float64")
+    return pd.Series(values, dtype=object)
+
+
+def assemble(tasks: tuple, outcomes: Mapping[str, dict]) -> pd.DataFrame:
+    """The result table: the rows of each task that ran well, in the spec's task order.
+
+    Columns come in order of first appearance. Built from the outcomes' JSON
+    values, so a resumed run (rows read back from the journal) and an
+    uninterrupted one give the same table, to the dtype.
+    """
+    columns: dict[str, None] = {}
+    rows: list[dict] = []
+    for task in tasks:
+        outcome = outcomes.get(task.task_id)
+        if outcome is None or outcome["status"] != "ok":
+            continue
+        columns.update(dict.fromkeys(outcome["columns"]))
+        rows.extend(outcome["rows"])
+    return pd.DataFrame({c: _column([row.get(c) for row in rows]) for c in columns}, index=pd.RangeIndex(len(rows)))
+
+
+# --- files ------------------------------------------------------------------------------------------------------
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:  # not every system opens folders (Windows); the rename is still atomic
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """Write ``path`` through ``write(temporary_path)`` in the same folder, sync it, then rename it into place."""
+    temporary = path.with_name(f"{TEMPORARY_PREFIX}{path.name}.{os.getpid()}")
+    try:
+        write(temporary)
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _sync_folder(path.parent)
+
+
+def _write_json(path: Path, value: dict) -> None:
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    write_atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
+
+
+def _parquet_ready(table: pd.DataFrame) -> pd.DataFrame:
+    """Columns that mix texts and numbers (a parameter swept over both) written as text, as Parquet needs."""
+    out = table.copy()
+    for name in out.columns:
+        if out[name].dtype == object:
+            kinds = {type(v) for v in out[name] if v is not None}
+            if len(kinds) > 1 or kinds & {list, dict}:
+                out[name] = [None if v is None else (json.dumps(v) if isinstance(v, (list, dict)) else str(v))
+                             for v in out[name]]
+    return out
+
+
+class Journal:
+    """The finished tasks of a run, one JSON line each, appended and synced to disk as they finish.
+
+    Parameters
+    ----------
+    path : Path
+        The ``journal.jsonl`` file.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._handle = None
+
+    def read(self) -> dict[str, dict]:
+        """The recorded outcomes by task id (a task's last line wins).
+
+        A last line cut short (the run was killed while writing it) is dropped
+        and cut off the file, so lines appended next start on a line of
+        their own.
+        """
+        if not self.path.exists():
+            return {}
+        data = self.path.read_bytes()
+        *complete, torn = data.split(b"\n")
+        outcomes: dict[str, dict] = {}
+        for number, line in enumerate(complete, start=1):
+            if not line.strip():
+                continue
+            try:
+                outcome = json.loads(line)
+                outcomes[outcome["task_id"]] = outcome
+            except (ValueError, KeyError, TypeError):
+                # Lines are written whole, newline last: a complete line that does not read is damage.
+                raise DeckstatError(f"line {number} is damaged; start the run again with {param('overwrite')}",
+                                    source=str(self.path)) from None
+        if torn:
+            os.truncate(self.path, len(data) - len(torn))
+        return outcomes
+
+    def append(self, outcome: dict) -> None:
+        """Record one finished task; it counts as done once this returns."""
+        if self._handle is None:
+            self._handle = open(self.path, "a", encoding="utf-8")  # held open for the run
+        self._handle.write(json.dumps(outcome, ensure_ascii=False) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        """Close the file (appending again reopens it)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+# --- executors --------------------------------------------------------------------------------------------------
+
+def cores() -> int:
+    """The cores this process may use (``os.process_cpu_count`` where it exists)."""
+    count = getattr(os, "process_cpu_count", os.cpu_count)()
+    return max(1, count or 1)
+
+
+def _failed(task: Any, seed: int, exc: BaseException) -> dict:
+    return {"task_id": task.task_id, "status": "error", "seconds": None,
+            "error": f"the worker running it stopped: {_one_line(exc)}", "seed": seed, "columns": [], "rows": []}
+
+
+class InProcess:
+    """Runs the tasks one after the other in this process."""
+
+    name = "in-process"
+
+    def __init__(self) -> None:
+        self.workers = 1
+        self.versions: dict[str, str] = {}
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def run(self, run_task: RunTask, jobs: list[tuple[Any, int]]) -> Iterator[dict]:
+        """Yield each task's outcome as it finishes."""
+        for task, seed in jobs:
+            yield execute(run_task, task, seed)
+
+
+class Processes:
+    """One pool of local processes for the whole run (forkserver start on POSIX, spawn elsewhere)."""
+
+    name = "processes"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.versions: dict[str, str] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Processes:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if context.get_start_method() == "forkserver":
+            # Workers fork from a server that has deckstat loaded already, instead of each importing it.
+            context.set_forkserver_preload(["deckstat"])
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def run(self, run_task: RunTask, jobs: list[tuple[Any, int]]) -> Iterator[dict]:
+        """Submit every task, then yield outcomes as they complete."""
+        futures = {self._pool.submit(execute, run_task, task, seed): (task, seed) for task, seed in jobs}
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except Exception as exc:  # a worker that died (BrokenProcessPool) fails its tasks
+                yield _failed(*futures[future], exc)
+
+
+class Dask:
+    """A ``distributed.Client`` on an existing scheduler (``tcp://…``) or on a local cluster (``"local"``)."""
+
+    name = "dask"
+
+    def __init__(self, scheduler: str, workers: int):
+        self.scheduler = scheduler
+        self.workers = workers
+        self.versions: dict[str, str] = {}
+        self._client = None
+        self._cluster = None
+
+    def __enter__(self) -> Dask:
+        try:
+            import distributed
+        except ImportError:
+            raise DeckstatError(f"{param('scheduler')} {self.scheduler!r} runs on Dask, which is not installed: "
+                                'pip install "deckstat[distributed]"') from None
+        self._distributed = distributed
+        self.versions = {name: metadata.version(name) for name in ("dask", "distributed")}
+        try:
+            if self.scheduler == "local":
+                self._cluster = distributed.LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                                         processes=True, dashboard_address=None)
+                self._client = distributed.Client(self._cluster)
+            else:
+                self._client = distributed.Client(self.scheduler, timeout="20s")
+                self.workers = len(self._client.scheduler_info().get("workers", {}))
+        except (OSError, TimeoutError) as exc:
+            self.__exit__()
+            raise DeckstatError(f"{param('scheduler')} {self.scheduler!r}: cannot reach the Dask scheduler "
+                                f"({_one_line(exc)})") from None
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def run(self, run_task: RunTask, jobs: list[tuple[Any, int]]) -> Iterator[dict]:
+        """Submit every task to the cluster, then yield outcomes as they complete."""
+        run_id = uuid.uuid4().hex[:8]
+        futures = {}
+        for task, seed in jobs:
+            future = self._client.submit(execute, run_task, task, seed, pure=False,
+                                         key=f"deckstat-batch-{run_id}-{task.task_id}")
+            futures[future.key] = (future, task, seed)
+        try:
+            for future in self._distributed.as_completed([f for f, _, _ in futures.values()]):
+                _, task, seed = futures[future.key]
+                try:
+                    yield future.result()
+                except Exception as exc:  # a lost worker (KilledWorker) fails its task
+                    yield _failed(task, seed, exc)
+        finally:
+            self._client.cancel([f for f, _, _ in futures.values()])
+
+
+def _executor(workers: int | None, scheduler: str | None, n_pending: int) -> InProcess | Processes | Dask:
+    if scheduler is not None and n_pending:
+        return Dask(scheduler, max(1, min(workers or cores(), n_pending)))
+    count = min(workers or cores(), n_pending)
+    return Processes(count) if count > 1 else InProcess()
+
+
+# --- the run ----------------------------------------------------------------------------------------------------
+
+def _load(spec: Any):
+    """A Spec from a path or a mapping; anything else is taken as an already loaded Spec."""
+    if isinstance(spec, (str, os.PathLike, Mapping)):
+        from deckstat.batch.spec import load_spec
+
+        return load_spec(spec)
+    return spec
+
+
+def _default_run_task() -> RunTask:
+    from deckstat.batch.tasks import run_task
+
+    return run_task
+
+
+def _check_scheduler(scheduler: object) -> str | None:
+    if scheduler is None:
+        return None
+    if not isinstance(scheduler, str) or not (scheduler == "local" or "://" in scheduler):
+        raise DeckstatError(f"{param('scheduler')} must be \"local\" (a Dask cluster on this machine) or a "
+                            f"scheduler address such as tcp://host:8786, got {scheduler!r}")
+    return scheduler
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _versions(extra: Mapping[str, str], parquet: bool) -> dict[str, str]:
+    found = {"deckstat": __version__, "python": platform.python_version()}
+    for name in ("numpy", "scipy", "pandas") + (("pyarrow",) if parquet else ()):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return {**found, **extra}
+
+
+def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) -> dict | None:
+    """The manifest of the run to resume (None: start afresh), after refusing what cannot go on."""
+    if folder is None:
+        return None
+    manifest_path, journal_path = folder / MANIFEST, folder / JOURNAL
+    if folder.exists() and not folder.is_dir():
+        raise DeckstatError(f"{param('out')} {str(folder)!r} is a file; give a folder for the results")
+    exists = manifest_path.exists() or journal_path.exists()
+    if overwrite:
+        for name in (MANIFEST, JOURNAL, RESULTS_CSV, RESULTS_PARQUET):
+            (folder / name).unlink(missing_ok=True)
+        return None
+    if exists and not resume:
+        raise DeckstatError(f"{folder} holds a run already; add {param('resume')} to finish it, or "
+                            f"{param('overwrite')} to start again")
+    if not exists:
+        return None
+    if not manifest_path.exists():
+        raise DeckstatError(f"{folder} has a journal but no {MANIFEST}; start again with {param('overwrite')}")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        digest = manifest["digest"]
+    except (ValueError, KeyError, TypeError):
+        raise DeckstatError(f"this is not a deckstat batch manifest; start again with {param('overwrite')}",
+                            source=str(manifest_path)) from None
+    if digest != spec.digest:
+        raise DeckstatError(f"the spec or a file it uses changed since the run in {folder} started, so its rows "
+                            f"would not belong together; {param('overwrite')} to start again, or another "
+                            f"{param('out')} folder")
+    return manifest
+
+
+def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | None = None,
+          scheduler: str | None = None, resume: bool = False, overwrite: bool = False,
+          run_task: RunTask | None = None) -> BatchResult:
+    """Run every task of a batch spec and gather their tables into one tidy table.
+
+    Parameters
+    ----------
+    spec : path, mapping or Spec
+        The TOML spec file, the same content as a dict, or a loaded spec
+        (:func:`deckstat.batch.load_spec`).
+    out : path, optional
+        Folder for ``results.csv`` (and ``results.parquet`` when pyarrow is
+        installed), ``manifest.json`` and ``journal.jsonl``. None keeps the
+        results in memory only (nothing to resume).
+    workers : int, optional
+        Processes (or Dask workers with ``scheduler="local"``). Default: the
+        machine's cores, capped at the number of tasks; 1 runs in this process.
+    scheduler : str, optional
+        ``"tcp://host:8786"`` runs the tasks on that Dask cluster (its
+        workers need deckstat and the spec's files at the same paths);
+        ``"local"`` starts a Dask cluster on this machine for the run.
+    resume : bool
+        Finish the run in ``out``: tasks recorded in its journal are not run
+        again, failed ones are. Refused when the spec or one of its files
+        changed. With no run in ``out`` yet, the run starts afresh.
+    overwrite : bool
+        Delete the run in ``out`` (its four files) and start again.
+    run_task : callable, optional
+        ``run_task(task, seed) -> DataFrame`` (default:
+        :func:`deckstat.batch.run_task`); must be picklable for processes and Dask.
+
+    Returns
+    -------
+    BatchResult
+        ``table`` holds every task's rows in spec order; ``tasks`` each
+        task's status. The seed is ``spec.seed``, else the resumed run's, else
+        a fresh one, recorded in ``provenance["seed"]``: the table is the
+        same whatever the executor, the worker count and the order tasks end in.
+
+    Raises
+    ------
+    DeckstatError
+        For a bad spec or option, an existing run in ``out`` without
+        ``resume`` or ``overwrite``, or a spec changed since the run to resume.
+        A failing task raises nothing: its error is in ``tasks``.
+    """
+    if resume and overwrite:
+        raise DeckstatError(f"give {param('resume')} or {param('overwrite')}, not both")
+    if out is None and (resume or overwrite):
+        raise DeckstatError(f"{param('resume' if resume else 'overwrite')} needs the {param('out')} folder of a run")
+    workers = None if workers is None else check_whole(workers, "workers", minimum=1)
+    scheduler = _check_scheduler(scheduler)
+    spec = _load(spec)
+    run_task = run_task or _default_run_task()
+    folder = None if out is None else Path(out)
+    previous = _previous(folder, spec, resume=resume, overwrite=overwrite)
+    seed = spec.seed if spec.seed is not None else previous["seed"] if previous else fresh_seed()
+
+    journal = Journal(folder / JOURNAL) if folder is not None else None
+    outcomes = {tid: o for tid, o in journal.read().items() if o["status"] == "ok"} if previous else {}
+    unique: dict[str, Any] = {}
+    for task in spec.tasks:  # a task listed twice runs once; its rows appear at each of its places
+        unique.setdefault(task.task_id, task)
+    pending = [task for tid, task in unique.items() if tid not in outcomes]
+    parquet = importlib.util.find_spec("pyarrow") is not None
+
+    executor = _executor(workers, scheduler, len(pending))
+    with executor:
+        manifest = {
+            "name": spec.name, "source": None if spec.source is None else str(spec.source), "digest": spec.digest,
+            "spec": spec.to_dict(), "seed": seed,
+            "versions": _versions(executor.versions, parquet and folder is not None),
+            "executor": executor.name, "workers": executor.workers,
+            "scheduler": scheduler, "started": previous["started"] if previous else _now(),
+            "resumed": [*previous.get("resumed", []), _now()] if previous else [], "ended": None,
+            "status": "running", "tasks": [],
+        }
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name in (RESULTS_CSV, RESULTS_PARQUET):
+                (folder / name).unlink(missing_ok=True)
+            for stale in folder.glob(f"{TEMPORARY_PREFIX}*"):
+                stale.unlink(missing_ok=True)
+            manifest["tasks"] = _task_entries(unique, outcomes, seed)
+            _write_json(folder / MANIFEST, manifest)
+        try:
+            with progress.track(f"batch {spec.name}", total=len(unique), unit="tasks") as bar:
+                bar.advance(len(unique) - len(pending))
+                for outcome in executor.run(run_task, [(task, task.seed(seed)) for task in pending]):
+                    if journal is not None:
+                        journal.append(outcome)
+                    outcomes[outcome["task_id"]] = outcome
+                    bar.advance(1)
+        finally:
+            if journal is not None:
+                journal.close()
+
+    table = assemble(spec.tasks, outcomes)
+    entries = _task_entries(unique, outcomes, seed)
+    failed = any(entry["status"] != "ok" for entry in entries)
+    manifest.update(tasks=entries, ended=_now(), status="failed" if failed else "complete")
+    if folder is not None:
+        write_atomic(folder / RESULTS_CSV, lambda p: table.to_csv(p, index=False, lineterminator="\n"))
+        if parquet:
+            write_atomic(folder / RESULTS_PARQUET, lambda p: _parquet_ready(table).to_parquet(p, index=False))
+        _write_json(folder / MANIFEST, manifest)
+    tasks = pd.DataFrame([{"task_id": e["id"], **{k: e[k] for k in TASK_COLUMNS[1:]}} for e in entries],
+                         columns=TASK_COLUMNS)
+    tasks["seconds"] = tasks["seconds"].astype("float64")
+    tasks["rows"] = tasks["rows"].astype("Int64")
+    provenance = {key: value for key, value in manifest.items() if key != "tasks"}
+    provenance["out"] = None if folder is None else str(folder)
+    return BatchResult(table=table, tasks=tasks, provenance=provenance)
+
+
+def _task_entries(unique: Mapping[str, Any], outcomes: Mapping[str, dict], seed: int) -> list[dict]:
+    entries = []
+    for tid, task in unique.items():
+        outcome = outcomes.get(tid)
+        entries.append({
+            "id": tid, "description": task.describe(),
+            "status": "pending" if outcome is None else outcome["status"],
+            "error": None if outcome is None else outcome["error"],
+            "seconds": None if outcome is None else outcome["seconds"],
+            "seed": task.seed(seed), "rows": None if outcome is None else len(outcome["rows"]),
+        })
+    return entries
+
+
+# --- the dry run ------------------------------------------------------------------------------------------------
+
+def _params(task: Any) -> dict:
+    return dict(task.params)
+
+
+def _spec_text(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return "; ".join(_spec_text(v) for v in value)
+    return str(value)
+
+
+def _with_params(task: Any, params: Mapping[str, object]) -> Any:
+    return dataclasses.replace(task, params=tuple(sorted(params.items())))
+
+
+def _timed(run_task: RunTask, task: Any, seed: int) -> tuple[float, pd.DataFrame]:
+    start = time.perf_counter()
+    table = run_task(task, seed)
+    return time.perf_counter() - start, table
+
+
+def _trials_for_precision(table: pd.DataFrame, precision: float, cap: int) -> int | None:
+    """Trials a precision run stops near: the widest interval's z²p(1-p)/h², in whole blocks, at most ``cap``."""
+    if "p" not in table.columns:
+        return None
+    p = pd.to_numeric(table["p"], errors="coerce").dropna().clip(0, 1)
+    if p.empty:
+        return None
+    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+    needed = float((z**2 * p * (1 - p)).max()) / precision**2
+    return min(cap, max(1, math.ceil(needed / BLOCK_TRIALS)) * BLOCK_TRIALS)
+
+
+def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) -> pd.DataFrame:
+    """The tasks a run would execute, with the method each uses and an estimate of its time; runs no batch.
+
+    Timing is calibrated in this process: each distinct task shape (the same
+    question, decks, game and parameters, trial settings aside) runs once
+    with 2 000 (twice, keeping the quicker) and once with 50 000 trials; the
+    difference gives its time per trial, extrapolated to the task's trials (for a ``precision`` task, to the
+    trials its widest interval needs at the calibration's probabilities).
+    Tasks that come out exact are timed by running them as they are.
+
+    Parameters
+    ----------
+    spec : path, mapping or Spec
+    run_task : callable, optional
+        As for :func:`batch`.
+    calibrate : bool
+        False lists the tasks without running anything (no method, no estimate).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per task in spec order: ``task_id``, ``deck``, ``question``,
+        ``swept`` (the swept values), ``method`` (as the calibration ran it,
+        or ``error``), ``trials`` (simulated trials, empty for exact tasks),
+        ``seconds`` (estimated time on one worker), ``estimate``
+        (``extrapolated``, ``timed`` for exact tasks, or why there is none)
+        and ``description``.
+    """
+    spec = _load(spec)
+    run_task = run_task or _default_run_task()
+    spec_seed = spec.seed if spec.seed is not None else 0
+    shapes: dict[str, dict] = {}
+    rows = []
+    warmed = False
+    for task in spec.tasks:
+        params = _params(task)
+        row = {"task_id": task.task_id, "deck": " vs ".join(d.label for d in task.decks), "question": task.question,
+               "swept": ", ".join(f"{k}={_spec_text(params.get(k))}" for k in task.swept),
+               "method": None, "trials": None, "seconds": None, "estimate": "not calibrated",
+               "description": task.describe()}
+        rows.append(row)
+        if not calibrate:
+            continue
+        shape_params = {k: v for k, v in params.items() if k not in TRIAL_PARAMS and k != "seed"}
+        key = json.dumps([task.question, [str(d.path) for d in task.decks], task.game, shape_params],
+                         sort_keys=True, default=str)
+        if key not in shapes:
+            if not warmed:
+                # The first run in a process pays for imports and caches; it is not a measure.
+                try:
+                    _timed(run_task, _calibration_task(task, params, CALIBRATION_TRIALS[0]), spec_seed)
+                except Exception:  # the measured runs below report the error
+                    pass
+                warmed = True
+            shapes[key] = _calibrate(run_task, task, params, spec_seed)
+        shape = shapes[key]
+        row["method"] = shape["method"]
+        if shape["method"] == "error":
+            row["estimate"] = shape["error"]
+        elif shape["method"] == "exact":
+            row["seconds"], row["estimate"] = shape["seconds"], "timed"
+        else:
+            trials = _task_trials(params, shape["table"])
+            row["trials"] = trials
+            if trials is None:
+                row["estimate"] = "precision: trials unknown"
+            else:
+                row["seconds"] = shape["fixed"] + shape["per_trial"] * trials
+                row["estimate"] = "extrapolated"
+    table = pd.DataFrame(rows, columns=["task_id", "deck", "question", "swept", "method", "trials", "seconds",
+                                        "estimate", "description"])
+    table["trials"] = table["trials"].astype("Int64")
+    table["seconds"] = table["seconds"].astype("float64")
+    table.attrs["name"] = spec.name
+    return table
+
+
+def _calibration_task(task: Any, params: Mapping[str, object], trials: int | None) -> Any:
+    kept = {k: v for k, v in params.items() if k not in TRIAL_PARAMS}
+    if trials is not None:
+        kept["trials"] = trials
+    return _with_params(task, kept)
+
+
+def _methods(table: pd.DataFrame) -> set[str]:
+    return set(table["method"].dropna().astype(str)) if "method" in table.columns else set()
+
+
+def _calibrate(run_task: RunTask, task: Any, params: Mapping[str, object], seed: int) -> dict:
+    small, large = CALIBRATION_TRIALS
+    try:
+        if params.get("method") == "exact":
+            seconds, table = _timed(run_task, _calibration_task(task, params, None), seed)
+            return {"method": "exact", "seconds": seconds}
+        # Twice, keeping the quicker: a code path's first run pays for its caches, which the run would pay once.
+        seconds_small, table = _timed(run_task, _calibration_task(task, params, small), seed)
+        if _methods(table) == {"exact"}:
+            return {"method": "exact", "seconds": seconds_small}
+        seconds_small = min(seconds_small, _timed(run_task, _calibration_task(task, params, small), seed)[0])
+        seconds_large, table = _timed(run_task, _calibration_task(task, params, large), seed)
+    except Exception as exc:  # shown against the task in the dry run
+        return {"method": "error", "error": _one_line(exc)}
+    per_trial = max(0.0, (seconds_large - seconds_small) / (large - small))
+    fixed = max(0.0, seconds_small - per_trial * small)
+    return {"method": "simulate", "per_trial": per_trial, "fixed": fixed, "table": table}
+
+
+def _task_trials(params: Mapping[str, object], table: pd.DataFrame) -> int | None:
+    if params.get("precision") is not None:
+        cap = parse_count(params.get("max_trials", MAX_PRECISION_TRIALS), "max_trials", minimum=1)
+        return _trials_for_precision(table, float(params["precision"]), cap)
+    return parse_count(params.get("trials", DEFAULT_TRIALS), "trials", minimum=1)

@@ -1,0 +1,140 @@
+"""The ``deckstat batch`` command: run a spec's grid of questions, resume it, or show what it would run."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from deckstat.batch.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, batch, cores, plan
+from deckstat.cli.options import FLAGS, stdout
+from deckstat.errors import DeckstatError
+
+#: The command's flags, for the parameters error messages name.
+BATCH_FLAGS = {**FLAGS, "out": "--out", "workers": "--workers", "scheduler": "--scheduler", "resume": "--resume",
+               "overwrite": "--overwrite"}
+
+
+@contextlib.contextmanager
+def _user_errors() -> Iterator[None]:
+    try:
+        yield
+    except DeckstatError as exc:
+        typer.echo(f"error: {exc.render(BATCH_FLAGS)}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def _progress(quiet: bool):
+    try:
+        from deckstat.cli.progress import showing
+    except ImportError:  # a deckstat without the command line's progress bar: run without one
+        return contextlib.nullcontext()
+    return showing(quiet=quiet)
+
+
+def _duration(seconds: float) -> str:
+    """``< 0.1 s``, ``0.4 s``, ``12 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    if seconds < 0.1:
+        return "< 0.1 s"
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
+    table = Table(show_edge=False)
+    for column in ("task", "deck", "question", "swept", "method", "trials", "estimate"):
+        table.add_column(column, justify="right" if column in ("trials", "estimate") else "left")
+    for row in tasks.itertuples(index=False):
+        if row.estimate in ("extrapolated", "timed"):
+            estimate = _duration(row.seconds)
+        else:
+            estimate = row.estimate
+        trials = "" if pd.isna(row.trials) else f"{int(row.trials):,}".replace(",", " ")
+        table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, row.swept, row.method or "",
+                                                 trials, estimate)])
+    console = stdout()
+    console.print(table)
+    n_tasks = len(tasks)
+    simulated = tasks[tasks["estimate"] == "extrapolated"]
+    exact = tasks[tasks["estimate"] == "timed"]
+    unknown = n_tasks - len(simulated) - len(exact)
+    work = float(tasks["seconds"].sum())
+    parts = [f"{name}: {n_tasks} task{'s' if n_tasks != 1 else ''}"]
+    if len(simulated):
+        parts.append(f"{len(simulated)} simulated, estimated from timed runs of 2 000 and 50 000 trials")
+    if len(exact):
+        parts.append(f"{len(exact)} exact, not estimated but timed by running them once")
+    if unknown:
+        parts.append(f"{unknown} without an estimate (see the estimate column)")
+    console.print(Text("; ".join(parts) + "."), soft_wrap=True)
+    console.print(Text(f"About {_duration(work)} of work, so about {_duration(work / workers)} on "
+                       f"{workers} worker{'s' if workers != 1 else ''}, plus their start."), soft_wrap=True)
+
+
+def batch_command(
+    spec: Annotated[Path, typer.Argument(help="The batch spec (.toml): decks, questions and their sweeps.",
+                                         show_default=False)],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for results.csv, results.parquet, "
+                                             "manifest.json and the journal a run resumes from.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes (or local Dask workers); 1 runs in "
+                                                "this process. Default: every core, at most one per task.")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler's "
+                                                  "address (tcp://host:8786), or local to start one here.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish the run in --out after an interruption: "
+                                         "finished tasks are kept, failed ones run again.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Delete the run in --out and start again.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the tasks with their method and an estimate of "
+                                          "their time; runs no batch and writes nothing.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
+
+    Every task's rows go into one tidy table, in the spec's order, the same
+    whatever runs it: this process (--workers 1), every core, or a Dask
+    cluster. A run stopped at any moment, even killed, goes on with --resume
+    and ends with exactly the rows of an uninterrupted one. Exit code 0 when
+    every task ran, 1 when some failed (their errors are in manifest.json and
+    printed), 2 for a bad spec or option.
+    """
+    with _user_errors():
+        if dry_run:
+            tasks = plan(spec)
+            n_workers = workers or min(cores(), max(1, len(tasks)))
+            _print_plan(tasks, n_workers, tasks.attrs.get("name", spec.stem))
+            return
+        if out is None:
+            raise DeckstatError(f"give the folder for the results with {BATCH_FLAGS['out']} DIR, or look at the "
+                                "tasks first with --dry-run")
+        try:
+            with _progress(quiet):
+                result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite)
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted: the finished tasks are in {out / JOURNAL}; run the same command with "
+                       "--resume to finish", err=True)
+            raise typer.Exit(code=130) from None
+    tasks = result.tasks
+    failed = tasks[tasks["status"] != "ok"]
+    for row in failed.itertuples(index=False):
+        typer.echo(f"failed: task {row.task_id} ({row.description}): {row.error}", err=True)
+    provenance = result.provenance
+    files = [out / RESULTS_CSV] + ([out / RESULTS_PARQUET] if (out / RESULTS_PARQUET).exists() else [])
+    n_rows = len(result.table)
+    summary = (f"{provenance['name']}: {len(tasks)} task{'s' if len(tasks) != 1 else ''}, "
+               f"{len(tasks) - len(failed)} ok, {len(failed)} failed; {n_rows} row{'s' if n_rows != 1 else ''} "
+               f"in {', '.join(str(f) for f in files)} (seed {provenance['seed']}; how it ran: "
+               f"{out / MANIFEST})")
+    typer.echo(summary)
+    raise typer.Exit(code=1 if len(failed) else 0)
