@@ -12,7 +12,7 @@ matplotlib nor rich.
 """
 
 from deckstat._version import __version__
-from deckstat.batch import BatchResult, batch
+from deckstat.batching import BatchResult, batch
 from deckstat.cards import load_deck, read_card_csv, read_decklist
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError, ExpressionError

@@ -14,30 +14,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from batch_stand_ins import HAS_SPEC, install_stand_ins
 from helpers import DATA, assert_user_error, run
 from scipy.stats import hypergeom
 
-from deckstat.batch import plan
-from deckstat.batch.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, Journal, batch
+from deckstat.batching import plan
+from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, Journal, batch
 from deckstat.engines import progress
 from deckstat.engines.runner import BLOCK_TRIALS
 from deckstat.errors import DeckstatError
 
 TESTS = Path(__file__).resolve().parent
-
-
-@pytest.fixture(scope="module", autouse=True)
-def batch_modules():
-    saved = {name: sys.modules.get(name) for name in ("deckstat.batch.spec", "deckstat.batch.tasks")}
-    install_stand_ins()
-    yield
-    if not HAS_SPEC:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
 
 
 # --- specs ------------------------------------------------------------------------------------------------------
@@ -96,15 +82,16 @@ trials = 2000
 seat = ["first", "second"]
 
 [[questions]]
-question = "odds"
-event = "Terrain>=1"
-turns = "0-60"
-trials = 2000
+question = "ratio"
+counts = "10-11"
+turns = "0-1"
+target = 0.9
+target_turn = 3
 """
 
 
 def load(path: Path):
-    from deckstat.batch.spec import load_spec
+    from deckstat.batching.spec import load_spec
 
     return load_spec(path)
 
@@ -190,7 +177,7 @@ def test_manifest_records_how_the_run_was_made(small_runs):
 
 
 def test_run_task_can_be_passed_and_the_seed_drawn(tmp_path):
-    from deckstat.batch.tasks import run_task
+    from deckstat.batching.tasks import run_task
 
     spec = load(write_spec(tmp_path, SMALL, seed=None))
     seen = []
@@ -222,12 +209,11 @@ def test_progress_counts_tasks(tmp_path):
 
 # --- (b) kill -9 at any moment, then --resume -------------------------------------------------------------------
 
-DRIVER = ("import sys; sys.path.insert(0, {tests!r}); import batch_stand_ins; batch_stand_ins.install_stand_ins(); "
-          "from deckstat.cli import main; sys.argv = ['deckstat'] + {args!r}; main()")
+DRIVER = "import sys; from deckstat.cli import main; sys.argv = ['deckstat'] + {args!r}; main()"
 
 
 def cli_process(*args: str) -> subprocess.Popen:
-    code = DRIVER.format(tests=str(TESTS), args=[str(a) for a in args])
+    code = DRIVER.format(args=[str(a) for a in args])
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
 
@@ -313,8 +299,8 @@ def test_a_failing_task_is_recorded_and_the_others_run(tmp_path):
     assert record["status"] == "failed"
     statuses = [t["status"] for t in record["tasks"]]
     assert statuses == ["ok", "ok", "error"]
-    assert "turn 45" in record["tasks"][2]["error"] and "\n" not in record["tasks"][2]["error"]
-    assert "turn 45" in result.stderr and record["tasks"][2]["id"] in result.stderr
+    assert "target_turn 3" in record["tasks"][2]["error"] and "\n" not in record["tasks"][2]["error"]
+    assert "target_turn 3" in result.stderr and record["tasks"][2]["id"] in result.stderr
     table = pd.read_csv(tmp_path / "out" / RESULTS_CSV)
     assert table["task_id"].unique().tolist() == [t["id"] for t in record["tasks"][:2]]
     assert len(table) == 6

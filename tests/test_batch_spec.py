@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from scipy.stats import hypergeom
 
 import deckstat
-from deckstat.batch import SpecError, Task, load_spec, run_task
-from deckstat.batch.spec import key_lines
+from deckstat.batching import SpecError, Task, load_spec, run_task
+from deckstat.batching.spec import key_lines
 
 # A 50-card Wankul deck: 10 Terrains, 40 Personnages (20 cost 1, 20 cost 2).
 SMALL = "name,count,type,cost\nTerrain,10,Terrain,\nPetit,20,Personnage,1\nGrand,20,Personnage,2\n"

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.batch.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, batch, cores, plan
+from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, batch, cores, plan
 from deckstat.cli.options import FLAGS, stdout
 from deckstat.errors import DeckstatError
 

@@ -403,14 +403,14 @@ def _executor(workers: int | None, scheduler: str | None, n_pending: int) -> InP
 def _load(spec: Any):
     """A Spec from a path or a mapping; anything else is taken as an already loaded Spec."""
     if isinstance(spec, (str, os.PathLike, Mapping)):
-        from deckstat.batch.spec import load_spec
+        from deckstat.batching.spec import load_spec
 
         return load_spec(spec)
     return spec
 
 
 def _default_run_task() -> RunTask:
-    from deckstat.batch.tasks import run_task
+    from deckstat.batching.tasks import run_task
 
     return run_task
 
@@ -479,7 +479,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     ----------
     spec : path, mapping or Spec
         The TOML spec file, the same content as a dict, or a loaded spec
-        (:func:`deckstat.batch.load_spec`).
+        (:func:`deckstat.batching.load_spec`).
     out : path, optional
         Folder for ``results.csv`` (and ``results.parquet`` when pyarrow is
         installed), ``manifest.json`` and ``journal.jsonl``. None keeps the
@@ -499,7 +499,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
         Delete the run in ``out`` (its four files) and start again.
     run_task : callable, optional
         ``run_task(task, seed) -> DataFrame`` (default:
-        :func:`deckstat.batch.run_task`); must be picklable for processes and Dask.
+        :func:`deckstat.batching.run_task`); must be picklable for processes and Dask.
 
     Returns
     -------

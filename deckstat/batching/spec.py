@@ -37,7 +37,7 @@ from deckstat._validate import (
     parse_count,
     parse_ranges,
 )
-from deckstat.batch.tasks import (
+from deckstat.batching.tasks import (
     QUESTIONS,
     SPEC_NAMES,
     DeckSource,

@@ -9,8 +9,8 @@ and gathers their tables; it computes no statistics of its own and presents
 nothing (the ``batch`` command prints). See ``docs/batch.md``.
 """
 
-from deckstat.batch.run import BatchResult, batch, plan
-from deckstat.batch.spec import Spec, SpecError, load_spec
-from deckstat.batch.tasks import DeckSource, Task, run_task
+from deckstat.batching.run import BatchResult, batch, plan
+from deckstat.batching.spec import Spec, SpecError, load_spec
+from deckstat.batching.tasks import DeckSource, Task, run_task
 
 __all__ = ["BatchResult", "DeckSource", "Spec", "SpecError", "Task", "batch", "load_spec", "plan", "run_task"]
