@@ -389,3 +389,25 @@ mulligan_rule = "london"
     assert table["swept"].iloc[2] == "seat=first, trials=1000"
     listed = plan(spec, calibrate=False)
     assert listed["method"].isna().all() and len(listed) == 13
+
+
+# --- figures ---------------------------------------------------------------------------------------------------
+
+def test_plots_draw_each_event_with_one_line_per_task_and_seat(tmp_path):
+    from deckstat.present import plots
+
+    spec = write_spec(tmp_path, SMALL)
+    result = run("batch", spec, "--out", tmp_path / "out", "--workers", "1", "--quiet", "--plots")
+    assert result.exit_code == 0, result.output
+    figures = sorted(p.name for p in (tmp_path / "out" / "plots").iterdir())
+    # SMALL asks odds of two events: Terrain>=1 (12 tasks' rows) and Terrain>=2 (10 tasks' rows).
+    assert figures == ["odds_1.png", "odds_2.png"]
+    table = pd.read_csv(tmp_path / "out" / RESULTS_CSV)
+    ax = plots.plot_batch(table, "odds", "Terrain>=2")
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    # 5 trial counts x 2 seats, told apart by the settings that differ (trials, seat); plus the interval's key.
+    assert len(labels) == 11 and "first, trials=1000" in labels
+    lowest = table.loc[table["event"] == "Terrain>=2", "ci_low"].min()
+    assert ax.get_ylim()[0] <= lowest
+    with pytest.raises(DeckstatError, match="no event 'Terrain>=9'"):
+        plots.plot_batch(table, "odds", "Terrain>=9")

@@ -98,6 +98,8 @@ def batch_command(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Delete the run in --out and start again.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the tasks with their method and an estimate of "
                                           "their time; runs no batch and writes nothing.")] = False,
+    plots: Annotated[bool, typer.Option("--plots", help="Also draw each odds and when event by turn, one line "
+                                        "per task and seat, in --out/plots/.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
@@ -137,4 +139,28 @@ def batch_command(
                f"in {', '.join(str(f) for f in files)} (seed {provenance['seed']}; how it ran: "
                f"{out / MANIFEST})")
     typer.echo(summary)
+    if plots:
+        with _user_errors():
+            written = _write_plots(result.table, out / "plots")
+        typer.echo(f"{len(written)} figure{'s' if len(written) != 1 else ''} in {out / 'plots'}"
+                   if written else "no odds or when rows to draw")
     raise typer.Exit(code=1 if len(failed) else 0)
+
+
+def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:
+    """One figure per odds or when event of the batch, each written whole or not at all."""
+    from deckstat.present import plots  # matplotlib only when figures are asked for
+
+    written = []
+    if table.empty or "question" not in table.columns:
+        return written
+    for question in plots.BATCH_CURVES:
+        rows = table[table["question"] == question]
+        for number, event in enumerate(rows["event"].dropna().unique(), start=1):
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / f"{question}_{number}.png"
+            partial = folder / f".partial-{target.name}"
+            plots.save(plots.plot_batch(rows, question, event), partial)
+            partial.replace(target)
+            written.append(target)
+    return written

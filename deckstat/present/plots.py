@@ -59,7 +59,8 @@ from deckstat.errors import DeckstatError
 from deckstat.present.format import format_probability, ratio_where
 from deckstat.results import CompareResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, WhenResult
 
-__all__ = ["plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
+__all__ = ["plot_batch", "plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when",
+           "save"]
 
 COLORS = tuple(matplotlib.colormaps["tab10"].colors)
 SEAT_STYLES = {"first": ("-", "o"), "second": ("--", "s"), "both": ("-", "o")}
@@ -931,6 +932,96 @@ def plot_mulligan(result: MulliganResult, ax: Axes | None = None) -> Axes:
     if simulated:
         handles.append(_interval_proxy())
     _legend(ax, handles, loc="lower right")
+    return ax
+
+
+#: Columns of a batch table that hold answers or bookkeeping, never a setting that tells two lines apart.
+_BATCH_VALUE_COLUMNS = frozenset({"task_id", "question", "seed", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low",
+                                  "cdf_high", "n_trials", "method", "zone_size", "deck_file", "event"})
+#: What a batch plot draws for each question: the probability column and the words of its axis.
+BATCH_CURVES = {"odds": ("p", "P(event) by turn"), "when": ("cdf", "P(event has held) by turn")}
+
+
+def _setting(value: object) -> str:
+    """A setting as written in a spec: 1000, not the 1000.0 a column with gaps holds."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = None,
+               ax: Axes | None = None) -> Axes:
+    """Draw one event of a batch's results by turn: one line per task and seat.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A batch table (:func:`deckstat.batch`'s ``table``, or its
+        ``results.csv`` read back).
+    question : {"odds", "when"}
+        Whose rows to draw: ``p`` of ``odds``, ``cdf`` (held by turn t) of ``when``.
+    event : str, optional
+        The event to draw (default: the first one of that question).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Each line is labelled with the settings that differ between the
+        lines drawn (deck, swept parameters, seat); simulated lines carry
+        their 95% interval band.
+    """
+    if question not in BATCH_CURVES:
+        raise DeckstatError(f"question must be one of {', '.join(BATCH_CURVES)}, got {question!r}")
+    frame = _check(table, ["task_id", "question", "event", "seat", "turn"], "batch table")
+    frame = frame[frame["question"] == question]
+    if frame.empty:
+        raise DeckstatError(f"the batch table has no {question} rows: nothing to draw")
+    events = _unique(frame, "event")
+    event = events[0] if event is None else event
+    if event not in events:
+        raise DeckstatError(f"the batch's {question} rows have no event {event!r}; they have "
+                            f"{', '.join(map(str, events))}")
+    column, words = BATCH_CURVES[question]
+    frame = frame[frame["event"] == event]
+    low, high = ("ci_low", "ci_high") if column == "p" else ("cdf_low", "cdf_high")
+    # The settings that tell the lines apart: those that differ between the rows at one turn.
+    settings = [c for c in frame.columns if c not in _BATCH_VALUE_COLUMNS
+                and frame[c].astype(str).nunique() > 1]
+    ax = _axes(ax, figsize=(11.0, 5.5))  # room for the legend beside the axes
+    any_simulated = False
+    single_turn = frame["turn"].nunique() == 1
+    lines = frame.groupby(["task_id", "seat"], sort=False, dropna=False)
+    for i, (_, part) in enumerate(lines):
+        part = part.sort_values("turn")
+        first = part.iloc[0]
+        label = ", ".join(f"{c}={_setting(first[c])}" if c not in ("deck", "seat") else str(first[c])
+                          for c in settings if not pd.isna(first[c])) or str(first["deck"])
+        linestyle, marker = _seat_style(first["seat"], i)
+        color = COLORS[i % len(COLORS)]
+        turns, p = _numbers(part["turn"]), _numbers(part[column])
+        ax.plot(turns, p, linestyle=linestyle, marker=marker, color=color, label=label)
+        if single_turn:  # a lone point says little without its value
+            for x, y in zip(turns, p):
+                ax.annotate(format_probability(y), (x, y), textcoords="offset points", xytext=(10, 6 - 12 * (i % 2)),
+                            va="center", fontsize=9, color=color)
+        if _simulated(part) and {low, high} <= set(part.columns):
+            any_simulated = True
+            ax.fill_between(turns, _numbers(part[low]), _numbers(part[high]), color=color, alpha=0.2, linewidth=0)
+    _probability_axis(ax)
+    # Batches compare close settings: a 0-100 % axis would flatten the differences they are run to show.
+    lowest = np.nanmin(_numbers(frame[low] if low in frame.columns else frame[column]))
+    bottom = max(0.0, np.floor((lowest - 0.02) * 20) / 20) if np.isfinite(lowest) else 0.0
+    if bottom > 0:
+        ax.set_ylim(bottom, 1.0)
+        ax.set_ylabel(f"Probability (axis starts at {bottom:.0%})")
+    _turn_axis(ax, _numbers(frame["turn"]))
+    shared = [f"{c}={frame[c].iloc[0]}" for c in ("deck", "game") if c in frame.columns and c not in settings]
+    _title(ax, f"{words}: {event}", _joined(*shared, f"{lines.ngroups} {'line' if lines.ngroups == 1 else 'lines'}"))
+    handles, _ = ax.get_legend_handles_labels()
+    if any_simulated:
+        handles.append(_interval_proxy())
+    _legend(ax, handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return ax
 
 
