@@ -182,7 +182,8 @@ TERRAIN_COUNT = "02_choosing_a_terrain_count.ipynb"
 DECKOUT = "03_deck_out_timing.ipynb"
 COMPARE = "04_comparing_two_decklists.ipynb"
 DUEL_MASTERS = "05_duel_masters_shields_and_civilizations.ipynb"
-CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS)
+BATCH = "06_batch_runs.ipynb"
+CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH)
 
 def has_terrain(counts):
     """Terrain>=1 on (Terrains, cheap Personnages, others) counts: also Wankul's keep rule."""
@@ -480,3 +481,26 @@ def test_duel_masters_notebook():
         assert r["median_turn"] == next(t for t in range(9) if cdf[t] >= 0.5)
         assert r["mean_turn"] == pytest.approx(sum(t * p for t, p in enumerate(pmf)) / cdf[8], abs=EXACT)
 
+
+
+def test_batch_notebook():
+    values = run_notebook(BATCH, {"n_tasks": "len(spec.tasks)", "status": "result.tasks['status'].tolist()",
+                                  "opening": "opening", "exact": "exact",
+                                  "again": "(float(row['p']), float(same['p']))",
+                                  "files": "sorted(p.name for p in folder.iterdir())"})
+    assert set(values["status"]) == {"ok"} and len(values["status"]) == values["n_tasks"]
+    assert {"results.csv", "manifest.json", "journal.jsonl"} <= set(values["files"])
+    # The bottom-mulligan rows are exact: P(Terrain>=1 in the kept hand), by enumeration of both hands.
+    for r in rows(values["opening"]):
+        if r["mulligan_rule"] != "bottom" or r["deck"] == "wankul/sample_deck_fr":
+            continue
+        cells = wankul_cells(sample_deck("wankul", r["deck"].split("/")[1] + ".csv"))
+        assert r["p"] == pytest.approx(bottom_mulligan_odds(cells, has_terrain, 0, has_terrain), abs=EXACT)
+    # A row asked again with its seed gives the same number, to the last digit.
+    assert values["again"][0] == values["again"][1]
+    exact = {r["game"]: r["p"] for r in rows(values["exact"])}
+    dm, jdg = cards(sample_deck("duel-masters")), cards(sample_deck("jdg"))
+    triggers = total(dm, lambda r: r["shield_trigger"] == "1")
+    assert exact["duel-masters"] == pytest.approx(1 - none_in(total(dm), triggers, 5), abs=EXACT)
+    terrains = total(jdg, lambda r: r["type"] == "TERRAIN")
+    assert exact["jdg"] == pytest.approx(1 - none_in(total(jdg), terrains, 5), abs=EXACT)
