@@ -19,6 +19,7 @@ STAND_INS = {
     "deck_v2.csv": DATA / "wankul" / "sample_deck_v2.csv",
     "other.csv": DATA / "wankul" / "sample_deck_v2.csv",
     "dm_deck.csv": DATA / "duel-masters" / "sample_deck.csv",
+    "runs/tournament.toml": ROOT / "runs" / "tournament.toml",
 }
 
 
