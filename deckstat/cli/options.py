@@ -30,7 +30,7 @@ FLAGS = {
     "drought_order": "--drought-order", "flood": "--flood", "copies_by": "--copies-by",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
-    "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent",
+    "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
