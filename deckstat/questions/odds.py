@@ -96,12 +96,14 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         lists the values the deck has: a misspelt name or a value the card
         file writes differently would otherwise give a silent 0%.
     max_trials : int
-        The most trials a ``precision`` run may spend (default 10**8). The
-        trials needed are estimated after the first block, from the observed
-        proportions; a precision that needs more is refused then, before the
-        time is spent, and a run reaching ``max_trials`` stops with an error.
-        The estimate and the stopping rule are recorded in the provenance
-        (``estimated_trials``, ``stopping_rule``).
+        The most trials a ``precision`` run may spend (default 10**8; it
+        bounds nothing else). A precision that even proportions of 0 could
+        not reach within it is refused before any trial; otherwise the trials
+        needed are estimated after the first block of 131,072 from the
+        observed proportions, and a precision that needs more is refused then,
+        before the time is spent. A run that reaches ``max_trials`` all the
+        same stops with an error. The estimate and the stopping rule are
+        recorded in the provenance (``estimated_trials``, ``stopping_rule``).
 
     Returns
     -------
