@@ -111,10 +111,11 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulat
                                              "same numbers.")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
                                                     "at most this (e.g. 0.001).")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Trials held in memory at once; the numbers do "
-                                       "not depend on it.")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation; the numbers do not "
-                                         "depend on it.")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
+                                       "of the block being summed; the numbers do not depend on it.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation, started once for the "
+                                         "whole command (at most one per block of 131,072 trials); the numbers do "
+                                         "not depend on it.")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]
