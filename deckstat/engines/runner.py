@@ -32,7 +32,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from deckstat._validate import check_half_width, check_whole
+from deckstat._validate import check_half_width, check_whole, is_whole
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 
@@ -49,8 +49,9 @@ BLOCKS_AHEAD_PER_WORKER = 2
 FRESH_SEED_BOUND = 10**9
 #: The provenance keys that record a run's seed.
 SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
-#: Modules a fresh worker imports before its first block (the forkserver imports them once, for every worker).
-_WORKER_PRELOAD = ["deckstat.engines.tasks", "deckstat.engines.race"]
+#: What the forkserver imports once, for every worker it starts: the main module (as multiprocessing does by
+#: default; otherwise each worker re-imports the command or script) and the modules the blocks run.
+_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race"]
 
 
 @dataclass(frozen=True)
@@ -207,9 +208,7 @@ def pooled(question: Callable) -> Callable:
     @functools.wraps(question)
     def with_pool(*args, **kwargs):
         n_workers = kwargs.get("n_workers", default)
-        valid = isinstance(n_workers, (int, np.integer)) and not isinstance(n_workers, (bool, np.bool_)) \
-            and n_workers >= 1
-        with worker_pool(n_workers if valid else 1):
+        with worker_pool(n_workers if is_whole(n_workers) and n_workers >= 1 else 1):
             return question(*args, **kwargs)
 
     return with_pool
