@@ -22,12 +22,33 @@ Usage::
     python scripts/bench.py                 # both scenarios, 4M kernel trials each, 5 alternated rounds
     python scripts/bench.py --quick         # smaller runs (a smoke test)
     python scripts/bench.py --memory        # also peak memory at 10^7 and 10^8 trials
+    python scripts/bench.py --workers       # also 10^8 trials on 1, 2 and 4 worker processes (minutes)
+    python scripts/bench.py --workers --no-kernel --workers-trials 1e7   # that section alone, smaller
+
+Workers
+-------
+With ``--workers``, each scenario below runs ``--workers-trials`` trials
+(default 10^8) with ``n_workers`` 1, 2 and 4, alternated round by round in
+this one process, each call starting and closing its own pool as a command
+does; speed-ups are the 1-worker time over the others' (min and median).
+The row "2 separate processes" is the machine's ceiling: two independent
+one-process runs of half the trials each, started together (no pool at all).
+More workers than cores cannot help: on a 2-core machine 4 workers share 2
+cores, and the machine's other load takes its share too.
+
+wankul sample
+    ``data/wankul/sample_deck.csv`` with the profile's defaults: event
+    ``Terrain>=1``, turns 0-6, both seats, the Wankul mulligan.
+mtg london
+    The ``mtg`` scenario (London mulligan to 5), P(at least 4 lands seen by turn 4).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import random
 import resource
 import statistics
@@ -41,10 +62,14 @@ from rich.console import Console
 from rich.table import Table
 
 import deckstat
+from deckstat._validate import parse_count
 
 ROOT = Path(__file__).resolve().parents[1]
 MTG_PROFILE = ROOT / "data" / "mtg" / "profile.toml"
 MTG_DECK = ROOT / "data" / "mtg" / "deck.csv"
+
+WANKUL_SAMPLE = ROOT / "data" / "wankul" / "sample_deck.csv"
+WORKER_COUNTS = (1, 2, 4)
 
 WANKUL_CARDS = [
     {"name": "Terrain", "count": 10, "type": "Terrain"},
@@ -135,18 +160,86 @@ def run_kernel(scenario: str, n_trials: int, seed: int = 1):
                          n_trials=n_trials, rng=seed).table
 
 
+def run_workers(scenario: str, n_trials: int, n_workers: int, seed: int = 1):
+    """One simulation of ``scenario`` on ``n_workers`` processes (its own pool, started and closed as by a command)."""
+    if scenario == "wankul sample":
+        return deckstat.odds(deckstat.load_deck(WANKUL_SAMPLE), "wankul", "Terrain>=1", method="simulate",
+                             n_trials=n_trials, rng=seed, n_workers=n_workers).table
+    return deckstat.odds(deckstat.load_deck(MTG_DECK), str(MTG_PROFILE), "Land>=4", turns=[4], seat="first",
+                         method="simulate", n_trials=n_trials, rng=seed, n_workers=n_workers).table
+
+
+def side_by_side(scenario: str, n_trials: int, copies: int = 2) -> float:
+    """Seconds ``copies`` independent one-process runs of ``n_trials / copies`` trials take when run at once.
+
+    The machine's own ceiling for worker processes: what independent
+    processes get from the cores, with no pool, no pickling and no summing.
+    Each process times its own simulation (not its start and imports); the
+    slowest one counts.
+    """
+    code = ("import sys, time; sys.argv = ['bench']; import scripts.bench as b; b.run_workers({s!r}, 1000, 1); "
+            "start = time.perf_counter(); b.run_workers({s!r}, {n}, 1); print(time.perf_counter() - start)")
+    # Started together, the processes import for about as long, so their simulations overlap.
+    processes = [subprocess.Popen([sys.executable, "-c", code.format(s=scenario, n=n_trials // copies)], cwd=ROOT,
+                                  stdout=subprocess.PIPE, text=True) for _ in range(copies)]
+    return max(float(process.communicate()[0].strip().splitlines()[-1]) for process in processes)
+
+
+def workers_section(n_trials: int, rounds: int, console: Console, figures: dict) -> None:
+    """Time ``n_trials`` trials on 1, 2 and 4 workers, alternated; print the speed-ups over 1 worker."""
+    table = Table(title=f"{n_trials:,} trials on worker processes ({len(os.sched_getaffinity(0))} cores usable), "
+                  f"alternated over {rounds} rounds")
+    for column in ("scenario", "workers", "seconds (min / median)", "trials/s (best)",
+                   "speed-up over 1 worker (best / median)", "same numbers"):
+        table.add_column(column, justify="left" if column == "scenario" else "right")
+    for scenario in ("wankul sample", "mtg london"):
+        run_workers(scenario, 1_000, 1)  # warm up: imports and caches no round should pay for
+        timings = alternate({w: functools.partial(run_workers, scenario, n_trials, w) for w in WORKER_COUNTS},
+                            rounds)
+        one, one_min, one_med = timings[1]
+        figures.setdefault("workers", {})[scenario] = {}
+        for w, (result, low, median) in timings.items():
+            same = result.equals(one)
+            table.add_row(scenario, str(w), f"{low:.2f} / {median:.2f}", f"{n_trials / low:,.0f}",
+                          f"{one_min / low:.2f} / {one_med / median:.2f}", "yes" if same else "NO")
+            figures["workers"][scenario][w] = {"seconds_min": low, "seconds_median": median,
+                                               "speedup_best": one_min / low, "speedup_median": one_med / median,
+                                               "same_numbers": same}
+        apart = [side_by_side(scenario, n_trials) for _ in range(rounds)]
+        low, median = min(apart), statistics.median(apart)
+        table.add_row(scenario, "2 separate processes", f"{low:.2f} / {median:.2f}", f"{n_trials / low:,.0f}",
+                      f"{one_min / low:.2f} / {one_med / median:.2f}", "—")
+        figures["workers"][scenario]["2 separate processes"] = {"seconds_min": low, "seconds_median": median,
+                                                                "speedup_best": one_min / low,
+                                                                "speedup_median": one_med / median}
+    console.print(table)
+    console.print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
     parser.add_argument("--rounds", type=int, default=5, help="alternated rounds per scenario (default 5)")
     parser.add_argument("--memory", action="store_true", help="peak memory at 10^7 and 10^8 trials")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--workers", action="store_true", help="also time 1, 2 and 4 worker processes")
+    parser.add_argument("--workers-trials", type=lambda text: parse_count(text, "--workers-trials", minimum=1),
+                        default=10**8, help="trials of the workers section (default 1e8; 1e6 with --quick)")
+    parser.add_argument("--workers-rounds", type=int, default=3, help="rounds of the workers section (default 3)")
+    parser.add_argument("--no-kernel", action="store_true", help="skip the kernel-versus-baseline section")
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 4_000_000
     rounds = 2 if args.quick else args.rounds
     console = Console(width=160)
     figures = {}
+    if args.workers:
+        workers_section(10**6 if args.quick else args.workers_trials, 2 if args.quick else args.workers_rounds,
+                        console, figures)
+    if args.no_kernel:
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2))
+        return
 
     table = Table(title=f"Trials per second (one core), methods alternated over {rounds} rounds: min / median time")
     for column in ("scenario", "method", "trials", "seconds (min / median)", "trials/s (best)",

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 import numpy as np
 import pandas as pd
 import pytest
+from coin import coin_task
 from helpers import assert_user_error, run, sample_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -239,11 +240,6 @@ def test_prefix_counts_and_cells_consume_the_generator_identically(cell_counts, 
 
 
 # --- the block runner -----------------------------------------------------------------------------------------
-
-
-def coin_task(p, rng, n_trials):
-    """Hits of a p-coin and of a fair die showing 6, over ``n_trials`` trials."""
-    return np.array([rng.binomial(n_trials, p), np.count_nonzero(rng.integers(1, 7, n_trials) == 6)])
 
 
 def test_runner_results_do_not_depend_on_chunks_or_workers():

@@ -31,6 +31,7 @@ from deckstat.cli.options import (
     GameOpt,
     KeepOpt,
     LimitOpt,
+    MaxTrialsOpt,
     NoMulliganOpt,
     OneSeatOpt,
     OptionalEventsOpt,
@@ -38,6 +39,7 @@ from deckstat.cli.options import (
     Policy,
     PoolOpt,
     PrecisionOpt,
+    QuietOpt,
     ResourceOpt,
     RuleOpt,
     Seat,
@@ -52,6 +54,7 @@ from deckstat.cli.options import (
     ZoneOpt,
     check_plot,
     check_table,
+    count_parser,
     draw,
     emit,
     method,
@@ -62,7 +65,8 @@ from deckstat.cli.options import (
     stdout,
     user_errors,
 )
-from deckstat.engines.runner import DEFAULT_CHUNK
+from deckstat.cli.progress import showing
+from deckstat.engines.runner import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 from deckstat.games.rules import COPIES_BY, file_warnings
 from deckstat.present.format import (
     format_estimate,
@@ -149,6 +153,7 @@ def odds(
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
+    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
@@ -156,6 +161,7 @@ def odds(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -173,12 +179,13 @@ def odds(
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
-        result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns), seat=seat.value, zone=zone.value,
-                               keep=keep, mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
-                               mulligan_limit=mulligan_limit, resource=resource,
-                               method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers,
-                               allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
+                                   zone=zone.value, keep=keep, mulligan=not no_mulligan,
+                                   mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
+                                   resource=resource, method=method(simulate, trials, precision), n_trials=trials,
+                                   rng=seed, precision=precision, max_trials=max_trials, chunk_size=chunk_size,
+                                   n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -210,6 +217,7 @@ def when(
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
+    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
@@ -217,6 +225,7 @@ def when(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -228,12 +237,13 @@ def when(
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
-        result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
-                               mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
-                               mulligan_limit=mulligan_limit, resource=resource,
-                               method=method(simulate, trials, precision), n_trials=trials, rng=seed,
-                               precision=precision, chunk_size=chunk_size, n_workers=workers,
-                               allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
+                                   mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
+                                   mulligan_limit=mulligan_limit, resource=resource,
+                                   method=method(simulate, trials, precision), n_trials=trials, rng=seed,
+                                   precision=precision, max_trials=max_trials, chunk_size=chunk_size,
+                                   n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
@@ -268,6 +278,7 @@ def mulligan(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -280,11 +291,12 @@ def mulligan(
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
-        result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
-                                   seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
-                                   mulligan_limit=mulligan_limit, resource=resource, method=method(simulate, trials),
-                                   n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
-                                   allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
+                                       seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
+                                       mulligan_limit=mulligan_limit, resource=resource,
+                                       method=method(simulate, trials), n_trials=trials, rng=seed,
+                                       chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"
@@ -331,6 +343,7 @@ def deckout(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -353,12 +366,13 @@ def deckout(
         other = deckstat.load_deck(opponent, pool=pool) if opponent is not None else None
         for each in (loaded, other) if other is not None else (loaded,):
             _warn_file(each, profile)
-        result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
-                                  terrain_turns=int(terrain_turns) if terrain_turns and terrain_turns.isdigit()
-                                  else terrain_turns, drought_order=drought_order.value, keep=keep,
-                                  mulligan=not no_mulligan,
-                                  method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
-                                  n_workers=workers, allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
+                                      terrain_turns=int(terrain_turns) if terrain_turns and terrain_turns.isdigit()
+                                      else terrain_turns, drought_order=drought_order.value, keep=keep,
+                                      mulligan=not no_mulligan,
+                                      method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
+                                      n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_deckout", result)
         provenance = result.provenance
         _warn(provenance["warnings"])
@@ -417,6 +431,7 @@ def ratio(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -436,12 +451,13 @@ def ratio(
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
-        result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
-                                group=group, filler=filler or None, event=event or None, turns=parse_turns(turns),
-                                seat=seat.value, zone=zone, target=target, target_turn=target_turn, flood=flood,
-                                keep=keep, mulligan=not no_mulligan, method=method(simulate, trials),
-                                n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
-                                allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
+                                    group=group, filler=filler or None, event=event or None,
+                                    turns=parse_turns(turns), seat=seat.value, zone=zone, target=target,
+                                    target_turn=target_turn, flood=flood, keep=keep, mulligan=not no_mulligan,
+                                    method=method(simulate, trials), n_trials=trials, rng=seed,
+                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -498,6 +514,7 @@ def compare(
     table: TableOpt = None,
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -512,13 +529,14 @@ def compare(
         loaded = [deckstat.load_deck(d, pool=pool) for d in decks]
         for each in loaded:
             _warn_file(each, profile)
-        result = deckstat.compare(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
-                                  zone=zone.value, keep=keep, mulligan=not no_mulligan,
-                                  mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
-                                  method=method(simulate, trials), paired=not unpaired, n_trials=trials, rng=seed,
-                                  chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
-                                  ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
-                                  allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.compare(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
+                                      zone=zone.value, keep=keep, mulligan=not no_mulligan,
+                                      mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
+                                      method=method(simulate, trials), paired=not unpaired, n_trials=trials,
+                                      rng=seed, chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
+                                      ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
+                                      allow_absent=allow_absent)
         draw(plot, "plot_compare", result)
         _warn(result.provenance["warnings"])
         check_table(fmt, table)
@@ -561,13 +579,16 @@ def report(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.")]
     = Path("report"),
     html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
-    trials: Annotated[int | None, typer.Option("--trials", help="Trials of the simulated parts [default: 100,000; the "
-                                                "resource-count sweep: as `deckstat ratio`].")] = None,
+    trials: Annotated[int | None, typer.Option("--trials", parser=count_parser("n_trials"),
+                                                help="Trials of the simulated parts, e.g. 100000 or 1e6 [default: "
+                                                "100,000; the resource-count sweep: as `deckstat ratio`].")] = None,
     seed: SeedOpt = None,
     policy: Annotated[Policy, typer.Option(help="When the deck-out part plays the cards of the draw and mill "
                                            "columns (see `deckstat deckout --help`).")] = Policy[DEFAULT_POLICY],
+    workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
@@ -582,8 +603,9 @@ def report(
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
-        result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
-                                 allow_absent=allow_absent)
+        with showing(quiet):
+            result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
+                                     allow_absent=allow_absent, n_workers=workers)
         page = write_report(result, out, fmt="html" if html else "markdown")
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
     stdout().print(Text(f"wrote {page} and its figures\n{how_computed(result)}"), soft_wrap=True)

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from deckstat._validate import parse_ranges
+from deckstat._validate import parse_count, parse_ranges
 from deckstat.errors import DeckstatError
 from deckstat.present import format as present
 from deckstat.results import Result
@@ -30,7 +30,7 @@ FLAGS = {
     "drought_order": "--drought-order", "flood": "--flood", "copies_by": "--copies-by",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
-    "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent",
+    "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
@@ -77,15 +77,44 @@ ResourceOpt = Annotated[str | None, typer.Option(help="Resource group the London
                                                  "Vancouver scry balance (default: the profile's).")]
 SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
                                            "engine applies (--trials and --precision imply it).")]
-TrialsOpt = Annotated[int | None, typer.Option("--trials", help="Simulated trials (default 200000).")]
+def count_parser(name: str) -> Callable[[object], int]:
+    """A Typer ``parser=`` for a whole number written as people write it (``200000``, ``100_000``, ``1e8``).
+
+    A value that is not one prints the one-line ``error:`` naming the flag of
+    ``name`` and exits with code 2, as every other bad input does.
+    """
+    def parse(text: object) -> int:
+        try:
+            try:
+                return parse_count(text, name)
+            except DeckstatError:
+                # Not a number at all: say "at least 1", the least any count flag takes (0 is left to the
+                # question, which refuses it in the words of every other bad count).
+                return parse_count(text, name, minimum=1)
+        except DeckstatError as exc:
+            typer.echo(f"error: {exc.render(FLAGS)}", err=True)
+            raise typer.Exit(code=2) from None
+
+    return parse
+
+
+TrialsOpt = Annotated[int | None, typer.Option("--trials", parser=count_parser("n_trials"),
+                                               help="Simulated trials, e.g. 200000, 100_000 or 1e8 "
+                                               "(default 200000).")]
+MaxTrialsOpt = Annotated[int, typer.Option("--max-trials", parser=count_parser("max_trials"),
+                                           help="The most trials --precision may spend; a precision that needs "
+                                           "more is refused after the first block of trials.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (it is drawn on stderr, only "
+                                        "when stderr is a terminal and the work lasts over a second).")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
                                              "same numbers.")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
                                                     "at most this (e.g. 0.001).")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Trials held in memory at once; the numbers do "
-                                       "not depend on it.")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation; the numbers do not "
-                                         "depend on it.")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
+                                       "of the block being summed; the numbers do not depend on it.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation, started once for the "
+                                         "whole command (at most one per block of 131,072 trials); the numbers do "
+                                         "not depend on it.")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]

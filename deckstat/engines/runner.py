@@ -1,34 +1,57 @@
-"""Running Monte Carlo tasks reproducibly: blocks, spawned streams, chunks, workers, intervals.
+"""Running Monte Carlo tasks reproducibly: blocks, spawned streams, worker processes, intervals.
 
 Trials are generated in *blocks* of :data:`BLOCK_TRIALS`. Block ``i`` draws
 from its own stream, the ``i``-th child spawned from the run's
 ``SeedSequence``, so a block's result depends only on the seed and ``i``.
-Chunks (how many blocks are held in memory at once) and workers (how many
-processes run blocks) change speed and memory, never the numbers. Only
-per-block tallies are kept, so memory does not grow with the trial count.
+Blocks may run in worker processes, several at a time, but their tallies are
+summed in block order: the chunk size and the number of workers change speed
+and memory, never the numbers. Only the running sum of the tallies is kept,
+so memory does not grow with the trial count.
+
+A question that runs many simulations (a resource-count sweep, a deck
+report) runs them all inside one :func:`worker_pool`, so its worker processes
+start once. Every run reports the trials done through
+:func:`deckstat.engines.progress.track`.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
+import multiprocessing
 import secrets
-from collections.abc import Callable
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
-from deckstat._validate import check_half_width, check_whole
+from deckstat._validate import check_half_width, check_whole, is_whole
+from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 
 BLOCK_TRIALS = 1 << 17
 DEFAULT_TRIALS = 200_000
 DEFAULT_CHUNK = 1 << 18
-MAX_PRECISION_TRIALS = 2_000_000_000
+#: The most trials a precision run may spend unless told otherwise: about a minute and a half on one core.
+DEFAULT_MAX_TRIALS = 10**8
 CONFIDENCE = 0.95
+#: Blocks handed to the worker processes ahead of the one being summed, per worker: enough to keep every
+#: worker busy while the parent sums, few enough that memory stays bounded.
+BLOCKS_AHEAD_PER_WORKER = 2
 #: Seeds drawn when none is given are below this: at most 9 digits to type, a billion possible runs.
 FRESH_SEED_BOUND = 10**9
 #: The provenance keys that record a run's seed.
 SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
+#: What the forkserver imports once, for every worker it starts: the main module (as multiprocessing does by
+#: default; otherwise each worker re-imports the command or script) and the modules the blocks run.
+_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race"]
 
 
 @dataclass(frozen=True)
@@ -95,8 +118,167 @@ def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndar
     return task(np.random.default_rng(seed), size)
 
 
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent stops the run and shuts the pool down,
+    # while a worker interrupted in the middle of a block would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class WorkerPool:
+    """Worker processes, started when the first block needs them and reused by every run until :meth:`close`.
+
+    The processes are started with the ``forkserver`` method on POSIX
+    (``spawn`` elsewhere): ``fork`` would copy a process whose other threads
+    (a progress bar's, the pool's own) may hold locks. They ignore Ctrl-C,
+    which the parent handles by stopping the run and closing the pool.
+
+    Parameters
+    ----------
+    n_workers : int
+        The most processes that run at once. They start one by one as blocks
+        arrive, so a run of fewer blocks starts fewer processes.
+    """
+
+    def __init__(self, n_workers: int):
+        self.n_workers = check_whole(n_workers, "n_workers", minimum=1)
+        self._executor: ProcessPoolExecutor | None = None
+
+    def executor(self) -> ProcessPoolExecutor:
+        """The process pool, created on first use."""
+        if self._executor is None:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            context = multiprocessing.get_context(method)
+            if method == "forkserver":
+                context.set_forkserver_preload(_WORKER_PRELOAD)
+            self._executor = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=context,
+                                                 initializer=_ignore_interrupts)
+        return self._executor
+
+    def close(self) -> None:
+        """Cancel the blocks not started, wait for those running, and end every worker process."""
+        if self._executor is not None:
+            executor, self._executor = self._executor, None
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+_active_pool: ContextVar[WorkerPool | None] = ContextVar("deckstat_worker_pool", default=None)
+
+
+@contextmanager
+def worker_pool(n_workers: int = 1) -> Iterator[WorkerPool | None]:
+    """Share one pool of ``n_workers`` processes among every simulation run inside the ``with`` block.
+
+    The processes start when the first block needs them (never for exact
+    answers) and end when the block exits, however it exits. Inside a pool
+    that is already active this one is that pool, so a question that calls
+    others (a sweep, a report) keeps one set of processes. With
+    ``n_workers=1`` no pool is made: runs with ``n_workers > 1`` then make
+    their own, for their own duration.
+
+    Examples
+    --------
+    >>> with worker_pool(1) as pool:
+    ...     pool is None
+    True
+    """
+    n_workers = check_whole(n_workers, "n_workers", minimum=1)
+    active = _active_pool.get()
+    if active is not None or n_workers == 1:
+        yield active
+        return
+    pool = WorkerPool(n_workers)
+    token = _active_pool.set(pool)
+    try:
+        yield pool
+    finally:
+        _active_pool.reset(token)
+        pool.close()
+
+
+def pooled(question: Callable) -> Callable:
+    """Run ``question`` inside a :func:`worker_pool` of its own ``n_workers``.
+
+    Every simulation the question runs, those of the questions it calls
+    included, then shares one set of worker processes. An ``n_workers`` that
+    is not a whole number from 1 runs without a pool, so that the question
+    itself refuses it, naming it.
+    """
+    default = inspect.signature(question).parameters["n_workers"].default
+
+    @functools.wraps(question)
+    def with_pool(*args, **kwargs):
+        n_workers = kwargs.get("n_workers", default)
+        with worker_pool(n_workers if is_whole(n_workers) and n_workers >= 1 else 1):
+            return question(*args, **kwargs)
+
+    return with_pool
+
+
+def _wilson_half_width_extremes(half_width: float) -> tuple[int, int]:
+    """The fewest and the most trials a 95% Wilson interval needs to be at most ``half_width`` wide.
+
+    A proportion observed at 0 (or 1) needs the fewest, ``z²/(2h) - z²``; one
+    observed at 1/2 the most, ``z²/(4h²) - z²`` (the normal approximation's
+    ``z²·p(1-p)/h²`` at ``p = 1/2``, less ``z²``).
+
+    Examples
+    --------
+    >>> _wilson_half_width_extremes(1e-5)
+    (192070, 9603647048)
+    """
+    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+    fewest = math.ceil(z * z / (2 * half_width) - z * z)
+    most = math.ceil(z * z / (4 * half_width * half_width) - z * z)
+    return max(fewest, 1), max(most, 1)
+
+
+def estimate_trials(tallies: np.ndarray, n_done: int, half_width: float,
+                    widest: Callable[[np.ndarray, int], float], limit: int) -> int:
+    """Trials at which ``widest`` would be at most ``half_width`` if the observed proportions held (within 0.1%).
+
+    ``widest`` is evaluated on the tallies scaled to a larger trial count, so
+    the estimate is that of the very intervals the run checks (Wilson), for
+    the observed proportions. The search stops past ``limit``: the answer is
+    then only known to be larger.
+    """
+    def too_wide(n: int) -> bool:
+        return widest(np.asarray(tallies, dtype=float) * (n / n_done), n) > half_width
+
+    if not too_wide(n_done):
+        return n_done
+    low, high = n_done, 2 * n_done
+    while too_wide(high):
+        if high > limit:
+            return high
+        low, high = high, 2 * high
+    while high - low > max(1, low // 1000):
+        middle = (low + high) // 2
+        low, high = (middle, high) if too_wide(middle) else (low, middle)
+    return high
+
+
+def written(n: int) -> str:
+    """A trial count as people write large ones: ``200,000``, ``1e8``, ``9.6e9``.
+
+    Examples
+    --------
+    >>> written(200_000), written(10**8), written(9_603_647_048), written(25_000_000)
+    ('200,000', '1e8', '9.6e9', '2.5e7')
+    """
+    if n < 10**6:
+        return f"{n:,}"
+    mantissa, exponent = f"{n:.1e}".split("e")
+    return f"{mantissa.removesuffix('.0')}e{int(exponent)}"
+
+
+def _too_many(half_width: float, needed: int, max_trials: int, how: str) -> DeckstatError:
+    return DeckstatError(f"{param('precision')} {half_width:g} needs {how} {written(needed)} trials, more than "
+                         f"{param('max_trials')} {written(max_trials)}: ask a coarser {param('precision')} or raise "
+                         f"{param('max_trials')}")
+
+
 class BlockRunner:
-    """Runs a task block by block, in chunks, on one or more processes.
+    """Runs a task block by block, in this process or on worker processes.
 
     Parameters
     ----------
@@ -106,60 +288,113 @@ class BlockRunner:
         a ``functools.partial`` of one).
     streams : Streams
     chunk_size : int
-        Trials held in memory at once (rounded to whole blocks).
+        With several workers, trials handed to them ahead of the block being
+        summed (rounded to whole blocks; at least two blocks per worker are).
     n_workers : int
-        Processes; 1 runs in this process.
+        Processes; 1 runs in this process. Inside a :func:`worker_pool` the
+        pool's processes run the blocks; otherwise the run starts its own
+        pool, of at most as many processes as it has blocks (a 2-block run
+        with ``n_workers=32`` starts 2), and closes it when it ends. More
+        workers than cores only add overhead.
+    description : str
+        What the progress listener is told the run is.
     """
 
     def __init__(self, task: Callable, streams: Streams, *, chunk_size: int = DEFAULT_CHUNK,
-                 n_workers: int = 1):
+                 n_workers: int = 1, description: str = "simulating"):
         chunk_size = check_whole(chunk_size, "chunk_size", minimum=1)
         self.task = task
         self.root = streams.root()
         self.blocks_per_chunk = max(1, chunk_size // BLOCK_TRIALS)
         self.n_workers = check_whole(n_workers, "n_workers", minimum=1)
-        self.block_tallies: list[np.ndarray] = []
-        self.block_sizes: list[int] = []
+        self.description = description
+        #: The precision run's estimate of the trials it needs (after its first block), else None.
+        self.estimated_trials: int | None = None
 
-    def _run(self, sizes: list[int]) -> None:
-        for start in range(0, len(sizes), self.blocks_per_chunk):
-            chunk = sizes[start:start + self.blocks_per_chunk]
-            seeds = self.root.spawn(len(chunk))
-            if self.n_workers == 1 or len(chunk) == 1:
-                results = [_run_one(self.task, seed, size) for seed, size in zip(seeds, chunk)]
-            else:
-                with ProcessPoolExecutor(max_workers=min(self.n_workers, len(chunk))) as pool:
-                    results = list(pool.map(_run_one, [self.task] * len(chunk), seeds, chunk))
-            self.block_tallies.extend(results)
-            self.block_sizes.extend(chunk)
+    def _blocks(self, sizes: Iterable[int], n_blocks: int) -> Iterator[tuple[np.ndarray, int]]:
+        """Each block's tallies and size, in block order; blocks not consumed are cancelled on close."""
+        sizes = iter(sizes)
+        if self.n_workers == 1 or n_blocks == 1:
+            for size in sizes:
+                yield _run_one(self.task, self.root.spawn(1)[0], size), size
+            return
+        pool = _active_pool.get()
+        own = WorkerPool(min(self.n_workers, n_blocks)) if pool is None else None
+        executor = (own or pool).executor()
+        ahead = max(self.blocks_per_chunk, BLOCKS_AHEAD_PER_WORKER * (own or pool).n_workers)
+        pending: deque = deque()
+
+        def submit_next() -> None:
+            size = next(sizes, None)
+            if size is not None:
+                # Spawned one at a time, in block order: the same children as spawned all at once.
+                pending.append((executor.submit(_run_one, self.task, self.root.spawn(1)[0], size), size))
+
+        try:
+            for _ in range(ahead):
+                submit_next()
+            while pending:
+                future, size = pending.popleft()
+                tally = future.result()
+                submit_next()
+                yield tally, size
+        finally:
+            for future, _ in pending:
+                future.cancel()
+            if own is not None:
+                own.close()
 
     def run(self, n_trials: int) -> tuple[np.ndarray, int]:
         """Run ``n_trials`` trials; return the summed tallies and the trial count."""
-        self._run(_block_sizes(check_whole(n_trials, "n_trials", minimum=1)))
-        return np.sum(self.block_tallies, axis=0), sum(self.block_sizes)
+        sizes = _block_sizes(check_whole(n_trials, "n_trials", minimum=1))
+        total, n_done = None, 0
+        with track(self.description, total=n_trials, unit="trials") as bar, \
+                closing(self._blocks(sizes, len(sizes))) as blocks:
+            for tally, size in blocks:
+                total = tally.copy() if total is None else total + tally
+                n_done += size
+                bar.advance(size)
+        return total, n_done
 
     def run_until(self, half_width: float, widest: Callable[[np.ndarray, int], float],
-                  max_trials: int = MAX_PRECISION_TRIALS) -> tuple[np.ndarray, int]:
+                  max_trials: int = DEFAULT_MAX_TRIALS) -> tuple[np.ndarray, int]:
         """Add blocks until ``widest(tallies, n) <= half_width``, checked after every block.
 
         Checking at block boundaries (not chunk boundaries) makes the stopping
-        point, hence the result, independent of the chunk size.
+        point, hence the result, independent of the chunk size and the
+        workers. The run is refused before any block when even proportions
+        of 0 would need more than ``max_trials`` trials, and after the first
+        block when the observed proportions would (see
+        :func:`estimate_trials`, recorded as :attr:`estimated_trials`); it
+        stops with an error if it reaches ``max_trials`` all the same.
         """
         half_width = check_half_width(half_width, "precision")
-        total = None
-        n_done = 0
-        checked = 0
-        while True:
-            if n_done >= max_trials:
-                raise DeckstatError(f"{param('precision')} {half_width} not reached within {max_trials} trials")
-            self._run([BLOCK_TRIALS] * self.blocks_per_chunk)
-            for tally, size in zip(self.block_tallies[checked:], self.block_sizes[checked:]):
+        max_trials = check_whole(max_trials, "max_trials", minimum=1)
+        fewest, most = _wilson_half_width_extremes(half_width)
+        if fewest > max_trials:
+            raise _too_many(half_width, fewest, max_trials, "at least")
+        sizes = _block_sizes(max_trials)
+        total, n_done, width = None, 0, math.inf
+        with track(self.description, total=min(most, max_trials), unit="trials") as bar, \
+                closing(self._blocks(sizes, len(sizes))) as blocks:
+            for tally, size in blocks:
                 total = tally.copy() if total is None else total + tally
                 n_done += size
-                checked += 1
-                if widest(total, n_done) <= half_width:
-                    del self.block_tallies[checked:], self.block_sizes[checked:]
+                bar.advance(size)
+                if self.estimated_trials is None:
+                    self.estimated_trials = estimate_trials(total, n_done, half_width, widest,
+                                                            limit=2 * max(most, max_trials))
+                    if self.estimated_trials > max_trials:
+                        raise _too_many(half_width, self.estimated_trials, max_trials, "about")
+                width = widest(total, n_done)
+                if width <= half_width:
                     return total, n_done
+                # The normal approximation: the half-width shrinks as 1/sqrt(n).
+                expected = max(n_done + BLOCK_TRIALS, math.ceil(n_done * (width / half_width) ** 2))
+                bar.update(total=min(expected, max_trials))
+        raise DeckstatError(f"{param('precision')} {half_width:g} not reached within {param('max_trials')} "
+                            f"{written(max_trials)} trials (the widest half-width is {width:.2g}): ask a coarser "
+                            f"{param('precision')} or raise {param('max_trials')}")
 
 
 def wilson_interval(hits: int, n_trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -193,23 +428,48 @@ def intervals(hits: np.ndarray, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
 
 def simulate(task: Callable, streams: Streams, *, n_trials: int | None = None, precision: float | None = None,
              chunk_size: int = DEFAULT_CHUNK, n_workers: int = 1,
-             widest: Callable[[np.ndarray, int], float] = widest_half_width) -> tuple[np.ndarray, int]:
+             widest: Callable[[np.ndarray, int], float] = widest_half_width, max_trials: int = DEFAULT_MAX_TRIALS,
+             description: str = "simulating") -> tuple[np.ndarray, int]:
     """Run ``task`` on ``streams`` for ``n_trials`` trials, or until ``widest`` is at most ``precision``.
 
-    Returns the summed tallies and the number of trials run.
+    Returns the summed tallies and the number of trials run (see
+    :func:`simulate_until` for what a precision run records).
     """
-    runner = BlockRunner(task, streams, chunk_size=chunk_size, n_workers=n_workers)
     if precision is not None:
-        return runner.run_until(precision, widest)
+        tallies, n_done, _ = simulate_until(task, streams, precision, chunk_size=chunk_size, n_workers=n_workers,
+                                            widest=widest, max_trials=max_trials, description=description)
+        return tallies, n_done
+    runner = BlockRunner(task, streams, chunk_size=chunk_size, n_workers=n_workers, description=description)
     return runner.run(DEFAULT_TRIALS if n_trials is None else n_trials)
 
 
-def provenance(streams: Streams, precision: float | None = None) -> dict:
+def simulate_until(task: Callable, streams: Streams, precision: float, *, chunk_size: int = DEFAULT_CHUNK,
+                   n_workers: int = 1, widest: Callable[[np.ndarray, int], float] = widest_half_width,
+                   max_trials: int = DEFAULT_MAX_TRIALS,
+                   description: str = "simulating") -> tuple[np.ndarray, int, dict]:
+    """Run ``task`` until ``widest`` is at most ``precision``, within ``max_trials`` (:meth:`BlockRunner.run_until`).
+
+    Returns the summed tallies, the number of trials run, and the stopping
+    facts for the provenance: ``max_trials``, ``estimated_trials`` (the
+    estimate after the first block) and ``stopping_rule`` (in words).
+    """
+    runner = BlockRunner(task, streams, chunk_size=chunk_size, n_workers=n_workers, description=description)
+    tallies, n_done = runner.run_until(precision, widest, max_trials)
+    rule = (f"stop after the first block of {BLOCK_TRIALS:,} trials at which every 95% Wilson interval is at most "
+            f"±{precision:g}; refuse after the first block when the observed proportions need more than "
+            f"max_trials ({written(max_trials)})")
+    return tallies, n_done, {"max_trials": max_trials, "estimated_trials": runner.estimated_trials,
+                             "stopping_rule": rule}
+
+
+def provenance(streams: Streams, precision: float | None = None, stopping: dict | None = None) -> dict:
     """What reproduces a simulated result: the root seed, the block size, the stopping rule, the interval.
 
     ``seed`` is the number to pass again as ``rng`` (``--seed``), or ``None``
     when only ``seed_entropy`` and ``seed_spawn_key`` (the root
-    ``SeedSequence``) record the streams.
+    ``SeedSequence``) record the streams. ``stopping`` holds a precision
+    run's facts (:func:`simulate_until`).
     """
     return {"seed": streams.seed, "seed_entropy": streams.entropy, "seed_spawn_key": list(streams.spawn_key),
-            "block_trials": BLOCK_TRIALS, "precision": precision, "confidence": CONFIDENCE, "interval": "wilson"}
+            "block_trials": BLOCK_TRIALS, "precision": precision, "confidence": CONFIDENCE, "interval": "wilson",
+            **(stopping or {})}

@@ -445,8 +445,12 @@ def choose_method(setup: Setup, method: str, needs_order: bool = False) -> str:
     return method
 
 
-def check_simulation(n_trials: object, precision: object, chunk_size: object, n_workers: object) -> None:
-    """Check the simulation settings up front, whether or not the question ends up simulated."""
+def check_simulation(n_trials: object, precision: object, chunk_size: object, n_workers: object,
+                     max_trials: object = None) -> None:
+    """Check the simulation settings up front, whether or not the question ends up simulated.
+
+    ``max_trials`` (None: not a parameter of the question) bounds a precision run only.
+    """
     check_optional_whole(n_trials, "n_trials", minimum=1)
     if precision is not None:
         check_half_width(precision)
@@ -455,6 +459,8 @@ def check_simulation(n_trials: object, precision: object, chunk_size: object, n_
                                 "a number of trials, or until the intervals are narrow enough")
     check_whole(chunk_size, "chunk_size", minimum=1)
     check_whole(n_workers, "n_workers", minimum=1)
+    if max_trials is not None:
+        check_whole(max_trials, "max_trials", minimum=1)
 
 
 def check_zone(zone: object) -> str:

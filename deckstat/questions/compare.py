@@ -118,6 +118,7 @@ def _common_specs(setups: list[Setup], max_draws: int) -> list[DealSpec]:
     return specs
 
 
+@runner.pooled
 def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[str], *,
             turns: int | Iterable[int] = range(7), seat: str = "both", zone: str = "seen", keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
@@ -216,13 +217,13 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                        for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
     deckout_table = ratio_table = None
     if with_deckout:
-        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams,
+        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams, n_workers=n_workers,
                                            allow_absent=allow_absent).summary.assign(deck=name, opponent=name)
                                    for d, name in zip(decks, names)], ignore_index=True)
     if ratio_counts is not None:
         ratio_seat = "first" if seat in ("both", "all") else seat
         ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
-                                       seat=ratio_seat, n_trials=n_trials, rng=streams,
+                                       seat=ratio_seat, n_trials=n_trials, rng=streams, n_workers=n_workers,
                                        allow_absent=allow_absent).table.assign(deck=name)
                                  for d, name in zip(decks, names)], ignore_index=True)
     provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired,
@@ -276,7 +277,8 @@ def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat
     if any(groups_of(s.events[0]).keys() != groups_of(event).keys() for s in setups):
         raise DeckstatError("the event must read the same groups in every deck")
     task = functools.partial(compare_task, tuple(specs), event, zone, tuple(draws), paired)
-    tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
+    tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers,
+                                      description=f"compare {to_text(event)}")
     provenance = dict(setups[0].provenance)
     provenance.update(runner.provenance(streams))
     k = len(setups)

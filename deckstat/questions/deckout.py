@@ -108,6 +108,7 @@ def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, s
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
 
 
+@runner.pooled
 def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
             drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
             keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None,
@@ -267,7 +268,7 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                         drought_order=drought_order)
         streams = runner.make_streams(rng)
         tallies, n_done = runner.simulate(functools.partial(race_task, spec), streams, n_trials=n_trials,
-                                          chunk_size=chunk_size, n_workers=n_workers)
+                                          chunk_size=chunk_size, n_workers=n_workers, description="deck-out")
         provenance.update(runner.provenance(streams))
         table, summary, game_end = _simulated_race(profile, tallies, n_done, spec.max_rounds, names)
     return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=provenance)

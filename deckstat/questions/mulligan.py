@@ -33,6 +33,7 @@ BY_TURN_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "p"
                    "method"]
 
 
+@runner.pooled
 def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event: str | Sequence[str] | None = None,
              turns: int | Iterable[int] = range(7), seat: str = "first", mulligan_rule: str | None = None,
              mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
@@ -109,7 +110,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     else:
         task = functools.partial(tasks.hand_task, setup.deal_spec(0))
         tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size,
-                                          n_workers=n_workers)
+                                          n_workers=n_workers, description="mulligan: kept hands")
         provenance.update(runner.provenance(streams))
         mull_p = tallies[0, :setup.limit + 1] / n_done
         mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)

@@ -31,11 +31,13 @@ KEEP_COLUMNS = ["deck", "game", "event", "mulligan_rule", "mulligan_limit", "kee
                 "ci_high", "n_trials", "method"]
 
 
+@runner.pooled
 def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: int | Iterable[int] = range(7),
          seat: str = "both", zone: str = "seen", keep: str | None = None, mulligan: bool = True,
          mulligan_rule: str | None = None, mulligan_limit: int | None = None, resource: str | None = None,
          method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
-         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False) -> OddsResult:
+         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
+         max_trials: int = runner.DEFAULT_MAX_TRIALS) -> OddsResult:
     """Probability that an event holds in a zone, by turn and seat.
 
     Parameters
@@ -78,16 +80,30 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         Every event is simulated from the same root seed, so an event's
         numbers do not depend on the others asked with it.
     precision : float, optional
-        Simulate until the widest 95% interval's half-width is at most this.
+        Simulate until the widest 95% interval's half-width is at most this,
+        block by block (the first block at which it holds ends the run).
     chunk_size : int
-        Trials held in memory at once; does not change the results.
+        With several workers, trials handed out ahead; does not change the
+        results.
     n_workers : int
-        Processes for the simulation; does not change the results.
+        Processes for the simulation (one pool for every event); does not
+        change the results. A script that sets it above 1 must guard its
+        top level with ``if __name__ == "__main__":``, as processes started
+        by ``multiprocessing`` re-import it.
     allow_absent : bool
         Accept groups (in the events, the keep rule or ``resource``) that
         match no card of the deck. By default such a group is an error that
         lists the values the deck has: a misspelt name or a value the card
         file writes differently would otherwise give a silent 0%.
+    max_trials : int
+        The most trials a ``precision`` run may spend (default 10**8; it
+        bounds nothing else). A precision that even proportions of 0 could
+        not reach within it is refused before any trial; otherwise the trials
+        needed are estimated after the first block of 131,072 from the
+        observed proportions, and a precision that needs more is refused then,
+        before the time is spent. A run that reaches ``max_trials`` all the
+        same stops with an error. The estimate and the stopping rule are
+        recorded in the provenance (``estimated_trials``, ``stopping_rule``).
 
     Returns
     -------
@@ -107,18 +123,19 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     """
     texts = check_events(event)
     zone = check_zone(zone)
-    check_simulation(n_trials, precision, chunk_size, n_workers)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
     answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
-                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers)
+                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
+                               max_trials=max_trials)
     table, summary, provenance = each_event(texts, rules, answer, "odds")
     return OddsResult(table=table, summary=summary, provenance=provenance)
 
 
 def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, precision, chunk_size,
-              n_workers) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+              n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     chosen = choose_method(setup, method)
     profile = setup.profile
     turn_list, per_seat = turn_plan(setup, turns, seat, zone)
@@ -136,15 +153,21 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
         if streams is None:
             streams = runner.make_streams(None)
         task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
-        hits, n_done = runner.simulate(task, streams, n_trials=n_trials, precision=precision,
-                                       chunk_size=chunk_size, n_workers=n_workers,
-                                       widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n))
+        settings = {"chunk_size": chunk_size, "n_workers": n_workers,
+                    "description": f"odds {to_text(setup.events[0])} ({zone})"}
+        stopping = None
+        if precision is None:
+            hits, n_done = runner.simulate(task, streams, n_trials=n_trials, **settings)
+        else:
+            hits, n_done, stopping = runner.simulate_until(
+                task, streams, precision, max_trials=max_trials,
+                widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)
         probs = hits[0] / n_done
         low, high = runner.intervals(hits[0], n_done)
         kept = int(hits[-1, 0])
         keep_p = kept / n_done
         keep_low, keep_high = runner.wilson_interval(kept, n_done)
-        provenance.update(runner.provenance(streams, precision))
+        provenance.update(runner.provenance(streams, precision, stopping))
     by_draws = {d: (p, lo, hi) for d, p, lo, hi in zip(draws, probs, low, high)}
     text = to_text(setup.events[0])
     identity = {"deck": setup.deck.name, "game": profile.id, "event": text}

@@ -26,6 +26,7 @@ from deckstat._validate import (
 )
 from deckstat.deck import Deck, attribute_column
 from deckstat.engines import runner
+from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
@@ -409,7 +410,7 @@ def _zone_words(profile: Profile, zone: str) -> str:
 
 
 def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan: bool, n_trials: int,
-                     rng: np.random.SeedSequence) -> tuple[dict[str, float], str | None]:
+                     rng: np.random.SeedSequence, n_workers: int = 1) -> tuple[dict[str, float], str | None]:
     """Mean turn each seat runs out of cards (the deck racing a copy of itself), and how it was found.
 
     Under a drought rule (Wankul) the turn depends on the resource ratio and
@@ -421,7 +422,8 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
     if profile.deckout == "none" or (mulligan and profile.mulligan not in ("none", "bottom")):
         return missing, None
     # The sweep itself may empty a group of the keep rule (the resource group at 0).
-    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng, allow_absent=True)
+    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng, allow_absent=True,
+                   n_workers=n_workers)
     mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
     return ({"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]},
             str(race.summary["method"].iloc[0]))
@@ -455,6 +457,7 @@ def _decide(statuses: dict[int, str]) -> tuple[int | None, str]:
     return None, "none"
 
 
+@runner.pooled
 def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
           filler: str | Sequence[str] | None = None, event: str | Sequence[str] | None = None,
           turns: int | Iterable[int] = range(6), seat: str = "first", zone: str = "seen", target: float | None = None,
@@ -631,14 +634,16 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
                            mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
                            n_workers=n_workers, streams=streams, simulated=chosen == "simulate")
     tables, provenance, methods, added = [], {}, {}, []
-    for k in count_list:
-        try:
-            rebuilt_deck, generics = rebuilt[k]
-            table, provenance, methods = questions.at(k, rebuilt_deck)
-        except DeckstatError as exc:
-            raise exc.prefixed(f"with {k} {label} cards: ") from None
-        added += [name for name in generics if name not in added]
-        tables.append(table.assign(is_current=k == plan.current))
+    with track(f"ratio: {label} counts", total=len(count_list), unit="counts") as counts_done:
+        for k in count_list:
+            try:
+                rebuilt_deck, generics = rebuilt[k]
+                table, provenance, methods = questions.at(k, rebuilt_deck)
+            except DeckstatError as exc:
+                raise exc.prefixed(f"with {k} {label} cards: ") from None
+            added += [name for name in generics if name not in added]
+            tables.append(table.assign(is_current=k == plan.current))
+            counts_done.advance()
     columns = RATIO_COLUMNS if setup.rule != "none" else [c for c in RATIO_COLUMNS if c != "mulligan_rate"]
     table, summary = _decisions(pd.concat(tables, ignore_index=True), target, target_turn, columns)
     summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
@@ -730,7 +735,7 @@ class _Questions:
         deckouts, deckout_method = _deckout_columns(
             profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
             n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
-            rng=self.seed(k, _STREAM_DECKOUT, always=True))
+            rng=self.seed(k, _STREAM_DECKOUT, always=True), n_workers=self.n_workers)
         facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
                  "p_resource_in_hand": float(hand.table["p"].iloc[0]),
                  "p_flood_in_hand": float(hand.table["p"].iloc[1]),

@@ -14,6 +14,7 @@ from deckstat._validate import check_deck, check_whole
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.engines import runner
+from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions.deckout import deckout
@@ -143,8 +144,8 @@ def _groups(deck: Deck, profile: Profile) -> list[str]:
     return [str(types.index[0])]
 
 
-def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int,
-                     streams: runner.Streams) -> ShieldTriggers | None:
+def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int, streams: runner.Streams,
+                     n_workers: int = 1) -> ShieldTriggers | None:
     """The shield-trigger odds, for a game that sets cards aside and a deck with a ``shield_trigger`` column."""
     if profile.set_aside == 0 or all(canonical_column(str(c)) != "shield_trigger" for c in deck.cards.columns):
         return None
@@ -152,15 +153,16 @@ def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int,
     events = [f"{SHIELD_TRIGGER_GROUP}>={k}" for k in range(1, shields + 1)]
     # A deck whose column marks no card still gets its section, which says so.
     result = odds(deck, profile, events, zone="set_aside", seat="first", n_trials=n_trials, rng=streams,
-                  allow_absent=True)
+                  allow_absent=True, n_workers=n_workers)
     # The count X runs from 0 to the number of shields, so E[X] is the sum over k >= 1 of P(X >= k).
     expected = float(result.table["p"].sum())
     return ShieldTriggers(odds=result, cards=profile.drawn_deck(deck).count(SHIELD_TRIGGER_GROUP), shields=shields,
                           expected=expected)
 
 
+@runner.pooled
 def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
-           policy: str = DEFAULT_POLICY, allow_absent: bool = False) -> Report:
+           policy: str = DEFAULT_POLICY, allow_absent: bool = False, n_workers: int = 1) -> Report:
     """Ask every question the deck report shows.
 
     Parameters
@@ -184,6 +186,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     allow_absent : bool
         Accept a default keep rule that names cards the deck lacks (see
         :func:`deckstat.odds`); the report's own events come from the deck.
+    n_workers : int
+        Processes for the simulated parts, started once for the whole
+        report; does not change the results.
 
     Returns
     -------
@@ -192,6 +197,7 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     profile = get_profile(game)
     check_deck(deck)
     trials = REPORT_TRIALS if n_trials is None else check_whole(n_trials, "n_trials", minimum=1)
+    n_workers = check_whole(n_workers, "n_workers", minimum=1)
     # One root seed for every part: each gives the numbers its own question gives with that seed.
     rng = runner.make_streams(rng)
     turns = check_whole(turns, "turns")
@@ -199,21 +205,30 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     drawn = profile.drawn_deck(deck)
     last_turn = min([turns] + [profile.last_turn(drawn.size, seat) for seat in SEATS])
     validation = validate(deck, profile)
-    absent = {"allow_absent": allow_absent}
-    by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **absent)
-    hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **absent)
-    report_mulligan = mulligan(deck, profile, n_trials=trials, rng=rng, **absent) \
-        if profile.mulligan != "none" else None
-    sweep = None
-    if profile.resource_group and len(profile.parts) == 1:
-        # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening hand).
-        # Trials as given, or ratio's own: its numbers are those of `ratio --target 0.95 --seed S [--trials N]`.
-        sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET, n_trials=n_trials,
-                      rng=rng, **absent)
+    common = {"allow_absent": allow_absent, "n_workers": n_workers}
+    has_mulligan = profile.mulligan != "none"
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
-    race = deckout(deck, profile, policy=policy, mulligan=profile.mulligan in ("none", "bottom"), n_trials=trials,
-                   rng=rng, **absent)
-    triggers = _shield_triggers(deck, profile, n_trials=trials, streams=rng)
+    race_mulligan = profile.mulligan in ("none", "bottom")
+    has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
+    with track("report", total=4 + has_mulligan + has_sweep, unit="parts") as parts:
+        by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **common)
+        parts.advance()
+        hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **common)
+        parts.advance()
+        report_mulligan = mulligan(deck, profile, n_trials=trials, rng=rng, **common) if has_mulligan else None
+        parts.advance(has_mulligan)
+        sweep = None
+        if has_sweep:
+            # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening
+            # hand). Trials as given, or ratio's own: its numbers are those of `ratio --target 0.95 --seed S
+            # [--trials N]`.
+            sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
+                          n_trials=n_trials, rng=rng, **common)
+            parts.advance()
+        race = deckout(deck, profile, policy=policy, mulligan=race_mulligan, n_trials=trials, rng=rng, **common)
+        parts.advance()
+        triggers = _shield_triggers(deck, profile, n_trials=trials, streams=rng, n_workers=n_workers)
+        parts.advance()
     provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": trials,
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,

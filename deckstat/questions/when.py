@@ -30,17 +30,20 @@ SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "max_turn", "mean_turn", "me
                    "method"]
 
 
+@runner.pooled
 def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_turn: int = 10, seat: str = "both",
          keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
          mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
          n_trials: int | None = None, rng=None, precision: float | None = None,
-         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False) -> WhenResult:
+         chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
+         max_trials: int = runner.DEFAULT_MAX_TRIALS) -> WhenResult:
     """Distribution of the first turn at which an event holds among the cards seen.
 
     Exact when the event can only become true as cards are seen (comparisons
     ``>=``/``>``, or ``<``/``<=`` under ``not``) and the exact engine models the
     mulligan; simulated otherwise. Parameters as in :func:`deckstat.odds`
-    (``allow_absent`` included); ``max_turn`` is the last turn followed.
+    (``allow_absent``, ``precision`` and ``max_trials`` included; the precision
+    is that of the ``cdf`` intervals); ``max_turn`` is the last turn followed.
 
     Returns
     -------
@@ -62,12 +65,13 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     """
     texts = check_events(event)
     max_turn = check_whole(max_turn, "max_turn")
-    check_simulation(n_trials, precision, chunk_size, n_workers)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
     answer = functools.partial(_when_one, max_turn=max_turn, seat=seat, method=method, n_trials=n_trials,
-                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers)
+                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
+                               max_trials=max_trials)
     table, summary, provenance = each_event(texts, rules, answer, "when")
     return WhenResult(table=table, summary=summary, provenance=provenance)
 
@@ -77,7 +81,7 @@ def _widest_cdf(tallies: np.ndarray, n_trials: int) -> float:
 
 
 def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precision, chunk_size,
-              n_workers) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+              n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     chosen = choose_method(setup, method, needs_order=not is_increasing(setup.events[0]))
     turns, per_seat = turn_plan(setup, range(max_turn + 1), seat, turns_name="max_turn")
     provenance = dict(setup.provenance)
@@ -93,9 +97,15 @@ def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precis
             streams = runner.make_streams(None)
         task = functools.partial(tasks.when_task, setup.deal_spec(max(all_draws(per_seat))), setup.events[0],
                                  tuple(tuple(d) for d in per_seat.values()))
-        tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, precision=precision,
-                                          chunk_size=chunk_size, n_workers=n_workers, widest=_widest_cdf)
-        provenance.update(runner.provenance(streams, precision))
+        settings = {"chunk_size": chunk_size, "n_workers": n_workers,
+                    "description": f"when {to_text(setup.events[0])}"}
+        stopping = None
+        if precision is None:
+            tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, **settings)
+        else:
+            tallies, n_done, stopping = runner.simulate_until(task, streams, precision, max_trials=max_trials,
+                                                              widest=_widest_cdf, **settings)
+        provenance.update(runner.provenance(streams, precision, stopping))
     identity = {"deck": setup.deck.name, "game": setup.profile.id, "event": to_text(setup.events[0])}
     rows, summary = [], []
     for i, (seat_name, draws) in enumerate(per_seat.items()):

@@ -1,0 +1,146 @@
+"""The command line's progress bar: what :mod:`deckstat.engines.progress` reports, drawn on stderr.
+
+The bar appears only when stderr is a terminal and the work has run for
+about a second (a quick answer shows nothing), shows each piece of work
+being tracked (a simulation, a sweep's counts, a report's parts) with its
+count, rate and time left, and disappears when the work ends, so that what
+the command prints on stdout reads as without it. ``--quiet`` turns it off.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
+from rich.text import Text
+
+from deckstat.engines import progress
+
+#: Seconds of work before the bar appears.
+DELAY = 1.0
+
+
+def _short(value: float) -> str:
+    """A count in a few characters: ``950``, ``12.3k``, ``4.5M``, ``1.2G``.
+
+    Examples
+    --------
+    >>> _short(950), _short(12_345), _short(4_500_000), _short(1.2e9)
+    ('950', '12.3k', '4.5M', '1.2G')
+    """
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= limit:
+            return f"{value / limit:.1f}{suffix}"
+    return f"{value:.0f}"
+
+
+class _Count(ProgressColumn):
+    """Done out of the total, in the work's unit: ``12.3M/100.0M trials``."""
+
+    def render(self, task: Task) -> Text:
+        total = "?" if task.total is None else _short(task.total)
+        return Text(f"{_short(task.completed)}/{total} {task.fields.get('unit', '')}".rstrip())
+
+
+class _Rate(ProgressColumn):
+    """Units per second: ``7.9M trials/s``."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{_short(speed)} {task.fields.get('unit', '')}/s")
+
+
+class _Bar(progress.Progress):
+    """One tracked piece of work: a line of the rich display, removed when the work ends."""
+
+    def __init__(self, display: RichProgress, description: str, total: float | None, unit: str):
+        self.display = display
+        self.task_id = display.add_task(description, total=total, unit=unit)
+
+    def advance(self, amount: float = 1) -> None:
+        self.display.advance(self.task_id, amount)
+
+    def update(self, *, total: float | None = None, description: str | None = None) -> None:
+        changes = {key: value for key, value in (("total", total), ("description", description)) if value is not None}
+        self.display.update(self.task_id, **changes)
+
+    def close(self) -> None:
+        if self.task_id in self.display.task_ids:
+            self.display.remove_task(self.task_id)
+
+
+class _Listener:
+    """Makes a :class:`_Bar` for each tracked piece of work, and shows them all once the work has lasted."""
+
+    def __init__(self, console: Console, delay: float):
+        self.display = RichProgress(TextColumn("{task.description}"), BarColumn(bar_width=24), _Count(), _Rate(),
+                                    TimeRemainingColumn(), console=console, transient=True)
+        self.delay = delay
+        self.lock = threading.Lock()
+        self.timer: threading.Timer | None = None
+        self.shown = False
+        self.closed = False
+
+    def __call__(self, description: str, total: float | None, unit: str) -> _Bar:
+        with self.lock:
+            if self.timer is None and not self.closed:
+                # A timer rather than a check on each report: the first report may be the last for a while.
+                self.timer = threading.Timer(self.delay, self._show)
+                self.timer.daemon = True
+                self.timer.start()
+        return _Bar(self.display, description, total, unit)
+
+    def _show(self) -> None:
+        with self.lock:
+            if not self.closed:
+                self.display.start()
+                self.shown = True
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            timer = self.timer
+        if timer is not None:
+            timer.cancel()
+        if self.shown:
+            self.display.stop()
+
+
+@contextmanager
+def showing(quiet: bool = False, *, console: Console | None = None, delay: float = DELAY) -> Iterator[None]:
+    """Draw a progress bar on stderr for the work tracked inside the ``with`` block.
+
+    Parameters
+    ----------
+    quiet : bool
+        Draw nothing (``--quiet``).
+    console : rich.console.Console, optional
+        Where to draw (default: stderr). Nothing is drawn unless it is a
+        terminal, so output piped or redirected to a file stays clean.
+    delay : float
+        Seconds of work before the bar appears.
+
+    Examples
+    --------
+    >>> from deckstat.engines.progress import track
+    >>> with showing(quiet=True), track("simulating", total=10) as bar:
+    ...     bar.advance(10)
+    """
+    if quiet:
+        yield
+        return
+    console = console if console is not None else Console(file=sys.stderr)
+    if not console.is_terminal:
+        yield
+        return
+    listener = _Listener(console, delay)
+    try:
+        with progress.listening(listener):
+            yield
+    finally:
+        listener.close()

@@ -1,0 +1,141 @@
+"""Progress of long commands: what the questions report, the bar on stderr, --quiet, --trials 1e8, --max-trials."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+
+import pytest
+from helpers import assert_user_error, ok, run, sample_deck
+from rich.console import Console
+
+import deckstat
+from deckstat.cli.progress import showing
+from deckstat.engines import progress, runner
+
+WANKUL = sample_deck("wankul")
+WANKUL_V2 = sample_deck("wankul", "sample_deck_v2.csv")
+
+
+class Recorder(progress.Progress):
+    """A listener's bar that remembers what it was told."""
+
+    def __init__(self, log, description, total, unit):
+        self.entry = {"description": description, "total": total, "unit": unit, "done": 0, "closed": False}
+        log.append(self.entry)
+
+    def advance(self, amount=1):
+        self.entry["done"] += amount
+
+    def update(self, *, total=None, description=None):
+        if total is not None:
+            self.entry["total"] = total
+
+    def close(self):
+        self.entry["closed"] = True
+
+
+def tracked(call):
+    log = []
+    with progress.listening(functools.partial(Recorder, log)):
+        call()
+    return log
+
+
+def test_a_simulated_question_reports_its_trials():
+    deck = deckstat.load_deck(WANKUL)
+    log = tracked(lambda: deckstat.odds(deck, "wankul", ["Terrain>=1", "Terrain>=2"], method="simulate",
+                                        n_trials=3000, rng=1))
+    assert [(e["description"], e["total"], e["done"], e["unit"], e["closed"]) for e in log] == [
+        ("odds Terrain>=1 (seen)", 3000, 3000, "trials", True), ("odds Terrain>=2 (seen)", 3000, 3000, "trials", True)]
+
+
+def test_exact_answers_report_nothing():
+    deck = deckstat.load_deck(WANKUL)
+    assert tracked(lambda: deckstat.odds(deck, "wankul", "Terrain>=1")) == []
+
+
+def test_a_ratio_sweep_reports_its_counts_and_a_report_its_parts():
+    deck = deckstat.load_deck(WANKUL)
+    log = tracked(lambda: deckstat.ratio(deck, "wankul", counts=[9, 10, 11], turns=[0], n_trials=2000, rng=1))
+    counts = [e for e in log if e["unit"] == "counts"]
+    assert [(e["total"], e["done"], e["closed"]) for e in counts] == [(3, 3, True)]
+    log = tracked(lambda: deckstat.report(deck, "wankul", n_trials=2000, rng=1))
+    parts = [e for e in log if e["unit"] == "parts"]
+    # Wankul: by-turn odds, opening hands, mulligan, resource sweep, deck-out, shield triggers (none).
+    assert [(e["description"], e["total"], e["done"]) for e in parts] == [("report", 6, 6)]
+    assert all(e["closed"] and e["done"] == e["total"] for e in log if e["unit"] == "trials")
+
+
+def slow_work():
+    """A simulation of three blocks."""
+    deckstat.odds(deckstat.load_deck(WANKUL), "wankul", "Terrain>=2", method="simulate",
+                  n_trials=3 * runner.BLOCK_TRIALS, rng=1)
+
+
+def test_the_bar_draws_on_a_terminal_and_nothing_elsewhere_or_when_quiet():
+    terminal = io.StringIO()
+    with showing(console=Console(file=terminal, force_terminal=True, width=100), delay=0):
+        with progress.track("simulating coins", total=10, unit="trials") as bar:
+            listener = progress._listener.get()
+            listener.timer.join()  # the bar appears on the timer's thread: wait for it, not to race it
+            bar.advance(4)
+            listener.display.refresh()
+    drawn = terminal.getvalue()
+    assert "simulating coins" in drawn and "4/10 trials" in drawn
+    for quiet, console in [(False, Console(file=io.StringIO(), force_terminal=False)),
+                           (True, Console(file=io.StringIO(), force_terminal=True))]:
+        with showing(quiet, console=console, delay=0):
+            assert progress._listener.get() is None
+            slow_work()
+        assert console.file.getvalue() == ""
+
+
+def test_a_quick_answer_shows_no_bar():
+    terminal = io.StringIO()
+    with showing(console=Console(file=terminal, force_terminal=True), delay=60):
+        slow_work()
+    assert terminal.getvalue() == ""
+
+
+@pytest.mark.parametrize("command", ["odds", "when", "mulligan", "ratio", "deckout", "compare", "report"])
+def test_every_long_command_takes_quiet(command, tmp_path):
+    args = {"odds": ["odds", WANKUL, "-e", "Terrain>=2", "--turns", "0"],
+            "when": ["when", WANKUL, "-e", "Terrain>=2", "--max-turn", "1"],
+            "mulligan": ["mulligan", WANKUL, "--turns", "0"],
+            "ratio": ["ratio", WANKUL, "--range", "10", "--turns", "0"],
+            "deckout": ["deckout", WANKUL, "--trials", "2000"],
+            "compare": ["compare", WANKUL, WANKUL_V2, "-e", "Terrain>=2", "--turns", "0"],
+            "report": ["report", WANKUL, "--trials", "2e3", "--out", tmp_path]}[command]
+    quiet = ok(run(*args, "--game", "wankul", "--seed", "4", "--quiet"))
+    assert ok(run(*args, "--game", "wankul", "--seed", "4", "-q")) == quiet
+    # CliRunner's stderr is not a terminal: without --quiet too, nothing but the answer and no bar.
+    loud = run(*args, "--game", "wankul", "--seed", "4")
+    assert ok(loud) == quiet
+    assert loud.stderr == ""
+
+
+def test_trials_are_written_as_people_write_them():
+    base = ["odds", WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--turns", "0", "--seed", "2", "--format",
+            "json"]
+    plain = json.loads(ok(run(*base, "--trials", "3000")))
+    for written in ("3_000", "3e3", "3.0e3", "3E3"):
+        assert json.loads(ok(run(*base, "--trials", written))) == plain
+    assert plain["table"][0]["n_trials"] == 3000
+    for bad in ("1.5", "abc", "1e3.5", "-5"):
+        assert_user_error(run(*base, "--trials", bad), "--trials must be a whole number of at least 1",
+                          f"got '{bad}'")
+    assert_user_error(run("report", WANKUL, "--game", "wankul", "--trials", "2.5"), "--trials")
+
+
+def test_max_trials_on_the_command_line():
+    base = ["odds", WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--turns", "0-3", "--seed", "2"]
+    assert_user_error(run(*base, "--precision", "0.0005", "--max-trials", "1e6"),
+                      "--precision 0.0005 needs about ", "trials, more than --max-trials 1e6: ask a coarser "
+                      "--precision or raise --max-trials")
+    assert_user_error(run("when", WANKUL, "--game", "wankul", "-e", "Terrain>=2", "--precision", "1e-9"),
+                      "--precision 1e-09 needs at least 1.9e9 trials, more than --max-trials 1e8")
+    assert_user_error(run(*base, "--precision", "0.01", "--max-trials", "1.5"), "--max-trials must be a whole number")
+    reached = json.loads(ok(run(*base, "--precision", "0.005", "--max-trials", "1e6", "--format", "json")))
+    assert reached["provenance"]["max_trials"] == 10**6

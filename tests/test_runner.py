@@ -1,0 +1,181 @@
+"""The block runner's workers and its bounded precision runs: one pool per run, the same numbers, fast refusals."""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+
+import numpy as np
+import pytest
+from coin import coin_task
+from helpers import sample_deck
+
+import deckstat
+from deckstat.cli.options import FLAGS
+from deckstat.engines import progress, runner
+from deckstat.errors import DeckstatError
+
+BLOCK = runner.BLOCK_TRIALS
+
+
+def block_sums(p, streams, sizes):
+    """What the runner must return: block i drawn from the i-th child of the root seed, summed."""
+    children = streams.root().spawn(len(sizes))
+    return sum(coin_task(p, np.random.default_rng(child), size) for child, size in zip(children, sizes))
+
+
+class Recorder(progress.Progress):
+    """A listener's bar that remembers what it was told."""
+
+    def __init__(self, log, description, total, unit):
+        self.log = log
+        log.append(("start", description, total, unit))
+
+    def advance(self, amount=1):
+        self.log.append(("advance", amount))
+
+    def update(self, *, total=None, description=None):
+        self.log.append(("update", total))
+
+    def close(self):
+        self.log.append(("close",))
+
+
+def recording(log):
+    return functools.partial(Recorder, log)
+
+
+def advanced(log):
+    return sum(entry[1] for entry in log if entry[0] == "advance")
+
+
+def test_several_workers_give_the_numbers_of_one_for_fixed_runs_and_precision_runs():
+    streams = runner.make_streams(23)
+    task = functools.partial(coin_task, 0.3)
+    n = 5 * BLOCK + 11
+    expected = block_sums(0.3, streams, [BLOCK] * 5 + [11])
+    precise = runner.simulate(task, streams, precision=0.0015)
+    assert precise[1] % BLOCK == 0 and precise[1] > BLOCK
+    np.testing.assert_array_equal(precise[0], block_sums(0.3, streams, [BLOCK] * (precise[1] // BLOCK)))
+    with runner.worker_pool(3):
+        for chunk in (1, 7 * BLOCK):
+            tallies, n_done = runner.simulate(task, streams, n_trials=n, chunk_size=chunk, n_workers=3)
+            assert n_done == n
+            np.testing.assert_array_equal(tallies, expected)
+            tallies, n_done = runner.simulate(task, streams, precision=0.0015, chunk_size=chunk, n_workers=3)
+            assert n_done == precise[1]
+            np.testing.assert_array_equal(tallies, precise[0])
+    # Without a shared pool, each run makes and closes its own.
+    tallies, n_done = runner.simulate(task, streams, precision=0.0015, n_workers=2)
+    np.testing.assert_array_equal(tallies, precise[0])
+
+
+def test_one_pool_serves_every_run_inside_it_and_its_processes_end_with_it():
+    task = functools.partial(coin_task, 0.5)
+    with runner.worker_pool(2) as pool:
+        assert multiprocessing.active_children() == []  # nothing starts before a block needs it
+        runner.simulate(task, runner.make_streams(1), n_trials=4 * BLOCK, n_workers=2)
+        executor = pool.executor()
+        workers = multiprocessing.active_children()
+        assert 1 <= len(workers) <= 2
+        runner.simulate(task, runner.make_streams(2), n_trials=4 * BLOCK, n_workers=2)
+        assert pool.executor() is executor
+        with runner.worker_pool(4) as inner:  # a question inside another keeps the outer pool
+            assert inner is pool
+        assert {w.pid for w in multiprocessing.active_children()} <= {w.pid for w in workers}
+    assert multiprocessing.active_children() == []
+    assert not any(w.is_alive() for w in workers)
+
+
+def test_a_run_without_a_pool_starts_no_more_processes_than_blocks(monkeypatch):
+    sizes = []
+
+    class Counted(runner.WorkerPool):
+        def __init__(self, n_workers):
+            sizes.append(n_workers)
+            super().__init__(n_workers)
+
+    monkeypatch.setattr(runner, "WorkerPool", Counted)
+    streams = runner.make_streams(4)
+    tallies, _ = runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=2 * BLOCK, n_workers=16)
+    assert sizes == [2]
+    np.testing.assert_array_equal(tallies, block_sums(0.5, streams, [BLOCK, BLOCK]))
+    # One block runs in this process: no pool at all.
+    runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=BLOCK, n_workers=16)
+    assert sizes == [2]
+    assert multiprocessing.active_children() == []
+
+
+def test_progress_is_told_the_total_and_every_block():
+    log = []
+    with progress.listening(recording(log)):
+        runner.simulate(functools.partial(coin_task, 0.5), runner.make_streams(5), n_trials=2 * BLOCK + 100,
+                        n_workers=2, description="coins")
+    assert log[0] == ("start", "coins", 2 * BLOCK + 100, "trials")
+    assert [e for e in log if e[0] == "advance"] == [("advance", BLOCK), ("advance", BLOCK), ("advance", 100)]
+    assert log[-1] == ("close",)
+
+
+def test_a_precision_no_run_can_reach_is_refused_before_any_block():
+    log = []
+    with progress.listening(recording(log)), pytest.raises(DeckstatError) as caught:
+        # Even proportions of 0 need z^2 / (2 h) - z^2 = 1.9e9 trials for h = 1e-9.
+        runner.simulate(functools.partial(coin_task, 0.5), runner.make_streams(6), precision=1e-9)
+    assert caught.value.render(FLAGS) == ("--precision 1e-09 needs at least 1.9e9 trials, more than --max-trials "
+                                          "1e8: ask a coarser --precision or raise --max-trials")
+    assert advanced(log) == 0
+
+
+def test_a_precision_the_observed_proportions_cannot_reach_is_refused_after_one_block():
+    log = []
+    with progress.listening(recording(log)), pytest.raises(DeckstatError) as caught:
+        # A fair coin: z^2 p (1 - p) / h^2 = 3.8415 * 0.25 / 1e-10 = 9.6e9 trials.
+        runner.simulate(functools.partial(coin_task, 0.5), runner.make_streams(7), precision=1e-5, n_workers=2)
+    assert caught.value.render(FLAGS) == ("--precision 1e-05 needs about 9.6e9 trials, more than --max-trials "
+                                          "1e8: ask a coarser --precision or raise --max-trials")
+    assert advanced(log) == BLOCK
+    # The total the bar started with was the worst case (p = 1/2) within max_trials.
+    assert log[0][2] == runner.DEFAULT_MAX_TRIALS
+    assert multiprocessing.active_children() == []
+
+
+def test_the_estimate_is_that_of_the_normal_approximation_for_the_observed_proportion():
+    # After one block of a 0.2-coin: n = z^2 p (1 - p) / h^2 = 3.8415 * 0.16 / 0.002^2 = 153,658 (within 1%).
+    tallies = np.array([int(0.2 * BLOCK), BLOCK // 6])
+    estimate = runner.estimate_trials(tallies, BLOCK, 0.002, runner.widest_half_width, limit=10**9)
+    assert estimate == pytest.approx(153_658, rel=0.01)
+
+
+def test_a_run_that_reaches_max_trials_stops_with_a_message(monkeypatch):
+    # An estimate that proves optimistic: the run goes on to max_trials and stops there.
+    monkeypatch.setattr(runner, "estimate_trials", lambda *args, **kwargs: 2 * BLOCK)
+    log = []
+    with progress.listening(recording(log)), pytest.raises(DeckstatError) as caught:
+        runner.simulate(functools.partial(coin_task, 0.5), runner.make_streams(8), precision=0.001,
+                        max_trials=3 * BLOCK)
+    message = caught.value.render(FLAGS)
+    assert message.startswith("--precision 0.001 not reached within --max-trials 393,216 trials")
+    assert message.endswith("ask a coarser --precision or raise --max-trials")
+    assert advanced(log) == 3 * BLOCK
+
+
+def test_precision_runs_record_the_estimate_and_the_stopping_rule():
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    result = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[0], seat="first", method="simulate",
+                           precision=0.004, rng=9)
+    provenance = result.provenance
+    n_done = int(result.table["n_trials"].iloc[0])
+    assert provenance["max_trials"] == runner.DEFAULT_MAX_TRIALS
+    # Even p = 1/2 needs only z^2 / (4 h^2) = 3.8415 / (4 * 0.004^2) = 60,025 trials: one block is enough.
+    assert provenance["estimated_trials"] == n_done == BLOCK
+    assert "at most ±0.004" in provenance["stopping_rule"]
+    with pytest.raises(DeckstatError, match="needs about"):
+        deckstat.when(deck, "wankul", "Terrain>=2", max_turn=3, method="simulate", precision=0.0005,
+                      max_trials=10**6, rng=9)
+
+
+def test_max_trials_must_be_a_whole_number():
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    with pytest.raises(DeckstatError) as caught:
+        deckstat.odds(deck, "wankul", "Terrain>=2", precision=0.01, max_trials=0)
+    assert caught.value.render(FLAGS) == "--max-trials must be a whole number of at least 1, got 0"
