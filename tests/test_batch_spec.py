@@ -533,3 +533,21 @@ def test_deckout_keep_rule_is_checked_before_running(folder):
     """)
     message = spec_error(path)
     assert message.startswith(f"{path}:{line_of(path, 'Terrian')}: questions[0].keep: keep rule 'Terrian>=1'")
+
+
+def test_max_trials_reaches_the_question_and_bounds_a_precision_run(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["small"]
+        event = "Terrain>=2"
+        turns = "0"
+        method = "simulate"
+        precision = 0.0001
+        max_trials = 1e6
+    """)
+    (task,) = load_spec(path).tasks
+    assert dict(task.params)["max_trials"] == 1_000_000
+    # About 1.96² p(1-p) / 0.0001² ≈ 7.6e7 trials at p ≈ 0.26: refused after the first block, not run.
+    with pytest.raises(deckstat.DeckstatError, match=r"needs about .* more than max_trials 1e6"):
+        run_task(task, task.seed(1))

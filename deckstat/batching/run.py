@@ -39,7 +39,7 @@ import pandas as pd
 from deckstat._validate import check_whole, parse_count
 from deckstat._version import __version__
 from deckstat.engines import progress
-from deckstat.engines.runner import BLOCK_TRIALS, CONFIDENCE, DEFAULT_TRIALS, MAX_PRECISION_TRIALS, fresh_seed
+from deckstat.engines.runner import BLOCK_TRIALS, CONFIDENCE, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, fresh_seed
 from deckstat.errors import DeckstatError, param
 from deckstat.results import Result
 
@@ -742,6 +742,6 @@ def _calibrate(run_task: RunTask, task: Any, params: Mapping[str, object], seed:
 
 def _task_trials(params: Mapping[str, object], table: pd.DataFrame) -> int | None:
     if params.get("precision") is not None:
-        cap = parse_count(params.get("max_trials", MAX_PRECISION_TRIALS), "max_trials", minimum=1)
+        cap = parse_count(params.get("max_trials", DEFAULT_MAX_TRIALS), "max_trials", minimum=1)
         return _trials_for_precision(table, float(params["precision"]), cap)
     return parse_count(params.get("trials", DEFAULT_TRIALS), "trials", minimum=1)

@@ -68,8 +68,6 @@ DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
 DECK_KEYS = ("path", "game", "pool")
 #: Keys of a question that are not parameters of its function.
 QUESTION_KEYS = ("question", "decks", "sweep", "table", "seed")
-#: Parameters the spec accepts before the question's function does (passed on once it does).
-PENDING_PARAMETERS = {"odds": ("max_trials",), "when": ("max_trials",)}
 #: Largest seed a spec may give: tasks' seeds are non-negative 64-bit integers.
 MAX_SEED = 2**63 - 1
 #: How parameter names read in messages about a spec (the Python API's names, spelled as the spec spells them).
@@ -577,7 +575,7 @@ class _Parser:
             expected = "" if hint else f"; expected one of {', '.join(QUESTIONS)}"
             raise self.where.error(f"{key}.question", f"unknown question {name!r}{hint}{expected}")
         parameters = api_parameters(name)
-        allowed = [*QUESTION_KEYS, *parameters, *PENDING_PARAMETERS.get(name, ())]
+        allowed = [*QUESTION_KEYS, *parameters]
         entry = _keys(self.where, key, entry, allowed)
         fixed: dict[str, object] = {}
         for param_name, value in entry.items():
@@ -612,8 +610,7 @@ class _Parser:
                 raise self.where.error(key, f"{name} needs {param_name}, e.g. {param_name} = \"Terrain>=1\"")
         given = set(fixed) | set(sweep)
         for default_name, value in defaults.items():
-            if default_name in given or (default_name not in parameters
-                                         and default_name not in PENDING_PARAMETERS.get(name, ())):
+            if default_name in given or default_name not in parameters:
                 continue
             # A question that sets trials or precision itself does not inherit the other as a default.
             if default_name in ("trials", "precision") and given & {"trials", "precision"}:

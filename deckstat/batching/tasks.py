@@ -213,15 +213,11 @@ def cached_profile(game: str) -> Profile:
 
 def api_arguments(task: Task, decks: list[Deck]) -> dict[str, object]:
     """The keyword arguments of the question's function for ``task`` (without deck, game and rng)."""
-    accepted = inspect.signature(QUESTIONS[task.question]).parameters
     arguments: dict[str, object] = {}
     for name, value in task.params:
         if name in ("seed", "table"):
             continue
         api_name = API_NAMES.get(name, name)
-        if api_name not in accepted:
-            # A default the spec may give (max_trials) that this question does not take.
-            continue
         if name == "opponent":
             value = decks[1]
         elif isinstance(value, tuple):
