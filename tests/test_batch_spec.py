@@ -551,3 +551,16 @@ def test_max_trials_reaches_the_question_and_bounds_a_precision_run(folder):
     # About 1.96² p(1-p) / 0.0001² ≈ 7.6e7 trials at p ≈ 0.26: refused after the first block, not run.
     with pytest.raises(deckstat.DeckstatError, match=r"needs about .* more than max_trials 1e6"):
         run_task(task, task.seed(1))
+
+
+def test_a_profile_file_counts_by_its_content_not_its_place(tmp_path):
+    def task_ids(where: Path) -> list[str]:
+        (where / "decks").mkdir(parents=True)
+        (where / "decks" / "deck.csv").write_bytes((DATA / "mtg" / "deck.csv").read_bytes())
+        (where / "profile.toml").write_bytes((DATA / "mtg" / "profile.toml").read_bytes())
+        spec = where / "spec.toml"
+        spec.write_text('seed = 3\n[decks.mtg]\npath = "decks/deck.csv"\ngame = "profile.toml"\n'
+                        '[[questions]]\nquestion = "odds"\nevent = "Land>=1"\nturns = "0"\n', encoding="utf-8")
+        return [(t.task_id, t.seed(3)) for t in load_spec(spec).tasks]
+
+    assert task_ids(tmp_path / "here") == task_ids(tmp_path / "elsewhere" / "deeper")

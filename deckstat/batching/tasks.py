@@ -100,8 +100,13 @@ class Task:
 
     @property
     def identity(self) -> str:
-        """Canonical JSON of the question, the deck labels, the game and the parameters."""
-        return json.dumps({"question": self.question, "decks": [d.label for d in self.decks], "game": self.game,
+        """Canonical JSON of the question, the deck labels, the game and the parameters.
+
+        A game given as a profile file counts by its content, not its path, so
+        a spec and its files moved elsewhere keep their task ids and seeds.
+        """
+        return json.dumps({"question": self.question, "decks": [d.label for d in self.decks],
+                           "game": _game_identity(self.game),
                            "params": dict(self.params)}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
     @property
@@ -199,6 +204,22 @@ def cached_deck(source: DeckSource) -> Deck:
     if key not in _DECKS:
         _DECKS[key] = load_deck(source.path, pool=source.pool)
     return _DECKS[key]
+
+
+_GAME_IDENTITIES: dict[tuple, str] = {}
+
+
+def _game_identity(game: str) -> str:
+    """A shipped profile's id, or ``profile sha256:<digest>`` of a profile file's bytes."""
+    if not game.lower().endswith(".toml"):
+        return game
+    key = _file_key(Path(game))
+    if key not in _GAME_IDENTITIES:
+        try:
+            _GAME_IDENTITIES[key] = "profile sha256:" + hashlib.sha256(Path(game).read_bytes()).hexdigest()
+        except OSError:  # the spec checked the file; if it went since, its path is all there is
+            return game
+    return _GAME_IDENTITIES[key]
 
 
 def cached_profile(game: str) -> Profile:
