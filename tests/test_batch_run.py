@@ -197,14 +197,16 @@ def test_progress_counts_tasks(tmp_path):
 
     class Recorder(progress.Progress):
         def __init__(self, description, total, unit):
-            reports.append([description, total, unit, 0])
+            self.report = [description, total, unit, 0]
+            reports.append(self.report)
 
         def advance(self, amount=1):
-            reports[-1][3] += amount
+            self.report[3] += amount
 
     with progress.listening(Recorder):
         batch(write_spec(tmp_path, SMALL), workers=1)
-    assert reports[0] == ["batch grid", 12, "tasks", 12]
+    # One bar, counting tasks: the simulations inside the tasks do not add bars of their own.
+    assert reports == [["batch grid", 12, "tasks", 12]]
 
 
 # --- (b) kill -9 at any moment, then --resume -------------------------------------------------------------------

@@ -127,7 +127,8 @@ def execute(run_task: RunTask, task: Any, seed: int) -> dict:
     """
     start = time.perf_counter()
     try:
-        columns, rows = _records(run_task(task, seed))
+        with progress.listening(None):  # the batch counts tasks; a task's own trials would be a second bar
+            columns, rows = _records(run_task(task, seed))
         status, error = "ok", None
     except Exception as exc:  # the error is the task's result, reported with the task
         columns, rows, status, error = [], [], "error", _one_line(exc)
@@ -617,7 +618,8 @@ def _with_params(task: Any, params: Mapping[str, object]) -> Any:
 
 def _timed(run_task: RunTask, task: Any, seed: int) -> tuple[float, pd.DataFrame]:
     start = time.perf_counter()
-    table = run_task(task, seed)
+    with progress.listening(None):  # the dry run counts tasks, not the trials of its timing runs
+        table = run_task(task, seed)
     return time.perf_counter() - start, table
 
 
@@ -667,7 +669,9 @@ def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) 
     shapes: dict[str, dict] = {}
     rows = []
     warmed = False
+    bar = progress.track(f"timing {spec.name}", total=len(spec.tasks) if calibrate else None, unit="tasks")
     for task in spec.tasks:
+        bar.advance()
         params = _params(task)
         row = {"task_id": task.task_id, "deck": " vs ".join(d.label for d in task.decks), "question": task.question,
                "swept": ", ".join(f"{k}={_spec_text(params.get(k))}" for k in task.swept),
@@ -702,6 +706,7 @@ def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) 
             else:
                 row["seconds"] = shape["fixed"] + shape["per_trial"] * trials
                 row["estimate"] = "extrapolated"
+    bar.close()
     table = pd.DataFrame(rows, columns=["task_id", "deck", "question", "swept", "method", "trials", "seconds",
                                         "estimate", "description"])
     table["trials"] = table["trials"].astype("Int64")

@@ -31,10 +31,8 @@ def _user_errors() -> Iterator[None]:
 
 
 def _progress(quiet: bool):
-    try:
-        from deckstat.cli.progress import showing
-    except ImportError:  # a deckstat without the command line's progress bar: run without one
-        return contextlib.nullcontext()
+    from deckstat.cli.progress import showing
+
     return showing(quiet=quiet)
 
 
@@ -113,7 +111,8 @@ def batch_command(
     """
     with _user_errors():
         if dry_run:
-            tasks = plan(spec)
+            with _progress(quiet):
+                tasks = plan(spec)
             n_workers = workers or min(cores(), max(1, len(tasks)))
             _print_plan(tasks, n_workers, tasks.attrs.get("name", spec.stem))
             return

@@ -52,8 +52,12 @@ def track(description: str, total: float | None = None, unit: str = "trials") ->
 
 
 @contextmanager
-def listening(factory: Factory) -> Iterator[None]:
-    """Send every :func:`track` made inside the ``with`` block to ``factory``."""
+def listening(factory: Factory | None) -> Iterator[None]:
+    """Send every :func:`track` made inside the ``with`` block to ``factory`` (None: to nobody).
+
+    None silences the work done inside the block, e.g. the simulations of a
+    batch's tasks, which the batch's own progress already counts.
+    """
     token = _listener.set(factory)
     try:
         yield
