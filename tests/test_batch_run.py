@@ -275,6 +275,34 @@ def test_kill_at_any_moment_then_resume_gives_the_uninterrupted_rows(tmp_path):
     assert not list(out.glob(".partial-*"))
 
 
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    spec = write_spec(tmp_path, THIRTY)
+    out = tmp_path / "out"
+    process = cli_process("batch", spec, "--out", out, "--workers", "2", "--quiet")
+    deadline = time.monotonic() + 60
+    while journal_lines(out) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert process.poll() is None, "the run ended before its workers could be checked"
+    process.kill()  # the parent alone, with no chance to shut its pool down
+    try:  # not reaped yet, the parent stays a zombie: its workers must not take that for a live parent
+        process.communicate(timeout=15)  # the output pipes close when the last process holding them has ended
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("worker processes outlived their killed parent")
+    # The workers (and the server they fork from) share the killed process's group: it must empty itself.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail("worker processes outlived their killed parent")
+
+
 def test_a_torn_last_journal_line_is_dropped(tmp_path):
     path = tmp_path / JOURNAL
     whole = json.dumps({"task_id": "a", "status": "ok", "rows": []}) + "\n"

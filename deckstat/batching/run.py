@@ -20,7 +20,6 @@ import dataclasses
 import importlib.util
 import json
 import math
-import multiprocessing
 import os
 import platform
 import time
@@ -39,7 +38,14 @@ import pandas as pd
 from deckstat._validate import check_whole, parse_count
 from deckstat._version import __version__
 from deckstat.engines import progress
-from deckstat.engines.runner import BLOCK_TRIALS, CONFIDENCE, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, fresh_seed
+from deckstat.engines.runner import (
+    BLOCK_TRIALS,
+    CONFIDENCE,
+    DEFAULT_MAX_TRIALS,
+    DEFAULT_TRIALS,
+    fresh_seed,
+    process_pool,
+)
 from deckstat.errors import DeckstatError, param
 from deckstat.results import Result
 
@@ -311,12 +317,8 @@ class Processes:
         self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Processes:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if context.get_start_method() == "forkserver":
-            # Workers fork from a server that has deckstat loaded already, instead of each importing it.
-            context.set_forkserver_preload(["deckstat"])
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        # Workers fork from a server that has deckstat loaded already, instead of each importing it.
+        self._pool = process_pool(self.workers, ["deckstat"])
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -20,8 +20,11 @@ import functools
 import inspect
 import math
 import multiprocessing
+import os
 import secrets
 import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -118,19 +121,56 @@ def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndar
     return task(np.random.default_rng(seed), size)
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(parent: int) -> None:
+    """What each worker process does first: ignore Ctrl-C, and end itself if ``parent`` ends."""
     # Ctrl-C reaches every process of the terminal's group: the parent stops the run and shuts the pool down,
     # while a worker interrupted in the middle of a block would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.name == "posix":  # elsewhere os.kill(pid, 0) is not a harmless probe
+        threading.Thread(target=_end_with, args=(parent,), daemon=True, name="deckstat-parent-watch").start()
+
+
+def _end_with(parent: int, every: float = 0.5) -> None:
+    # A parent killed outright (kill -9) cannot shut its pool down, and its workers would wait for work forever.
+    while _alive(parent):
+        time.sleep(every)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running: not gone, and not a zombie its own parent has yet to reap."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):  # PermissionError: another user's process has the number now
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            state = handle.read().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):  # no /proc (macOS): a zombie parent keeps its workers until it is reaped
+        return True
+    return state not in ("Z", "X")
+
+
+def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
+    """A pool of ``n_workers`` processes started safely: forkserver on POSIX (spawn elsewhere).
+
+    ``fork`` would copy a process whose other threads (a progress bar's, the
+    pool's own) may hold locks. Workers fork from a server that has already
+    imported ``preload``, ignore Ctrl-C (the parent handles it) and end
+    themselves when the parent process ends, even killed.
+    """
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(list(preload))
+    return ProcessPoolExecutor(max_workers=n_workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(),))
 
 
 class WorkerPool:
     """Worker processes, started when the first block needs them and reused by every run until :meth:`close`.
 
-    The processes are started with the ``forkserver`` method on POSIX
-    (``spawn`` elsewhere): ``fork`` would copy a process whose other threads
-    (a progress bar's, the pool's own) may hold locks. They ignore Ctrl-C,
-    which the parent handles by stopping the run and closing the pool.
+    The processes are those of :func:`process_pool`.
 
     Parameters
     ----------
@@ -146,12 +186,7 @@ class WorkerPool:
     def executor(self) -> ProcessPoolExecutor:
         """The process pool, created on first use."""
         if self._executor is None:
-            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-            context = multiprocessing.get_context(method)
-            if method == "forkserver":
-                context.set_forkserver_preload(_WORKER_PRELOAD)
-            self._executor = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=context,
-                                                 initializer=_ignore_interrupts)
+            self._executor = process_pool(self.n_workers, _WORKER_PRELOAD)
         return self._executor
 
     def close(self) -> None:
