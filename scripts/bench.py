@@ -24,6 +24,7 @@ Usage::
     python scripts/bench.py --memory        # also peak memory at 10^7 and 10^8 trials
     python scripts/bench.py --workers       # also 10^8 trials on 1, 2 and 4 worker processes (minutes)
     python scripts/bench.py --workers --no-kernel --workers-trials 1e7   # that section alone, smaller
+    python scripts/bench.py --batch --no-kernel   # a 200-task batch spec on 1, 2, 4 workers and every core
 
 Workers
 -------
@@ -35,6 +36,15 @@ The row "2 separate processes" is the machine's ceiling: two independent
 one-process runs of half the trials each, started together (no pool at all).
 More workers than cores cannot help: on a 2-core machine 4 workers share 2
 cores, and the machine's other load takes its share too.
+
+Batch
+-----
+With ``--batch``, a spec of 200 simulated tasks on the Wankul sample deck
+(2 seats × 4 mulligan rules × 5 keep rules × 5 events, ``--batch-trials``
+each) runs with ``deckstat.batch`` on 1, 2 and 4 workers and every core,
+alternated round by round, pool start included; speed-ups are over 1 worker,
+and the overhead per task is the worker time not spent inside a task
+(start-up, hand-over, the wait at the end) shared out over the tasks.
 
 wankul sample
     ``data/wankul/sample_deck.csv`` with the profile's defaults: event
@@ -216,6 +226,57 @@ def workers_section(n_trials: int, rounds: int, console: Console, figures: dict)
     console.print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
+def batch_spec(n_trials: int, method: str = "simulate") -> dict:
+    """200 tasks on the Wankul sample deck: 2 seats x 4 mulligan rules x 5 keep rules x 5 events."""
+    return {
+        "name": "bench", "seed": 1, "trials": n_trials, "method": method,
+        "decks": {"wankul": {"path": str(WANKUL_SAMPLE), "game": "wankul"}},
+        "questions": [{
+            "question": "odds", "turns": "0-6",
+            "sweep": {"seat": ["first", "second"], "mulligan_rule": ["bottom", "london", "vancouver", "free"],
+                      "keep": ["Terrain>=1", "Terrain>=2", "Terrain>=1 and [cost<=1]>=1", "Terrain>=1 or [cost<=1]>=2",
+                               "not Terrain>=3"],
+                      "event": ["Terrain>=1", "Terrain>=2", "[cost<=1]>=1", "Terrain>=1 and [cost<=2]>=2",
+                                "Terrain>=2 or [cost>=3]>=1"]},
+        }],
+    }
+
+
+def run_batch(spec, n_workers: int):
+    """The whole batch on ``n_workers`` processes (1: in this process), pool start included."""
+    return deckstat.batch(spec, workers=n_workers)
+
+
+def batch_section(n_trials: int, rounds: int, console: Console, figures: dict) -> None:
+    """Time a 200-task spec on 1, 2 and 4 workers (and every core), alternated; speed-ups over 1 worker."""
+    from deckstat.batching import load_spec
+
+    cores = len(os.sched_getaffinity(0))
+    counts = sorted(set(WORKER_COUNTS) | {cores})
+    spec = load_spec(batch_spec(n_trials))
+    run_batch(spec, 1)  # warm up: imports, deck and profile caches
+    timings = alternate({w: functools.partial(run_batch, spec, w) for w in counts}, rounds)
+    one, one_min, one_med = timings[1]
+    task_seconds = float(one.tasks["seconds"].sum())
+    table = Table(title=f"A {len(spec.tasks)}-task batch spec ({n_trials:,} simulated trials a task) on "
+                  f"{cores} usable cores, alternated over {rounds} rounds")
+    for column in ("workers", "seconds (min / median)", "speed-up over 1 worker (best / median)",
+                   "overhead per task", "same table"):
+        table.add_column(column, justify="right")
+    figures["batch"] = {"tasks": len(spec.tasks), "trials_per_task": n_trials, "cores": cores}
+    for w, (result, low, median) in timings.items():
+        same = result.table.equals(one.table)
+        # Worker time not spent in a task (start-up, hand-over, waiting at the end), shared out per task.
+        overhead = max(0.0, low * min(w, cores) - task_seconds) / len(spec.tasks)
+        table.add_row(f"{w}{' (every core)' if w == cores else ''}", f"{low:.2f} / {median:.2f}",
+                      f"{one_min / low:.2f} / {one_med / median:.2f}", f"{overhead * 1000:.1f} ms",
+                      "yes" if same else "NO")
+        figures["batch"][w] = {"seconds_min": low, "seconds_median": median, "speedup_best": one_min / low,
+                               "speedup_median": one_med / median, "overhead_per_task_s": overhead,
+                               "same_table": same}
+    console.print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
@@ -227,6 +288,11 @@ def main() -> None:
                         default=10**8, help="trials of the workers section (default 1e8; 1e6 with --quick)")
     parser.add_argument("--workers-rounds", type=int, default=3, help="rounds of the workers section (default 3)")
     parser.add_argument("--no-kernel", action="store_true", help="skip the kernel-versus-baseline section")
+    parser.add_argument("--batch", action="store_true", help="also time a 200-task batch spec on 1, 2 and 4 "
+                        "workers and every core")
+    parser.add_argument("--batch-trials", type=lambda text: parse_count(text, "--batch-trials", minimum=1),
+                        default=100_000, help="simulated trials of each batch task (default 100000; 5000 with "
+                        "--quick)")
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 4_000_000
@@ -236,6 +302,9 @@ def main() -> None:
     if args.workers:
         workers_section(10**6 if args.quick else args.workers_trials, 2 if args.quick else args.workers_rounds,
                         console, figures)
+    if args.batch:
+        batch_section(5_000 if args.quick else args.batch_trials, 2 if args.quick else args.workers_rounds,
+                      console, figures)
     if args.no_kernel:
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))
