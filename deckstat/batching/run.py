@@ -648,7 +648,9 @@ def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) 
     with 2 000 (twice, keeping the quicker) and once with 50 000 trials; the
     difference gives its time per trial, extrapolated to the task's trials (for a ``precision`` task, to the
     trials its widest interval needs at the calibration's probabilities).
-    Tasks that come out exact are timed by running them as they are.
+    Tasks that come out exact are timed as they are, unless their time grows
+    with the trials (an exact answer with a simulated part, such as
+    ``ratio``'s deck-out turns): those are extrapolated like simulated ones.
 
     Parameters
     ----------
@@ -701,7 +703,7 @@ def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) 
         row["method"] = shape["method"]
         if shape["method"] == "error":
             row["estimate"] = shape["error"]
-        elif shape["method"] == "exact":
+        elif "per_trial" not in shape:
             row["seconds"], row["estimate"] = shape["seconds"], "timed"
         else:
             trials = _task_trials(params, shape["table"])
@@ -739,15 +741,18 @@ def _calibrate(run_task: RunTask, task: Any, params: Mapping[str, object], seed:
             return {"method": "exact", "seconds": seconds}
         # Twice, keeping the quicker: a code path's first run pays for its caches, which the run would pay once.
         seconds_small, table = _timed(run_task, _calibration_task(task, params, small), seed)
-        if _methods(table) == {"exact"}:
-            return {"method": "exact", "seconds": seconds_small}
-        seconds_small = min(seconds_small, _timed(run_task, _calibration_task(task, params, small), seed)[0])
+        exact = _methods(table) == {"exact"}
+        if not exact:
+            seconds_small = min(seconds_small, _timed(run_task, _calibration_task(task, params, small), seed)[0])
         seconds_large, table = _timed(run_task, _calibration_task(task, params, large), seed)
+        if exact and seconds_large < 1.5 * seconds_small + 0.05:
+            return {"method": "exact", "seconds": min(seconds_small, seconds_large)}
+        # An exact answer whose time grows with the trials still simulates a part (ratio's deck-out turns).
     except Exception as exc:  # shown against the task in the dry run
         return {"method": "error", "error": _one_line(exc)}
     per_trial = max(0.0, (seconds_large - seconds_small) / (large - small))
     fixed = max(0.0, seconds_small - per_trial * small)
-    return {"method": "simulate", "per_trial": per_trial, "fixed": fixed, "table": table}
+    return {"method": "exact" if exact else "simulate", "per_trial": per_trial, "fixed": fixed, "table": table}
 
 
 def _task_trials(params: Mapping[str, object], table: pd.DataFrame) -> int | None:

@@ -72,9 +72,9 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     work = float(tasks["seconds"].sum())
     parts = [f"{name}: {n_tasks} task{'s' if n_tasks != 1 else ''}"]
     if len(simulated):
-        parts.append(f"{len(simulated)} simulated, estimated from timed runs of 2 000 and 50 000 trials")
+        parts.append(f"{len(simulated)} estimated from timed runs of 2 000 and 50 000 trials")
     if len(exact):
-        parts.append(f"{len(exact)} exact, not estimated but timed by running them once")
+        parts.append(f"{len(exact)} exact, timed by running them")
     if unknown:
         parts.append(f"{unknown} without an estimate (see the estimate column)")
     console.print(Text("; ".join(parts) + "."), soft_wrap=True)
