@@ -54,16 +54,22 @@ def _duration(seconds: float) -> str:
 def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     table = Table(show_edge=False)
     for column in ("task", "deck", "question", "swept", "method", "trials", "estimate"):
-        table.add_column(column, justify="right" if column in ("trials", "estimate") else "left")
+        # Deck labels and swept values are what a reader checks: folded onto more lines, never cut short.
+        table.add_column(column, justify="right" if column in ("trials", "estimate") else "left",
+                         overflow="fold" if column in ("deck", "swept") else "ellipsis",
+                         no_wrap=column in ("task", "question", "method", "trials", "estimate"))
     for row in tasks.itertuples(index=False):
         if row.estimate in ("extrapolated", "timed"):
             estimate = _duration(row.seconds)
         else:
             estimate = row.estimate
         trials = "" if pd.isna(row.trials) else f"{int(row.trials):,}".replace(",", " ")
-        table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, row.swept, row.method or "",
+        swept = "\n".join(row.swept.split(", "))  # one setting a line: narrow enough for a terminal
+        table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, swept, row.method or "",
                                                  trials, estimate)])
     console = stdout()
+    if not console.is_terminal:  # a file or a pipe has no width to respect: keep labels on one line
+        console.width = max(console.width, 140)
     console.print(table)
     n_tasks = len(tasks)
     simulated = tasks[tasks["estimate"] == "extrapolated"]
