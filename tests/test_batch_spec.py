@@ -564,3 +564,17 @@ def test_a_profile_file_counts_by_its_content_not_its_place(tmp_path):
         return [(t.task_id, t.seed(3)) for t in load_spec(spec).tasks]
 
     assert task_ids(tmp_path / "here") == task_ids(tmp_path / "elsewhere" / "deeper")
+
+
+def test_a_ratio_target_turn_outside_its_turns_is_refused_before_anything_runs(folder):
+    path = write(folder, """
+        [[questions]]
+        question = "ratio"
+        decks = ["small"]
+        counts = "10-11"
+        turns = "0-1"
+        target = 0.9
+        target_turn = 3
+    """)
+    message = spec_error(path)
+    assert "spec.toml:" in message and "questions[0].target_turn" in message and "(0, 1)" in message

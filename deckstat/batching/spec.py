@@ -59,7 +59,7 @@ from deckstat.questions._setup import (
     prepare,
     turn_plan,
 )
-from deckstat.terms import DROUGHT_ORDERS, METHODS, MULLIGAN_RULES, POLICIES
+from deckstat.terms import DROUGHT_ORDERS, FIXED_ZONES, METHODS, MULLIGAN_RULES, POLICIES
 from deckstat.text import suggest
 
 #: Top-level keys of a spec; the last four are defaults for every question that takes them.
@@ -744,10 +744,12 @@ def _check_task(question: str, decks: list, profile, params: dict) -> None:
         setup = prepare(decks[0], profile, events, **{**rules, "mulligan": True})
         turn_plan(setup, list(params.get("turns", range(7))), params.get("seat", "first"))
     elif question == "ratio":
-        from deckstat.questions.ratio import check_ratio_zone
+        from deckstat.questions.ratio import check_ratio_zone, check_target
 
         check_seats(params.get("seat", "first"), single=True)
-        check_ratio_zone(profile, params.get("zone", "seen"))
+        zone = check_ratio_zone(profile, params.get("zone", "seen"))
+        turns = [0] if zone in FIXED_ZONES else list(params.get("turns", api_parameters("ratio")["turns"].default))
+        check_target(params.get("target"), params.get("target_turn"), turns)
         group = params.get("group") or profile.resource_group
         if group is not None:
             # The sweep may add the group's very cards, so only an unknown attribute is refused here.

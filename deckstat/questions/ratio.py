@@ -457,6 +457,22 @@ def _decide(statuses: dict[int, str]) -> tuple[int | None, str]:
     return None, "none"
 
 
+def check_target(target: object, target_turn: object, turns: list[int]) -> tuple[float | None, int]:
+    """The ``target`` probability and the turn it is checked at, which must be one of ``turns``."""
+    if target is not None:
+        target = check_probability(target, "target")
+    if target_turn is None:
+        if target is not None and DEFAULT_TARGET_TURN not in turns:
+            raise DeckstatError(f"the target is checked in the kept opening hand (turn 0) unless "
+                                f"{param('target_turn')} says otherwise, and turn 0 is not one of the turns asked "
+                                f"({', '.join(map(str, turns))}); add it or give {param('target_turn')}")
+        return target, DEFAULT_TARGET_TURN
+    if target_turn not in turns:
+        raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
+                            f"({', '.join(map(str, turns))})")
+    return target, target_turn
+
+
 @runner.pooled
 def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
           filler: str | Sequence[str] | None = None, event: str | Sequence[str] | None = None,
@@ -600,17 +616,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     check_simulation(n_trials, None, chunk_size, n_workers)
     flood = default_flood(profile.hand_size) if flood is None else check_whole(flood, "flood", minimum=1,
                                                                                  maximum=profile.hand_size)
-    if target is not None:
-        target = check_probability(target, "target")
-    if target_turn is None:
-        target_turn = DEFAULT_TARGET_TURN
-        if target is not None and target_turn not in turn_list:
-            raise DeckstatError(f"the target is checked in the kept opening hand (turn 0) unless "
-                                f"{param('target_turn')} says otherwise, and turn 0 is not one of the turns asked "
-                                f"({', '.join(map(str, turn_list))}); add it or give {param('target_turn')}")
-    elif target_turn not in turn_list:
-        raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
-                            f"({', '.join(map(str, turn_list))})")
+    target, target_turn = check_target(target, target_turn, turn_list)
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
     # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
     # every deck of the sweep.
