@@ -73,6 +73,7 @@ from rich.table import Table
 
 import deckstat
 from deckstat._validate import parse_count
+from deckstat.batching.run import cores
 
 ROOT = Path(__file__).resolve().parents[1]
 MTG_PROFILE = ROOT / "data" / "mtg" / "profile.toml"
@@ -197,7 +198,7 @@ def side_by_side(scenario: str, n_trials: int, copies: int = 2) -> float:
 
 def workers_section(n_trials: int, rounds: int, console: Console, figures: dict) -> None:
     """Time ``n_trials`` trials on 1, 2 and 4 workers, alternated; print the speed-ups over 1 worker."""
-    table = Table(title=f"{n_trials:,} trials on worker processes ({len(os.sched_getaffinity(0))} cores usable), "
+    table = Table(title=f"{n_trials:,} trials on worker processes ({cores()} cores usable), "
                   f"alternated over {rounds} rounds")
     for column in ("scenario", "workers", "seconds (min / median)", "trials/s (best)",
                    "speed-up over 1 worker (best / median)", "same numbers"):
@@ -251,24 +252,24 @@ def batch_section(n_trials: int, rounds: int, console: Console, figures: dict) -
     """Time a 200-task spec on 1, 2 and 4 workers (and every core), alternated; speed-ups over 1 worker."""
     from deckstat.batching import load_spec
 
-    cores = len(os.sched_getaffinity(0))
-    counts = sorted(set(WORKER_COUNTS) | {cores})
+    n_cores = cores()
+    counts = sorted(set(WORKER_COUNTS) | {n_cores})
     spec = load_spec(batch_spec(n_trials))
     run_batch(spec, 1)  # warm up: imports, deck and profile caches
     timings = alternate({w: functools.partial(run_batch, spec, w) for w in counts}, rounds)
     one, one_min, one_med = timings[1]
     task_seconds = float(one.tasks["seconds"].sum())
     table = Table(title=f"A {len(spec.tasks)}-task batch spec ({n_trials:,} simulated trials a task) on "
-                  f"{cores} usable cores, alternated over {rounds} rounds")
+                  f"{n_cores} usable cores, alternated over {rounds} rounds")
     for column in ("workers", "seconds (min / median)", "speed-up over 1 worker (best / median)",
                    "overhead per task", "same table"):
         table.add_column(column, justify="right")
-    figures["batch"] = {"tasks": len(spec.tasks), "trials_per_task": n_trials, "cores": cores}
+    figures["batch"] = {"tasks": len(spec.tasks), "trials_per_task": n_trials, "cores": n_cores}
     for w, (result, low, median) in timings.items():
         same = result.table.equals(one.table)
         # Worker time not spent in a task (start-up, hand-over, waiting at the end), shared out per task.
-        overhead = max(0.0, low * min(w, cores) - task_seconds) / len(spec.tasks)
-        table.add_row(f"{w}{' (every core)' if w == cores else ''}", f"{low:.2f} / {median:.2f}",
+        overhead = max(0.0, low * min(w, n_cores) - task_seconds) / len(spec.tasks)
+        table.add_row(f"{w}{' (every core)' if w == n_cores else ''}", f"{low:.2f} / {median:.2f}",
                       f"{one_min / low:.2f} / {one_med / median:.2f}", f"{overhead * 1000:.1f} ms",
                       "yes" if same else "NO")
         figures["batch"][w] = {"seconds_min": low, "seconds_median": median, "speedup_best": one_min / low,

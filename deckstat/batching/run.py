@@ -29,7 +29,6 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,11 +39,12 @@ from deckstat._version import __version__
 from deckstat.engines import progress
 from deckstat.engines.runner import (
     BLOCK_TRIALS,
-    CONFIDENCE,
     DEFAULT_MAX_TRIALS,
     DEFAULT_TRIALS,
+    estimate_trials,
     fresh_seed,
     process_pool,
+    widest_half_width,
 )
 from deckstat.errors import DeckstatError, param
 from deckstat.results import Result
@@ -192,7 +192,8 @@ def _sync_folder(folder: Path) -> None:
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     """Write ``path`` through ``write(temporary_path)`` in the same folder, sync it, then rename it into place."""
-    temporary = path.with_name(f"{TEMPORARY_PREFIX}{path.name}.{os.getpid()}")
+    # The name keeps its extension, for writers that choose the format by it (figures).
+    temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
     try:
         write(temporary)
         with open(temporary, "rb+") as handle:
@@ -629,14 +630,14 @@ def _timed(run_task: RunTask, task: Any, seed: int) -> tuple[float, pd.DataFrame
 
 
 def _trials_for_precision(table: pd.DataFrame, precision: float, cap: int) -> int | None:
-    """Trials a precision run stops near: the widest interval's z²p(1-p)/h², in whole blocks, at most ``cap``."""
-    if "p" not in table.columns:
+    """Trials a precision run stops near, from the calibration's answers: the runner's own estimate, in blocks."""
+    if "p" not in table.columns or "n_trials" not in table.columns:
         return None
-    p = pd.to_numeric(table["p"], errors="coerce").dropna().clip(0, 1)
-    if p.empty:
+    p = pd.to_numeric(table["p"], errors="coerce").dropna().clip(0, 1).to_numpy()
+    n_trials = pd.to_numeric(table["n_trials"], errors="coerce").max()
+    if not p.size or not n_trials > 0:
         return None
-    z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
-    needed = float((z**2 * p * (1 - p)).max()) / precision**2
+    needed = estimate_trials(p * n_trials, int(n_trials), precision, widest_half_width, cap)
     return min(cap, max(1, math.ceil(needed / BLOCK_TRIALS)) * BLOCK_TRIALS)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -12,22 +10,22 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, batch, cores, plan
-from deckstat.cli.options import FLAGS, stdout
+from deckstat.batching.run import (
+    JOURNAL,
+    MANIFEST,
+    RESULTS_CSV,
+    RESULTS_PARQUET,
+    batch,
+    cores,
+    plan,
+    write_atomic,
+)
+from deckstat.cli.options import FLAGS, stdout, user_errors
 from deckstat.errors import DeckstatError
 
 #: The command's flags, for the parameters error messages name.
 BATCH_FLAGS = {**FLAGS, "out": "--out", "workers": "--workers", "scheduler": "--scheduler", "resume": "--resume",
                "overwrite": "--overwrite"}
-
-
-@contextlib.contextmanager
-def _user_errors() -> Iterator[None]:
-    try:
-        yield
-    except DeckstatError as exc:
-        typer.echo(f"error: {exc.render(BATCH_FLAGS)}", err=True)
-        raise typer.Exit(code=2) from None
 
 
 def _progress(quiet: bool):
@@ -115,7 +113,7 @@ def batch_command(
     every task ran, 1 when some failed (their errors are in manifest.json and
     printed), 2 for a bad spec or option.
     """
-    with _user_errors():
+    with user_errors(BATCH_FLAGS):
         if dry_run:
             with _progress(quiet):
                 tasks = plan(spec)
@@ -145,7 +143,7 @@ def batch_command(
                f"{out / MANIFEST})")
     typer.echo(summary)
     if plots:
-        with _user_errors():
+        with user_errors(BATCH_FLAGS):
             written = _write_plots(result.table, out / "plots")
         typer.echo(f"{len(written)} figure{'s' if len(written) != 1 else ''} in {out / 'plots'}"
                    if written else "no odds or when rows to draw")
@@ -164,8 +162,7 @@ def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:
         for number, event in enumerate(rows["event"].dropna().unique(), start=1):
             folder.mkdir(parents=True, exist_ok=True)
             target = folder / f"{question}_{number}.png"
-            partial = folder / f".partial-{target.name}"
-            plots.save(plots.plot_batch(rows, question, event), partial)
-            partial.replace(target)
+            ax = plots.plot_batch(rows, question, event)
+            write_atomic(target, lambda path, ax=ax: plots.save(ax, path))
             written.append(target)
     return written

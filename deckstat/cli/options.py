@@ -128,12 +128,12 @@ def stdout() -> Console:
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as flags) and exit code 2."""
+def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
+    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2."""
     try:
         yield
     except DeckstatError as exc:
-        typer.echo(f"error: {exc.render(FLAGS)}", err=True)
+        typer.echo(f"error: {exc.render(flags)}", err=True)
         raise typer.Exit(code=2) from None
 
 

@@ -470,25 +470,28 @@ def simulate(task: Callable, streams: Streams, *, n_trials: int | None = None, p
     Returns the summed tallies and the number of trials run (see
     :func:`simulate_until` for what a precision run records).
     """
-    if precision is not None:
-        tallies, n_done, _ = simulate_until(task, streams, precision, chunk_size=chunk_size, n_workers=n_workers,
-                                            widest=widest, max_trials=max_trials, description=description)
-        return tallies, n_done
-    runner = BlockRunner(task, streams, chunk_size=chunk_size, n_workers=n_workers, description=description)
-    return runner.run(DEFAULT_TRIALS if n_trials is None else n_trials)
+    tallies, n_done, _ = simulate_until(task, streams, precision, n_trials=n_trials, chunk_size=chunk_size,
+                                        n_workers=n_workers, widest=widest, max_trials=max_trials,
+                                        description=description)
+    return tallies, n_done
 
 
-def simulate_until(task: Callable, streams: Streams, precision: float, *, chunk_size: int = DEFAULT_CHUNK,
-                   n_workers: int = 1, widest: Callable[[np.ndarray, int], float] = widest_half_width,
+def simulate_until(task: Callable, streams: Streams, precision: float | None, *, n_trials: int | None = None,
+                   chunk_size: int = DEFAULT_CHUNK, n_workers: int = 1,
+                   widest: Callable[[np.ndarray, int], float] = widest_half_width,
                    max_trials: int = DEFAULT_MAX_TRIALS,
-                   description: str = "simulating") -> tuple[np.ndarray, int, dict]:
+                   description: str = "simulating") -> tuple[np.ndarray, int, dict | None]:
     """Run ``task`` until ``widest`` is at most ``precision``, within ``max_trials`` (:meth:`BlockRunner.run_until`).
 
-    Returns the summed tallies, the number of trials run, and the stopping
-    facts for the provenance: ``max_trials``, ``estimated_trials`` (the
+    With ``precision`` None, runs ``n_trials`` trials (default
+    :data:`DEFAULT_TRIALS`) instead. Returns the summed tallies, the number
+    of trials run, and for a precision run the stopping facts for the
+    provenance (None otherwise): ``max_trials``, ``estimated_trials`` (the
     estimate after the first block) and ``stopping_rule`` (in words).
     """
     runner = BlockRunner(task, streams, chunk_size=chunk_size, n_workers=n_workers, description=description)
+    if precision is None:
+        return (*runner.run(DEFAULT_TRIALS if n_trials is None else n_trials), None)
     tallies, n_done = runner.run_until(precision, widest, max_trials)
     rule = (f"stop after the first block of {BLOCK_TRIALS:,} trials at which every 95% Wilson interval is at most "
             f"±{precision:g}; refuse after the first block when the observed proportions need more than "

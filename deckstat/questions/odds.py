@@ -155,13 +155,9 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
         task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
         settings = {"chunk_size": chunk_size, "n_workers": n_workers,
                     "description": f"odds {to_text(setup.events[0])} ({zone})"}
-        stopping = None
-        if precision is None:
-            hits, n_done = runner.simulate(task, streams, n_trials=n_trials, **settings)
-        else:
-            hits, n_done, stopping = runner.simulate_until(
-                task, streams, precision, max_trials=max_trials,
-                widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)
+        hits, n_done, stopping = runner.simulate_until(
+            task, streams, precision, n_trials=n_trials, max_trials=max_trials,
+            widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)
         probs = hits[0] / n_done
         low, high = runner.intervals(hits[0], n_done)
         kept = int(hits[-1, 0])

@@ -99,12 +99,8 @@ def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precis
                                  tuple(tuple(d) for d in per_seat.values()))
         settings = {"chunk_size": chunk_size, "n_workers": n_workers,
                     "description": f"when {to_text(setup.events[0])}"}
-        stopping = None
-        if precision is None:
-            tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, **settings)
-        else:
-            tallies, n_done, stopping = runner.simulate_until(task, streams, precision, max_trials=max_trials,
-                                                              widest=_widest_cdf, **settings)
+        tallies, n_done, stopping = runner.simulate_until(task, streams, precision, n_trials=n_trials,
+                                                          max_trials=max_trials, widest=_widest_cdf, **settings)
         provenance.update(runner.provenance(streams, precision, stopping))
     identity = {"deck": setup.deck.name, "game": setup.profile.id, "event": to_text(setup.events[0])}
     rows, summary = [], []
