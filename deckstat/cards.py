@@ -464,6 +464,91 @@ def _describe(record: dict, columns: list[str]) -> str:
     return ", ".join(t for t in texts if t) or "no number, set, clan or rarity"
 
 
+class CardIndex:
+    """Finds the card a decklist line names in a pool: ``3 VENDEUR #35`` → (pool row, 3).
+
+    Parameters
+    ----------
+    pool_deck : Deck
+        The cards lines may name (a card pool, or a deck itself).
+    noun : str
+        How messages name ``pool_deck`` (``pool``, ``deck``).
+    """
+
+    def __init__(self, pool_deck: Deck, *, noun: str = "pool"):
+        self.pool = pool_deck
+        self.where = f"the {noun} {pool_deck.source}"
+        table = pool_deck.cards.drop(columns=["count", "deck"], errors="ignore")
+        self.names = list(table["name"])
+        self.columns = pool_deck.printing_columns
+        self.records = table.to_dict("records")
+        self.by_name: dict[str, list[int]] = {}
+        seen: set[tuple] = set()
+        for i, printing in enumerate(pool_deck.printings):
+            if printing not in seen:  # a Licum pool lists a card once per deck part
+                seen.add(printing)
+                self.by_name.setdefault(printing[0], []).append(i)
+        self.by_base: dict[str, list[str]] = {}
+        if "base_name" in table.columns:
+            for name, base in zip(table["name"], table["base_name"]):
+                if isinstance(base, str) and fold(base) != fold(name) and name not in self.by_base.get(fold(base), []):
+                    self.by_base.setdefault(fold(base), []).append(name)
+
+    def resolve(self, stripped: str, *, source: str, line: int | None = None,
+                column: int | None = None) -> tuple[int, int]:
+        """The pool row and the count a line (``3 Nom``, ``3x Nom``, ``Nom #35``…) names.
+
+        Raises
+        ------
+        DeckstatError
+            An unknown card, a count out of range, or a name that matches several printings.
+        """
+        pool_deck, records, columns, by_name, by_base = self.pool, self.records, self.columns, self.by_name, \
+            self.by_base
+        where = {"source": source, "line": line, "column": column}
+        readings = [(count, *reading) for count, rest in _decklist_parses(stripped) for reading in _name_readings(rest)]
+        # The first reading that names one printing wins, else the first that names several, else none.
+        matches = [(r, [i for i in by_name[fold(r[1])] if _printing_matches(r[2], r[3], records[i], columns)])
+                   for r in readings if fold(r[1]) in by_name]
+        best = (next((m for m in matches if len(m[1]) == 1), None) or next((m for m in matches if m[1]), None)
+                or (matches[0] if matches else (readings[0], [])))
+        (count_text, name, number, values), chosen = best
+        if len(chosen) > 1:
+            # A label reads back: "POLICIER" names the plain printing when the other is "POLICIER (holo)".
+            labelled = [i for i in chosen if fold(pool_deck.labels[i]) in {fold(r[1]) for r in readings}]
+            chosen = labelled if len(labelled) == 1 else chosen
+        if not matches:
+            # Report the name without its printing selectors: "VENDEUR", not "VENDEUR #35".
+            name = min((r[1] for r in readings if r[0] == count_text), key=len)
+        count = int(count_text) if count_text else 1
+        if count <= 0:
+            raise DeckstatError(f"count {count_text!r} must be at least 1", **where)
+        if count > MAX_COPIES:
+            raise DeckstatError(f"count {count_text!r} is too large (at most {MAX_COPIES})", **where)
+        key = fold(name)
+        if key not in by_name:
+            full = next((by_base[fold(r[1])] for r in readings if fold(r[1]) in by_base), None)
+            if full:
+                raise DeckstatError(f"unknown card {name!r} in {self.where}: it is the base name of "
+                                    f"{_listed([repr(n) for n in full])}; write the full name, e.g. "
+                                    f"'{count} {full[0]}'", **where)
+            hint = suggest(name, self.names)
+            raise DeckstatError(f"unknown card {name!r}, not in {self.where}{hint}", **where)
+        candidates = by_name[key]
+        if len(chosen) != 1:
+            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep="; ")
+            if not chosen:
+                picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
+                raise DeckstatError(f"no printing of {name!r} in {self.where} matches {picked!r}; "
+                                    f"it has {listed}", **where)
+            others = by_base.get(key, [])
+            also = f" (and it is the base name of {_listed([repr(n) for n in others])})" if others else ""
+            raise DeckstatError(f"{stripped!r} matches {len(chosen)} cards of {self.where}: "
+                                f"{listed}{also}; pick one with its number or printing values, e.g. "
+                                f"'{count} {pool_deck.labels[chosen[0]]}'", **where)
+        return chosen[0], count
+
+
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     """Load a plain-text decklist resolved against a card pool.
 
@@ -495,20 +580,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     path = Path(path)
     source = str(path)
     pool_deck = pool if isinstance(pool, Deck) else read_card_csv(pool)
-    pool_table = pool_deck.cards.drop(columns=["count", "deck"], errors="ignore")
-    columns = pool_deck.printing_columns
-    records = pool_table.to_dict("records")
-    by_name: dict[str, list[int]] = {}
-    seen: set[tuple] = set()
-    for i, printing in enumerate(pool_deck.printings):
-        if printing not in seen:  # a Licum pool lists a card once per deck part
-            seen.add(printing)
-            by_name.setdefault(printing[0], []).append(i)
-    by_base: dict[str, list[str]] = {}
-    if "base_name" in pool_table.columns:
-        for name, base in zip(pool_table["name"], pool_table["base_name"]):
-            if isinstance(base, str) and fold(base) != fold(name) and name not in by_base.get(fold(base), []):
-                by_base.setdefault(fold(base), []).append(name)
+    index = CardIndex(pool_deck)
     text = _read_text(path)
     entries: list[tuple[int, int, str | None]] = []
     section: str | None = None
@@ -520,49 +592,8 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         if section_match:
             section = (section_match.group(1) or section_match.group(2)).strip()
             continue
-        readings = [(count, *reading) for count, rest in _decklist_parses(stripped) for reading in _name_readings(rest)]
-        # The first reading that names one printing wins, else the first that names several, else none.
-        matches = [(r, [i for i in by_name[fold(r[1])] if _printing_matches(r[2], r[3], records[i], columns)])
-                   for r in readings if fold(r[1]) in by_name]
-        best = (next((m for m in matches if len(m[1]) == 1), None) or next((m for m in matches if m[1]), None)
-                or (matches[0] if matches else (readings[0], [])))
-        (count_text, name, number, values), chosen = best
-        if len(chosen) > 1:
-            # A label reads back: "POLICIER" names the plain printing when the other is "POLICIER (holo)".
-            labelled = [i for i in chosen if fold(pool_deck.labels[i]) in {fold(r[1]) for r in readings}]
-            chosen = labelled if len(labelled) == 1 else chosen
-        if not matches:
-            # Report the name without its printing selectors: "VENDEUR", not "VENDEUR #35".
-            name = min((r[1] for r in readings if r[0] == count_text), key=len)
-        count = int(count_text) if count_text else 1
-        if count <= 0:
-            raise DeckstatError(f"count {count_text!r} must be at least 1", source=source, line=line_no)
-        if count > MAX_COPIES:
-            raise DeckstatError(f"count {count_text!r} is too large (at most {MAX_COPIES})", source=source,
-                                line=line_no)
-        key = fold(name)
-        if key not in by_name:
-            full = next((by_base[fold(r[1])] for r in readings if fold(r[1]) in by_base), None)
-            if full:
-                raise DeckstatError(f"unknown card {name!r} in the pool {pool_deck.source}: it is the base name of "
-                                    f"{_listed([repr(n) for n in full])}; write the full name, e.g. "
-                                    f"'{count} {full[0]}'", source=source, line=line_no)
-            hint = suggest(name, list(pool_table["name"]))
-            raise DeckstatError(f"unknown card {name!r}, not in the pool {pool_deck.source}{hint}",
-                                source=source, line=line_no)
-        candidates = by_name[key]
-        if len(chosen) != 1:
-            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep="; ")
-            if not chosen:
-                picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
-                raise DeckstatError(f"no printing of {name!r} in the pool {pool_deck.source} matches {picked!r}; "
-                                    f"it has {listed}", source=source, line=line_no)
-            others = by_base.get(key, [])
-            also = f" (and it is the base name of {_listed([repr(n) for n in others])})" if others else ""
-            raise DeckstatError(f"{stripped!r} matches {len(chosen)} cards of the pool {pool_deck.source}: "
-                                f"{listed}{also}; pick one with its number or printing values, e.g. "
-                                f"'{count} {pool_deck.labels[chosen[0]]}'", source=source, line=line_no)
-        entries.append((chosen[0], count, section))
+        entries.append((*index.resolve(stripped, source=source, line=line_no), section))
+    records = index.records
     if not entries:
         raise DeckstatError("lists no cards", source=source)
     rows = []

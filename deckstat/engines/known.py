@@ -1,0 +1,150 @@
+"""Exact probabilities once some cards are known: a hand held, cards gone, cards known to lie at the bottom.
+
+What is still unknown is a uniformly shuffled *library* of known composition
+(per cell), possibly followed by *bottom* cards known to lie under it (a
+Wankul mulligan, an effect that puts cards under the deck), in random order
+among themselves. The cards drawn next come from the library first, then
+from the bottom block. A zone's count of a group is then the known count
+already in it (``base``) plus the count among the cards drawn, whose law is
+multivariate hypergeometric over the cells: the same weights
+:func:`deckstat.engines.exact.segment_weights` computes, over the library or
+over the bottom block.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from deckstat.engines.exact import Condition, segment_weights
+from deckstat.errors import DeckstatError
+
+
+def _holds_after(condition: Condition, base: np.ndarray) -> np.ndarray:
+    """Whether ``condition`` holds on ``base + x`` for every saturated count ``x`` of its groups.
+
+    ``x`` saturated at a group's cap means "cap or more", and so does
+    ``base + x`` clipped at the cap: the event does not change past it.
+    """
+    if not condition.groups:
+        return np.asarray(condition.holds([]), dtype=float)
+    caps = np.asarray(condition.caps)
+    grid = np.indices([c + 1 for c in caps])
+    offset = np.asarray([base[g] for g in condition.groups]).reshape((-1,) + (1,) * len(caps))
+    values = np.minimum(grid + offset, caps.reshape(offset.shape))
+    return np.asarray(condition.holds(list(values)), dtype=float)
+
+
+def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition, *, base: Sequence[int],
+               draws: Sequence[int], bottom: np.ndarray | None = None) -> np.ndarray:
+    """Exact P(condition) on the known cards of a zone plus the next ``d`` cards drawn, for each ``d``.
+
+    Parameters
+    ----------
+    library : ndarray of int, shape (n_cells,)
+        Unknown cards still to be drawn, per cell, in uniformly random order.
+    membership : ndarray of bool, shape (n_cells, n_groups)
+        Group membership of each cell.
+    condition : Condition
+        The event, over columns of ``membership``.
+    base : sequence of int, length n_groups
+        Cards of each group already known in the zone (the hand held, the cards seen).
+    draws : sequence of int
+        Numbers of cards drawn next; at most the library plus the bottom block.
+    bottom : ndarray of int, shape (n_cells,), optional
+        Cards known to lie under the library, drawn after it in random order.
+
+    Returns
+    -------
+    ndarray of float, shape (len(draws),)
+
+    Examples
+    --------
+    Four Terrains among 20 unknown cards, none held: P(at least one in the next 3)
+    is 1 - C(16,3)/C(20,3).
+
+    >>> membership = np.array([[True], [False]])
+    >>> holds = Condition((0,), (2,), lambda a: a[0] >= 1)
+    >>> p = known_odds(np.array([4, 16]), membership, holds, base=[0], draws=[3])
+    >>> round(float(p[0]), 6), round(1 - math.comb(16, 3) / math.comb(20, 3), 6)
+    (0.508772, 0.508772)
+    """
+    library = np.asarray(library, dtype=np.int64)
+    bottom = np.zeros_like(library) if bottom is None else np.asarray(bottom, dtype=np.int64)
+    membership = np.asarray(membership, dtype=bool).reshape(len(library), -1)
+    base = np.asarray(base, dtype=np.int64)
+    if (library < 0).any() or (bottom < 0).any() or (base < 0).any():
+        raise ValueError("negative card counts")
+    n_library, n_bottom = int(library.sum()), int(bottom.sum())
+    draws = [int(d) for d in draws]
+    if any(d < 0 for d in draws):
+        raise ValueError("negative number of draws")
+    if draws and max(draws) > n_library + n_bottom:
+        raise DeckstatError(f"{max(draws)} draws asked, but only {n_library + n_bottom} cards are left to draw")
+    out = np.empty(len(draws))
+    early = [d for d in draws if d <= n_library]
+    if early:
+        weights = segment_weights(library, membership, [max(early)], [condition.tracker((0,))])
+        mask = _holds_after(condition, base)
+    late = [d for d in draws if d > n_library]
+    if late:
+        # The whole library is drawn: its counts join the base, and the rest comes from the bottom block.
+        drawn_all = base + (library[:, None] * membership).sum(axis=0)
+        late_weights = segment_weights(bottom, membership, [max(late) - n_library], [condition.tracker((0,))])
+        late_mask = _holds_after(condition, drawn_all)
+    for i, d in enumerate(draws):
+        if d <= n_library:
+            out[i] = float((weights[d] * mask).sum()) / math.comb(n_library, d)
+        else:
+            k = d - n_library
+            out[i] = float((late_weights[k] * late_mask).sum()) / math.comb(n_bottom, k)
+    return np.clip(out, 0.0, 1.0)
+
+
+def compositions(cell_counts: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every way ``size`` cards drawn from the cells can split among them, with its probability.
+
+    Parameters
+    ----------
+    cell_counts : ndarray of int, shape (n_cells,)
+    size : int
+        Cards drawn (at most the total).
+
+    Returns
+    -------
+    splits : ndarray of int64, shape (n_splits, n_cells)
+        Cards of each cell drawn, one row per split, in lexicographic order.
+    probabilities : ndarray of float, shape (n_splits,)
+        Multivariate hypergeometric probability of each split (they sum to 1).
+
+    Examples
+    --------
+    >>> splits, p = compositions(np.array([2, 3]), 2)
+    >>> splits.tolist(), [round(float(x), 2) for x in p]
+    ([[0, 2], [1, 1], [2, 0]], [0.3, 0.6, 0.1])
+    """
+    cell_counts = np.asarray(cell_counts, dtype=np.int64)
+    total = int(cell_counts.sum())
+    if size < 0 or size > total:
+        raise ValueError(f"cannot draw {size} cards from {total}")
+    # Cards that can still go to the cells after each one bound the split (no dead branches).
+    after = np.concatenate([np.cumsum(cell_counts[::-1])[::-1][1:], [0]])
+    splits: list[list[int]] = []
+    ways: list[int] = []
+
+    def walk(cell: int, left: int, prefix: list[int], weight: int) -> None:
+        if cell == len(cell_counts):
+            splits.append(list(prefix))
+            ways.append(weight)
+            return
+        for k in range(max(0, left - int(after[cell])), min(left, int(cell_counts[cell])) + 1):
+            prefix.append(k)
+            walk(cell + 1, left - k, prefix, weight * math.comb(int(cell_counts[cell]), k))
+            prefix.pop()
+
+    walk(0, size, [], 1)
+    all_ways = math.comb(total, size)
+    return (np.array(splits, dtype=np.int64).reshape(len(splits), len(cell_counts)),
+            np.array([w / all_ways for w in ways]))

@@ -1,0 +1,313 @@
+"""Cards a player knows about mid-game: what they are, and what that leaves unknown.
+
+A description names cards of a deck in one of three ways:
+
+* a card file (CSV) or a text decklist, resolved against the deck the way
+  decklists are resolved against a pool (``3 VENDEUR #35``);
+* names inline, separated by commas: ``"ROCKET FIELD, LAINK, 2 DRESSEUSE"``;
+* group counts inline: ``"Terrain=1, [cost<=1]=0, other=4"``. A card counts in
+  the first group listed that it belongs to; ``other`` (``autre``, ``rest``,
+  ``reste``) is every card in none of them. Names and group counts may be mixed.
+
+Names pin cards down. Group counts do not: which cards of a group they are is
+unknown, and for a hand dealt at random every choice of that many cards of
+the group is equally likely, so :func:`cell_law` averages over them exactly
+(a multivariate hypergeometric law over the cards still available).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from deckstat.cards import CardIndex, read_card_csv
+from deckstat.deck import Deck
+from deckstat.engines.known import compositions
+from deckstat.errors import DeckstatError, ExpressionError
+from deckstat.events import parse_group
+from deckstat.text import fold
+
+#: Words for "every card in none of the groups listed".
+OTHER_WORDS = ("other", "others", "autre", "autres", "rest", "reste")
+#: Suffixes that make a description a file rather than inline names.
+FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".dec", ".list")
+#: Most outcomes :func:`cell_law` enumerates before refusing.
+MAX_OUTCOMES = 200_000
+
+
+@dataclass(frozen=True)
+class KnownCards:
+    """Cards described by a player, against one deck.
+
+    Attributes
+    ----------
+    rows : ndarray of int64, shape (n_rows,)
+        Copies of each deck row named exactly (by name, file or decklist).
+    classes : tuple of (ndarray of bool, int, str)
+        Cards given by count only: the deck rows they may be, how many, and the label of the item.
+    source : str
+        How messages name the description.
+    """
+
+    rows: np.ndarray
+    classes: tuple[tuple[np.ndarray, int, str], ...]
+    source: str
+
+    @property
+    def size(self) -> int:
+        """Number of cards described."""
+        return int(self.rows.sum()) + sum(n for _, n, _ in self.classes)
+
+    @classmethod
+    def none(cls, deck: Deck) -> KnownCards:
+        """No card."""
+        return cls(np.zeros(len(deck.cards), dtype=np.int64), (), "")
+
+
+def _split_items(text: str) -> list[tuple[str, int]]:
+    """Split at the commas outside brackets and quotes: ``([cost<=1]=0, "A, B")`` → items and 1-based positions."""
+    items, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text + ","):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth = max(depth - 1, 0)
+        elif (ch == "," or ch == ";") and depth == 0:
+            item = text[start:i]
+            stripped = item.strip()
+            if stripped:
+                items.append((stripped, start + len(item) - len(item.lstrip()) + 1))
+            start = i + 1
+    return items
+
+
+def _group_count(item: str) -> tuple[str, int] | None:
+    """``Terrain=2`` → (``Terrain``, 2); None when the item is not a group count."""
+    head, sep, tail = item.rpartition("=")
+    tail = tail.strip()
+    if not sep or not tail.isdigit() or not head.strip() or head.rstrip()[-1:] in "<>!=~":
+        return None
+    return head.strip(), int(tail)
+
+
+def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "known cards") -> KnownCards:
+    """Resolve a description of known cards against ``deck``.
+
+    Parameters
+    ----------
+    description : str, Path or Deck
+        A card file or text decklist path, inline names, inline group counts, or a Deck.
+    deck : Deck
+        The deck the cards come from (with the profile's synonyms, so groups match as in events).
+    what : str
+        How messages name the description (``hand``, ``gone``…).
+
+    Returns
+    -------
+    KnownCards
+
+    Raises
+    ------
+    DeckstatError
+        An unknown card (with the closest names), a malformed item, a group that matches no card.
+
+    Examples
+    --------
+    >>> deck = Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                         {"name": "Laink", "count": 3, "type": "Personnage"}])
+    >>> known = parse_known("2 Laink, Terrain=1", deck)
+    >>> known.rows.tolist(), [(mask.tolist(), n) for mask, n, _ in known.classes]
+    ([0, 2], [([True, False], 1)])
+    """
+    index = CardIndex(deck, noun="deck")
+    rows = np.zeros(len(deck.cards), dtype=np.int64)
+    if isinstance(description, Deck) or isinstance(description, Path) or (
+            isinstance(description, str) and _looks_like_file(description)):
+        source = description.source if isinstance(description, Deck) else str(description)
+        lines = _file_lines(description)
+        for line_no, line in lines:
+            row, count = index.resolve(line, source=source, line=line_no)
+            rows[row] += count
+        if not lines:
+            raise DeckstatError("lists no cards", source=source)
+        return KnownCards(rows, (), f"{what} {source}")
+    if not isinstance(description, str):
+        raise DeckstatError(f"{what}: expected a card file, a decklist, names or group counts, got "
+                            f"{type(description).__name__}")
+    source = f"{what} {description!r}"
+    items = _split_items(description)
+    if not items:
+        raise DeckstatError("names no card; expected names (\"A, 2 B\") or group counts (\"Terrain=2, other=3\")",
+                            source=source)
+    classes: list[tuple[np.ndarray, int, str]] = []
+    listed = np.zeros(len(deck.cards), dtype=bool)
+    other: tuple[int, int] | None = None
+    for item, position in items:
+        group_count = _group_count(item)
+        if group_count is not None and fold(group_count[0]) in OTHER_WORDS:
+            if other is not None:
+                raise DeckstatError(f"'{group_count[0]}' is given twice", source=source, column=position)
+            other = (group_count[1], position)
+            continue
+        if group_count is not None:
+            text, count = group_count
+            try:
+                group = parse_group(text, what=what)
+                mask = deck.mask(group) & ~listed
+            except ExpressionError as exc:
+                raise ExpressionError(exc.message, source=source, column=position) from None
+            listed |= deck.mask(group)
+            classes.append((mask, count, f"{group.label}={count}"))
+            continue
+        try:
+            row, count = index.resolve(item, source=source, column=position)
+        except DeckstatError as exc:
+            raise _as_group_hint(exc, item, deck) from None
+        rows[row] += count
+    if other is not None:
+        classes.append((~listed, other[0], f"other={other[0]}"))
+    return KnownCards(rows, tuple((m, n, label) for m, n, label in classes if n > 0), source)
+
+
+def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
+    """An unknown name that is a group of the deck (``Terrain``): suggest a group count instead."""
+    try:
+        matches = deck.count(parse_group(item)) > 0
+    except DeckstatError:
+        matches = False
+    if not matches:
+        return exc
+    return DeckstatError(f"{exc.message}; {item!r} is a group of the deck: write a count, e.g. '{item}=1'",
+                         source=exc.source, column=exc.column)
+
+
+def _looks_like_file(text: str) -> bool:
+    return "\n" not in text and (Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file())
+
+
+def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
+    """``(line, "count label")`` for each card of a card file, decklist or Deck."""
+    if isinstance(description, Deck) or Path(description).suffix.lower() in (".csv", ".tsv"):
+        known = description if isinstance(description, Deck) else read_card_csv(description)
+        return [(None, f"{count} {label}") for count, label in zip(known.counts, known.labels) if count > 0]
+    path = Path(description)
+    if not path.is_file():
+        raise DeckstatError("no such file", source=str(path))
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    return [(i, line.strip()) for i, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.strip().startswith(("#", "//", "["))]
+
+
+def check_available(deck: Deck, known: Mapping[str, KnownCards]) -> None:
+    """Refuse known cards the deck cannot hold: more copies of a card, or more cards of a group, than it has."""
+    counts = deck.counts
+    named = sum((k.rows for k in known.values()), np.zeros(len(counts), dtype=np.int64))
+    over = np.flatnonzero(named > counts)
+    if over.size:
+        i = int(over[0])
+        zones = [(zone, int(k.rows[i])) for zone, k in known.items() if k.rows[i]]
+        where = f"the {zones[0][0]} names" if len(zones) == 1 else \
+            " and ".join(f"{zone} ({n})" for zone, n in zones) + " name"
+        raise DeckstatError(f"{where} {int(named[i])} copies of {deck.labels[i]!r}, but the deck has "
+                            f"{int(counts[i])}")
+    left = counts - named
+    for k in known.values():
+        for mask, n, label in k.classes:
+            if n > int(left[mask].sum()):
+                raise DeckstatError(f"{label}: the deck has only {int(left[mask].sum())} such cards besides the "
+                                    "cards named", source=k.source)
+    total = sum(k.size for k in known.values())
+    if total > deck.size:
+        raise DeckstatError(f"{total} known cards, but the deck has {deck.size}")
+
+
+def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
+             known: Mapping[str, KnownCards]) -> list[tuple[dict[str, np.ndarray], float]]:
+    """The law of the known cards' cells, per zone.
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck the descriptions were resolved against.
+    row_cells : ndarray of int, shape (n_rows,)
+        The cell of each deck row (see :func:`row_cells`).
+    n_cells : int
+    known : mapping of zone name to KnownCards
+
+    Returns
+    -------
+    list of (dict of zone to ndarray of int64, float)
+        Each outcome: the known cards of each zone per cell, and its
+        probability (they sum to 1; a single outcome when every card is named).
+
+    Examples
+    --------
+    One Terrain known in hand, of 2 cells of Terrains (3 cheap, 1 not): the cheap cell with probability 3/4.
+
+    >>> deck = Deck.from_table([{"name": "A", "count": 3, "type": "Terrain"},
+    ...                         {"name": "B", "count": 1, "type": "Terrain"}])
+    >>> law = cell_law(deck, np.array([0, 1]), 2, {"hand": parse_known("Terrain=1", deck)})
+    >>> [(out["hand"].tolist(), p) for out, p in law]
+    [([0, 1], 0.25), ([1, 0], 0.75)]
+    """
+    check_available(deck, known)
+    row_cells = np.asarray(row_cells, dtype=np.int64)
+    zones = list(known)
+    fixed = {z: np.bincount(row_cells, weights=known[z].rows, minlength=n_cells).astype(np.int64) for z in zones}
+    left = deck.counts - sum(known[z].rows for z in zones)
+    steps = [(z, mask, n) for z in zones for mask, n, _ in known[z].classes]
+    if not steps:
+        return [(fixed, 1.0)]
+    # Atoms: rows alike for every step's mask and in one cell; a step draws its cards from atoms in its mask.
+    keys = np.column_stack([row_cells] + [mask for _, mask, _ in steps])
+    atom_keys, atom_of = np.unique(keys, axis=0, return_inverse=True)
+    atom_of = atom_of.ravel()
+    atom_left = np.bincount(atom_of, weights=left, minlength=len(atom_keys)).astype(np.int64)
+    atom_cell = atom_keys[:, 0]
+    outcomes: list[tuple[dict[str, np.ndarray], float]] = []
+
+    def walk(step: int, available: np.ndarray, drawn: dict[str, np.ndarray], p: float) -> None:
+        if step == len(steps):
+            outcomes.append(({z: drawn[z].copy() for z in zones}, p))
+            if len(outcomes) > MAX_OUTCOMES:
+                raise DeckstatError(f"the cards given by group counts can be split over more than {MAX_OUTCOMES:,} "
+                                    "ways; name more of them, or count fewer groups")
+            return
+        zone, _, n = steps[step]
+        inside = atom_keys[:, 1 + step].astype(bool)
+        pool = np.where(inside, available, 0)
+        splits, probs = compositions(pool, n)
+        for split, q in zip(splits, probs):
+            drawn[zone] += np.bincount(atom_cell, weights=split, minlength=n_cells).astype(np.int64)
+            walk(step + 1, available - split, drawn, p * float(q))
+            drawn[zone] -= np.bincount(atom_cell, weights=split, minlength=n_cells).astype(np.int64)
+
+    walk(0, atom_left, {z: fixed[z].copy() for z in zones}, 1.0)
+    # Atoms of one cell give the same cells: merge equal outcomes.
+    merged: dict[tuple, tuple[dict[str, np.ndarray], float]] = {}
+    for out, p in outcomes:
+        key = tuple(tuple(out[z].tolist()) for z in zones)
+        merged[key] = (out, merged[key][1] + p) if key in merged else (out, p)
+    return sorted(merged.values(), key=lambda item: [item[0][z].tolist() for z in zones])
+
+
+def row_cells(row_membership: np.ndarray, cell_membership: np.ndarray) -> np.ndarray:
+    """The cell of each deck row, from its group membership row (see :func:`deckstat.engines.cells.partition`)."""
+    row_membership = np.asarray(row_membership).reshape(len(row_membership), -1)
+    cell_membership = np.asarray(cell_membership).reshape(len(cell_membership), -1)
+    lookup = {tuple(row.tolist()): i for i, row in enumerate(cell_membership)}
+    out = np.empty(len(row_membership), dtype=np.int64)
+    for i, row in enumerate(row_membership):
+        key = tuple(row.tolist())
+        if key not in lookup:
+            raise ValueError("a deck row matches no cell")
+        out[i] = lookup[key]
+    return out
+
