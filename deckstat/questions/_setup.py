@@ -114,7 +114,8 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
             matches = deck.mask(group).any()
         except ExpressionError as exc:
             # An unknown attribute: name the expression the player typed, where the position points.
-            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=group.position) from None
+            inner = group.group if isinstance(group, DistinctGroup) else group
+            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=inner.position) from None
         if matches or allow_absent:
             continue
         raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
@@ -152,6 +153,8 @@ def absent_group_error(deck: Deck, group, profile: Profile, what: str, text: str
                        remedy: str | None = None) -> ExpressionError:
     """The error for a group of ``what`` ``text`` that matches no card of ``deck`` (``scope`` names the decks)."""
     remedy = remedy if remedy is not None else f"to ask about it anyway, pass {param('allow_absent', True)}"
+    if isinstance(group, DistinctGroup):
+        group = group.group  # distinct(G) has cards exactly when G has
     if isinstance(group, NameGroup):
         message = _absent_word(deck, group, profile, scope)
     else:
