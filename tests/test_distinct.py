@@ -110,6 +110,21 @@ def test_generated_events_with_distinct_terms_round_trip(event):
     assert parse_event(to_text(event)) == event
 
 
+TOKENS = ["distinct", "différentes", "DISTINCTES", "(", ")", "Impro", "[cost<=1]", '"distinct"', ">=", "=", "2", " ",
+          "and", "not", "or"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=12).map("".join))
+def test_parse_never_raises_anything_else(text):
+    try:
+        event = parse_event(text)
+    except ExpressionError as err:
+        assert isinstance(err.column, int) and 1 <= err.column <= len(text) + 1
+        return
+    assert parse_event(to_text(event)) == event
+
+
 # --------------------------------------------------------------------------- exact values by hand
 
 def names_deck(names: int, copies: int, blanks: int) -> Deck:
