@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.events import TEXT_OPS, AttributeGroup, Group, NameGroup, parse_group
+from deckstat.events import TEXT_OPS, AttributeGroup, DistinctGroup, Group, NameGroup, parse_group
 from deckstat.schema import PRINTING_COLUMNS, canonical_column, printing_key, printing_labels
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.text import fold, format_number, suggest
@@ -129,7 +129,7 @@ class Deck:
         # replace() keeps every other field as it is; only the cache starts empty.
         return replace(self, _masks={}, synonyms=synonyms)
 
-    def mask(self, group: Group | str) -> np.ndarray:
+    def mask(self, group: Group | DistinctGroup | str) -> np.ndarray:
         """Return which distinct cards belong to ``group``.
 
         Text values match case- and accent-insensitively, and match every value
@@ -137,8 +137,9 @@ class Deck:
 
         Parameters
         ----------
-        group : Group or str
-            A parsed group or its text (``"Terrain"``, ``"[cost<=1]"``).
+        group : Group, DistinctGroup or str
+            A parsed group or its text (``"Terrain"``, ``"[cost<=1]"``);
+            ``distinct(G)`` selects the cards of ``G``.
 
         Returns
         -------
@@ -146,6 +147,8 @@ class Deck:
         """
         if isinstance(group, str):
             group = parse_group(group)
+        if isinstance(group, DistinctGroup):
+            group = group.group
         # Keyed by kind too: a quoted name such as "[cost<=1]" must not share a cached mask
         # with the attribute group [cost<=1].
         cache_key = (type(group).__name__, group.key)

@@ -6,7 +6,8 @@ Grammar (keywords are case-insensitive; ``et``/``ou``/``non`` are accepted too):
     or_expr    := and_expr ("or" and_expr)*
     and_expr   := not_expr ("and" not_expr)*
     not_expr   := "not" not_expr | "(" event ")" | count
-    count      := group [OP INTEGER]          # a group alone means "group >= 1"
+    count      := counted [OP INTEGER]        # a group alone means "group >= 1"
+    counted    := group | "distinct" "(" group ")"
     group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]"
     OP         := ">=" | "<=" | ">" | "<" | "=" | "==" | "!="
     ATTR_OP    := OP | "~=" | "~"             # "~": contains the text; "~=": contains the whole word
@@ -21,6 +22,14 @@ non-alphanumeric characters or the ends (``Armored Dragon``, not
 ``Dragonoid``), as CSS's ``~=``. Groups may overlap. A game profile may
 declare values that mean the same (``Feu`` and ``Fire``): see
 :class:`deckstat.synonyms.Synonyms`.
+
+``distinct(Impro)>=2`` (in French ``différentes(Impro)>=2``, or
+``distinctes``) counts the different card *names* of a group in the zone,
+not its copies: two copies of one Impro make 1, printings of one name are
+one card. ``distinct(G)`` alone means ``distinct(G)>=1``, the same as ``G``.
+The plain and the distinct count of one group may appear in one event
+(``Impro>=3 and distinct(Impro)>=2``). A card named ``Distinct`` is written
+in quotes.
 
 The parser is a hand-written recursive descent over a tokenizer: no ``eval``,
 and every error names the character position it found. Nesting of parentheses
@@ -43,7 +52,8 @@ COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
 #: Operators that compare text only: ``~`` (contains the text) and ``~=`` (contains the whole word).
 TEXT_OPS = ("~=", "~")
 ATTR_OPS = COUNT_OPS + TEXT_OPS
-_KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "non": "not"}
+_KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "non": "not",
+             "distinct": "distinct", "distinctes": "distinct", "differentes": "distinct"}
 _WORD = re.compile(r"[^\s()\[\]<>=!~\"']+")
 _INT = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
@@ -114,10 +124,31 @@ Group = Union[NameGroup, AttributeGroup]
 
 
 @dataclass(frozen=True)
-class Count:
-    """``group OP n``: a comparison of a group's count with a whole number."""
+class DistinctGroup:
+    """The different card names of a group, e.g. ``distinct(Impro)``: copies of one name count once."""
 
     group: Group
+    position: int = field(default=0, compare=False)
+
+    @property
+    def key(self) -> str:
+        """Identity of the count; upper case, which no folded group key has, so it never meets the plain group's."""
+        return f"DISTINCT({self.group.key})"
+
+    @property
+    def label(self) -> str:
+        """How the count is written back in output."""
+        return f"distinct({self.group.label})"
+
+
+Counted = Union[NameGroup, AttributeGroup, DistinctGroup]
+
+
+@dataclass(frozen=True)
+class Count:
+    """``group OP n``: a comparison of a group's count (or its number of different names) with a whole number."""
+
+    group: Counted
     op: str
     n: int
 
@@ -203,7 +234,7 @@ class _Tokenizer:
                 if _INT.fullmatch(word):
                     out.append(_Token("int", word, i + 1, int(word)))
                 elif fold(word) in _KEYWORDS:
-                    out.append(_Token("keyword", _KEYWORDS[fold(word)], i + 1))
+                    out.append(_Token("keyword", _KEYWORDS[fold(word)], i + 1, word))
                 else:
                     out.append(_Token("word", word, i + 1))
                 i = match.end()
@@ -343,7 +374,8 @@ class _Parser:
         return self.count()
 
     def count(self) -> Count:
-        group = self.group()
+        group = self.distinct() if self.current.kind == "keyword" and self.current.text == "distinct" \
+            else self.group()
         if self.current.kind != "op":
             return Count(group, ">=", 1)
         op = self.advance().text
@@ -359,8 +391,29 @@ class _Parser:
         self.advance()
         return Count(group, "==" if op == "=" else op, number.value)
 
+    def distinct(self) -> DistinctGroup:
+        keyword = self.advance()
+        word = keyword.value
+        if self.current.kind != "lparen":
+            shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
+            raise self.error(f"expected '(' after {word!r}, got {shown}; write it as {word}(Impro)>=2, or quote "
+                             f"a card named {word!r}")
+        opening = self.advance()
+        if self.current.kind == "keyword" and self.current.text == "distinct":
+            raise self.error("distinct(...) inside distinct(...); expected a card group such as Impro or [cost<=1]")
+        group = self.group()
+        if self.current.kind != "rparen":
+            shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
+            raise self.error(f"expected ')' to close the '(' at position {opening.position}, got {shown}; "
+                             f"{word}(...) holds a single card group, compared outside: {word}(Impro)>=2")
+        self.advance()
+        return DistinctGroup(group, keyword.position)
+
     def group(self) -> Group:
         token = self.advance()
+        if token.kind == "keyword" and token.text == "distinct":
+            raise self.error(f"{token.value}(...) counts different cards in an event; expected a single card group "
+                             "such as Terrain or [cost<=1] here", token)
         if token.kind == "word":
             group: Group = NameGroup(token.text, token.position)
         elif token.kind == "string":
@@ -428,9 +481,12 @@ def iter_counts(event: Event):
             yield from iter_counts(item)
 
 
-def groups_of(event: Event) -> dict[str, Group]:
-    """Return the distinct groups of ``event`` by key, in order of appearance."""
-    out: dict[str, Group] = {}
+def groups_of(event: Event) -> dict[str, Counted]:
+    """Return the counts ``event`` reads by key, in order of appearance (each group once).
+
+    A group and its ``distinct(...)`` are two entries with two keys.
+    """
+    out: dict[str, Counted] = {}
     for count in iter_counts(event):
         out.setdefault(count.group.key, count.group)
     return out
@@ -461,7 +517,8 @@ def evaluate(event: Event, counts: dict[str, np.ndarray]) -> np.ndarray:
     ----------
     event : Event
     counts : dict of str to ndarray
-        Count of each group (by key); arrays broadcast together.
+        Count of each group (by key; for a :class:`DistinctGroup`, its
+        number of different names); arrays broadcast together.
 
     Returns
     -------

@@ -47,11 +47,24 @@ class Tracker:
         Column indices into the cell membership matrix.
     caps : tuple of int
         Saturation count of each group.
+    distinct : tuple of bool
+        Per group, whether it counts different card names rather than
+        cards (``distinct(G)``); empty: none does.
+    cell_names : tuple of int
+        Card name of each cell, as an integer: every cell of a distinct
+        group holds one name (several cells may share one, -1 for cells in
+        no distinct group); empty: each cell is its own name.
     """
 
     segments: tuple[int, ...]
     groups: tuple[int, ...]
     caps: tuple[int, ...]
+    distinct: tuple[bool, ...] = ()
+    cell_names: tuple[int, ...] = ()
+
+    def is_distinct(self, k: int) -> bool:
+        """Whether group ``k`` of this tracker counts different names."""
+        return bool(self.distinct) and self.distinct[k]
 
 
 def _shift(arr: np.ndarray, axis: int, delta: int, saturate: bool) -> np.ndarray:
@@ -95,6 +108,15 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
         group (length ``cap + 1``). Entry = number of ways (as a float) to
         choose which cards fill the segments with those counts; divide by
         :func:`total_ways` to get a probability.
+
+    Notes
+    -----
+    A distinct group's axis moves by one when at least one card of a name
+    lands in the tracker's segments, whatever their number. The cells of one
+    name are folded one after the other with a temporary 0/1 axis (has the
+    name landed yet?), which is added to the group's axis after the name's
+    last cell: a name split over several cells (by another group that tells
+    its printings apart) still counts once.
     """
     shape = [s + 1 for s in sizes]
     tracker_axes: list[list[int]] = []
@@ -104,34 +126,71 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
             axes.append(len(shape))
             shape.append(cap + 1)
         tracker_axes.append(axes)
+    n_cells = len(cell_counts)
+    names = next((t.cell_names for t in trackers if t.cell_names), None)
+    names = np.asarray(names, dtype=np.int64) if names else np.arange(n_cells)
+
+    def axes_of(cell: int, distinct: bool) -> list[list[int]]:
+        """Per segment, the axes this cell moves: plain groups (by its cards) or distinct ones (by one)."""
+        member = cell_membership[cell]
+        return [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
+                 for k, (group, axis) in enumerate(zip(tracker.groups, axes))
+                 if member[group] and tracker.is_distinct(k) == distinct] for i in range(len(sizes))]
+
     state = np.zeros(shape)
     state[(0,) * len(shape)] = 1.0
-    for count, member in zip(cell_counts, cell_membership):
-        # Saturating axes each segment moves for this cell: its groups in every tracker over the segment.
-        moves = [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
-                  for group, axis in zip(tracker.groups, axes) if member[group]] for i in range(len(sizes))]
-        new = np.zeros_like(state)
-        _place(state, new, int(count), 0, sizes, moves, 1.0)
-        state = new
+    # Cells of one name side by side (the order cells are folded in does not change the weights).
+    order = np.argsort(names, kind="stable")
+    start = 0
+    while start < n_cells:
+        stop = start + 1
+        while stop < n_cells and names[order[stop]] == names[order[start]]:
+            stop += 1
+        run = [int(c) for c in order[start:stop]]
+        start = stop
+        once = {cell: axes_of(cell, True) for cell in run}
+        named = sorted({axis for cell in run for axes in once[cell] for axis in axes})
+        if len(run) > 1 and named:
+            # One 0/1 axis per distinct axis this name moves, appended after the others.
+            flag = {axis: state.ndim + i for i, axis in enumerate(named)}
+            state = state.reshape(state.shape + (1,) * len(named))
+            state = np.pad(state, [(0, 0)] * (state.ndim - len(named)) + [(0, 1)] * len(named))
+            once = {cell: [[flag[axis] for axis in axes] for axes in once[cell]] for cell in run}
+        for cell in run:
+            new = np.zeros_like(state)
+            _place(state, new, int(cell_counts[cell]), 0, sizes, axes_of(cell, False), once[cell], 1.0, frozenset())
+            state = new
+        if len(run) > 1 and named:
+            for axis in reversed(named):
+                # The name counts once if any of its cells landed: add the last flag to its axis, drop the flag.
+                state = state[..., 0] + _shift(state[..., 1], axis, 1, saturate=True)
     return state
 
 
 def _place(state: np.ndarray, out: np.ndarray, left: int, segment: int, sizes: Sequence[int],
-           moves: list[list[int]], weight: float) -> None:
+           moves: list[list[int]], once: list[list[int]], weight: float, moved: frozenset) -> None:
     """Add to ``out`` every way to spread ``left`` cards of one cell over segments ``segment`` onwards.
 
     Segment by segment, so the array shifted for ``j`` cards in one segment is
     reused for every split of the rest; saturating shifts compose, so a
-    tracker over several segments may be shifted once per segment.
+    tracker over several segments may be shifted once per segment. The axes
+    of ``once`` (distinct groups) move by one when a card lands, at most once
+    per cell even over several segments: ``moved`` holds those already moved.
     """
     if segment == len(sizes):
         out += weight * state
         return
     for j in range(min(left, sizes[segment]) + 1):
-        moved = _shift(state, segment, j, saturate=False)
+        shifted = _shift(state, segment, j, saturate=False)
         for axis in moves[segment]:
-            moved = _shift(moved, axis, j, saturate=True)
-        _place(moved, out, left - j, segment + 1, sizes, moves, weight * math.comb(left, j))
+            shifted = _shift(shifted, axis, j, saturate=True)
+        now = moved
+        if j:
+            for axis in once[segment]:
+                if axis not in moved:
+                    shifted = _shift(shifted, axis, 1, saturate=True)
+            now = moved | frozenset(once[segment])
+        _place(shifted, out, left - j, segment + 1, sizes, moves, once, weight * math.comb(left, j), now)
 
 
 def total_ways(deck_size: int, segment_sizes: Sequence[int]) -> float:
@@ -163,11 +222,15 @@ class Condition:
     holds : callable
         Maps a list of integer count arrays (one per group, broadcast
         together) to a boolean array.
+    distinct, cell_names : tuple
+        Which groups count different names, and the name of each cell (see :class:`Tracker`).
     """
 
     groups: tuple[int, ...]
     caps: tuple[int, ...]
     holds: Callable[[list[np.ndarray]], np.ndarray]
+    distinct: tuple[bool, ...] = ()
+    cell_names: tuple[int, ...] = ()
 
     def mask(self) -> np.ndarray:
         """Whether the condition holds, on the grid of saturated counts."""
@@ -182,7 +245,7 @@ class Condition:
 
     def tracker(self, segments: tuple[int, ...]) -> Tracker:
         """Track this condition's groups over ``segments``."""
-        return Tracker(segments, self.groups, self.caps)
+        return Tracker(segments, self.groups, self.caps, self.distinct, self.cell_names)
 
 
 def _outer(*masks: np.ndarray) -> np.ndarray:

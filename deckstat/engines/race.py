@@ -23,6 +23,7 @@ import numpy as np
 
 from deckstat.engines.cells import partition
 from deckstat.engines.kernel import deal_order
+from deckstat.engines.tasks import group_counts
 from deckstat.errors import DeckstatError
 from deckstat.events import evaluate
 from deckstat.terms import BOTH_OUT_RULES, FAILED_DRAW_RULES
@@ -67,7 +68,12 @@ class SeatSpec:
 
 @dataclass(frozen=True)
 class RaceSpec:
-    """Everything a worker needs to run deck-out races (picklable)."""
+    """Everything a worker needs to run deck-out races (picklable).
+
+    ``keep_distinct`` is empty, or per keep-rule group ``None`` or the
+    columns of the seats' ``keep_table`` holding the names of a ``distinct(G)``
+    (see :func:`deckstat.engines.tasks.group_counts`).
+    """
 
     seats: tuple[SeatSpec, SeatSpec]
     keep_keys: tuple[str, ...]
@@ -83,6 +89,7 @@ class RaceSpec:
     terrain_turns: int | None
     max_rounds: int
     drought_order: str = "together"
+    keep_distinct: tuple = ()
 
 
 def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int, rule: str) -> int:
@@ -127,7 +134,7 @@ class _Race:
             keep = None
             if spec.keep is not None:
                 def keep(counts, event=spec.keep):
-                    return evaluate(event, dict(zip(spec.keep_keys, counts)))
+                    return evaluate(event, group_counts(counts, spec.keep_keys, spec.keep_distinct))
             dealt = deal_order(seat.cell_counts, seat.keep_table, n, rng, hand_size=spec.hand_size,
                                set_aside=spec.set_aside, limit=1 if keep is not None else 0, keep=keep)
             hand, library = dealt["hand"], dealt["library"]

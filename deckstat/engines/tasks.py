@@ -25,10 +25,14 @@ class DealSpec:
     ----------
     cell_counts : ndarray of int
         Cards per disjoint cell.
-    table : ndarray of int8, shape (n_cells, n_groups)
-        Group membership per cell.
+    table : ndarray of int8, shape (n_cells, n_columns)
+        Group membership per cell, one column per group key, then (for
+        distinct groups) one column per card name.
     group_keys : tuple of str
-        Group key of each column of ``table``.
+        Group key of each of the first columns of ``table``.
+    distinct_columns : tuple
+        Empty when no group counts different names; otherwise, per group,
+        ``None`` or the columns of ``table`` holding the names of ``distinct(G)``.
     hand_size, set_aside, max_draws : int
     mulligan : str
         Mulligan rule (see :func:`deckstat.engines.kernel.deal`).
@@ -52,10 +56,11 @@ class DealSpec:
     keep: object = None
     resource: np.ndarray | None = None
     resource_target: float = 0.0
+    distinct_columns: tuple = ()
 
     def counts_dict(self, counts: np.ndarray) -> dict[str, np.ndarray]:
-        """Split a group-major count array (n_groups, ...) into per-group arrays keyed like the events."""
-        return {key: counts[i] for i, key in enumerate(self.group_keys)}
+        """Split a column-major count array (n_columns, ...) into per-group arrays keyed like the events."""
+        return group_counts(counts, self.group_keys, self.distinct_columns)
 
     def deal(self, rng: np.random.Generator, n_trials: int, zones=("hand", "seen", "bottom")) -> dict:
         """Run :func:`deckstat.engines.kernel.deal` for ``n_trials`` trials, computing ``zones``."""
@@ -67,6 +72,25 @@ class DealSpec:
                     max_draws=self.max_draws, rng=rng, mulligan=self.mulligan,
                     mulligan_limit=self.mulligan_limit, keep=keep, resource=self.resource,
                     resource_target=self.resource_target, zones=zones)
+
+
+def group_counts(counts: np.ndarray, group_keys: tuple[str, ...], distinct_columns: tuple = ()) -> dict:
+    """Each group's count by key, from counts per table column (n_columns, ...).
+
+    A distinct group's count is its number of names with at least one card
+    (their columns are listed in ``distinct_columns``, see :class:`DealSpec`).
+    """
+    out = {}
+    for i, key in enumerate(group_keys):
+        columns = distinct_columns[i] if distinct_columns else None
+        if columns is None:
+            out[key] = counts[i]
+            continue
+        present = np.zeros(counts.shape[1:], dtype=np.int16)
+        for column in columns:
+            present += counts[column] > 0
+        out[key] = present
+    return out
 
 
 def zone_counts(dealt: dict, zone: str, draws: list[int]) -> np.ndarray:
@@ -112,7 +136,7 @@ def when_task(spec: DealSpec, event, draws_by_seat: tuple[tuple[int, ...], ...],
 
 
 def hand_task(spec: DealSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-    """Tallies of the kept hand: row 0 counts mulligans taken, rows 1.. each group's count in the hand.
+    """Tallies of the kept hand: row 0 counts mulligans taken, rows 1.. each group's count in the hand (by key).
 
     Returns an int64 array (1 + n_groups, width) with width large enough for
     both the hand size and the mulligan limit.
@@ -120,8 +144,8 @@ def hand_task(spec: DealSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     dealt = spec.deal(rng, n_trials, zones=("hand",))
     width = max(spec.hand_size, spec.mulligan_limit) + 1
     rows = [np.bincount(dealt["mulligans"].astype(np.int64), minlength=width)[:width]]
-    for g in range(spec.table.shape[1]):
-        rows.append(np.bincount(dealt["hand"][g].astype(np.int64), minlength=width)[:width])
+    for counts in spec.counts_dict(dealt["hand"]).values():
+        rows.append(np.bincount(counts.astype(np.int64), minlength=width)[:width])
     return np.array(rows, dtype=np.int64)
 
 

@@ -35,6 +35,7 @@ from deckstat.events import (
     And,
     AttributeGroup,
     Count,
+    DistinctGroup,
     Event,
     NameGroup,
     Not,
@@ -113,7 +114,8 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
             matches = deck.mask(group).any()
         except ExpressionError as exc:
             # An unknown attribute: name the expression the player typed, where the position points.
-            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=group.position) from None
+            inner = group.group if isinstance(group, DistinctGroup) else group
+            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=inner.position) from None
         if matches or allow_absent:
             continue
         raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
@@ -151,6 +153,8 @@ def absent_group_error(deck: Deck, group, profile: Profile, what: str, text: str
                        remedy: str | None = None) -> ExpressionError:
     """The error for a group of ``what`` ``text`` that matches no card of ``deck`` (``scope`` names the decks)."""
     remedy = remedy if remedy is not None else f"to ask about it anyway, pass {param('allow_absent', True)}"
+    if isinstance(group, DistinctGroup):
+        group = group.group  # distinct(G) has cards exactly when G has
     if isinstance(group, NameGroup):
         message = _absent_word(deck, group, profile, scope)
     else:
@@ -215,27 +219,118 @@ def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> 
 
 @dataclass(frozen=True)
 class Compiled:
-    """Events compiled against one deck: disjoint cells and engine conditions."""
+    """Events compiled against one deck: disjoint cells and engine conditions.
+
+    Attributes
+    ----------
+    cell_counts : ndarray of int
+    cell_membership : ndarray of bool, shape (n_cells, n_groups)
+        Membership of each cell in each group (for ``distinct(G)``, in ``G``).
+    conditions : tuple of Condition
+    group_keys : tuple of str
+    name_table : ndarray of bool, shape (n_cells, n_name_columns)
+        One column per card name of each distinct group (see :func:`key_columns`).
+    distinct_columns : tuple
+        Per group, ``None`` or the columns of :attr:`table` holding its names.
+    cell_names : tuple of int
+        Card name of each cell (see :class:`deckstat.engines.exact.Tracker`).
+    """
 
     cell_counts: np.ndarray
     cell_membership: np.ndarray
     conditions: tuple[exact.Condition, ...]
     group_keys: tuple[str, ...]
+    name_table: np.ndarray | None = None
+    distinct_columns: tuple = ()
+    cell_names: tuple[int, ...] = ()
+
+    @property
+    def table(self) -> np.ndarray:
+        """What the kernel counts per cell: the group columns, then the name columns (int8)."""
+        if self.name_table is None:
+            return self.cell_membership.astype(np.int8)
+        return np.column_stack([self.cell_membership, self.name_table]).astype(np.int8)
+
+    def condition(self, index: int, cap: int, holds: Callable) -> exact.Condition:
+        """A condition on the single group column ``index``, counted as the event reading it counts it."""
+        distinct = (self.distinct_columns[index] is not None,) if self.distinct_columns else ()
+        return exact.Condition((index,), (cap,), holds, distinct, self.cell_names)
+
+
+def key_columns(decks: list[Deck], groups: dict) -> tuple[list[np.ndarray], tuple]:
+    """What tells the cards of ``decks`` apart for ``groups``: their membership, and their names where counted.
+
+    Parameters
+    ----------
+    decks : list of Deck
+        Decks dealt over one list of cells (one deck, or the decks compared).
+    groups : dict of str to group
+        The groups read, by key (:func:`deckstat.events.groups_of`).
+
+    Returns
+    -------
+    keys : list of ndarray of int64, shape (n_cards, n_columns)
+        Per deck and card: one 0/1 column per group; then, per
+        ``distinct(G)``, one 0/1 column per card name of ``G`` in any of the
+        decks (folded as deck names are, so printings of one name are one
+        column); last, the card's name as an integer (-1 for a card in no
+        distinct group), so that every cell of a distinct group holds one name.
+    distinct_columns : tuple
+        Per group, ``None``, or for ``distinct(G)`` the indices of its name columns.
+    """
+    masks = [[deck.mask(g) for g in groups.values()] for deck in decks]
+    folded = [[fold(n) for n in deck.names] for deck in decks]
+    name_ids: dict[str, int] = {}
+    distinct_columns: list = []
+    name_columns: list[tuple[int, str]] = []
+    for g, group in enumerate(groups.values()):
+        if not isinstance(group, DistinctGroup):
+            distinct_columns.append(None)
+            continue
+        names = dict.fromkeys(name for deck_masks, deck_names in zip(masks, folded)
+                              for name, member in zip(deck_names, deck_masks[g]) if member)
+        distinct_columns.append(tuple(range(len(groups) + len(name_columns),
+                                            len(groups) + len(name_columns) + len(names))))
+        name_columns += [(g, name) for name in names]
+        for name in names:
+            name_ids.setdefault(name, len(name_ids))
+    keys = []
+    for deck_masks, deck_names, deck in zip(masks, folded, decks):
+        columns = [m.astype(np.int64) for m in deck_masks]
+        columns += [deck_masks[g] & np.array([n == name for n in deck_names]) for g, name in name_columns]
+        counted = np.zeros(len(deck_names), dtype=bool)
+        for mask, columns_of_group in zip(deck_masks, distinct_columns):
+            counted |= mask if columns_of_group is not None else False
+        columns.append(np.where(counted, [name_ids.get(n, -1) for n in deck_names], -1))
+        keys.append(np.column_stack(columns).astype(np.int64).reshape(len(deck.cards), -1))
+    return keys, tuple(distinct_columns)
 
 
 def compile_events(deck: Deck, events: Iterable[Event]) -> Compiled:
-    """Partition ``deck`` into cells by the groups of ``events`` and build their conditions."""
+    """Partition ``deck`` into cells by the groups of ``events`` and build their conditions.
+
+    A ``distinct(G)`` count also parts the cards of ``G`` by name (see :func:`key_columns`).
+    """
     events = list(events)
     keys: dict[str, object] = {}
     for event in events:
         for key, group in groups_of(event).items():
             keys.setdefault(key, group)
     key_list = list(keys)
-    membership = np.column_stack([deck.mask(g) for g in keys.values()]) if keys else \
-        np.zeros((len(deck.cards), 0), dtype=bool)
-    cell_counts, cell_membership = partition(deck.counts, membership)
-    # A group's count never exceeds its cards in the deck: saturating there is exact and keeps grids small.
-    sizes = {key: int(deck.counts[deck.mask(group)].sum()) for key, group in keys.items()}
+    (card_keys,), distinct_columns = key_columns([deck], keys)
+    cell_counts, cell_keys = partition(deck.counts, card_keys)
+    n_groups = len(key_list)
+    cell_membership = cell_keys[:, :n_groups].astype(bool)
+    has_distinct = any(c is not None for c in distinct_columns)
+    name_table = cell_keys[:, n_groups:-1].astype(bool) if has_distinct else None
+    cell_names = tuple(int(n) for n in cell_keys[:, -1]) if has_distinct else ()
+    distinct_columns = distinct_columns if has_distinct else ()
+    # A count never exceeds the group's cards (its names, for distinct): saturating there is exact and keeps grids
+    # small.
+    sizes = {}
+    for g, (key, group) in enumerate(keys.items()):
+        columns = distinct_columns[g] if has_distinct else None
+        sizes[key] = len(columns) if columns is not None else int(deck.counts[deck.mask(group)].sum())
     conditions = []
     for event in events:
         own = list(groups_of(event))
@@ -244,9 +339,11 @@ def compile_events(deck: Deck, events: Iterable[Event]) -> Compiled:
         def holds(arrays, event=event, own=own):
             return evaluate(event, dict(zip(own, arrays)))
 
+        distinct = tuple(isinstance(keys[k], DistinctGroup) for k in own) if has_distinct else ()
         conditions.append(exact.Condition(tuple(key_list.index(k) for k in own),
-                                          tuple(caps[k] for k in own), holds))
-    return Compiled(cell_counts, cell_membership, tuple(conditions), tuple(key_list))
+                                          tuple(caps[k] for k in own), holds, distinct, cell_names))
+    return Compiled(cell_counts, cell_membership, tuple(conditions), tuple(key_list), name_table, distinct_columns,
+                    cell_names)
 
 
 def is_increasing(event: Event, negated: bool = False) -> bool:
@@ -300,8 +397,9 @@ class Setup:
         if self.resource_text:
             resource = self.compiled.cell_membership[:, keys.index(parse_group(self.resource_text).key)]
         return DealSpec(
-            cell_counts=self.compiled.cell_counts, table=self.compiled.cell_membership.astype(np.int8),
-            group_keys=keys, hand_size=self.profile.hand_size, set_aside=self.profile.set_aside,
+            cell_counts=self.compiled.cell_counts, table=self.compiled.table,
+            group_keys=keys, distinct_columns=self.compiled.distinct_columns,
+            hand_size=self.profile.hand_size, set_aside=self.profile.set_aside,
             max_draws=max_draws, mulligan=self.rule, mulligan_limit=self.limit, keep=self.keep_event,
             resource=resource, resource_target=self.resource_target)
 

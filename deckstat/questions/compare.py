@@ -34,6 +34,7 @@ from deckstat.questions._setup import (
     check_simulation,
     check_zone,
     choose_method,
+    key_columns,
     prepare,
     turn_plan,
     zone_size,
@@ -103,15 +104,19 @@ def _common_specs(setups: list[Setup], max_draws: int) -> list[DealSpec]:
         for key, group in setup.groups().items():
             groups.setdefault(key, group)
     keys = tuple(groups)
-    cell_keys, per_deck = shared_partition([(s.deck.counts, np.column_stack([s.deck.mask(g) for g in groups.values()]))
-                                            for s in setups])
+    card_keys, distinct_columns = key_columns([s.deck for s in setups], groups)
+    cell_keys, per_deck = shared_partition([(s.deck.counts, k) for s, k in zip(setups, card_keys)])
+    # The last key column only parts names (see key_columns); the kernel counts the others.
+    table = cell_keys[:, :-1].astype(np.int8)
+    if not any(c is not None for c in distinct_columns):
+        distinct_columns = ()
     specs = []
     for setup, counts in zip(setups, per_deck):
         resource = None
         if setup.resource_text:
             resource = cell_keys[:, keys.index(parse_group(setup.resource_text).key)].astype(bool)
         specs.append(DealSpec(
-            cell_counts=counts, table=cell_keys.astype(np.int8), group_keys=keys,
+            cell_counts=counts, table=table, group_keys=keys, distinct_columns=distinct_columns,
             hand_size=setup.profile.hand_size, set_aside=setup.profile.set_aside, max_draws=max_draws,
             mulligan=setup.rule, mulligan_limit=setup.limit, keep=setup.keep_event, resource=resource,
             resource_target=setup.resource_target))

@@ -30,7 +30,13 @@ from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions._setup import check_groups, check_simulation, default_keep_remedy, mulligan_settings
+from deckstat.questions._setup import (
+    check_groups,
+    check_simulation,
+    default_keep_remedy,
+    key_columns,
+    mulligan_settings,
+)
 from deckstat.results import DeckoutResult, frame
 from deckstat.terms import BOTH_OUT_RULES, DEFAULT_POLICY, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
 
@@ -100,9 +106,7 @@ def _effect_cards(deck: Deck) -> int:
     return int(deck.counts[(draw > 0) | (mill > 0)].sum())
 
 
-def _seat_spec(deck: Deck, profile: Profile, keep_groups: dict, drought_group, seat: str) -> SeatSpec:
-    membership = np.column_stack([deck.mask(g) for g in keep_groups.values()]) if keep_groups else \
-        np.zeros((len(deck.cards), 0), dtype=bool)
+def _seat_spec(deck: Deck, profile: Profile, membership: np.ndarray, drought_group, seat: str) -> SeatSpec:
     drought = deck.mask(drought_group) if drought_group is not None else np.zeros(len(deck.cards), dtype=bool)
     draw, mill = _effects(deck)
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
@@ -224,7 +228,10 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         if profile.library_size(d.size) < 0:
             raise DeckstatError(f"{d.source} has {d.size} cards, fewer than the "
                                 f"{profile.set_aside + profile.hand_size} dealt before turn 1")
-    seats = tuple(_seat_spec(d, profile, keep_groups, drought_group, seat) for d, seat in zip(decks, SEATS))
+    # Both seats' keep columns line up, names of distinct(...) groups included; the last column only parts names.
+    keep_columns, keep_distinct = key_columns(decks, keep_groups)
+    seats = tuple(_seat_spec(d, profile, k[:, :-1], drought_group, seat) for d, k, seat in zip(decks, keep_columns,
+                                                                                                 SEATS))
     effect_cards = [_effect_cards(d) for d in decks]
     has_effects = policy != "none" and any(effect_cards)
     needs_simulation = has_effects or drought_group is not None
@@ -260,7 +267,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     if chosen == "exact":
         table, summary, game_end = _exact_race(profile, seats, libraries, names)
     else:
-        spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep=keep_event, hand_size=profile.hand_size,
+        spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep_distinct=keep_distinct, keep=keep_event,
+                        hand_size=profile.hand_size,
                         set_aside=profile.set_aside, draws_per_turn=profile.draws_per_turn, rule=profile.deckout,
                         simultaneous=profile.turn_order == "simultaneous", draw_at_end=profile.draw_step == "end",
                         policy=policy, drought=drought_group is not None, terrain_turns=terrain_turns,

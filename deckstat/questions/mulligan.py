@@ -135,7 +135,7 @@ def _kept_hand_exact(setup: Setup) -> tuple[list[dict], np.ndarray, None]:
     rows = []
     for index, key in enumerate(keys):
         for count in range(profile.hand_size + 1):
-            condition = exact.Condition((index,), (count + 1,), lambda a, c=count: a[0] == c)
+            condition = setup.compiled.condition(index, count + 1, lambda a, c=count: a[0] == c)
             p, p_keep = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership, condition,
                                         hand_size=profile.hand_size, set_aside=profile.set_aside, draws=[0],
                                         zone="hand", keep=setup.keep_condition)
