@@ -115,3 +115,17 @@ def test_bad_descriptions_name_the_item(text, words):
         parse_known(text, DECK, what="hand")
     for word in words:
         assert word in str(info.value)
+
+
+def test_distinct_names_already_held_count_once():
+    # Names A (2 copies), B (2), C (2) and 4 blanks: one cell per name. A is in hand; the library holds the other
+    # A, both B, both C and the blanks (9 cards). distinct>=2 after 2 draws: at least one B or C among them.
+    membership = np.array([[True], [True], [True], [False]])
+    condition = Condition((0,), (3,), lambda a: a[0] >= 2, distinct=(True,), cell_names=(0, 1, 2, -1))
+    library, held = np.array([1, 2, 2, 4]), np.array([1, 0, 0, 0])
+    p = known_odds(library, membership, condition, base=[1], draws=[0, 2], seen_cells=held)
+    assert p[0] == 0.0
+    assert p[1] == pytest.approx(1 - comb(5, 2) / comb(9, 2), abs=1e-12)
+    # Counting copies instead would take the second A for a new name.
+    copies = Condition((0,), (3,), lambda a: a[0] >= 2)
+    assert known_odds(library, membership, copies, base=[1], draws=[2])[0] > p[1]

@@ -37,8 +37,31 @@ def _holds_after(condition: Condition, base: np.ndarray) -> np.ndarray:
     return np.asarray(condition.holds(list(values)), dtype=float)
 
 
+def _distinct_view(condition: Condition, membership: np.ndarray, base: np.ndarray,
+                   seen_cells: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Membership and base for the ``distinct(G)`` groups of ``condition``, given the cards already in the zone.
+
+    A name already in the zone counts once in the base, and its other copies
+    no longer move the count: they leave the group's column.
+    """
+    if not any(condition.distinct):
+        return membership, base
+    membership, base = membership.copy(), base.copy()
+    n_cells = len(membership)
+    names = np.asarray(condition.cell_names, dtype=np.int64) if condition.cell_names else np.arange(n_cells)
+    seen = np.zeros(n_cells, dtype=np.int64) if seen_cells is None else np.asarray(seen_cells, dtype=np.int64)
+    for group, is_distinct in zip(condition.groups, condition.distinct):
+        if not is_distinct:
+            continue
+        present = np.unique(names[(seen > 0) & membership[:, group]])
+        base[group] = len(present)
+        membership[:, group] &= ~np.isin(names, present)
+    return membership, base
+
+
 def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition, *, base: Sequence[int],
-               draws: Sequence[int], bottom: np.ndarray | None = None) -> np.ndarray:
+               draws: Sequence[int], bottom: np.ndarray | None = None,
+               seen_cells: np.ndarray | None = None) -> np.ndarray:
     """Exact P(condition) on the known cards of a zone plus the next ``d`` cards drawn, for each ``d``.
 
     Parameters
@@ -55,6 +78,10 @@ def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition
         Numbers of cards drawn next; at most the library plus the bottom block.
     bottom : ndarray of int, shape (n_cells,), optional
         Cards known to lie under the library, drawn after it in random order.
+    seen_cells : ndarray of int, shape (n_cells,), optional
+        The known cards of the zone per cell. A ``distinct(G)`` group of
+        ``condition`` counts the names among them (its entry of ``base`` is
+        not read); without it, no card of such a group is known in the zone.
 
     Returns
     -------
@@ -83,17 +110,20 @@ def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition
         raise ValueError("negative number of draws")
     if draws and max(draws) > n_library + n_bottom:
         raise DeckstatError(f"{max(draws)} draws asked, but only {n_library + n_bottom} cards are left to draw")
+    seen = np.zeros_like(library) if seen_cells is None else np.asarray(seen_cells, dtype=np.int64)
     out = np.empty(len(draws))
     early = [d for d in draws if d <= n_library]
     if early:
-        weights = segment_weights(library, membership, [max(early)], [condition.tracker((0,))])
-        mask = _holds_after(condition, base)
+        member, start = _distinct_view(condition, membership, base, seen)
+        weights = segment_weights(library, member, [max(early)], [condition.tracker((0,))])
+        mask = _holds_after(condition, start)
     late = [d for d in draws if d > n_library]
     if late:
-        # The whole library is drawn: its counts join the base, and the rest comes from the bottom block.
+        # The whole library is drawn: its cards join the zone, and the rest comes from the bottom block.
         drawn_all = base + (library[:, None] * membership).sum(axis=0)
-        late_weights = segment_weights(bottom, membership, [max(late) - n_library], [condition.tracker((0,))])
-        late_mask = _holds_after(condition, drawn_all)
+        member, start = _distinct_view(condition, membership, drawn_all, seen + library)
+        late_weights = segment_weights(bottom, member, [max(late) - n_library], [condition.tracker((0,))])
+        late_mask = _holds_after(condition, start)
     for i, d in enumerate(draws):
         if d <= n_library:
             out[i] = float((weights[d] * mask).sum()) / math.comb(n_library, d)
