@@ -15,7 +15,7 @@ FIXED_ZONES = ("hand", "set_aside")
 
 METHODS = ("auto", "exact", "simulate")
 
-MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free")
+MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free", "hearthstone", "pokemon")
 MULLIGAN_WORDS = {
     "none": "none",
     "bottom": "put the hand under the deck and draw a new one from the top, no shuffle",
@@ -23,7 +23,14 @@ MULLIGAN_WORDS = {
     "vancouver": "shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
                  "the deck (Vancouver)",
     "free": "the first mulligan draws a full new hand; later ones are London mulligans",
+    "hearthstone": "once: every card the hand does not need is set aside, as many cards are drawn to replace "
+                   "them, then the set-aside cards are shuffled back into the deck (Hearthstone)",
+    "pokemon": "reveal the hand, shuffle it back and draw a full new one while it fails the keep rule "
+               "(Pokémon)",
 }
+#: Mulligans a ``pokemon`` rule allows unless told otherwise: the rules set no limit, and a hand that fails the
+#: keep rule 100 times in a row is rare enough to leave out (the last hand is kept; see docs/mulligans.md).
+REDEAL_LIMIT = 100
 
 DECKOUT_RULES = {
     "lose_on_failed_draw": "a player who must draw from an empty deck loses",

@@ -210,53 +210,6 @@ def test_bad_simulation_arguments_are_refused(wankul_deck):
 
 # --- mulligan rules against slow, literal simulators --------------------------------------------------------
 
-def slow_reshuffle(rule, n_trials, seed, *, lands=24, size=60, hand=7, limit=2, turn_draws=3, need=4):
-    """London / Vancouver / free mulligans, one trial at a time, rules applied literally."""
-    rng = random.Random(seed)
-    deck = ["L"] * lands + ["S"] * (size - lands)
-    share = lands / size
-    hits = 0
-    for _ in range(n_trials):
-        for k in range(limit + 1):
-            rng.shuffle(deck)
-            drawn = hand - k if rule == "vancouver" else hand
-            cards = deck[:drawn]
-            if 2 <= cards.count("L") <= 5 or k == limit:
-                break
-        library = deck[drawn:]
-        n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
-        if n_bottom:
-            target = round(share * (drawn - n_bottom))
-            in_hand = cards.count("L")
-            bottom_lands = max(min(max(in_hand - target, 0), n_bottom), n_bottom - (drawn - in_hand))
-            kept_lands = in_hand - bottom_lands
-        else:
-            kept_lands = cards.count("L")
-        if rule == "vancouver" and k > 0:
-            target = round(share * drawn)
-            top_is_land = library[0] == "L"
-            away = kept_lands >= target if top_is_land else kept_lands < target
-            if away:
-                library = library[1:] + library[:1]
-        hits += kept_lands + library[:turn_draws].count("L") >= need
-    return hits / n_trials
-
-
-@pytest.mark.parametrize("rule", ["london", "vancouver", "free"])
-def test_reshuffle_mulligans_agree_with_a_literal_simulator(rule):
-    deck = deckstat.Deck.from_table([{"name": "Land", "count": 24, "type": "Land"},
-                                     {"name": "Spell", "count": 36, "type": "Spell"}])
-    profile = make_profile(hand_size=7, mulligan=rule, keep="Land>=2 and Land<=5", limit=2, first=0,
-                           resource="Land")
-    n_kernel, n_slow = 200_000, 40_000
-    sim = deckstat.odds(deck, profile, "Land>=4", turns=[4], seat="first", n_trials=n_kernel, rng=8)
-    slow = slow_reshuffle(rule, n_slow, seed=8)
-    # Two independent estimates: the standard error of their difference.
-    p = sim.table["p"].iloc[0]
-    se = np.sqrt(p * (1 - p) * (1 / n_kernel + 1 / n_slow))
-    assert abs(p - slow) <= z_for(3) * se, (p, slow)
-
-
 def test_london_keeps_first_hand_as_often_as_hypergeometric():
     deck = deckstat.Deck.from_table([{"name": "Land", "count": 24, "type": "Land"},
                                      {"name": "Spell", "count": 36, "type": "Spell"}])

@@ -39,6 +39,7 @@ from deckstat.cli.options import (
     Policy,
     PoolOpt,
     PrecisionOpt,
+    PriorityOpt,
     QuietOpt,
     ResourceOpt,
     RuleOpt,
@@ -149,6 +150,7 @@ def odds(
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
+    priority: PriorityOpt = None,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
@@ -185,7 +187,7 @@ def odds(
                                    mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                    resource=resource, method=method(simulate, trials, precision), n_trials=trials,
                                    rng=seed, precision=precision, max_trials=max_trials, chunk_size=chunk_size,
-                                   n_workers=workers, allow_absent=allow_absent)
+                                   n_workers=workers, allow_absent=allow_absent, priority=priority)
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -268,6 +270,7 @@ def mulligan(
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
+    priority: PriorityOpt = None,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
@@ -283,8 +286,10 @@ def mulligan(
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
     Uses the profile's mulligan (Wankul: the hand goes under the deck and 5 new
-    cards are drawn, once); --mulligan-rule london|vancouver|free compares with
-    the usual reference rules.
+    cards are drawn, once); --mulligan-rule london|vancouver|free|hearthstone|pokemon
+    compares with the usual reference rules. The cards a London, Vancouver,
+    free or Hearthstone mulligan keeps follow the keep rule's and the event's
+    needs, or --priority (see docs/mulligans.md).
     """
     with user_errors():
         check_plot(plot)
@@ -296,7 +301,8 @@ def mulligan(
                                        seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
                                        mulligan_limit=mulligan_limit, resource=resource,
                                        method=method(simulate, trials), n_trials=trials, rng=seed,
-                                       chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
+                                       chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
+                                       priority=priority)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"

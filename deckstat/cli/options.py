@@ -31,6 +31,7 @@ FLAGS = {
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
+    "priority": "--priority",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
@@ -70,11 +71,17 @@ KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.
 NoMulliganOpt = Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")]
 RuleOpt = Annotated[MulliganRule | None, typer.Option(
     "--mulligan-rule", help="Replace the profile's mulligan: bottom (hand under the deck, no shuffle), london, "
-    "vancouver, free (first mulligan free, then London), none.")]
+    "vancouver, free (first mulligan free, then London), hearthstone (replace the cards not needed, once), "
+    "pokemon (redraw until the keep rule holds), none.")]
 LimitOpt = Annotated[int | None, typer.Option("--mulligan-limit", help="Mulligans allowed (default: the "
                                               "profile's, or 1).")]
-ResourceOpt = Annotated[str | None, typer.Option(help="Resource group the London bottom choice and the "
-                                                 "Vancouver scry balance (default: the profile's).")]
+ResourceOpt = Annotated[str | None, typer.Option(help="Resource group (default: the profile's): London, "
+                                                 "Vancouver, free and Hearthstone mulligans keep its share of "
+                                                 "the hand.")]
+PriorityOpt = Annotated[str | None, typer.Option(help="Cards London, Vancouver, free and Hearthstone mulligans "
+                                                 "keep, most important first, e.g. \"Terrain=2, [cost<=1]=1, "
+                                                 "Dragon\" (no count: every card of the group); default: the "
+                                                 "keep rule's, the event's, then the resource group's needs.")]
 SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
                                            "engine applies (--trials and --precision imply it).")]
 def count_parser(name: str) -> Callable[[object], int]:

@@ -362,3 +362,57 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
             sizes = [wrap, h - wrap, drawable - h]
             out[i] += prob(sizes, [keep.tracker((0, 1)), event.tracker((0, 2))], tuple(sizes), both_mask)[0]
     return out, p_keep
+
+
+def redeal_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condition, *, hand_size: int,
+                set_aside: int, draws: Sequence[int], zone: str, keep: Condition,
+                limit: int) -> tuple[np.ndarray, float]:
+    """Exact P(event) under the Pokémon mulligan: reshuffle and redraw while the hand fails ``keep``.
+
+    Every hand comes from a fresh shuffle, so the kept deal is the
+    no-mulligan deal conditioned on ``keep``, unless ``limit`` mulligans
+    all failed and the last hand was kept as it came:
+    ``P = (1 - f**limit) P(event and keep) / q + f**limit P(event)`` with
+    ``q`` the chance to keep a hand and ``f = 1 - q``. Set-aside cards dealt
+    before or after the hand have the same law (they are uniform among the
+    cards the kept hand leaves), and no card is ever under the deck.
+
+    Parameters
+    ----------
+    cell_counts, cell_membership, event, hand_size, set_aside, draws
+        As in :func:`zone_odds`.
+    zone : {"seen", "hand", "set_aside", "bottom"}
+    keep : Condition
+        The keep rule.
+    limit : int
+        Mulligans allowed; the hand after the last one is kept whatever it holds.
+
+    Returns
+    -------
+    p : ndarray of float, shape (len(draws),)
+    p_keep : float
+        Probability of keeping the first hand.
+    """
+    cell_counts = np.asarray(cell_counts, dtype=np.int64)
+    n_cards = int(cell_counts.sum())
+    plain, _ = zone_odds(cell_counts, cell_membership, event, hand_size=hand_size, set_aside=set_aside,
+                         draws=draws, zone=zone)
+    h, s = hand_size, set_aside
+    q = float(segment_weights(cell_counts, cell_membership, [h], [keep.tracker((0,))])[(h,)].ravel()
+              @ keep.mask().ravel() / total_ways(n_cards, [h]))
+    fail_all = (1.0 - q) ** limit
+    if zone == "bottom" or q == 0.0:
+        return (np.full(len(draws), event.on_empty()) if zone == "bottom" else plain), q
+    draws = [0] * len(draws) if zone == "hand" else [int(d) for d in draws]
+    if zone == "set_aside":
+        if s == 0:
+            return plain, q
+        weights = segment_weights(cell_counts, cell_membership, [s, h], [event.tracker((0,)), keep.tracker((1,))])
+        joint = (weights[(s, h)] * _outer(event.mask(), keep.mask())).sum() / total_ways(n_cards, [s, h])
+        joint = np.full(len(draws), joint)
+    else:
+        weights = segment_weights(cell_counts, cell_membership, [h, max(draws)],
+                                  [keep.tracker((0,)), event.tracker((0, 1))])
+        mask = _outer(keep.mask(), event.mask())
+        joint = np.array([(weights[(h, d)] * mask).sum() / total_ways(n_cards, [h, d]) for d in draws])
+    return (1.0 - fail_all) * joint / q + fail_all * plain, q

@@ -28,6 +28,8 @@ package makes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from deckstat.terms import MULLIGAN_RULES
@@ -182,27 +184,107 @@ def prefix_counts(cells: np.ndarray, table: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bottom_mask(is_resource: np.ndarray, n_bottom: int, target: int) -> np.ndarray:
-    """Which hand positions go under the deck under the resource-balancing policy.
+def need_ranks(hand_cells: np.ndarray, member: np.ndarray, counts) -> np.ndarray:
+    """Rank of each card of a hand under the needs policy.
 
-    ``is_resource`` is (hand positions, trials). Resources are put back while
-    the hand holds more than ``target`` of them, other cards otherwise; within
-    each kind the cards drawn last go first (a uniformly random choice, since
-    the hand is in shuffled order).
+    The hand is walked in its (random) drawn order; a card is *wanted* with
+    the rank of the first need it serves that earlier wanted cards have not
+    met yet, and then counts for every need whose group it belongs to.
+
+    Parameters
+    ----------
+    hand_cells : ndarray of int, shape (hand positions, n_trials)
+        Cell id of each card, in drawn order.
+    member : ndarray of bool, shape (n_cells, n_needs)
+        Whether each cell belongs to the group of each need, most important need first.
+    counts : sequence of int
+        Cards each need asks for.
+
+    Returns
+    -------
+    ndarray of int16, shape (hand positions, n_trials)
+        Index of the need each card serves; ``n_needs`` for a card that is not wanted.
+
+    Examples
+    --------
+    >>> member = np.array([[True], [False]])  # cell 0 is a Terrain, cell 1 is not
+    >>> need_ranks(np.array([[0], [1], [0]]), member, [1]).ravel().tolist()
+    [0, 1, 1]
     """
-    hand_size = is_resource.shape[0]
-    n_resource = is_resource.sum(axis=0)
-    bottom_resource = np.clip(n_resource - target, 0, n_bottom)
-    bottom_resource = np.maximum(bottom_resource, n_bottom - (hand_size - n_resource))
-    bottom_other = n_bottom - bottom_resource
-    rank_resource = np.cumsum(is_resource[::-1], axis=0)[::-1]
-    rank_other = np.cumsum(~is_resource[::-1], axis=0)[::-1]
-    return np.where(is_resource, rank_resource <= bottom_resource, rank_other <= bottom_other)
+    length, n_trials = hand_cells.shape
+    n_needs = len(counts)
+    ranks = np.full((length, n_trials), n_needs, dtype=np.int16)
+    if not n_needs:
+        return ranks
+    member = np.asarray(member, dtype=bool).reshape(-1, n_needs)
+    members = [member[:, i][hand_cells] for i in range(n_needs)]
+    met = np.zeros((n_needs, n_trials), dtype=np.int32)
+    free = np.empty(n_trials, dtype=bool)
+    for p in range(length):
+        free[:] = True
+        for i, count in enumerate(counts):
+            serves = free & members[i][p] & (met[i] < count)
+            ranks[p][serves] = i
+            free &= ~serves
+        for i in range(n_needs):
+            met[i] += members[i][p] & ~free
+    return ranks
+
+
+def bottom_choice(ranks: np.ndarray, n_bottom: int) -> np.ndarray:
+    """Which hand positions go under the deck: the ``n_bottom`` least wanted cards.
+
+    Unwanted cards go first, then wanted cards from the last need up; among
+    cards of one rank, the card drawn last goes first (a uniformly random
+    choice, the hand being in shuffled order).
+
+    Examples
+    --------
+    >>> bottom_choice(np.array([[0], [2], [1], [2]]), 2).ravel().tolist()
+    [False, True, False, True]
+    """
+    length = ranks.shape[0]
+    # One score per card, the highest goes first: the rank, then the position.
+    score = ranks.astype(np.int32) * length + np.arange(length)[:, None]
+    order = np.argsort(-score, axis=0)
+    under = np.zeros(ranks.shape, dtype=bool)
+    np.put_along_axis(under, order[:n_bottom], True, axis=0)
+    return under
+
+
+@dataclass(frozen=True)
+class _Needs:
+    """The needs policy of one deal: fixed needs, then the resource group scaled to the kept hand."""
+
+    member: np.ndarray  # (n_cells, n_needs) bool; the resource group is the last column when there is one
+    counts: tuple[int, ...]
+    resource_target: float | None
+
+    @property
+    def size(self) -> int:
+        """Needs in the list: the rank of a card no need wants."""
+        return self.member.shape[1]
+
+    def ranks(self, hand_cells: np.ndarray, kept_size: int) -> np.ndarray:
+        counts = self.counts
+        if self.resource_target is not None:
+            counts = counts + (round(self.resource_target * kept_size),)
+        return need_ranks(hand_cells, self.member, counts)
+
+
+def _needs(table, needs, resource, resource_target) -> _Needs:
+    table = np.asarray(table).reshape(len(table), -1)
+    columns = [table[:, g].astype(bool) for g, _ in needs]
+    counts = tuple(int(min(n, np.iinfo(np.int32).max)) for _, n in needs)
+    if resource is not None:
+        columns.append(np.asarray(resource, dtype=bool))
+    member = np.column_stack(columns) if columns else np.zeros((len(table), 0), dtype=bool)
+    return _Needs(member, counts, resource_target if resource is not None else None)
 
 
 def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size: int, set_aside: int,
          max_draws: int, rng: np.random.Generator, mulligan: str = "none", mulligan_limit: int = 0,
-         keep=None, resource: np.ndarray | None = None, resource_target: float = 0.0,
+         keep=None, needs=(), resource: np.ndarray | None = None, resource_target: float = 0.0,
          zones=DEAL_ZONES) -> dict:
     """Deal opening hands under a mulligan rule and draw ``max_draws`` cards after them.
 
@@ -217,20 +299,29 @@ def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size
     max_draws : int
         Cards drawn after the kept hand (at most the cards left).
     rng : numpy.random.Generator
-    mulligan : {"none", "bottom", "london", "vancouver", "free"}
+    mulligan : {"none", "bottom", "london", "vancouver", "free", "hearthstone", "pokemon"}
         ``bottom``: the hand goes under the deck and a new hand is drawn from
         the top, no shuffle (Wankul). ``london``: shuffle, draw a full hand,
         put one card per mulligan under the deck. ``vancouver``: shuffle, draw
         one card fewer per mulligan, then scry 1. ``free``: the first
-        mulligan is a full new hand, later ones are London.
+        mulligan is a full new hand, later ones are London. ``hearthstone``:
+        one round, every card the needs policy does not want is set aside,
+        replaced from the library, then shuffled back into it (the keep rule
+        only feeds the needs). ``pokemon``: shuffle and draw a full hand again
+        while the keep rule fails. London's bottom cards, the Vancouver scry
+        and Hearthstone's replaced cards follow the needs policy
+        (:func:`need_ranks`, :func:`bottom_choice`).
     mulligan_limit : int
         Mulligans allowed; the last hand is always kept.
     keep : callable, optional
         Maps the group counts of a hand, shape (n_groups, n), to a bool array
         (n,): keep it or not. Required unless ``mulligan == "none"``.
+    needs : sequence of (int, int)
+        The needs policy's list, most important first: (group column of
+        ``table``, cards wanted).
     resource : ndarray of bool, shape (n_cells,), optional
-        Resource cells: the London bottom choice and the Vancouver scry keep
-        the hand's share of resources near ``resource_target``.
+        Resource cells: a last need of ``round(resource_target * kept hand
+        size)`` resource cards.
     resource_target : float
         Wanted share of resources in a kept hand.
     zones : collection of str
@@ -255,10 +346,11 @@ def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size
         limit = mulligan_limit if mulligan == "bottom" else 0
         return _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, limit, keep,
                             zones)
-    if resource is None:
-        resource = np.zeros(len(cell_counts), dtype=bool)
+    policy = _needs(table, needs, resource, resource_target)
+    if mulligan == "hearthstone":
+        return _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, policy)
     return _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, mulligan,
-                           mulligan_limit, keep, np.asarray(resource, dtype=bool), resource_target)
+                           mulligan_limit, keep, policy)
 
 
 def bottom_mulligans(hand_counts, keep, n_trials: int, *, hand_size: int, set_aside: int, limit: int) -> np.ndarray:
@@ -394,20 +486,21 @@ def _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, 
 
 
 def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, rule, limit, keep,
-                    resource, resource_target):
+                    needs: _Needs):
     n_cards = int(cell_counts.sum())
     n_groups = table.shape[1]
     table16 = np.asarray(table, dtype=np.int16).reshape(len(table), -1)
     seen = np.zeros((n_groups, max_draws + 1, n_trials), dtype=np.int16)
+    bottom = np.zeros_like(seen)
     hand_out = np.zeros((n_groups, n_trials), dtype=np.int16)
     aside_out = np.zeros((n_groups, n_trials), dtype=np.int16)
-    mulligans = np.zeros(n_trials, dtype=np.int8)
+    mulligans = np.zeros(n_trials, dtype=np.int16)
     first_hand = None
     pending = np.arange(n_trials)
     for k in range(limit + 1):
         if pending.size == 0:
             break
-        # Vancouver draws one card fewer per mulligan; London and free draw a full hand.
+        # Vancouver draws one card fewer per mulligan; the other rules draw a full hand.
         drawn_size = hand_size - k if rule == "vancouver" else hand_size
         n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
         scry = rule == "vancouver" and k > 0
@@ -423,32 +516,83 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
         if rows.size:
             prefix = prefix[:, :, keeps]
             kept = drawn[:, keeps]
+            under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
             if n_bottom:
                 hand_cells = cells[start:start + drawn_size, keeps]
-                target = round(resource_target * (drawn_size - n_bottom))
-                under = _bottom_mask(resource[hand_cells], n_bottom, target)
+                chosen = bottom_choice(needs.ranks(hand_cells, drawn_size - n_bottom), n_bottom)
+                put_back = np.stack([(table16[:, g][hand_cells] * chosen).sum(axis=0) for g in range(n_groups)])
+                kept = kept - put_back
                 # Bottomed cards are past every draw reported (draws stop before the deck runs out).
-                kept = kept - np.stack([(table16[:, g][hand_cells] * under).sum(axis=0) for g in range(n_groups)])
+                under += put_back[:, None, :].astype(np.int16)
             library_start = start + drawn_size
             after = library_start + np.arange(max_draws + 1)
             library = prefix[:, after] - prefix[:, library_start][:, None]
             if scry and length > library_start:
-                top = cells[library_start, keeps]
-                resources = resource[cells[start:library_start, keeps]].sum(axis=0)
-                target = round(resource_target * drawn_size)
-                # The top card goes under the deck if it would push resources past the target,
-                # or if it is not a resource while the hand lacks them.
-                away = np.where(resource[top], resources >= target, resources < target)
+                # The top card stays when the hand plus it would want it, else it goes under the deck.
+                ranks = needs.ranks(cells[start:library_start + 1, keeps], drawn_size)
+                away = ranks[-1] == needs.size
                 # Without it, draw d reaches one card further; it comes back only as the very last card.
                 top_counts = prefix[:, library_start + 1] - prefix[:, library_start]
                 beyond = after + 1 > length
                 shifted = prefix[:, np.minimum(after + 1, length)] - prefix[:, library_start + 1][:, None] \
                     + np.where(beyond[None, :, None], top_counts[:, None, :], 0)
                 library = np.where(away[None, None, :], shifted, library)
+                under += np.where(away[None, None, :] & ~beyond[None, :, None], top_counts[:, None, :],
+                                  0).astype(np.int16)
             seen[:, :, rows] = kept[:, None, :] + library
+            bottom[:, :, rows] = under
             hand_out[:, rows] = kept
             aside_out[:, rows] = prefix[:, start] - prefix[:, 0]
             mulligans[rows] = k
         pending = pending[~keeps]
     return {"hand": hand_out, "first_hand": first_hand, "seen": seen, "mulligans": mulligans,
-            "set_aside": aside_out, "bottom": np.zeros_like(seen)}
+            "set_aside": aside_out, "bottom": bottom}
+
+
+def _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, needs: _Needs):
+    """Hearthstone: replace the unwanted cards of the hand, then shuffle them back into the library."""
+    n_cards = int(cell_counts.sum())
+    library_size = n_cards - set_aside - hand_size
+    if library_size < hand_size:
+        raise ValueError(f"replacing a whole {hand_size}-card hand needs {hand_size} cards in the library, "
+                         f"{library_size} are left")
+    table16 = np.asarray(table, dtype=np.int16).reshape(len(table), -1)
+    n_groups = table16.shape[1]
+    # The hand, as many replacements as it can need, and the draws after them.
+    length = min(n_cards, set_aside + 2 * hand_size + max_draws)
+    cells = draw_cells(cell_counts, n_trials, length, rng)
+    prefix = prefix_counts(cells, table16)
+    start = set_aside
+    hand_cells = cells[start:start + hand_size]
+    unwanted = needs.ranks(hand_cells, hand_size) == needs.size
+    replaced = unwanted.sum(axis=0).astype(np.int64)
+    members = table16[hand_cells]  # (hand positions, n_trials, n_groups)
+    first_hand = prefix[:, start + hand_size] - prefix[:, start]
+    library_start = start + hand_size
+
+    def at(positions):
+        """Prefix counts at a position that differs by trial: (n_groups, n_trials)."""
+        return np.take_along_axis(prefix, positions[None, None, :], axis=1)[:, 0, :]
+
+    rest_start = library_start + replaced
+    kept = first_hand - (members * unwanted[:, :, None]).sum(axis=0).T.astype(np.int16) \
+        + at(rest_start) - prefix[:, library_start]
+    # The set-aside cards in a uniformly random order (their hand order depends on the policy's walk).
+    keys = rng.random(unwanted.shape)
+    keys[~unwanted] = 2.0
+    order = np.argsort(keys, axis=0)
+    ordered = np.take_along_axis(members, order[:, :, None], axis=0)
+    set_back = np.zeros((hand_size + 1, n_trials, n_groups), dtype=np.int16)
+    np.cumsum(ordered, axis=0, out=set_back[1:])
+    # The library is the rest of the shuffle with the set-aside cards shuffled in: each next card is one
+    # of them with probability (set-aside cards left) / (cards left).
+    uniforms = rng.random((max_draws, n_trials))
+    from_set_back = np.zeros(n_trials, dtype=np.int64)
+    seen = np.empty((n_groups, max_draws + 1, n_trials), dtype=np.int16)
+    for d in range(max_draws + 1):
+        returned = np.take_along_axis(set_back, from_set_back[None, :, None], axis=0)[0].T
+        seen[:, d] = kept + returned + at(rest_start + d - from_set_back) - at(rest_start)
+        if d < max_draws:
+            from_set_back += uniforms[d] * (library_size - d) < replaced - from_set_back
+    return {"hand": kept, "first_hand": first_hand, "seen": seen, "mulligans": (replaced > 0).astype(np.int16),
+            "set_aside": prefix[:, start] - prefix[:, 0], "bottom": np.zeros_like(seen)}

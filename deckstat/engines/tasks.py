@@ -39,8 +39,11 @@ class DealSpec:
     mulligan_limit : int
     keep : Event or None
         Keep rule.
+    needs : tuple of (int, int)
+        The needs policy's list (group column, cards wanted), most important
+        first (see :func:`deckstat.engines.kernel.need_ranks`).
     resource : ndarray of bool or None
-        Resource cells for bottom/scry choices.
+        Resource cells: the last need, scaled to the kept hand size.
     resource_target : float
         Wanted share of resources in a kept hand.
     """
@@ -54,6 +57,7 @@ class DealSpec:
     mulligan: str = "none"
     mulligan_limit: int = 0
     keep: object = None
+    needs: tuple[tuple[int, int], ...] = ()
     resource: np.ndarray | None = None
     resource_target: float = 0.0
     distinct_columns: tuple = ()
@@ -70,7 +74,7 @@ class DealSpec:
                 return evaluate(event, self.counts_dict(counts))
         return deal(self.cell_counts, self.table, n_trials, hand_size=self.hand_size, set_aside=self.set_aside,
                     max_draws=self.max_draws, rng=rng, mulligan=self.mulligan,
-                    mulligan_limit=self.mulligan_limit, keep=keep, resource=self.resource,
+                    mulligan_limit=self.mulligan_limit, keep=keep, needs=self.needs, resource=self.resource,
                     resource_target=self.resource_target, zones=zones)
 
 

@@ -20,7 +20,15 @@ from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.schema import canonical_column
 from deckstat.synonyms import NONE, Synonyms
-from deckstat.terms import DECKOUT_RULES, DRAW_STEPS, MULLIGAN_RULES, MULLIGAN_WORDS, SEATS, TURN_ORDERS
+from deckstat.terms import (
+    DECKOUT_RULES,
+    DRAW_STEPS,
+    MULLIGAN_RULES,
+    MULLIGAN_WORDS,
+    REDEAL_LIMIT,
+    SEATS,
+    TURN_ORDERS,
+)
 from deckstat.text import fold, fold_key, suggest
 
 RULE_KINDS = ("size", "copies", "count", "ratio", "distinct", "fraction", "allowed", "same_value")
@@ -227,6 +235,8 @@ class Profile:
             rows.append(("mulligan", "none"))
         else:
             times = "once" if self.mulligan_limit == 1 else f"up to {self.mulligan_limit} times"
+            if self.mulligan == "pokemon":
+                times = f"until the keep rule holds (after {self.mulligan_limit} mulligans the hand is kept)"
             rows.append(("mulligan", f"{MULLIGAN_WORDS[self.mulligan]}, {times}; "
                                      f"default keep rule: {self.keep}"))
         draws = ", ".join(f"{seat} player {self.first_turn_draw[seat]}" for seat in SEATS)
@@ -440,9 +450,13 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if mulligan not in MULLIGAN_RULES:
         raise DeckstatError(f"'mulligan' must be one of {', '.join(MULLIGAN_RULES)}, got {mulligan!r}"
                             f"{suggest(mulligan, MULLIGAN_RULES)}", source=pwhere)
-    mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 1 if mulligan != "none" else 0)
+    mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 0 if mulligan == "none" else
+                                    REDEAL_LIMIT if mulligan == "pokemon" else 1)
     if mulligan != "none" and mulligan_limit < 1:
         raise DeckstatError(f"'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got "
+                            f"{mulligan_limit}", source=pwhere)
+    if mulligan == "hearthstone" and mulligan_limit != 1:
+        raise DeckstatError(f"'mulligan_limit' must be 1 with mulligan = \"hearthstone\" (one round), got "
                             f"{mulligan_limit}", source=pwhere)
     keep = _require(play, "keep", str, pwhere, None)
     if keep is not None:

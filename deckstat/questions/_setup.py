@@ -10,7 +10,7 @@ made by each turn (:func:`turn_plan`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -31,12 +31,14 @@ from deckstat.engines.cells import partition
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
+    COUNT_OPS,
     TEXT_OPS,
     And,
     AttributeGroup,
     Count,
     DistinctGroup,
     Event,
+    Group,
     NameGroup,
     Not,
     Or,
@@ -48,11 +50,14 @@ from deckstat.events import (
 )
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.schema import canonical_column
-from deckstat.terms import FIXED_ZONES, METHODS, MULLIGAN_RULES, ZONES
+from deckstat.terms import FIXED_ZONES, METHODS, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
 from deckstat.text import fold, suggest
 
-#: Mulligan rules whose choices read the resource group (London's bottom cards, Vancouver's scry).
-RESOURCE_MULLIGANS = ("london", "vancouver", "free")
+#: Mulligan rules that choose cards by the needs policy (London's bottom cards, Vancouver's scry, Hearthstone's
+#: replaced cards), and so read the resource group.
+RESOURCE_MULLIGANS = ("london", "vancouver", "free", "hearthstone")
+#: The most mulligans a ``pokemon`` rule may be given.
+MAX_REDEALS = 10_000
 #: Values an "absent group" message lists before "…".
 SHOWN_VALUES = 8
 
@@ -360,6 +365,118 @@ def is_increasing(event: Event, negated: bool = False) -> bool:
     return False
 
 
+#: A need whose count was left out: every card of the group in the hand is wanted.
+EVERY_CARD = None
+
+
+def event_needs(event: Event | None) -> list[tuple[Group, int]]:
+    """The needs an event brings, in order: each group compared with ``>=`` or ``>``, with the count that satisfies it.
+
+    ``Terrain>=2`` needs 2 Terrains, ``[cost<=1]>1`` needs 2 such cards.
+    Groups compared with ``<=``, ``<``, ``==`` or ``!=``, and every group
+    under ``not``, bring no need: more of their cards never helps such a
+    comparison.
+
+    Examples
+    --------
+    >>> [(g.label, n) for g, n in event_needs(parse_event("Terrain>=2 and ([cost<=1]>1 or not Dragon>=1)"))]
+    [('Terrain', 2), ('[cost<=1]', 2)]
+    """
+    if event is None or isinstance(event, Not):
+        return []
+    if isinstance(event, Count):
+        n = event.n if event.op == ">=" else event.n + 1 if event.op == ">" else 0
+        return [(event.group, n)] if n > 0 else []
+    return [need for item in event.items for need in event_needs(item)]
+
+
+def merge_needs(needs: Iterable[tuple[Group, int | None]]) -> tuple[tuple[Group, int | None], ...]:
+    """Drop the needs an earlier need of the same group already covers (same or more cards)."""
+    out: list[tuple[Group, int | None]] = []
+    for group, n in needs:
+        covered = any(g.key == group.key and (m is EVERY_CARD or (n is not EVERY_CARD and m >= n))
+                      for g, m in out)
+        if not covered:
+            out.append((group, n))
+    return tuple(out)
+
+
+def _top_level(text: str, chars: str) -> int:
+    """Index of the first of ``chars`` outside brackets and quotes, or -1."""
+    depth, quote = 0, None
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch in chars and depth <= 0:
+            return i
+    return -1
+
+
+def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
+    """Parse a priority list: ``"Terrain=2, [cost<=1]=1, Dragon"``.
+
+    Items are separated by commas; each is a card group (the event syntax:
+    a type, tag or name, quoted if need be, or ``[attribute op value]``),
+    then ``=count`` (``>=count`` is read the same). A group without a count
+    wants every card of it.
+
+    Returns
+    -------
+    tuple of (Group, int or None)
+        ``None`` where the count is left out.
+
+    Raises
+    ------
+    ExpressionError
+        Naming the 1-based position of the problem in ``text``.
+
+    Examples
+    --------
+    >>> [(g.label, n) for g, n in parse_priority("Terrain=2, [cost<=1]=1, Dragon")]
+    [('Terrain', 2), ('[cost<=1]', 1), ('Dragon', None)]
+    """
+    source = f"priority {text!r}" if isinstance(text, str) else "priority"
+    if not isinstance(text, str):
+        raise ExpressionError(f"expected text, got {type(text).__name__}", source=source)
+    out, offset, rest = [], 0, text
+    while True:
+        comma = _top_level(rest, ",")
+        item = rest if comma < 0 else rest[:comma]
+        if not item.strip():
+            raise ExpressionError("expected a card group such as Terrain=2 or [cost<=1]=1 here", source=source,
+                                  column=offset + len(item) - len(item.lstrip()) + 1)
+        at = _top_level(item, "<>=!~")
+        group_text, count = (item, EVERY_CARD) if at < 0 else (item[:at], None)
+        try:
+            group = parse_group(group_text, what="priority")
+        except ExpressionError as exc:
+            position = exc.column if isinstance(exc.column, int) else 1
+            raise ExpressionError(exc.message, source=source, column=offset + position) from None
+        group = replace(group, position=offset + group.position)
+        if at >= 0:
+            op = next(op for op in sorted(COUNT_OPS, key=len, reverse=True) if item.startswith(op, at))
+            number = item[at + len(op):].strip()
+            if op not in ("=", "==", ">="):
+                raise ExpressionError(f"a priority is written group=count, not {op!r}", source=source,
+                                      column=offset + at + 1)
+            if not number.isdigit() or int(number) < 1:
+                shown = repr(number) if number else "nothing"
+                raise ExpressionError(f"expected a whole number of cards (1 or more) after {op!r}, got {shown}",
+                                      source=source, column=offset + at + len(op) + 1)
+            count = int(number)
+        out.append((group, count))
+        if comma < 0:
+            return tuple(out)
+        offset += comma + 1
+        rest = rest[comma + 1:]
+
+
 @dataclass(frozen=True)
 class Setup:
     """A question made ready for the engines: rules in force, events compiled against the deck."""
@@ -375,11 +492,24 @@ class Setup:
     compiled: Compiled
     resource_target: float
     provenance: dict = field(default_factory=dict)
+    #: The needs policy's list before the resource group (see :meth:`needs_for`); ``None`` counts mean every card.
+    needs: tuple[tuple[Group, int | None], ...] = ()
+    #: The ``priority`` text that replaced the needs, if any.
+    priority_text: str | None = None
 
     @property
     def exact_capable(self) -> bool:
-        """Whether the exact engine models these rules (no mulligan, or one bottom mulligan)."""
-        return self.rule == "none" or (self.rule == "bottom" and self.limit == 1)
+        """Whether the exact engine models these rules (no mulligan, one bottom mulligan, or the Pokémon rule)."""
+        return self.rule in ("none", "pokemon") or (self.rule == "bottom" and self.limit == 1)
+
+    def exact_odds(self, condition: exact.Condition, draws, zone: str = "seen") -> tuple[np.ndarray, float]:
+        """Exact P(condition) in ``zone`` for each number of draws, and P(keep the first hand), under these rules."""
+        rules = {"hand_size": self.profile.hand_size, "set_aside": self.profile.set_aside, "draws": draws,
+                 "zone": zone, "keep": self.keep_condition}
+        if self.rule == "pokemon":
+            return exact.redeal_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition,
+                                     limit=self.limit, **rules)
+        return exact.zone_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition, **rules)
 
     def condition(self, i: int) -> exact.Condition:
         """Engine condition of event ``i``."""
@@ -390,18 +520,40 @@ class Setup:
         """Engine condition of the keep rule."""
         return self.compiled.conditions[len(self.events)] if self.keep_event is not None else None
 
+    def needs_for(self, kept_size: int) -> list[tuple[Group, int | None]]:
+        """The needs policy's list for a kept hand of ``kept_size`` cards, most important first.
+
+        The keep rule's needs, then the events' (:func:`event_needs`), then
+        the resource group with ``round(share in the deck × kept_size)``
+        cards; or the ``priority`` list alone when one was given. A count of
+        ``None`` wants every card of the group.
+        """
+        needs = list(self.needs)
+        if self.resource_text and self.priority_text is None:
+            needs.append((parse_group(self.resource_text), round(self.resource_target * kept_size)))
+        return needs
+
+    def need_columns(self, keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+        """:attr:`needs` as (column of ``keys``, cards wanted), for :class:`DealSpec`."""
+        every = np.iinfo(np.int16).max
+        return tuple((keys.index(group.key), every if n is EVERY_CARD else n) for group, n in self.needs)
+
+    def resource_cells(self, keys: tuple[str, ...], membership: np.ndarray) -> np.ndarray | None:
+        """Cells of the resource need (``None`` without one), for :class:`DealSpec`."""
+        if not self.resource_text or self.priority_text is not None:
+            return None
+        return membership[:, keys.index(parse_group(self.resource_text).key)].astype(bool)
+
     def deal_spec(self, max_draws: int) -> DealSpec:
         """The simulation spec for these rules."""
         keys = self.compiled.group_keys
-        resource = None
-        if self.resource_text:
-            resource = self.compiled.cell_membership[:, keys.index(parse_group(self.resource_text).key)]
         return DealSpec(
             cell_counts=self.compiled.cell_counts, table=self.compiled.table,
             group_keys=keys, distinct_columns=self.compiled.distinct_columns,
             hand_size=self.profile.hand_size, set_aside=self.profile.set_aside,
             max_draws=max_draws, mulligan=self.rule, mulligan_limit=self.limit, keep=self.keep_event,
-            resource=resource, resource_target=self.resource_target)
+            needs=self.need_columns(keys), resource=self.resource_cells(keys, self.compiled.cell_membership),
+            resource_target=self.resource_target)
 
     def drawable(self) -> int:
         """Cards left to draw after the set-aside cards and the opening hand."""
@@ -415,6 +567,8 @@ class Setup:
                 out.setdefault(key, group)
         if self.resource_text:
             group = parse_group(self.resource_text)
+            out.setdefault(group.key, group)
+        for group, _ in self.needs:
             out.setdefault(group.key, group)
         return out
 
@@ -437,7 +591,14 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
     if rule == "none":
         return rule, 0, None
     limit = check_optional_whole(mulligan_limit, "mulligan_limit", minimum=1)
-    limit = limit if limit is not None else max(profile.mulligan_limit, 1)
+    if limit is None:
+        same = rule == profile.mulligan
+        limit = 1 if rule == "hearthstone" else profile.mulligan_limit if same else \
+            REDEAL_LIMIT if rule == "pokemon" else max(profile.mulligan_limit, 1)
+    if rule == "hearthstone" and limit != 1:
+        raise DeckstatError(f"the Hearthstone mulligan is one round; {param('mulligan_limit')} can only be 1")
+    if rule == "pokemon" and limit > MAX_REDEALS:
+        raise DeckstatError(f"{param('mulligan_limit')} can be at most {MAX_REDEALS:,} with the pokemon rule")
     if rule == "vancouver" and limit >= profile.hand_size:
         raise DeckstatError(f"Vancouver mulligans shrink the hand by one each; {param('mulligan_limit')} can be "
                             f"at most {profile.hand_size - 1} with {profile.hand_size}-card hands")
@@ -456,7 +617,8 @@ def default_keep_remedy(profile: Profile, *, can_skip: bool = True) -> str:
 
 def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
-            resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None) -> Setup:
+            resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None,
+            priority: str | None = None) -> Setup:
     """Resolve the rules in force and compile ``events`` (and the keep rule) against ``deck``.
 
     The drawn deck carries the profile's synonyms from here on, so every
@@ -464,7 +626,9 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
     are refused unless ``allow_absent`` (see :func:`check_groups`); the
     resource group is checked only when given or when the mulligan uses it.
     ``keep_remedy`` replaces the advice given when the profile's default keep
-    rule matches no card (:func:`default_keep_remedy`).
+    rule matches no card (:func:`default_keep_remedy`). ``priority`` (:func:`parse_priority`)
+    replaces the needs list the mulligan's card choices follow
+    (:meth:`Setup.needs_for`); its groups are compiled with the others.
     """
     profile = get_profile(game)
     check_deck(deck)
@@ -500,12 +664,28 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
                      allow_absent=allow_absent or not used)
         all_events.append(Count(group, ">=", 1))
         target = drawn.count(group) / drawn.size
+    if priority is None:
+        needs = merge_needs(event_needs(keep_event) + [n for event in parsed for n in event_needs(event)])
+    else:
+        if rule not in RESOURCE_MULLIGANS:
+            raise DeckstatError(f"{param('priority')} sets which cards the London, Vancouver, free and Hearthstone "
+                                f"mulligans keep; the {rule} rule chooses no card")
+        needs = merge_needs(parse_priority(priority))
+        for group, _ in needs:
+            check_groups(drawn, Count(group, ">=", 1), profile, "priority", priority, allow_absent=allow_absent)
+            all_events.append(Count(group, ">=", 1))
+    if rule == "hearthstone" and drawn.size < profile.set_aside + 2 * profile.hand_size:
+        raise DeckstatError(f"the Hearthstone mulligan may replace the whole {profile.hand_size}-card hand, so the "
+                            f"deck needs at least {profile.set_aside + 2 * profile.hand_size} cards; it has "
+                            f"{drawn.size}")
     compiled = compile_events(drawn, all_events)
     provenance = {"game": profile.id, "deck_source": drawn.source, "deck_size": drawn.size, "mulligan_rule": rule,
                   "mulligan_limit": limit, "keep": keep_text, "resource_group": resource_text,
                   "deckstat_version": __version__}
+    if priority is not None:
+        provenance["priority"] = priority
     return Setup(profile, drawn, tuple(parsed), keep_text, keep_event, rule, limit, resource_text, compiled,
-                 target, provenance)
+                 target, provenance, needs, priority)
 
 
 def each_event(texts: list[str], rules: dict, answer: Callable[[Setup], tuple[pd.DataFrame, pd.DataFrame, dict]],

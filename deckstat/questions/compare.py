@@ -25,7 +25,7 @@ from deckstat.engines import runner
 from deckstat.engines.cells import shared_partition
 from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
-from deckstat.events import groups_of, parse_group, to_text
+from deckstat.events import groups_of, to_text
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import (
     Setup,
@@ -112,13 +112,11 @@ def _common_specs(setups: list[Setup], max_draws: int) -> list[DealSpec]:
         distinct_columns = ()
     specs = []
     for setup, counts in zip(setups, per_deck):
-        resource = None
-        if setup.resource_text:
-            resource = cell_keys[:, keys.index(parse_group(setup.resource_text).key)].astype(bool)
         specs.append(DealSpec(
             cell_counts=counts, table=table, group_keys=keys, distinct_columns=distinct_columns,
             hand_size=setup.profile.hand_size, set_aside=setup.profile.set_aside, max_draws=max_draws,
-            mulligan=setup.rule, mulligan_limit=setup.limit, keep=setup.keep_event, resource=resource,
+            mulligan=setup.rule, mulligan_limit=setup.limit, keep=setup.keep_event,
+            needs=setup.need_columns(keys), resource=setup.resource_cells(keys, cell_keys),
             resource_target=setup.resource_target))
     return specs
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from deckstat._validate import check_events, check_seats
 from deckstat.deck import Deck
-from deckstat.engines import exact, runner, tasks
+from deckstat.engines import runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import (
@@ -38,7 +38,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
              turns: int | Iterable[int] = range(7), seat: str = "first", mulligan_rule: str | None = None,
              mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
              n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-             n_workers: int = 1, allow_absent: bool = False) -> MulliganResult:
+             n_workers: int = 1, allow_absent: bool = False, priority: str | None = None) -> MulliganResult:
     """How often a hand is kept, what the kept hand holds, and what the mulligan buys by turn.
 
     Parameters
@@ -54,12 +54,17 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         Turns and seat (``first``, ``second`` or ``both``) of the by-turn comparison.
     mulligan_rule, mulligan_limit, resource, method, n_trials, rng, chunk_size, n_workers, allow_absent
         As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
+    priority : str, optional
+        As in :func:`deckstat.odds`: the cards London, Vancouver, free and
+        Hearthstone mulligans keep.
 
     Returns
     -------
     MulliganResult
-        ``summary`` (P(keep the first hand), expected mulligans),
-        ``mulligans`` (how many are taken), ``kept_hand`` (each group's count
+        ``summary`` (P(keep the first hand), expected mulligans: under the
+        Pokémon rule, the extra cards the opponent draws), ``mulligans`` (how
+        many are taken; under the Pokémon rule the counts past the last one
+        seen, or under 1e-9 when exact, are left out), ``kept_hand`` (each group's count
         in the kept hand) and ``by_turn`` (P(event) with the rule and with
         ``mulligan_rule == "none"``, keeping every first hand).
 
@@ -79,20 +84,20 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                                            mulligan_limit=mulligan_limit)
     if rule == "none":
         raise DeckstatError(f"{profile.name} has no mulligan rule; choose one with {param('mulligan_rule')} "
-                            "(bottom, london, vancouver or free)")
+                            "(bottom, london, vancouver, free, hearthstone or pokemon)")
     if event is None:
         resource_text = resource if resource is not None else profile.resource_group
         event = f"{resource_text}>=1" if resource_text else keep_text
     texts = check_events(event)
     setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                     resource=resource, allow_absent=allow_absent,
-                    keep_remedy=default_keep_remedy(profile, can_skip=False))
+                    keep_remedy=default_keep_remedy(profile, can_skip=False), priority=priority)
     chosen = choose_method(setup, method)
     streams = runner.make_streams(rng) if chosen == "simulate" else None
     common = {"method": chosen, "n_trials": n_trials, "rng": streams, "chunk_size": chunk_size,
               "n_workers": n_workers, "allow_absent": allow_absent}
     with_rule = odds(deck, profile, texts, turns=turns, seat=seat, keep=setup.keep_text, mulligan_rule=setup.rule,
-                     mulligan_limit=setup.limit, resource=resource, **common).table
+                     mulligan_limit=setup.limit, resource=resource, priority=priority, **common).table
     without = odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False,
                    **{**common, "method": "exact" if chosen == "exact" else "auto"}).table
     by_turn = pd.concat([with_rule.assign(mulligan_rule=setup.rule), without.assign(mulligan_rule="none")],
@@ -116,9 +121,13 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)
         kept_rows = _kept_hand_simulated(setup, tallies, n_done)
     kept_rows = [{**identity, **row, "n_trials": n_done, "method": chosen} for row in kept_rows]
+    shown = len(mull_p)
+    if setup.rule == "pokemon":
+        # Up to 100 redeals by default: the rows no trial reached, or too rare to matter, say nothing.
+        shown = int(np.flatnonzero(mull_p >= (1e-9 if chosen == "exact" else 1e-300))[-1]) + 1
     mulligans = frame([{**identity, "mulligans": k, "p": float(mull_p[k]), "ci_low": float(mull_low[k]),
                         "ci_high": float(mull_high[k]), "n_trials": n_done, "method": chosen}
-                       for k in range(len(mull_p))], MULLIGANS_COLUMNS)
+                       for k in range(shown)], MULLIGANS_COLUMNS)
     summary = frame([{**identity, "mulligan_rule": setup.rule, "mulligan_limit": setup.limit, "keep": setup.keep_text,
                       "p_keep_first": float(mull_p[0]), "ci_low": float(mull_low[0]), "ci_high": float(mull_high[0]),
                       "expected_mulligans": float(np.dot(np.arange(len(mull_p)), mull_p)), "n_trials": n_done,
@@ -136,11 +145,13 @@ def _kept_hand_exact(setup: Setup) -> tuple[list[dict], np.ndarray, None]:
     for index, key in enumerate(keys):
         for count in range(profile.hand_size + 1):
             condition = setup.compiled.condition(index, count + 1, lambda a, c=count: a[0] == c)
-            p, p_keep = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership, condition,
-                                        hand_size=profile.hand_size, set_aside=profile.set_aside, draws=[0],
-                                        zone="hand", keep=setup.keep_condition)
+            p, p_keep = setup.exact_odds(condition, [0], "hand")
             p = float(np.clip(p[0], 0, 1))
             rows.append({"group": labels[key], "count": count, "p": p, "ci_low": p, "ci_high": p})
+    if setup.rule == "pokemon":
+        # Mulligan k < limit ends a run of k failed hands; the hand after the last one is kept as it comes.
+        fail = 1.0 - p_keep
+        return rows, np.array([fail ** k * p_keep for k in range(setup.limit)] + [fail ** setup.limit]), None
     return rows, np.array([p_keep, 1 - p_keep]), None
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from deckstat._validate import check_events
 from deckstat.deck import Deck
-from deckstat.engines import exact, runner, tasks
+from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
 from deckstat.questions._setup import (
@@ -37,7 +37,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
          mulligan_rule: str | None = None, mulligan_limit: int | None = None, resource: str | None = None,
          method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
-         max_trials: int = runner.DEFAULT_MAX_TRIALS) -> OddsResult:
+         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None) -> OddsResult:
     """Probability that an event holds in a zone, by turn and seat.
 
     Parameters
@@ -60,16 +60,17 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         Keep rule of the mulligan (default: the profile's).
     mulligan : bool
         ``False`` keeps every first hand.
-    mulligan_rule : {"bottom", "london", "vancouver", "free", "none"}, optional
+    mulligan_rule : {"bottom", "london", "vancouver", "free", "hearthstone", "pokemon", "none"}, optional
         Replace the profile's mulligan rule, e.g. to compare with published tables.
     mulligan_limit : int, optional
         Mulligans allowed (default: the profile's, or 1).
     resource : str, optional
-        Group the London bottom choice and the Vancouver scry balance (default:
-        the profile's resource group).
+        Resource group (default: the profile's): the last need of the London,
+        Vancouver, free and Hearthstone card choices, with its share of the
+        deck times the kept hand size (see ``docs/mulligans.md``).
     method : {"auto", "exact", "simulate"}
-        ``auto`` uses the exact engine when it models the rules (no mulligan or
-        one bottom mulligan), the Monte Carlo kernel otherwise.
+        ``auto`` uses the exact engine when it models the rules (no mulligan,
+        one bottom mulligan, or the Pokémon rule), the Monte Carlo kernel otherwise.
     n_trials : int, optional
         Simulated trials (default 200 000).
     rng : int, Generator or None
@@ -104,6 +105,11 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         before the time is spent. A run that reaches ``max_trials`` all the
         same stops with an error. The estimate and the stopping rule are
         recorded in the provenance (``estimated_trials``, ``stopping_rule``).
+    priority : str, optional
+        Which cards the London, Vancouver, free and Hearthstone mulligans keep,
+        most important first, e.g. ``"Terrain=2, [cost<=1]=1, Dragon"`` (a
+        group without ``=count`` wants every card of it). Replaces the needs
+        read from the keep rule, the event and the resource group.
 
     Returns
     -------
@@ -126,7 +132,8 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
-             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
+             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
+             "priority": priority}
     answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
                                streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
                                max_trials=max_trials)
@@ -142,10 +149,7 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
     draws = all_draws(per_seat)
     provenance = dict(setup.provenance)
     if chosen == "exact":
-        probs, p_keep = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership,
-                                        setup.condition(0), hand_size=profile.hand_size,
-                                        set_aside=profile.set_aside, draws=draws, zone=zone,
-                                        keep=setup.keep_condition)
+        probs, p_keep = setup.exact_odds(setup.condition(0), draws, zone)
         probs = np.clip(probs, 0.0, 1.0)
         low, high, n_done = probs, probs, None
         keep_p = keep_low = keep_high = float(np.clip(p_keep, 0.0, 1.0))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from deckstat._validate import check_events, check_whole
 from deckstat.deck import Deck
-from deckstat.engines import exact, runner, tasks
+from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
 from deckstat.questions._setup import (
@@ -87,9 +87,7 @@ def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precis
     provenance = dict(setup.provenance)
     if chosen == "exact":
         draws = all_draws(per_seat)
-        probs, _ = exact.zone_odds(setup.compiled.cell_counts, setup.compiled.cell_membership, setup.condition(0),
-                                   hand_size=setup.profile.hand_size, set_aside=setup.profile.set_aside,
-                                   draws=draws, keep=setup.keep_condition)
+        probs, _ = setup.exact_odds(setup.condition(0), draws)
         by_draws = dict(zip(draws, np.clip(probs, 0, 1)))
         tallies, n_done = None, None
     else:
