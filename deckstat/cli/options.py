@@ -31,6 +31,7 @@ FLAGS = {
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
+    "by_turn": "--by-turn",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
