@@ -20,6 +20,8 @@ from deckstat.events import parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile, list_profiles, load_profile_file
 from deckstat.questions.compare import card_differences, compare
 from deckstat.questions.deckout import deckout
+from deckstat.questions.hand_advice import hand_advice
+from deckstat.questions.keep_policy import keep_policy
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
 from deckstat.questions.ratio import ratio, with_resource_count
@@ -29,6 +31,8 @@ from deckstat.questions.when import when
 from deckstat.results import (
     CompareResult,
     DeckoutResult,
+    HandAdviceResult,
+    KeepPolicyResult,
     MulliganResult,
     OddsResult,
     RatioResult,
@@ -44,6 +48,8 @@ __all__ = [
     "DeckoutResult",
     "DeckstatError",
     "ExpressionError",
+    "HandAdviceResult",
+    "KeepPolicyResult",
     "MulliganResult",
     "OddsResult",
     "Profile",
@@ -58,6 +64,8 @@ __all__ = [
     "compare",
     "deckout",
     "get_profile",
+    "hand_advice",
+    "keep_policy",
     "list_profiles",
     "load_deck",
     "load_profile_file",

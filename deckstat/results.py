@@ -142,6 +142,44 @@ class MulliganResult(Result):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class HandAdviceResult(Result):
+    """Keep or mulligan one opening hand; see :func:`deckstat.hand_advice`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Per seat: ``hand``, ``turn``, ``p_keep`` and ``p_mulligan`` (P(event
+        by the turn) either way), ``margin`` (``p_keep - p_mulligan``),
+        ``advice`` (``keep`` or ``mulligan``), ``later`` (what the mulligan's
+        value assumes about later decisions), ``method``.
+    """
+
+    question: ClassVar[str] = "hand_advice"
+    table: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class KeepPolicyResult(Result):
+    """The best keep rule and its gain over a keep rule; see :func:`deckstat.keep_policy`.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        Per seat: ``p_best`` (P(event by the turn) with the best decisions),
+        ``p_keep_rule`` (with the keep rule), ``gain``, and how often each
+        keeps the first hand.
+    policy : pandas.DataFrame
+        Per seat and first-hand composition (``hand``, by group): ``p_hand``,
+        ``p_keep``, ``p_mulligan``, ``margin``, ``decision`` and what the keep
+        rule does (``keep_rule``).
+    """
+
+    question: ClassVar[str] = "keep_policy"
+    summary: pd.DataFrame
+    policy: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class RatioResult(Result):
     """The resource-count sweep; see :func:`deckstat.ratio`.
 

@@ -68,6 +68,7 @@ from deckstat.cli.options import (
 )
 from deckstat.cli.progress import showing
 from deckstat.engines.runner import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
+from deckstat.errors import DeckstatError
 from deckstat.games.rules import COPIES_BY, file_warnings
 from deckstat.present.format import (
     format_estimate,
@@ -265,8 +266,18 @@ def mulligan(
     game: GameOpt,
     keep: KeepOpt = None,
     event: OptionalEventsOpt = None,
-    turns: Annotated[str, typer.Option(help="Turns of the by-turn comparison.")] = "0-6",
+    turns: Annotated[str | None, typer.Option(help="Turns of the by-turn comparison (default 0-6).",
+                                              show_default=False)] = None,
     seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.")] = Seat.first,
+    hand: Annotated[str | None, typer.Option(
+        "--hand", help="Keep or mulligan this opening hand? Names (\"A, B, 2 C\"), a card file, or group counts "
+        "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
+    best: Annotated[bool, typer.Option(
+        "--best", help="The best keep rule: keep or mulligan each possible first hand, whichever gives the higher "
+        "P(--event by --by-turn), compared with --keep (default: the profile's).")] = False,
+    by_turn: Annotated[int | None, typer.Option(
+        "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False)]
+    = None,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
@@ -289,9 +300,21 @@ def mulligan(
     cards are drawn, once); --mulligan-rule london|vancouver|free|hearthstone|pokemon
     compares with the usual reference rules. The cards a London, Vancouver,
     free or Hearthstone mulligan keeps follow the keep rule's and the event's
-    needs, or --priority (see docs/mulligans.md).
+    needs, or --priority (see docs/mulligans.md). With --hand: keep or
+    mulligan that hand, for --event by --by-turn; with --best: the best keep
+    rule for it (both exact).
     """
+    if hand is not None or best:
+        _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
+                mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
+                simulated=method(simulate, trials) == "simulate" or seed is not None, pool=pool, fmt=fmt,
+                table=table, plot=plot, allow_absent=allow_absent)
+        return
     with user_errors():
+        if by_turn is not None:
+            raise DeckstatError("--by-turn goes with --hand (keep or mulligan this hand) or --best (the best keep "
+                                "rule); the keep rule's odds by turn take --turns")
+        turns = "0-6" if turns is None else turns
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
@@ -316,6 +339,62 @@ def mulligan(
                     by_turn]
 
         emit(result, fmt, table, title + ("\n" + note if note else ""), build)
+
+
+def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mulligan_rule, mulligan_limit, resource,
+            simulated, pool, fmt, table, plot, allow_absent) -> None:
+    """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
+    with user_errors():
+        if hand is not None and best:
+            raise DeckstatError("give --hand (keep or mulligan this hand) or --best (the best keep rule), not both")
+        what = "--hand" if hand is not None else "--best"
+        if by_turn is None:
+            raise DeckstatError(f"{what} needs --by-turn, the turn by which --event should hold (e.g. --by-turn 2)")
+        for flag, given in (("--turns", turns is not None), ("--simulate, --trials or --seed", simulated),
+                            ("--plot", plot is not None)):
+            if given:
+                raise DeckstatError(f"{flag} does not apply to {what}, which is exact for one turn (--by-turn)")
+        if event and len(event) > 1:
+            raise DeckstatError(f"{what} answers for one --event at a time, got {len(event)}")
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
+        common = {"by_turn": by_turn, "seat": seat.value, "keep": keep, "mulligan_rule": rule_value(mulligan_rule),
+                  "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
+        goal = event[0] if event else None
+        if hand is not None:
+            result = deckstat.hand_advice(loaded, profile, hand, goal, **common)
+            row = result.table.iloc[0]
+            title = (f"Keep or mulligan? — {profile.name}, {deck}: hand {row['hand']}\n"
+                     f"P({row['event']}) by turn {row['turn']}, {_rule_words(row)}\n"
+                     f"note: after a mulligan, {row['later']}")
+            emit(result, fmt, table, title, lambda: [tables.hand_advice_table(result.table)])
+            return
+        result = deckstat.keep_policy(loaded, profile, goal, **common)
+        row = result.summary.iloc[0]
+        title = (f"Best keep rule — {profile.name}, {deck}: P({row['event']}) by turn {row['turn']}, "
+                 f"{_rule_words(row)}\nnote: {result.provenance['later']}")
+
+        def build():
+            shown = [tables.keep_policy_summary_table(result.summary)]
+            policy = result.policy
+            seats = list(dict.fromkeys(policy["seat"]))
+            columns = ["hand", "p_keep", "p_mulligan", "keep_rule"]
+            same = len(seats) > 1 and all(
+                policy[policy["seat"] == s][columns].reset_index(drop=True).equals(
+                    policy[policy["seat"] == seats[0]][columns].reset_index(drop=True)) for s in seats)
+            for seat_name in seats[:1] if same else seats:
+                whose = "both players (same draws)" if same else f"{seat_name} player"
+                shown += [Text(f"Hands to keep, then hands to mulligan — {whose}"),
+                          tables.keep_policy_table(policy[policy["seat"] == seat_name])]
+            return shown
+
+        emit(result, fmt, table, title, build)
+
+
+def _rule_words(row) -> str:
+    limit = int(row["mulligan_limit"])
+    return f"{row['mulligan_rule']} mulligan rule, {'once' if limit == 1 else f'up to {limit} times'}"
 
 
 @app.command()

@@ -32,6 +32,7 @@ FLAGS = {
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
     "priority": "--priority",
+    "by_turn": "--by-turn",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)

@@ -210,3 +210,43 @@ def compare_table(result: CompareResult) -> Table:
         cells = [r.turn, r.seat, shown(r.deck_a, r), shown(r.deck_b, r), interval, p_value]
         table.add_row(*[Text(str(c)) for c in ([r.event, r.deck_b] if several else []) + cells])
     return table
+
+
+def hand_advice_table(frame: pd.DataFrame) -> Table:
+    """One row per seat: P(event by the turn) if the hand is kept, if it is mulliganed, the margin and the advice."""
+    table = Table()
+    for column in ("seat", "keep", "mulligan", "keep − mulligan", "advice"):
+        table.add_column(_text(column), justify="right")
+    for r in frame.itertuples(index=False):
+        table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_keep),
+                                           format_probability(r.p_mulligan), f"{r.margin * 100:+.1f} points",
+                                           r.advice)])
+    return table
+
+
+def keep_policy_summary_table(frame: pd.DataFrame) -> Table:
+    """One row per seat: P(event by the turn) with the best decisions and with the keep rule, and the gain."""
+    keep = frame["keep"].iloc[0]
+    table = Table()
+    for column in ("seat", "best decisions", f"keep rule {keep}", "gain", "first hand kept\n(best / keep rule)"):
+        table.add_column(_text(column), justify="right")
+    for r in frame.itertuples(index=False):
+        table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_best),
+                                           format_probability(r.p_keep_rule), f"{r.gain * 100:+.2f} points",
+                                           f"{format_probability(r.p_keep_first_best)} / "
+                                           f"{format_probability(r.p_keep_first_rule)}")])
+    return table
+
+
+def keep_policy_table(frame: pd.DataFrame) -> Table:
+    """One seat's policy: the hands to keep first, then the hands to mulligan, each with its odds both ways."""
+    table = Table()
+    table.add_column(_text("hand"), no_wrap=True)
+    for column in ("P(hand)", "keep", "mulligan", "keep − mulligan", "best", "keep rule"):
+        table.add_column(_text(column), justify="right")
+    ordered = frame.assign(order=(frame["decision"] != "keep")).sort_values("order", kind="stable")
+    for r in ordered.itertuples(index=False):
+        table.add_row(*[_text(c) for c in (r.hand, format_probability(r.p_hand), format_probability(r.p_keep),
+                                           format_probability(r.p_mulligan), f"{r.margin * 100:+.1f} points",
+                                           r.decision, r.keep_rule)])
+    return table

@@ -1,0 +1,224 @@
+"""The best keep rule: for every opening hand, keep or mulligan, whichever gives the higher P(event by a turn).
+
+Hands are told apart by the cells of the question's groups (the event's and
+the keep rule's): two hands with as many cards of every cell have the same
+odds, so the policy is a table of compositions. Everything is exact (see
+:mod:`deckstat.engines.policy`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckstat._validate import check_seats, check_whole
+from deckstat.deck import Deck
+from deckstat.engines.exact import Condition, check_exact_size
+from deckstat.engines.policy import MulliganGame
+from deckstat.errors import DeckstatError, param
+from deckstat.events import groups_of, to_text
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.questions._setup import (
+    Compiled,
+    Setup,
+    compile_events,
+    default_keep_remedy,
+    mulligan_settings,
+    prepare,
+    turn_plan,
+)
+from deckstat.results import KeepPolicyResult, frame
+
+SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "mulligan_limit", "keep", "p_best",
+                   "p_keep_rule", "gain", "p_keep_first_best", "p_keep_first_rule", "n_hands", "method"]
+POLICY_COLUMNS = ["deck", "game", "event", "seat", "turn", "hand", "p_hand", "p_keep", "p_mulligan", "margin",
+                  "decision", "keep_rule"]
+#: Values closer than this are a tie: the hand is kept (a mulligan would buy nothing).
+TIE = 1e-12
+
+
+@dataclass(frozen=True)
+class PolicyQuestion:
+    """A keep-or-mulligan question made ready: the rules, the cells and the engine."""
+
+    setup: Setup
+    compiled: Compiled
+    game: MulliganGame
+    event_text: str
+    turn: int
+    per_seat: dict[str, int]
+    groups: dict
+    cell_labels: tuple[str, ...]
+
+    @property
+    def keep_condition(self) -> Condition:
+        """The keep rule over the question's cells."""
+        return self.compiled.conditions[1]
+
+    def seat_index(self, seat: str) -> int:
+        """Index of ``seat``'s draws among the engine's values."""
+        return self.game.draws.index(self.per_seat[seat])
+
+    @property
+    def shown_cells(self) -> list[int]:
+        """Cells in the order hands are written: cells of groups first (by their groups), ``other`` last."""
+        rows = self.compiled.cell_membership
+        return sorted(range(len(rows)), key=lambda i: [not m for m in rows[i]])
+
+    def hand_label(self, cells: np.ndarray) -> str:
+        """A hand's composition by group: ``Terrain=1, [cost<=1]=0, other=4``."""
+        return ", ".join(f"{self.cell_labels[i]}={int(cells[i])}" for i in self.shown_cells)
+
+    def later_text(self, keep: str | None) -> str:
+        """What a mulligan's value assumes about the decisions that follow it."""
+        setup = self.setup
+        if setup.limit == 1:
+            later = "the next hand is kept (one mulligan allowed)"
+        elif keep is not None:
+            later = f"later hands are kept when the keep rule {keep} holds, up to {setup.limit} mulligans"
+        else:
+            later = (f"later hands are kept or mulliganed, whichever gives the higher probability, up to "
+                     f"{setup.limit} mulligans")
+        if setup.rule in ("london", "free"):
+            later += "; the cards put under the deck are the ones that leave the best odds"
+        elif setup.rule == "vancouver":
+            later += "; after a mulligan the top card stays or goes under the deck, whichever is better"
+        return later
+
+
+def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_turn: object, seat: str,
+                   keep: str | None, mulligan_rule: str | None, mulligan_limit: int | None, resource: str | None,
+                   allow_absent: bool) -> PolicyQuestion:
+    """Resolve the rules, compile the event and the keep rule, and size the engine (refusing what is too large)."""
+    profile = get_profile(game)
+    check_seats(seat)
+    turn = check_whole(by_turn, "by_turn")
+    rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
+                                           mulligan_limit=mulligan_limit)
+    if rule == "none":
+        raise DeckstatError(f"{profile.name} has no mulligan rule, so there is no hand to mulligan; choose one "
+                            f"with {param('mulligan_rule')} (bottom, london, vancouver or free)")
+    if event is None:
+        resource_text = resource if resource is not None else profile.resource_group
+        event = f"{resource_text}>=1" if resource_text else keep_text
+    if not isinstance(event, str):
+        raise DeckstatError(f"{param('event')} must be one event text, got {type(event).__name__}")
+    setup = prepare(deck, profile, [event], keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
+                    resource=resource, allow_absent=allow_absent,
+                    keep_remedy=default_keep_remedy(profile, can_skip=False))
+    _, per_seat = turn_plan(setup, [turn], seat, turns_name="by_turn")
+    check_exact_size(setup.deck.size)
+    # Only the event's and the keep rule's groups tell hands apart (the resource group plays no part here).
+    compiled = compile_events(setup.deck, [setup.events[0], setup.keep_event])
+    draws = sorted({d[0] for d in per_seat.values()})
+    engine = MulliganGame(compiled.cell_counts, compiled.cell_membership, compiled.conditions[0], draws=draws,
+                          hand_size=profile.hand_size, set_aside=profile.set_aside, rule=setup.rule,
+                          limit=setup.limit)
+    engine.check_cost()
+    groups: dict = {}
+    for parsed in (setup.events[0], setup.keep_event):
+        for key, group in groups_of(parsed).items():
+            groups.setdefault(key, group)
+    names = [groups[key].label for key in compiled.group_keys]
+    cell_labels = tuple(" & ".join(n for n, member in zip(names, row) if member) or "other"
+                        for row in compiled.cell_membership)
+    return PolicyQuestion(setup, compiled, engine, to_text(setup.events[0]), turn,
+                          {s: d[0] for s, d in per_seat.items()}, groups, cell_labels)
+
+
+def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by_turn: int, seat: str = "both",
+                keep: str | None = None, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
+                resource: str | None = None, allow_absent: bool = False) -> KeepPolicyResult:
+    """The best keep rule for an event by a turn, and what it gains over a keep rule.
+
+    Every possible first hand (by its count of each cell of the groups read)
+    is kept or mulliganed, whichever gives the higher P(event by turn
+    ``by_turn``), with later hands decided the same way. The keep rule
+    (default: the profile's) is evaluated under the same rules, with the same
+    best choices of cards put under the deck or scried, so that the gain is
+    the keep decisions alone. Exact.
+
+    Parameters
+    ----------
+    deck, game
+        As in :func:`deckstat.odds`.
+    event : str, optional
+        The goal (default: the resource group ``>=1``, else the keep rule).
+    by_turn : int
+        Turn by which the event should hold (0: in the kept hand).
+    seat : {"both", "first", "second"}
+    keep : str, optional
+        Keep rule compared with (default: the profile's).
+    mulligan_rule : {"bottom", "london", "vancouver", "free"}, optional
+    mulligan_limit : int, optional
+        As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
+    resource : str, optional
+        Only used for the default event.
+    allow_absent : bool
+        As in :func:`deckstat.odds`.
+
+    Returns
+    -------
+    KeepPolicyResult
+        ``summary`` (per seat: ``p_best``, ``p_keep_rule``, ``gain``) and
+        ``policy`` (per seat and first hand: ``p_hand``, ``p_keep``,
+        ``p_mulligan``, ``decision``, and what the keep rule does).
+
+    Raises
+    ------
+    DeckstatError
+        A game without mulligan, bad arguments, or more hands than can be evaluated in reasonable time.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
+    >>> result = deckstat.keep_policy(deck, "wankul", "Terrain>=2", by_turn=0, seat="first")
+    >>> for row in result.policy.itertuples():
+    ...     print(row.hand, row.decision)
+    Terrain=0, other=5 mulligan
+    Terrain=1, other=4 mulligan
+    Terrain=2, other=3 keep
+    Terrain=3, other=2 keep
+    Terrain=4, other=1 keep
+    Terrain=5, other=0 keep
+    """
+    question = prepare_policy(deck, game, event, by_turn=by_turn, seat=seat, keep=keep, mulligan_rule=mulligan_rule,
+                              mulligan_limit=mulligan_limit, resource=resource, allow_absent=allow_absent)
+    setup, engine = question.setup, question.game
+    hands, probs, keep_values, best_mulligan = engine.first_hands()
+    _, _, _, rule_mulligan = engine.first_hands(later=question.keep_condition)
+    # Rows in the order the hands are written, fewest cards of the first group first.
+    order = np.lexsort(hands[:, question.shown_cells[::-1]].T)
+    hands, probs, keep_values = hands[order], probs[order], keep_values[order]
+    best_mulligan, rule_mulligan = best_mulligan[order], rule_mulligan[order]
+    kept_by_rule = np.array([engine.kept_by(question.keep_condition, hand) for hand in hands], dtype=bool)
+    identity = {"deck": setup.deck.name, "game": setup.profile.id, "event": question.event_text}
+    labels = [question.hand_label(hand) for hand in hands]
+    summary, policy = [], []
+    for seat_name in question.per_seat:
+        i = question.seat_index(seat_name)
+        keep_p, mull_p, rule_mull_p = keep_values[:, i], best_mulligan[:, i], rule_mulligan[:, i]
+        keeps = keep_p >= mull_p - TIE
+        p_best = float(np.dot(probs, np.where(keeps, keep_p, mull_p)))
+        p_rule = float(np.dot(probs, np.where(kept_by_rule, keep_p, rule_mull_p)))
+        summary.append({**identity, "seat": seat_name, "turn": question.turn, "mulligan_rule": setup.rule,
+                        "mulligan_limit": setup.limit, "keep": setup.keep_text, "p_best": p_best,
+                        "p_keep_rule": p_rule, "gain": p_best - p_rule,
+                        "p_keep_first_best": float(probs[keeps].sum()),
+                        "p_keep_first_rule": float(probs[kept_by_rule].sum()), "n_hands": len(hands),
+                        "method": "exact"})
+        for j in range(len(hands)):
+            policy.append({**identity, "seat": seat_name, "turn": question.turn, "hand": labels[j],
+                           "p_hand": float(probs[j]), "p_keep": float(keep_p[j]), "p_mulligan": float(mull_p[j]),
+                           "margin": float(keep_p[j] - mull_p[j]), "decision": "keep" if keeps[j] else "mulligan",
+                           "keep_rule": "keep" if kept_by_rule[j] else "mulligan"})
+    provenance = {**setup.provenance, "question": "keep_policy", "event": question.event_text,
+                  "by_turn": question.turn, "later": question.later_text(None),
+                  "rule_later": question.later_text(setup.keep_text), "cells": list(question.cell_labels),
+                  "evaluations": engine.evaluated}
+    return KeepPolicyResult(summary=frame(summary, SUMMARY_COLUMNS, integers=("mulligan_limit", "n_hands")),
+                            policy=frame(policy, POLICY_COLUMNS, integers=()), provenance=provenance)
+

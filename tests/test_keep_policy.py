@@ -1,0 +1,200 @@
+"""The best keep rule: brute force over every deal of small decks, and the exact engine for a keep rule."""
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+import pytest
+from helpers import assert_user_error, ok, ok_json, run, sample_deck
+
+import deckstat
+from deckstat.engines.exact import Condition
+from deckstat.engines.policy import MulliganGame, count_compositions
+from deckstat.errors import DeckstatError
+
+# Nine cards: 3 A, 2 B, 4 others; hands of 3; the goal is an A and a B.
+CARDS = "AAABBCCCC"
+CELLS = np.array([3, 2, 4])
+MEMBERSHIP = np.array([[True, False], [False, True], [False, False]])
+BOTH = Condition((0, 1), (2, 2), lambda a: (a[0] >= 1) & (a[1] >= 1))
+HAND = 3
+DEALS = sorted(set(itertools.permutations(CARDS)))  # every deal is equally likely
+
+
+def goal(seen) -> bool:
+    return "A" in seen and "B" in seen
+
+
+def composition(cards) -> tuple:
+    return tuple(cards.count(c) for c in "ABC")
+
+
+def grouped(deals, part):
+    groups = defaultdict(list)
+    for deal in deals:
+        groups[composition(part(deal))].append(deal)
+    return groups.values()
+
+
+def bottom_best(deals, k, limit, draws, set_aside=0):
+    """Best P(goal) when hand k is dealt, the earlier hands lying under the deck in the order they were put back."""
+    start = set_aside + k * HAND
+    total = 0.0
+    for group in grouped(deals, lambda deal: deal[start:start + HAND]):
+        library = [deal[start + HAND:] + deal[set_aside:start] for deal in group]
+        keep = np.mean([goal(deal[start:start + HAND] + rest[:draws]) for deal, rest in zip(group, library)])
+        value = keep if k == limit else max(keep, bottom_best(group, k + 1, limit, draws, set_aside))
+        total += len(group) / len(deals) * value
+    return total
+
+
+def kept_best(group, size, n_bottom, scry, draws):
+    """Best P(goal) on keeping a hand of ``size`` (one composition): best cards put under, or best scry."""
+    hand = group[0][:size]
+    if scry:
+        value = 0.0
+        for top in grouped(group, lambda deal: deal[size:size + 1]):
+            on_top = np.mean([goal(deal[:size] + deal[size:size + draws]) for deal in top])
+            under = np.mean([goal(deal[:size] + (deal[size + 1:] + deal[size:size + 1])[:draws]) for deal in top])
+            value += len(top) / len(group) * max(on_top, under)
+        return value
+    best = 0.0
+    for put_back in {tuple(sorted(c)) for c in itertools.combinations(hand, n_bottom)}:
+        outcomes = []
+        for deal in group:
+            kept = list(deal[:size])
+            for card in put_back:
+                kept.remove(card)
+            outcomes.append(goal(tuple(kept) + (deal[size:] + put_back)[:draws]))
+        best = max(best, np.mean(outcomes))
+    return best
+
+
+def reshuffle_best(rule, k, limit, draws):
+    """Best P(goal) from the hand dealt after k mulligans of a rule that reshuffles."""
+    size = HAND - k if rule == "vancouver" else HAND
+    n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
+    total = 0.0
+    for group in grouped(DEALS, lambda deal: deal[:size]):
+        keep = kept_best(group, size, n_bottom, rule == "vancouver" and k > 0, draws)
+        value = keep if k == limit else max(keep, reshuffle_best(rule, k + 1, limit, draws))
+        total += len(group) / len(DEALS) * value
+    return total
+
+
+def best_value(game: MulliganGame) -> np.ndarray:
+    _, probs, keep, mulligan = game.first_hands()
+    return probs @ np.maximum(keep, mulligan)
+
+
+@pytest.mark.parametrize("limit, set_aside, draws", [(1, 0, 0), (1, 0, 2), (1, 0, 5), (2, 0, 1), (2, 0, 4),
+                                                      (1, 1, 2), (1, 1, 4)])
+def test_bottom_rule_best_policy_matches_every_deal(limit, set_aside, draws):
+    # Draws past the deck reach the hands put back, in order: the state must remember which hand went first.
+    game = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[draws], hand_size=HAND, set_aside=set_aside, rule="bottom",
+                        limit=limit)
+    assert best_value(game)[0] == pytest.approx(bottom_best(DEALS, 0, limit, draws, set_aside), abs=1e-12)
+
+
+@pytest.mark.parametrize("rule", ["london", "free", "vancouver"])
+@pytest.mark.parametrize("limit, draws", [(1, 1), (2, 0), (2, 2), (2, 6)])
+def test_reshuffling_rules_best_policy_matches_every_deal(rule, limit, draws):
+    game = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[draws], hand_size=HAND, set_aside=0, rule=rule, limit=limit)
+    assert best_value(game)[0] == pytest.approx(reshuffle_best(rule, 0, limit, draws), abs=1e-12)
+
+
+def test_several_draw_counts_are_answered_at_once():
+    together = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[0, 2], hand_size=HAND, set_aside=0, rule="london",
+                            limit=2)
+    for i, draws in enumerate((0, 2)):
+        alone = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[draws], hand_size=HAND, set_aside=0, rule="london",
+                             limit=2)
+        assert best_value(together)[i] == pytest.approx(best_value(alone)[0], abs=1e-15)
+
+
+def test_compositions_are_counted_as_listed():
+    assert count_compositions([3, 2, 4], 3) == 9
+    assert count_compositions([10, 40], 5) == 6
+
+
+SAMPLE = deckstat.load_deck(sample_deck("wankul"))
+GOAL = "Terrain>=1 and [cost<=1]>=1"
+
+
+@pytest.mark.parametrize("event, by_turn", [(GOAL, 2), ("Terrain>=2", 3), ("[cost<=1]>=2 or Terrain>=3", 0)])
+def test_keep_rule_value_is_the_exact_engine_of_odds(event, by_turn):
+    # The exact engine conditions on the keep rule over segments of one shuffle: an independent computation.
+    result = deckstat.keep_policy(SAMPLE, "wankul", event, by_turn=by_turn, seat="both")
+    expected = deckstat.odds(SAMPLE, "wankul", event, turns=[by_turn], seat="both", method="exact").table
+    assert result.summary["p_keep_rule"].to_numpy() == pytest.approx(expected["p"].to_numpy(), abs=1e-12)
+    assert (result.summary["p_best"] >= result.summary["p_keep_rule"] - 1e-12).all()
+    policy = result.policy
+    assert policy.groupby("seat")["p_hand"].sum().to_numpy() == pytest.approx([1, 1], abs=1e-12)
+
+
+def test_keep_rule_value_when_draws_reach_the_hand_put_back():
+    # 12 cards, 3 Terrains: after two hands of 5 only 2 cards lie above the hand put back, so turn 4 reaches it.
+    deck = deckstat.Deck.from_table([{"name": "Plaine", "count": 3, "type": "Terrain"},
+                                     {"name": "Héros", "count": 9, "type": "Personnage"}])
+    result = deckstat.keep_policy(deck, "wankul", "Terrain>=2", by_turn=4, seat="first", keep="Terrain>=1")
+    expected = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[4], seat="first", keep="Terrain>=1").table
+    assert result.summary["p_keep_rule"].iloc[0] == pytest.approx(expected["p"].iloc[0], abs=1e-12)
+
+
+def test_a_keep_rule_that_mulligans_good_hands_loses_what_the_policy_gains():
+    # Keep only hands with 3 Terrains or more: most hands that hold a Terrain are mulliganed for nothing.
+    result = deckstat.keep_policy(SAMPLE, "wankul", "Terrain>=1", by_turn=0, seat="first", keep="Terrain>=3")
+    row = result.summary.iloc[0]
+    # Best: keep any hand with a Terrain, mulligan the others: P = 1 - P(no Terrain in either hand).
+    from math import comb
+    no_terrain = comb(40, 5) / comb(50, 5) * comb(35, 5) / comb(45, 5)
+    assert row["p_best"] == pytest.approx(1 - no_terrain, abs=1e-12)
+    assert row["gain"] == pytest.approx(row["p_best"] - row["p_keep_rule"], abs=1e-15)
+    assert row["gain"] > 0.2
+
+
+def test_policy_table_reads_by_group():
+    result = deckstat.keep_policy(SAMPLE, "wankul", GOAL, by_turn=2, seat="first")
+    hands = result.policy["hand"].tolist()
+    assert hands[0] == "Terrain=0, [cost<=1]=0, other=5"
+    assert len(hands) == count_compositions([10, 20, 20], 5) == 21
+    decisions = dict(zip(result.policy["hand"], result.policy["decision"]))
+    assert decisions["Terrain=1, [cost<=1]=0, other=4"] == "keep"
+    assert decisions["Terrain=0, [cost<=1]=5, other=0"] == "mulligan"
+
+
+def test_overlapping_groups_name_the_cells_of_both():
+    result = deckstat.keep_policy(SAMPLE, "wankul", "[cost<=1]>=1 and [force>=3]>=1", by_turn=1, seat="first")
+    assert "[cost<=1] & [force>=3]" in result.policy["hand"].iloc[0]
+
+
+def test_too_many_hands_are_refused_up_front():
+    event = " and ".join(f"[force={f}]>=1" for f in range(1, 9))
+    with pytest.raises(DeckstatError, match="different opening hands"):
+        deckstat.keep_policy(SAMPLE, "wankul", event, by_turn=2, mulligan_limit=2)
+
+
+def test_a_game_without_mulligan_needs_a_rule():
+    with pytest.raises(DeckstatError, match="no mulligan rule"):
+        deckstat.keep_policy(deckstat.load_deck(sample_deck("duel-masters")), "duel-masters", "Feu>=1", by_turn=1)
+
+
+def test_cli_best_prints_summary_and_policy():
+    out = ok(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--event", GOAL, "--by-turn", 2, "--best",
+                 "--seat", "both"))
+    assert "Best keep rule" in out and "keep rule Terrain>=1" in out and "both players (same draws)" in out
+    data = ok_json(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--event", GOAL, "--by-turn", 2,
+                       "--best", "--mulligan-rule", "london", "--format", "json"))
+    assert {"summary", "policy"} <= set(data)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--best"], ["--best needs --by-turn"]),
+    (["--best", "--by-turn", 2, "--hand", "Terrain=5"], ["not both"]),
+    (["--by-turn", 2], ["--by-turn goes with --hand"]),
+    (["--best", "--by-turn", 2, "--turns", "0-3"], ["--turns does not apply"]),
+    (["--best", "--by-turn", 2, "--trials", 1000], ["does not apply to --best"]),
+    (["--best", "--by-turn", 99], ["--by-turn can go up to turn"]),
+])
+def test_cli_errors(args, needles):
+    assert_user_error(run("mulligan", sample_deck("wankul"), "--game", "wankul", *args), *needles)
