@@ -59,6 +59,15 @@ def _distinct_view(condition: Condition, membership: np.ndarray, base: np.ndarra
     return membership, base
 
 
+def zone_counts(condition: Condition, membership: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Each group's count among ``cells`` (per-cell counts), names for the ``distinct(G)`` groups of ``condition``."""
+    cells = np.asarray(cells, dtype=np.int64)
+    membership = np.asarray(membership, dtype=bool).reshape(len(cells), -1)
+    counts = (cells[:, None] * membership).sum(axis=0)
+    _, counts = _distinct_view(condition, membership, counts, cells)
+    return counts
+
+
 def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition, *, base: Sequence[int],
                draws: Sequence[int], bottom: np.ndarray | None = None,
                seen_cells: np.ndarray | None = None) -> np.ndarray:

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from deckstat.engines.exact import Condition
-from deckstat.engines.known import compositions, known_odds
+from deckstat.engines.known import compositions, known_odds, zone_counts
 from deckstat.errors import DeckstatError
 
 #: Rules a hand's value can be computed under.
@@ -191,45 +191,47 @@ class MulliganGame:
         if key in self._seen:
             return self._seen[key]
         library = np.asarray(library, dtype=np.int64)
-        base = self._group_counts(zone)
+        zone = np.asarray(zone, dtype=np.int64)
         reach = max(draws, default=0) > int(library.sum()) - self.set_aside
         if not blocks or not reach:
             # The unknown set-aside cards are exchangeable with the library while no draw goes past it.
-            value = self._known(library, base, draws)
+            value = self._known(library, zone, draws)
         elif self.set_aside:
             splits, probs = compositions(library, self.set_aside)
-            value = sum(p * self._ordered(library - s, base, blocks, draws) for s, p in zip(splits, probs))
+            value = sum(p * self._ordered(library - s, zone, blocks, draws) for s, p in zip(splits, probs))
         else:
-            value = self._ordered(library, base, blocks, draws)
+            value = self._ordered(library, zone, blocks, draws)
         self._seen[key] = value
         return value
 
-    def _known(self, library: np.ndarray, base: np.ndarray, draws: Sequence[int],
+    def _known(self, library: np.ndarray, zone: np.ndarray, draws: Sequence[int],
                bottom: np.ndarray | None = None) -> np.ndarray:
+        """P(event) on the cards ``zone`` (per cell) plus the next draws."""
         self.evaluated += 1
-        return known_odds(library, self.membership, self.condition, base=base, draws=draws, bottom=bottom)
+        return known_odds(library, self.membership, self.condition, base=self._group_counts(zone), draws=draws,
+                          bottom=bottom, seen_cells=zone)
 
-    def _ordered(self, library: np.ndarray, base: np.ndarray, blocks: tuple, draws: Sequence[int]) -> np.ndarray:
+    def _ordered(self, library: np.ndarray, zone: np.ndarray, blocks: tuple, draws: Sequence[int]) -> np.ndarray:
         """The zone's value when draws go through ``library``, then each block in turn."""
         if len(blocks) == 1:
-            return self._known(library, base, draws, np.asarray(blocks[0], dtype=np.int64))
+            return self._known(library, zone, draws, np.asarray(blocks[0], dtype=np.int64))
         out = np.empty(len(draws))
         n_library = int(library.sum())
         early = [i for i, d in enumerate(draws) if d <= n_library]
         if early:
-            out[early] = self._known(library, base, [draws[i] for i in early])
+            out[early] = self._known(library, zone, [draws[i] for i in early])
         for i, d in enumerate(draws):
             if d <= n_library:
                 continue
-            seen, left = base + self._group_counts(library), d - n_library
+            seen, left = zone + library, d - n_library
             for block in blocks:
                 block = np.asarray(block, dtype=np.int64)
                 if left <= block.sum():
                     out[i] = self._known(block, seen, [left])[0]
                     break
-                seen, left = seen + self._group_counts(block), left - int(block.sum())
+                seen, left = seen + block, left - int(block.sum())
             else:
-                out[i] = float(holds(self.condition, seen[None, :])[0])
+                out[i] = float(holds(self.condition, zone_counts(self.condition, self.membership, seen)[None, :])[0])
         return out
 
     def _compositions(self, cells: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -297,7 +299,7 @@ class MulliganGame:
 
     def kept_by(self, rule: Condition, hand: np.ndarray) -> bool:
         """Whether the keep rule ``rule`` keeps ``hand`` (cells)."""
-        return bool(holds(rule, self._group_counts(hand)[None, :])[0])
+        return bool(holds(rule, zone_counts(rule, self.membership, hand)[None, :])[0])
 
     def _decide(self, hand: np.ndarray, keep: np.ndarray, mulligan: np.ndarray,
                 later: Condition | None) -> np.ndarray:
