@@ -46,7 +46,7 @@ ZONE_WORDS = {
     "set_aside": ("set_aside", "shields", "boucliers", "mis de côté", "mises de côté"),
 }
 #: Words for the number of set-aside cards broken (moved to the hand, unknown which).
-BROKEN_WORDS = ("broken", "brisés", "brisees", "cassés")
+BROKEN_WORDS = ("broken", "brisés", "brisées", "cassés")
 
 
 @dataclass(frozen=True)
