@@ -188,7 +188,9 @@ def odds(
     with --simulate, the Monte Carlo kernel, with 95% intervals. The question
     is about one deck under its own draw rules: rules that couple both
     players' decks (Wankul's drought draws when no Terrain is anywhere) belong
-    to the two-player deck-out model, not to these odds.
+    to the two-player deck-out model, not to these odds. Mid-game, with the
+    cards you know (--known, --gone, --bottom, --given, --broken), it answers
+    exactly from now on, for --draws or turns from now (docs/known.md).
     """
     with user_errors():
         check_plot(plot)
