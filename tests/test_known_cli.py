@@ -88,3 +88,10 @@ def test_compare_names_the_deck_that_lacks_a_known_card():
     assert_user_error(run("compare", WANKUL, WANKUL_V2, "--game", "wankul", "--event", "Terrain>=1", "--known",
                           "Yéti en Vacances", "--draws", "1"),
                       "sample_deck_v2.csv: ", "unknown card 'Yéti en Vacances'")
+
+
+def test_plot_by_cards_drawn(tmp_path):
+    figure = tmp_path / "odds.png"
+    ok(run("odds", WANKUL, "--game", "wankul", "--event", "Terrain>=1", "--known",
+           "3 Mamie Croquette, 2 Tonton Barbecue", "--draws", "1-5", "--plot", figure))
+    assert figure.stat().st_size > 0
