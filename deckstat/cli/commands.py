@@ -209,8 +209,8 @@ def odds(
                  lambda: [tables.odds_table(result.table)])
             return
         with showing(quiet):
-            result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns or "0-6"), seat=seat.value,
-                                   zone=zone.value, keep=keep, mulligan=not no_mulligan,
+            result = deckstat.odds(loaded, profile, event, turns=parse_turns("0-6" if turns is None else turns),
+                                   seat=seat.value, zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                    mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                    resource=resource, method=method(simulate, trials, precision), n_trials=trials,
                                    rng=seed, precision=precision, max_trials=max_trials, chunk_size=chunk_size,
@@ -599,7 +599,7 @@ def compare(
             _warn_file(each, profile)
         described = known_mapping(known, gone, bottom, given, broken)
         asked = _known_turns(turns, draws) if described is not None else \
-            {"turns": parse_turns(turns or "0-6"), "draws": parse_draws(draws)}
+            {"turns": parse_turns("0-6" if turns is None else turns), "draws": parse_draws(draws)}
         with showing(quiet):
             result = deckstat.compare(loaded, profile, event, **asked, seat=seat.value,
                                       zone=zone.value, keep=keep, mulligan=not no_mulligan,
