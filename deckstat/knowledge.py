@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat._validate import check_whole
 from deckstat.cards import CardIndex, read_card_csv
 from deckstat.deck import Deck
 from deckstat.engines.known import compositions
-from deckstat.errors import DeckstatError, ExpressionError
+from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import parse_group
-from deckstat.text import fold
+from deckstat.text import fold, fold_key, suggest
 
 #: Words for "every card in none of the groups listed".
 OTHER_WORDS = ("other", "others", "autre", "autres", "rest", "reste")
@@ -36,6 +37,16 @@ OTHER_WORDS = ("other", "others", "autre", "autres", "rest", "reste")
 FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".dec", ".list")
 #: Most outcomes :func:`cell_law` enumerates before refusing.
 MAX_OUTCOMES = 200_000
+#: Zones of known cards, each with the words that name it (English and French; case, accents, spaces,
+#: ``_`` and ``-`` do not matter).
+ZONE_WORDS = {
+    "hand": ("hand", "main"),
+    "gone": ("gone", "discard", "défausse", "partis", "parties"),
+    "bottom": ("bottom", "dessous"),
+    "set_aside": ("set_aside", "shields", "boucliers", "mis de côté", "mises de côté"),
+}
+#: Words for the number of set-aside cards broken (moved to the hand, unknown which).
+BROKEN_WORDS = ("broken", "brisés", "brisées", "cassés")
 
 
 @dataclass(frozen=True)
@@ -311,3 +322,93 @@ def row_cells(row_membership: np.ndarray, cell_membership: np.ndarray) -> np.nda
         out[i] = lookup[key]
     return out
 
+
+
+def zone_of(word: object, *, where: str = "") -> str:
+    """The zone a word names (``main`` → ``hand``, ``boucliers`` → ``set_aside``); an error listing them otherwise.
+
+    Examples
+    --------
+    >>> zone_of("Défausse"), zone_of("mis de côté")
+    ('gone', 'set_aside')
+    """
+    key = fold_key(word) if isinstance(word, str) else None
+    for zone, words in ZONE_WORDS.items():
+        if key in {fold_key(w) for w in words}:
+            return zone
+    listed = "; ".join("/".join(words[:2]) for words in ZONE_WORDS.values())
+    hint = suggest(word, [w for words in ZONE_WORDS.values() for w in words]) if isinstance(word, str) else ""
+    raise DeckstatError(f"{where}unknown zone {word!r}; the zones of known cards are {listed}{hint}")
+
+
+def parse_given(text: str) -> tuple[str, str]:
+    """Split ``"hand: Terrain=2, other=3"`` into its zone and its description.
+
+    Examples
+    --------
+    >>> parse_given("main : LAINK, 2 DRESSEUSE")
+    ('hand', 'LAINK, 2 DRESSEUSE')
+    """
+    head, sep, tail = text.partition(":")
+    if not sep:
+        raise DeckstatError(f"{param('given')} {text!r}: expected a zone, a colon and the cards, e.g. "
+                            "'hand: Terrain=2, other=3'")
+    zone = zone_of(head.strip(), where=f"{param('given')} {text!r}: ")
+    if not tail.strip():
+        raise DeckstatError(f"{param('given')} {text!r}: no card after '{head.strip()}:'")
+    return zone, tail.strip()
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a player knows mid-game, before it is resolved against a deck.
+
+    Attributes
+    ----------
+    zones : dict of str to tuple
+        Descriptions (card files, decklists, names, group counts, Decks) per zone of :data:`ZONE_WORDS`.
+    broken : int
+        Set-aside cards moved to the hand without saying which (shields broken).
+    """
+
+    zones: dict
+    broken: int = 0
+
+    @classmethod
+    def from_mapping(cls, known: Mapping) -> Knowledge:
+        """Read ``{"hand": "LAINK, 2 DRESSEUSE", "gone": "gone.csv", "broken": 2}`` (zone words of either language).
+
+        A zone's value is one description or a list of them (they add up).
+        """
+        if isinstance(known, Knowledge):
+            return known
+        if not isinstance(known, Mapping):
+            raise DeckstatError(f"{param('known')} must map zones to descriptions of cards, e.g. "
+                                f"{{'hand': 'Terrain=2, other=3'}}, got {type(known).__name__}")
+        zones: dict[str, tuple] = {}
+        broken = 0
+        for word, value in known.items():
+            if isinstance(word, str) and fold_key(word) in {fold_key(w) for w in BROKEN_WORDS}:
+                broken = check_whole(value, "broken")
+                continue
+            zone = zone_of(word, where=f"{param('known')}: ")
+            items = tuple(value) if isinstance(value, (list, tuple)) else (value,)
+            zones[zone] = zones.get(zone, ()) + items
+        return cls(zones, broken)
+
+    def resolve(self, deck: Deck) -> dict[str, KnownCards]:
+        """Each zone's cards against ``deck`` (descriptions of a zone add up), every zone present."""
+        out = {}
+        for zone in ZONE_WORDS:
+            parts = [parse_known(d, deck, what=zone.replace("_", "-")) for d in self.zones.get(zone, ())]
+            if not parts:
+                out[zone] = KnownCards.none(deck)
+                continue
+            out[zone] = KnownCards(sum((k.rows for k in parts), np.zeros(len(deck.cards), dtype=np.int64)),
+                                   tuple(c for k in parts for c in k.classes), "; ".join(k.source for k in parts))
+        return out
+
+    @property
+    def described(self) -> dict[str, str]:
+        """How each zone was described, for the provenance."""
+        return {zone: "; ".join(str(getattr(d, "source", d)) for d in items) for zone, items in self.zones.items()}

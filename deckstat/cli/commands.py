@@ -22,14 +22,20 @@ from deckstat.cli.batch import batch_command
 from deckstat.cli.options import (
     FLAGS,
     AllowAbsentOpt,
+    BottomOpt,
+    BrokenOpt,
     ChunkOpt,
     DeckArg,
+    DrawsOpt,
     DroughtOrder,
     EventsOpt,
     Format,
     FormatOpt,
     GameOpt,
+    GivenOpt,
+    GoneOpt,
     KeepOpt,
+    KnownOpt,
     LimitOpt,
     MaxTrialsOpt,
     NoMulliganOpt,
@@ -58,8 +64,10 @@ from deckstat.cli.options import (
     count_parser,
     draw,
     emit,
+    known_mapping,
     method,
     parse_counts,
+    parse_draws,
     parse_turns,
     rule_value,
     simulation_note,
@@ -143,7 +151,8 @@ def odds(
     deck: DeckArg,
     game: GameOpt,
     event: EventsOpt,
-    turns: TurnsOpt = "0-6",
+    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand "
+                                              "(with known cards: now).")] = None,
     seat: SeatOpt = Seat.both,
     zone: ZoneOpt = Zone.seen,
     keep: KeepOpt = None,
@@ -152,6 +161,12 @@ def odds(
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
     priority: PriorityOpt = None,
+    known: KnownOpt = None,
+    gone: GoneOpt = None,
+    bottom: BottomOpt = None,
+    given: GivenOpt = None,
+    broken: BrokenOpt = None,
+    draws: DrawsOpt = None,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
@@ -175,20 +190,34 @@ def odds(
     with --simulate, the Monte Carlo kernel, with 95% intervals. The question
     is about one deck under its own draw rules: rules that couple both
     players' decks (Wankul's drought draws when no Terrain is anywhere) belong
-    to the two-player deck-out model, not to these odds.
+    to the two-player deck-out model, not to these odds. Mid-game, with the
+    cards you know (--known, --gone, --bottom, --given, --broken), it answers
+    exactly from now on, for --draws or turns from now (docs/known.md).
     """
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
+        described = known_mapping(known, gone, bottom, given, broken)
+        if described is not None:
+            result = deckstat.odds(loaded, profile, event, **_known_turns(turns, draws), seat=seat.value,
+                                   zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
+                                   mulligan_limit=mulligan_limit, resource=resource,
+                                   method=method(simulate, trials, precision), allow_absent=allow_absent,
+                                   known=described)
+            draw(plot, "plot_odds", result)
+            emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
+                 lambda: [tables.odds_table(result.table)])
+            return
         with showing(quiet):
-            result = deckstat.odds(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
-                                   zone=zone.value, keep=keep, mulligan=not no_mulligan,
+            result = deckstat.odds(loaded, profile, event, turns=parse_turns("0-6" if turns is None else turns),
+                                   seat=seat.value, zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                    mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                    resource=resource, method=method(simulate, trials, precision), n_trials=trials,
                                    rng=seed, precision=precision, max_trials=max_trials, chunk_size=chunk_size,
-                                   n_workers=workers, allow_absent=allow_absent, priority=priority)
+                                   n_workers=workers, allow_absent=allow_absent, priority=priority,
+                                   draws=parse_draws(draws))
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -202,6 +231,39 @@ def odds(
         if notes:
             title += "\n" + "; ".join(notes)
         emit(result, fmt, table, title, lambda: [tables.odds_table(result.table)])
+
+
+def _known_turns(turns: str | None, draws: str | None) -> dict:
+    """The ``turns=``/``draws=`` arguments of the flags given (neither: turns 0-6 from now)."""
+    if draws is not None and turns is not None:
+        raise DeckstatError("give --turns or --draws, not both")
+    if draws is not None:
+        return {"draws": parse_draws(draws)}
+    return {"turns": parse_turns(turns)} if turns is not None else {}
+
+
+def _known_title(result, profile, deck: Path, zone: str) -> str:
+    """What is asked with known cards, and what is known, in words."""
+    provenance = result.provenance
+    events = list(dict.fromkeys(result.table["event"]))
+    head = f"P({events[0]})" if len(events) == 1 else "P(event)"
+    broken = provenance["broken"]
+    shields = profile.set_aside_name
+    where = {"seen": "in hand" + (f" (with the {broken} broken {shields})" if broken else "")
+             + " and in the cards drawn next",
+             "hand": "in hand" + (f" (with the {broken} broken {shields})" if broken else ""),
+             "set_aside": f"among the {broken} broken {shields}" if broken else f"in the {shields}"}[zone]
+    names = {"hand": "in hand", "gone": "gone", "bottom": "under the deck", "set_aside": f"known {shields}"}
+    known = [f"{info['cards']} {names[z]} ({info['described']})" for z, info in provenance["known"].items()]
+    if broken:
+        known.append(f"{broken} {shields} broken")
+    seats = set(result.table["seat"])
+    when = "turns from now" if seats == {"now"} else "turns from the opening hand"
+    if result.table["turn"].isna().all():
+        when = "cards drawn from now"
+    when = f", {when}" if zone == "seen" else ""
+    return (f"{head} {where} — {profile.name}, {deck} ({provenance['deck_size']} cards); exact{when}\n"
+            f"known: {'; '.join(known) or 'nothing'}; {provenance['library']} cards left in the library")
 
 
 @app.command()
@@ -576,7 +638,7 @@ def compare(
                                                 show_default=False)],
     game: GameOpt,
     event: EventsOpt,
-    turns: Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4.")] = "0-6",
+    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.")] = None,
     seat: SeatOpt = Seat.both,
     zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).")]
     = Zone.seen,
@@ -584,6 +646,12 @@ def compare(
     no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
+    known: KnownOpt = None,
+    gone: GoneOpt = None,
+    bottom: BottomOpt = None,
+    given: GivenOpt = None,
+    broken: BrokenOpt = None,
+    draws: DrawsOpt = None,
     simulate: SimulateOpt = False,
     unpaired: Annotated[bool, typer.Option("--unpaired", help="Simulate the decks independently instead of "
                                            "with the same shuffles (wider intervals on the difference).")] = False,
@@ -614,14 +682,17 @@ def compare(
         loaded = [deckstat.load_deck(d, pool=pool) for d in decks]
         for each in loaded:
             _warn_file(each, profile)
+        described = known_mapping(known, gone, bottom, given, broken)
+        asked = _known_turns(turns, draws) if described is not None else \
+            {"turns": parse_turns("0-6" if turns is None else turns), "draws": parse_draws(draws)}
         with showing(quiet):
-            result = deckstat.compare(loaded, profile, event, turns=parse_turns(turns), seat=seat.value,
+            result = deckstat.compare(loaded, profile, event, **asked, seat=seat.value,
                                       zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                       mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
                                       method=method(simulate, trials), paired=not unpaired, n_trials=trials,
                                       rng=seed, chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
                                       ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
-                                      allow_absent=allow_absent)
+                                      allow_absent=allow_absent, known=described)
         draw(plot, "plot_compare", result)
         _warn(result.provenance["warnings"])
         check_table(fmt, table)
@@ -643,6 +714,12 @@ def _print_comparison(result, decks: list[Path], profile) -> None:
         console.print(Text(f"{note}; {pairing}"), soft_wrap=True)
     events = " / ".join(dict.fromkeys(result.table["event"]))
     console.print(Text(f"P({events}) — {profile.name}; A = {result.table['deck_a'].iloc[0]}"))
+    if "known" in result.provenance:
+        known = "; ".join(f"{zone} {info['cards']} ({info['described']})"
+                          for zone, info in result.provenance["known"].items())
+        broken = result.provenance["broken"]
+        console.print(Text(f"known: {known or 'nothing'}{f'; {broken} broken' if broken else ''}; exact, "
+                           "from now"), soft_wrap=True)
     console.print(tables.compare_table(result))
     if result.deckout is not None:
         console.print(Text("Deck-out (each deck against a copy of itself)"))

@@ -33,6 +33,7 @@ FLAGS = {
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
     "priority": "--priority",
     "by_turn": "--by-turn",
+    "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
 }
 
 Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
@@ -209,3 +210,42 @@ def simulation_note(result: Result) -> str:
     ``result`` may also be a deck :class:`~deckstat.questions.report.Report`, which has the same provenance and frames.
     """
     return present.simulation_note(result, present.SEED_RERUN)
+
+
+KnownOpt = Annotated[list[str] | None, typer.Option(
+    "--known", help="Cards in hand now (the whole hand): a card file, a decklist, names \"LAINK, 2 DRESSEUSE\" or "
+    "group counts \"Terrain=2, other=3\". Answers from now on, exactly; see docs/known.md.")]
+GoneOpt = Annotated[list[str] | None, typer.Option(
+    "--gone", help="Cards played, in play, discarded or milled: out of the deck and not counted (as --known).")]
+BottomOpt = Annotated[list[str] | None, typer.Option(
+    "--bottom", help="Cards known to lie under the deck, drawn last in random order (as --known).")]
+GivenOpt = Annotated[list[str] | None, typer.Option(
+    "--given", help="Known cards with their zone: \"hand: Terrain=2, other=3\", \"gone: …\", \"bottom: …\", "
+    "\"set_aside: …\" (main, défausse, dessous, boucliers in French). Repeat for several.")]
+BrokenOpt = Annotated[int | None, typer.Option(
+    "--broken", help="Set-aside cards (shields) moved to the hand so far, unknown which. With --zone set_aside "
+    "the event is counted among them.")]
+DrawsOpt = Annotated[str | None, typer.Option(
+    "--draws", help="With known cards: the next cards drawn, e.g. 1-3, instead of --turns.")]
+
+
+def known_mapping(hand: list[str] | None, gone: list[str] | None, bottom: list[str] | None,
+                  given: list[str] | None, broken: int | None) -> dict | None:
+    """The ``known=`` mapping of the known-card flags, or None when none is given."""
+    from deckstat.knowledge import parse_given
+
+    zones: dict[str, list[str]] = {}
+    for zone, texts in (("hand", hand), ("gone", gone), ("bottom", bottom)):
+        if texts:
+            zones.setdefault(zone, []).extend(texts)
+    for text in given or []:
+        zone, description = parse_given(text)
+        zones.setdefault(zone, []).append(description)
+    if not zones and broken is None:
+        return None
+    return {**zones, "broken": broken or 0} if broken is not None else zones
+
+
+def parse_draws(text: str | None) -> list[int] | None:
+    """Parse ``--draws`` (``"1-3"``, ``"2"`` or ``"1,3,5-6"``)."""
+    return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=100_000)

@@ -16,19 +16,24 @@ def _text(value: object) -> Text:
 
 
 def odds_table(frame: pd.DataFrame) -> Table:
-    """A turn-by-seat table of percentages, one column per event and seat."""
+    """A turn-by-seat table of percentages, one column per event and seat.
+
+    Odds with known cards asked by cards drawn (no turn) have a row per number of cards drawn instead.
+    """
     table = Table()
-    table.add_column(_text("turn"), justify="right")
+    row_key = "draws" if "draws" in frame.columns and frame["turn"].isna().all() else "turn"
+    table.add_column(_text("cards drawn" if row_key == "draws" else "turn"), justify="right")
     events = list(dict.fromkeys(frame["event"]))
     seats = list(dict.fromkeys(frame["seat"]))
     columns = [(e, s) for e in events for s in seats]
     for event, seat in columns:
-        label = f"{seat} player" if len(events) == 1 else f"{event}\n{seat} player"
+        who = "from now" if seat == "now" else f"{seat} player"
+        label = who if len(events) == 1 else f"{event}\n{who}"
         table.add_column(_text(label), justify="right")
-    cells = {(r.turn, r.event, r.seat): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+    cells = {(getattr(r, row_key), r.event, r.seat): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
              for r in frame.itertuples(index=False)}
-    for turn in sorted(set(frame["turn"])):
-        table.add_row(_text(turn), *[_text(cells.get((turn, e, s), "–")) for e, s in columns])
+    for key in sorted(set(frame[row_key])):
+        table.add_row(_text(key), *[_text(cells.get((key, e, s), "–")) for e, s in columns])
     return table
 
 
@@ -192,9 +197,12 @@ def compare_table(result: CompareResult) -> Table:
     """One row per other deck, event, seat and turn: both decks' odds and the difference with its interval."""
     frame = result.table
     several = frame["event"].nunique() > 1 or frame["deck_b"].nunique() > 1
+    # With known cards asked by cards drawn, a row is a number of cards drawn, not a turn.
+    by_draws = "draws" in frame.columns and frame["turn"].isna().all()
     table = Table()
-    for column in (("event", "deck") if several else ()) + ("turn", "seat", "deck A", "deck B",
-                                                              "B − A [95% interval]", "p-value"):
+    for column in (("event", "deck") if several else ()) + ("cards drawn" if by_draws else "turn", "seat",
+                                                              "deck A", "deck B", "B − A [95% interval]",
+                                                              "p-value"):
         table.add_column(Text(column), justify="right")
     # Each deck's own interval, from its odds table, so that a simulated p is written with its digits.
     odds = {(o.deck, o.event, o.seat, o.turn): o for o in result.odds.itertuples(index=False)}
@@ -207,7 +215,8 @@ def compare_table(result: CompareResult) -> Table:
     for r in frame.itertuples(index=False):
         interval = format_difference(r.diff, r.diff_ci_low, r.diff_ci_high, r.method)
         p_value = "exact" if r.method == "exact" else (f"{r.p_value:.2g}" if r.p_value >= 1e-4 else "< 0.0001")
-        cells = [r.turn, r.seat, shown(r.deck_a, r), shown(r.deck_b, r), interval, p_value]
+        cells = [r.draws if by_draws else r.turn, r.seat, shown(r.deck_a, r), shown(r.deck_b, r), interval,
+                 p_value]
         table.add_row(*[Text(str(c)) for c in ([r.event, r.deck_b] if several else []) + cells])
     return table
 

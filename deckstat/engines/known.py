@@ -187,3 +187,104 @@ def compositions(cell_counts: np.ndarray, size: int) -> tuple[np.ndarray, np.nda
     all_ways = math.comb(total, size)
     return (np.array(splits, dtype=np.int64).reshape(len(splits), len(cell_counts)),
             np.array([w / all_ways for w in ways]))
+
+
+def known_zone_odds(unknown: np.ndarray, membership: np.ndarray, condition: Condition, *, hand: np.ndarray,
+                    draws: Sequence[int], bottom: np.ndarray | None = None, set_aside: np.ndarray | None = None,
+                    hidden: int = 0, broken: int = 0, zone: str = "seen") -> np.ndarray:
+    """Exact P(condition) in a zone mid-game, with set-aside cards known or not and some of them broken.
+
+    The cards whose place is unknown (``unknown``) are the library and the
+    ``hidden`` set-aside cards nobody looked at, a uniformly random subset of
+    them. ``broken`` set-aside cards (Duel Masters shields broken so far) were
+    moved to the hand, taken at random among all the set-aside cards, the
+    known ones and the hidden ones alike.
+
+    Parameters
+    ----------
+    unknown : ndarray of int, shape (n_cells,)
+        Cards in the library or among the hidden set-aside cards, per cell.
+    membership : ndarray of bool, shape (n_cells, n_groups)
+    condition : Condition
+    hand : ndarray of int, shape (n_cells,)
+        Cards known in hand, per cell.
+    draws : sequence of int
+        Cards drawn next (zone ``seen``); at most the library plus the bottom block.
+    bottom : ndarray of int, shape (n_cells,), optional
+        Cards known to lie under the library, drawn after it in random order.
+    set_aside : ndarray of int, shape (n_cells,), optional
+        Set-aside cards known by name, per cell.
+    hidden : int
+        Set-aside cards not known.
+    broken : int
+        Set-aside cards moved to the hand, unknown which.
+    zone : {"seen", "set_aside"}
+        ``seen``: the hand, the broken cards and the next ``d`` cards drawn.
+        ``set_aside``: the broken cards when ``broken`` > 0, else every
+        set-aside card (``draws`` then only sets the length of the result).
+
+    Returns
+    -------
+    ndarray of float, shape (len(draws),)
+
+    Examples
+    --------
+    Two shields broken at random out of five, none known, in 40 cards with 8 triggers:
+    P(a trigger among them) = 1 - C(32,2)/C(40,2).
+
+    >>> membership = np.array([[True], [False]])
+    >>> holds = Condition((0,), (2,), lambda a: a[0] >= 1)
+    >>> p = known_zone_odds(np.array([8, 32]), membership, holds, hand=np.zeros(2, int), draws=[0], hidden=5,
+    ...                     broken=2, zone="set_aside")
+    >>> round(float(p[0]), 6), round(1 - math.comb(32, 2) / math.comb(40, 2), 6)
+    (0.364103, 0.364103)
+    """
+    unknown = np.asarray(unknown, dtype=np.int64)
+    n_cells = len(unknown)
+    membership = np.asarray(membership, dtype=bool).reshape(n_cells, -1)
+    zeros = np.zeros(n_cells, dtype=np.int64)
+    hand = np.asarray(hand, dtype=np.int64)
+    bottom = zeros if bottom is None else np.asarray(bottom, dtype=np.int64)
+    set_aside = zeros if set_aside is None else np.asarray(set_aside, dtype=np.int64)
+    draws = [int(d) for d in draws]
+    n_unknown = int(unknown.sum())
+    if hidden < 0 or broken < 0 or hidden > n_unknown:
+        raise ValueError("impossible numbers of hidden or broken set-aside cards")
+    if broken > int(set_aside.sum()) + hidden:
+        raise DeckstatError(f"{broken} set-aside cards broken, but there are only {int(set_aside.sum()) + hidden}")
+
+    def counts(cells: np.ndarray) -> np.ndarray:
+        return (np.asarray(cells, dtype=np.int64)[:, None] * membership).sum(axis=0)
+
+    # Which set-aside cards are broken: the known cells, then one slot for the hidden cards.
+    broken_splits = list(zip(*compositions(np.append(set_aside, hidden), broken)))
+    if zone == "set_aside":
+        if broken == 0:
+            p = known_odds(unknown, membership, condition, base=counts(set_aside), draws=[hidden],
+                           seen_cells=set_aside)[0]
+        else:
+            p = sum(q * known_odds(unknown, membership, condition, base=counts(split[:-1]), draws=[split[-1]],
+                                   seen_cells=split[:-1])[0]
+                    for split, q in broken_splits)
+        return np.full(len(draws), float(p))
+    library = n_unknown - hidden
+    if draws and max(draws) > library + int(bottom.sum()):
+        raise DeckstatError(f"{max(draws)} draws asked, but only {library + int(bottom.sum())} cards are left "
+                            "to draw")
+    out = np.zeros(len(draws))
+    base = counts(hand)
+    if hidden == 0 or not draws or max(draws) <= library:
+        # The hidden broken cards and the next d draws are together a uniformly random subset of the
+        # unknown cards, of h + d of them, as long as the draws stay in the library.
+        for split, q in broken_splits:
+            h = int(split[-1])
+            out += q * known_odds(unknown, membership, condition, base=base + counts(split[:-1]),
+                                  draws=[h + d for d in draws], bottom=bottom, seen_cells=hand + split[:-1])
+        return np.clip(out, 0.0, 1.0)
+    # Draws reach the bottom block: which cells the hidden set-aside cards hold sets the library's end.
+    for hidden_cells, r in zip(*compositions(unknown, hidden)):
+        for split, q in zip(*compositions(np.concatenate([set_aside, hidden_cells]), broken)):
+            moved = split[:n_cells] + split[n_cells:]
+            out += r * q * known_odds(unknown - hidden_cells, membership, condition, base=base + counts(moved),
+                                      draws=draws, bottom=bottom, seen_cells=hand + moved)
+    return np.clip(out, 0.0, 1.0)

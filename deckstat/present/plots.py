@@ -332,6 +332,10 @@ def plot_odds(result_or_table: OddsResult | pd.DataFrame, ax: Axes | None = None
         frame, provenance = result_or_table.table, result_or_table.provenance
     else:
         frame, provenance = result_or_table, result_or_table.attrs
+    # Odds with known cards asked by cards drawn have no turn: the cards drawn are the x axis.
+    by_draws = "draws" in frame.columns and "turn" in frame.columns and frame["turn"].isna().all()
+    if by_draws:
+        frame = frame.assign(turn=frame["draws"])
     frame = _check(frame, ["turn", "seat", "event", "p", "ci_low", "ci_high", "method"], "odds table")
     _distinct(frame, ["deck", "game", "event", "seat", "zone", "turn"], "odds table")
     ax = _axes(ax)
@@ -372,11 +376,12 @@ def plot_odds(result_or_table: OddsResult | pd.DataFrame, ax: Axes | None = None
                 ax.fill_between(turns, _numbers(part["ci_low"]), _numbers(part["ci_high"]), color=color,
                                 alpha=0.2, linewidth=0)
     _probability_axis(ax)
-    _turn_axis(ax, _numbers(frame["turn"]))
+    _turn_axis(ax, _numbers(frame["turn"]), **({"label": "cards drawn from now"} if by_draws else {}))
     zone = ZONE_WORDS.get(str(zones[0]), f"in zone {zones[0]}") if len(zones) == 1 and zones[0] is not None else ""
     what = f"P({events[0]})" if len(events) == 1 else "P(event)"
     seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
-    main = " ".join(w for w in (what, zone, "" if single_turn else "by turn") if w) + seat_text
+    by = "by cards drawn" if by_draws else "by turn"
+    main = " ".join(w for w in (what, zone, "" if single_turn else by) if w) + seat_text
     deck = _shared(frame, "deck", provenance.get("deck_source"))
     game = _shared(frame, "game", provenance.get("game"))
     rules = _rules_text(provenance.get("mulligan_rule"), provenance.get("keep"))

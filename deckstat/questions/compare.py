@@ -14,7 +14,7 @@ runs. ``paired=False`` runs them independently.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,8 @@ from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, to_text
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.knowledge import Knowledge
+from deckstat.questions import known as known_cards
 from deckstat.questions._setup import (
     Setup,
     all_draws,
@@ -40,7 +42,7 @@ from deckstat.questions._setup import (
     zone_size,
 )
 from deckstat.questions.deckout import deckout, same_size_warning
-from deckstat.questions.odds import ODDS_COLUMNS, odds
+from deckstat.questions.odds import DEFAULT_TURNS, ODDS_COLUMNS, odds
 from deckstat.questions.ratio import ratio
 from deckstat.results import CompareResult, frame
 from deckstat.schema import PRINTING_COLUMNS, printing_key, printing_labels
@@ -123,11 +125,12 @@ def _common_specs(setups: list[Setup], max_draws: int) -> list[DealSpec]:
 
 @runner.pooled
 def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[str], *,
-            turns: int | Iterable[int] = range(7), seat: str = "both", zone: str = "seen", keep: str | None = None,
+            turns: int | Iterable[int] = DEFAULT_TURNS, seat: str = "both", zone: str = "seen", keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
             resource: str | None = None, method: str = "auto", paired: bool = True, n_trials: int | None = None,
             rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, with_deckout: bool = False,
-            ratio_counts: Iterable[int] | None = None, allow_absent: bool = False) -> CompareResult:
+            ratio_counts: Iterable[int] | None = None, allow_absent: bool = False,
+            known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None) -> CompareResult:
     """The same question for two or more decks, each against the first, with the difference.
 
     Parameters
@@ -151,6 +154,11 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         Accept groups that match no card of any deck. A group that only some
         decks have is always accepted: comparing a deck with a card and one
         without it is a question in its own right.
+    known, draws
+        Cards known mid-game, as in :func:`deckstat.odds`: the same
+        descriptions are read against every deck (names must be in each), and
+        every deck is answered exactly; the tables then have a ``draws``
+        column.
 
     Returns
     -------
@@ -198,7 +206,31 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     # One root seed for every simulated part, the deck-out and ratio tables included.
     streams = runner.make_streams(rng)
     tables, odds_tables, provenance = [], [], {}
+    if known is None and draws is not None:
+        raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
+                            f"{param('known')}, or ask by {param('turns')}")
+    if known is not None:
+        known_cards.check_known_question(method=method if n_trials is None else "simulate", keep=keep,
+                                         mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
+                                         resource=resource, zone=zone)
     for text in texts:
+        if known is not None:
+            if not allow_absent:
+                check_pooled([profile.drawn_deck(d) for d in decks], profile, [text], keep=None, keep_text=None,
+                             resource=None, scope="any deck compared")
+            results = []
+            for d, name in zip(decks, names):
+                try:
+                    results.append(odds(d, profile, text, turns=turns, seat=seat, zone=zone, allow_absent=True,
+                                        known=known, draws=draws))
+                except DeckstatError as exc:
+                    raise exc.prefixed(f"{name}: ") from None
+            frames = [r.table for r in results]
+            tables.append(_exact_differences(frames, names))
+            odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
+            provenance = dict(results[0].provenance)
+            provenance["library"] = [r.provenance["library"] for r in results]
+            continue
         setups = [prepare(d, profile, [text], **common, allow_absent=True) for d in decks]
         if not allow_absent:
             check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
@@ -236,7 +268,8 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     provenance.pop("deck_source", None)
     provenance.pop("deck_size", None)
     return CompareResult(table=pd.concat(tables, ignore_index=True),
-                         odds=pd.concat(odds_tables, ignore_index=True)[ODDS_COLUMNS], cards=cards,
+                         odds=pd.concat(odds_tables, ignore_index=True)[
+                             known_cards.KNOWN_COLUMNS if known is not None else ODDS_COLUMNS], cards=cards,
                          deckout=deckout_table, ratio=ratio_table, provenance=provenance)
 
 
@@ -254,14 +287,17 @@ def _names(decks: list[Deck]) -> list[str]:
 def _exact_differences(frames: list[pd.DataFrame], names: list[str]) -> pd.DataFrame:
     rows = []
     base = frames[0]
+    # Odds with known cards count the cards drawn from now too (their turn may be missing).
+    with_draws = "draws" in base.columns
     for i, other in enumerate(frames[1:], start=1):
         for a, b in zip(base.itertuples(index=False), other.itertuples(index=False)):
             diff = b.p - a.p
             rows.append({"game": a.game, "event": a.event, "seat": a.seat, "turn": a.turn, "zone": a.zone,
                          "deck_a": names[0], "deck_b": names[i], "p_a": a.p, "p_b": b.p, "diff": diff,
                          "diff_ci_low": diff, "diff_ci_high": diff, "p_value": np.nan, "n_trials": None,
-                         "method": "exact"})
-    return frame(rows, COMPARE_COLUMNS)
+                         "method": "exact", **({"draws": a.draws} if with_draws else {})})
+    columns = COMPARE_COLUMNS[:4] + ["draws"] + COMPARE_COLUMNS[4:] if with_draws else COMPARE_COLUMNS
+    return frame(rows, columns, integers=("n_trials", "turn") if with_draws else ("n_trials",))
 
 
 def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat, zone, paired, n_trials, streams,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -11,8 +11,11 @@ import pandas as pd
 from deckstat._validate import check_events
 from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
+from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
+from deckstat.knowledge import Knowledge
+from deckstat.questions import known as known_cards
 from deckstat.questions._setup import (
     Setup,
     all_draws,
@@ -27,17 +30,21 @@ from deckstat.results import OddsResult, frame
 
 ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
                 "method"]
+#: The turns asked when none are given.
+DEFAULT_TURNS = range(7)
 KEEP_COLUMNS = ["deck", "game", "event", "mulligan_rule", "mulligan_limit", "keep", "p_keep_first", "ci_low",
                 "ci_high", "n_trials", "method"]
 
 
 @runner.pooled
-def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: int | Iterable[int] = range(7),
+def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
+         turns: int | Iterable[int] = DEFAULT_TURNS,
          seat: str = "both", zone: str = "seen", keep: str | None = None, mulligan: bool = True,
          mulligan_rule: str | None = None, mulligan_limit: int | None = None, resource: str | None = None,
          method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
-         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None) -> OddsResult:
+         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None,
+         known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None) -> OddsResult:
     """Probability that an event holds in a zone, by turn and seat.
 
     Parameters
@@ -110,13 +117,32 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
         most important first, e.g. ``"Terrain=2, [cost<=1]=1, Dragon"`` (a
         group without ``=count`` wants every card of it). Replaces the needs
         read from the keep rule, the event and the resource group.
+    known : mapping, optional
+        Cards known mid-game, by zone: ``{"hand": "LAINK, 2 DRESSEUSE",
+        "gone": "gone.csv", "bottom": "Terrain=2, other=3", "set_aside":
+        …, "broken": 2}`` (French zone words too: ``main``, ``défausse``,
+        ``dessous``, ``boucliers``, ``brisés``). Each description is a card
+        file, a text decklist, names or group counts, or a list of them; see
+        docs/known.md. The answer is then exact, with no mulligan: the zone
+        ``seen`` counts the hand described, the broken set-aside cards and
+        the next cards drawn; turn ``t`` is the state after the draw of the
+        player's ``t``-th turn from now (``seat`` ``first`` or ``second``:
+        the hand is that seat's opening hand and turn 1 draws as the profile
+        says). ``zone="set_aside"`` counts the broken set-aside cards, or
+        every set-aside card when none is broken.
+    draws : int or iterable of int, optional
+        With ``known``: the numbers of next cards drawn to report, instead of turns.
 
     Returns
     -------
     OddsResult
         ``table``: one row per event, seat and turn, with ``p`` and its 95%
         Wilson interval (equal to ``p`` when exact); ``summary``: per event,
-        the rules in force and ``p_keep_first``.
+        the rules in force and ``p_keep_first``. With ``known``, ``table``
+        has a ``draws`` column (cards drawn from now; ``turn`` is missing when
+        ``draws`` was given), ``seat`` is ``now`` unless a seat was given, and
+        ``summary`` holds the number of known cards in each zone and the
+        ``library`` left to draw before the bottom block.
 
     Examples
     --------
@@ -130,6 +156,14 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     texts = check_events(event)
     zone = check_zone(zone)
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    if known is not None:
+        return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
+                           zone=zone, method=method if n_trials is None and precision is None else "simulate",
+                           keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
+                           resource=resource, allow_absent=allow_absent)
+    if draws is not None:
+        raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
+                            f"{param('known')}, or ask by {param('turns')}")
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
@@ -137,6 +171,23 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *, turns: 
     answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
                                streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
                                max_trials=max_trials)
+    table, summary, provenance = each_event(texts, rules, answer, "odds")
+    return OddsResult(table=table, summary=summary, provenance=provenance)
+
+
+def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, turns, draws, seat, zone, method, keep,
+                mulligan_rule, mulligan_limit, resource, allow_absent) -> OddsResult:
+    """:func:`odds` with known cards: exact, no mulligan (see :mod:`deckstat.questions.known`)."""
+    known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
+                                     mulligan_limit=mulligan_limit, resource=resource, zone=zone)
+    rules = {"deck": deck, "game": game, "keep": None, "mulligan": False, "mulligan_rule": None,
+             "mulligan_limit": None, "resource": None, "allow_absent": allow_absent}
+
+    def answer(setup: Setup):
+        rows = known_cards.plan(setup, turns=turns, draws=draws, seat=seat, zone=zone,
+                                turns_given=turns is not DEFAULT_TURNS)
+        return known_cards.answer(setup, knowledge, zone=zone, rows=rows)
+
     table, summary, provenance = each_event(texts, rules, answer, "odds")
     return OddsResult(table=table, summary=summary, provenance=provenance)
 

@@ -1,0 +1,168 @@
+"""Odds mid-game, once some cards are known: the hand held, cards gone, cards under the deck, shields.
+
+:func:`deckstat.odds` and :func:`deckstat.compare` answer here when given
+``known=``. Every card of the deck is in one of these places:
+
+* ``hand``: the cards held now, as described (describe the whole hand);
+* ``gone``: played, in play, discarded, milled: neither drawn nor counted;
+* ``bottom``: known to lie under the library, drawn after it in random order;
+* ``set_aside``: cards known among the set-aside cards (Duel Masters shields
+  looked at); the others set aside are unknown;
+* ``broken``: a number of set-aside cards moved to the hand, taken at random
+  among them (shields broken), without saying which;
+* the library: every other card, in uniformly random order, with the unknown
+  set-aside cards a random part of the same unknown cards.
+
+The answer is exact: the cards described by group counts are averaged over
+exactly (:func:`deckstat.knowledge.cell_law`), then the next draws are
+hypergeometric (:func:`deckstat.engines.known.known_zone_odds`). No mulligan
+applies once the hand is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_seats, check_turns
+from deckstat.engines.known import known_zone_odds
+from deckstat.errors import DeckstatError, param
+from deckstat.events import to_text
+from deckstat.knowledge import Knowledge, KnownCards, cell_law, row_cells
+from deckstat.questions._setup import Setup
+from deckstat.results import frame
+from deckstat.terms import BOTH_SEATS
+
+#: Zones a question with known cards counts in (``bottom`` is a zone of known cards, not a question's).
+KNOWN_ZONES = ("seen", "hand", "set_aside")
+KNOWN_COLUMNS = ["deck", "game", "event", "seat", "turn", "draws", "zone", "zone_size", "p", "ci_low", "ci_high",
+                 "n_trials", "method"]
+KNOWN_SUMMARY_COLUMNS = ["deck", "game", "event", "hand", "gone", "bottom", "set_aside", "set_aside_unknown",
+                         "broken", "library", "method"]
+#: The seat column of rows counted from now rather than from the start of the game.
+NOW = "now"
+
+
+def check_known_question(*, method: str, keep: object, mulligan_rule: object, mulligan_limit: object,
+                         resource: object, zone: str) -> None:
+    """Refuse settings that do not apply once cards are known: mulligans, simulation, the bottom zone."""
+    if method == "simulate":
+        raise DeckstatError(f"odds with known cards are exact and quick; {param('method', 'simulate')} does not "
+                            "apply to them")
+    for name, value in (("keep", keep), ("mulligan_rule", mulligan_rule), ("mulligan_limit", mulligan_limit),
+                        ("resource", resource)):
+        if value is not None:
+            raise DeckstatError(f"{param(name)} does not apply with {param('known')}: once the hand is known, no "
+                                "mulligan is left to take")
+    if zone not in KNOWN_ZONES:
+        raise DeckstatError(f"with {param('known')}, {param('zone')} must be one of {', '.join(KNOWN_ZONES)}; "
+                            "cards known under the deck are given as the bottom zone of the known cards")
+
+
+def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
+         turns_given: bool) -> list[tuple[str, int | None, int]]:
+    """The rows asked: (seat label, turn or None, cards drawn from now).
+
+    ``draws`` counts the next cards. Otherwise turn ``t`` is the state after
+    the draw step of the player's ``t``-th turn from now, ``t`` times the
+    profile's draws per turn; with ``seat`` ``first`` or ``second`` the
+    known hand is that seat's opening hand instead, and its first turn draws
+    as the profile says (none for Duel Masters' first player).
+    """
+    profile = setup.profile
+    seats = check_seats(seat)
+    from_now = isinstance(seat, str) and seat in BOTH_SEATS
+    if draws is not None:
+        if turns_given:
+            raise DeckstatError(f"give {param('turns')} or {param('draws')}, not both")
+        if not from_now:
+            raise DeckstatError(f"{param('seat')} sets how turns draw; with {param('draws')} the cards drawn are "
+                                "counted directly")
+        counts = [0] if zone != "seen" else check_turns(draws, "draws")
+        return [(NOW, None, d) for d in counts]
+    turn_list = [0] if zone != "seen" else check_turns(turns)
+    if from_now:
+        return [(NOW, t, _drawn(profile, NOW, t)) for t in turn_list]
+    return [(s, t, _drawn(profile, s, t)) for s in seats for t in turn_list]
+
+
+def _drawn(profile, seat: str, turn: int) -> int:
+    """Cards drawn by ``turn``: from now, or (``seat`` first or second) from the opening hand."""
+    return turn * profile.draws_per_turn if seat == NOW else profile.draws_by_turn(turn, seat)
+
+
+def answer(setup: Setup, knowledge: Knowledge, *, zone: str,
+           rows: list[tuple[str, int | None, int]]) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """The odds table, summary and provenance of one event, with known cards."""
+    deck, profile = setup.deck, setup.profile
+    known = knowledge.resolve(deck)
+    set_aside_known = known["set_aside"].size
+    if set_aside_known and not profile.set_aside:
+        raise DeckstatError(f"{profile.name} sets no card aside, yet the set-aside zone names {set_aside_known}")
+    if set_aside_known > profile.set_aside:
+        raise DeckstatError(f"the set-aside zone names {set_aside_known} cards, but {profile.name} sets "
+                            f"{profile.set_aside} aside ({profile.set_aside_name})")
+    if knowledge.broken > profile.set_aside:
+        raise DeckstatError(f"{param('broken')} {knowledge.broken}: {profile.name} sets only {profile.set_aside} "
+                            f"cards aside" + (f" ({profile.set_aside_name})" if profile.set_aside else ""))
+    hidden = profile.set_aside - set_aside_known
+    n_known = sum(k.size for k in known.values())
+    library = deck.size - n_known - hidden
+    if library < 0:
+        raise DeckstatError(f"{n_known} known cards and {hidden} unknown {profile.set_aside_name} are more than the "
+                            f"{deck.size} cards of the deck")
+    _check_draws(rows, library, known, setup, hidden)
+    compiled = setup.compiled
+    groups = setup.groups()
+    membership = np.column_stack([deck.mask(groups[key]) for key in compiled.group_keys]) if groups else \
+        np.zeros((len(deck.cards), 0), dtype=bool)
+    cells = row_cells(membership, compiled.cell_membership)
+    n_cells = len(compiled.cell_counts)
+    draws = sorted({d for _, _, d in rows})
+    probs = np.zeros(len(draws))
+    for outcome, weight in cell_law(deck, cells, n_cells, known):
+        unknown = compiled.cell_counts - sum(outcome.values())
+        probs += weight * known_zone_odds(
+            unknown, compiled.cell_membership, setup.condition(0), hand=outcome["hand"], draws=draws,
+            bottom=outcome["bottom"], set_aside=outcome["set_aside"], hidden=hidden, broken=knowledge.broken,
+            zone="set_aside" if zone == "set_aside" else "seen")
+    by_draws = dict(zip(draws, np.clip(probs, 0.0, 1.0)))
+    identity = {"deck": deck.name, "game": profile.id, "event": to_text(setup.events[0])}
+    held = known["hand"].size + knowledge.broken
+    records = []
+    for seat, turn, d in rows:
+        size = {"seen": held + d, "hand": held, "set_aside": knowledge.broken or profile.set_aside}[zone]
+        p = float(by_draws[d])
+        records.append({**identity, "seat": seat, "turn": turn, "draws": d, "zone": zone, "zone_size": size, "p": p,
+                        "ci_low": p, "ci_high": p, "n_trials": None, "method": "exact"})
+    table = frame(records, KNOWN_COLUMNS, integers=("n_trials", "zone_size", "turn"))
+    counts = {z: k.size for z, k in known.items()}
+    summary = frame([{**identity, **counts, "set_aside_unknown": hidden, "broken": knowledge.broken,
+                      "library": library, "method": "exact"}], KNOWN_SUMMARY_COLUMNS, integers=())
+    provenance = dict(setup.provenance)
+    provenance.update({"known": {z: {"cards": counts[z], "described": text}
+                                 for z, text in knowledge.described.items()},
+                       "broken": knowledge.broken, "library": library})
+    return table, summary, provenance
+
+
+def _check_draws(rows, library: int, known: Mapping[str, KnownCards], setup: Setup, hidden: int) -> None:
+    """Refuse rows that draw past the library and the bottom block, saying where the cards went."""
+    profile = setup.profile
+    left = library + known["bottom"].size
+    over = [(seat, turn, d) for seat, turn, d in rows if d > left]
+    if not over:
+        return
+    seat, turn, d = over[0]
+    where = [f"{known[z].size} {z.replace('_', '-')}" for z in ("hand", "gone", "set_aside") if known[z].size]
+    if hidden:
+        where.append(f"{hidden} unknown {profile.set_aside_name}")
+    accounted = f" ({setup.deck.size} cards − {' − '.join(where)})" if where else ""
+    if turn is None:
+        raise DeckstatError(f"{param('draws')} {d}: only {left} cards are left to draw{accounted}")
+    last = max(t for t in range(turn) if _drawn(profile, seat, t) <= left)
+    raise DeckstatError(f"turn {turn} draws {d} cards but only {left} are left to draw{accounted}; "
+                        f"{param('turns')} can go up to turn {last}")
+
