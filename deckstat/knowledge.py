@@ -248,7 +248,7 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
     deck : Deck
         The deck the descriptions were resolved against.
     row_cells : ndarray of int, shape (n_rows,)
-        The cell of each deck row (see :func:`row_cells`).
+        The cell of each deck row (``Compiled.card_cells`` of a compiled question).
     n_cells : int
     known : mapping of zone name to KnownCards
 
@@ -307,21 +307,6 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
         key = tuple(tuple(out[z].tolist()) for z in zones)
         merged[key] = (out, merged[key][1] + p) if key in merged else (out, p)
     return sorted(merged.values(), key=lambda item: [item[0][z].tolist() for z in zones])
-
-
-def row_cells(row_membership: np.ndarray, cell_membership: np.ndarray) -> np.ndarray:
-    """The cell of each deck row, from its group membership row (see :func:`deckstat.engines.cells.partition`)."""
-    row_membership = np.asarray(row_membership).reshape(len(row_membership), -1)
-    cell_membership = np.asarray(cell_membership).reshape(len(cell_membership), -1)
-    lookup = {tuple(row.tolist()): i for i, row in enumerate(cell_membership)}
-    out = np.empty(len(row_membership), dtype=np.int64)
-    for i, row in enumerate(row_membership):
-        key = tuple(row.tolist())
-        if key not in lookup:
-            raise ValueError("a deck row matches no cell")
-        out[i] = lookup[key]
-    return out
-
 
 
 def zone_of(word: object, *, where: str = "") -> str:

@@ -175,3 +175,16 @@ def test_real_wankul_decklist_with_printings_resolves_known_names(tmp_path):
     assert p_of(result) == pytest.approx([1 - comb(33, d) / comb(45, d) for d in (1, 2)], abs=1e-12)
     with pytest.raises(DeckstatError, match="matches 2 cards"):
         deckstat.odds(deck, "wankul", "Terrain>=1", known={"hand": "VENDEUR"}, draws=[1])
+
+
+def test_a_name_held_counts_once_in_a_distinct_count():
+    # Licum's game deck: 30 cards, 11 Improvisateurs, Ginette Boisvert twice. Both copies held: a second name
+    # needs an Improvisateur of another name, 9 of them among the 28 cards left.
+    licum = deckstat.load_deck(sample_deck("licum"))
+    both = deckstat.odds(licum, "licum", "distinct(Improvisateur)>=2", known={"hand": "2 Ginette Boisvert"},
+                         draws=[0, 1, 2])
+    assert p_of(both) == pytest.approx([0.0] + [1 - comb(19, d) / comb(28, d) for d in (1, 2)], abs=1e-12)
+    # One copy held and the other gone: the same cards are left to draw.
+    gone = deckstat.odds(licum, "licum", "distinct(Improvisateur)>=2",
+                         known={"hand": "Ginette Boisvert", "gone": "Ginette Boisvert"}, draws=[1, 2])
+    assert p_of(gone) == pytest.approx(p_of(both)[1:], abs=1e-12)

@@ -239,6 +239,8 @@ class Compiled:
         Per group, ``None`` or the columns of :attr:`table` holding its names.
     cell_names : tuple of int
         Card name of each cell (see :class:`deckstat.engines.exact.Tracker`).
+    card_cells : ndarray of int64, shape (n_cards,)
+        The cell of each row of the deck (0 for a row with no copy: it weighs nothing).
     """
 
     cell_counts: np.ndarray
@@ -248,6 +250,7 @@ class Compiled:
     name_table: np.ndarray | None = None
     distinct_columns: tuple = ()
     cell_names: tuple[int, ...] = ()
+    card_cells: np.ndarray | None = None
 
     @property
     def table(self) -> np.ndarray:
@@ -347,8 +350,11 @@ def compile_events(deck: Deck, events: Iterable[Event]) -> Compiled:
         distinct = tuple(isinstance(keys[k], DistinctGroup) for k in own) if has_distinct else ()
         conditions.append(exact.Condition(tuple(key_list.index(k) for k in own),
                                           tuple(caps[k] for k in own), holds, distinct, cell_names))
+    # A row's cell is the one with its whole key row: names included, as distinct groups part cells by name.
+    lookup = {tuple(row.tolist()): i for i, row in enumerate(cell_keys)}
+    card_cells = np.array([lookup.get(tuple(row.tolist()), 0) for row in card_keys], dtype=np.int64)
     return Compiled(cell_counts, cell_membership, tuple(conditions), tuple(key_list), name_table, distinct_columns,
-                    cell_names)
+                    cell_names, card_cells)
 
 
 def is_increasing(event: Event, negated: bool = False) -> bool:

@@ -9,8 +9,8 @@ import numpy as np
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile
-from deckstat.knowledge import cell_law, parse_known, row_cells
-from deckstat.questions.keep_policy import TIE, PolicyQuestion, prepare_policy
+from deckstat.knowledge import cell_law, parse_known
+from deckstat.questions.keep_policy import TIE, prepare_policy
 from deckstat.results import HandAdviceResult, frame
 
 ADVICE_COLUMNS = ["deck", "game", "event", "hand", "seat", "turn", "mulligan_rule", "mulligan_limit", "p_keep",
@@ -77,7 +77,7 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
     if known.size != profile.hand_size:
         raise DeckstatError(f"the hand has {known.size} card{'s' if known.size != 1 else ''}, but a {profile.name} "
                             f"opening hand has {profile.hand_size}", source=known.source)
-    law = cell_law(drawn, _row_cells(drawn, question), len(compiled.cell_counts), {"hand": known})
+    law = cell_law(drawn, compiled.card_cells, len(compiled.cell_counts), {"hand": known})
     later = question.keep_condition if keep is not None else None
     p_keep = np.zeros(len(engine.draws))
     p_mulligan = np.zeros(len(engine.draws))
@@ -104,11 +104,3 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
     return HandAdviceResult(table=frame(records, ADVICE_COLUMNS, integers=("mulligan_limit",)),
                             provenance=provenance)
 
-
-def _row_cells(drawn: Deck, question: PolicyQuestion) -> np.ndarray:
-    """The cell of each row of the drawn deck (rows with no copy go to cell 0: they weigh nothing)."""
-    compiled = question.compiled
-    membership = np.column_stack([drawn.mask(question.groups[key]) for key in compiled.group_keys]) \
-        if compiled.group_keys else np.zeros((len(drawn.cards), 0), dtype=bool)
-    membership[drawn.counts == 0] = compiled.cell_membership[0]
-    return row_cells(membership, compiled.cell_membership)

@@ -30,7 +30,7 @@ from deckstat._validate import check_seats, check_turns
 from deckstat.engines.known import known_zone_odds
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
-from deckstat.knowledge import Knowledge, KnownCards, cell_law, row_cells
+from deckstat.knowledge import Knowledge, KnownCards, cell_law
 from deckstat.questions._setup import Setup
 from deckstat.results import frame
 from deckstat.terms import BOTH_SEATS
@@ -115,10 +115,7 @@ def answer(setup: Setup, knowledge: Knowledge, *, zone: str,
                             f"{deck.size} cards of the deck")
     _check_draws(rows, library, known, setup, hidden)
     compiled = setup.compiled
-    groups = setup.groups()
-    membership = np.column_stack([deck.mask(groups[key]) for key in compiled.group_keys]) if groups else \
-        np.zeros((len(deck.cards), 0), dtype=bool)
-    cells = row_cells(membership, compiled.cell_membership)
+    cells = compiled.card_cells
     n_cells = len(compiled.cell_counts)
     draws = sorted({d for _, _, d in rows})
     probs = np.zeros(len(draws))
