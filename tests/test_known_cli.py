@@ -77,6 +77,7 @@ def test_compare_with_a_known_hand():
     (["--known", "Mamie Croquette", "--draws", "1", "--turns", "1"], ["--turns or --draws, not both"]),
     (["--known", "Mamie Croquette", "--simulate"], ["does not apply"]),
     (["--known", "Mamie Croquette", "--keep", "Terrain>=1"], ["--keep does not apply"]),
+    (["--known", "Mamie Croquette", "--priority", "Terrain"], ["--priority does not apply"]),
     (["--broken", "1"], ["--broken 1", "Wankul sets only 0"]),
     (["--draws", "1-3"], ["--draws counts the cards drawn after a known hand"]),
 ])

@@ -223,3 +223,21 @@ def test_profiles_accept_the_new_rules():
         make_profile(mulligan="hearthstone", keep="Terrain>=1", limit=2)
     with pytest.raises(DeckstatError, match="one round"):
         deckstat.odds(two_kinds(6, 14), "wankul", "Terrain>=1", mulligan_rule="hearthstone", mulligan_limit=2)
+
+
+def test_when_and_compare_keep_the_cards_priority_names():
+    # The London example above: the needs keep both W (P 0.24 that the kept hand holds 2), a priority for the
+    # other cards bottoms a W (0.2). when's turn 0 and each deck of compare are that kept hand.
+    profile = make_profile(hand_size=3, mulligan="london", keep="Terrain>=1", limit=1)
+    both = math.comb(2, 2) * math.comb(4, 1) / math.comb(6, 3)
+    q = 1 - math.comb(4, 3) / math.comb(6, 3)
+    n = 200_000
+    for priority, expected in ((None, both + (1 - q) * both), ("Personnage", both)):
+        first = deckstat.when(two_kinds(2, 4), profile, "Terrain>=2", max_turn=0, seat="first", n_trials=n, rng=7,
+                              priority=priority)
+        assert_close(float(first.table["cdf"].iloc[0]), n, expected, 6)
+        compared = deckstat.compare([two_kinds(2, 4), two_kinds(2, 4)], profile, "Terrain>=2", turns=[0],
+                                    seat="first", zone="hand", n_trials=n, rng=7, priority=priority)
+        assert len(compared.odds) == 2
+        for p in compared.odds["p"]:
+            assert_close(float(p), n, expected, 6)

@@ -205,7 +205,7 @@ def odds(
                                    zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource,
                                    method=method(simulate, trials, precision), allow_absent=allow_absent,
-                                   known=described)
+                                   known=described, priority=priority)
             draw(plot, "plot_odds", result)
             emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
                  lambda: [tables.odds_table(result.table)])
@@ -278,6 +278,7 @@ def when(
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
     resource: ResourceOpt = None,
+    priority: PriorityOpt = None,
     simulate: SimulateOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
@@ -308,7 +309,7 @@ def when(
                                    mulligan_limit=mulligan_limit, resource=resource,
                                    method=method(simulate, trials, precision), n_trials=trials, rng=seed,
                                    precision=precision, max_trials=max_trials, chunk_size=chunk_size,
-                                   n_workers=workers, allow_absent=allow_absent)
+                                   n_workers=workers, allow_absent=allow_absent, priority=priority)
         draw(plot, "plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
@@ -646,6 +647,7 @@ def compare(
     no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
+    priority: PriorityOpt = None,
     known: KnownOpt = None,
     gone: GoneOpt = None,
     bottom: BottomOpt = None,
@@ -692,7 +694,8 @@ def compare(
                                       method=method(simulate, trials), paired=not unpaired, n_trials=trials,
                                       rng=seed, chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
                                       ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
-                                      allow_absent=allow_absent, known=described)
+                                      allow_absent=allow_absent, known=described,
+                                      priority=priority)
         draw(plot, "plot_compare", result)
         _warn(result.provenance["warnings"])
         check_table(fmt, table)

@@ -130,15 +130,16 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
             resource: str | None = None, method: str = "auto", paired: bool = True, n_trials: int | None = None,
             rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, with_deckout: bool = False,
             ratio_counts: Iterable[int] | None = None, allow_absent: bool = False,
-            known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None) -> CompareResult:
+            known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None,
+            priority: str | None = None) -> CompareResult:
     """The same question for two or more decks, each against the first, with the difference.
 
     Parameters
     ----------
     decks : list of Deck
         Deck A first; every other deck is compared with it.
-    game, event, turns, seat, zone, keep, mulligan, mulligan_rule, mulligan_limit, resource
-        As in :func:`deckstat.odds`.
+    game, event, turns, seat, zone, keep, mulligan, mulligan_rule, mulligan_limit, resource, priority
+        As in :func:`deckstat.odds` (every deck keeps its cards by the same needs or ``priority``).
     method : {"auto", "exact", "simulate"}
     paired : bool
         Simulate with common random numbers (default) or independently.
@@ -201,7 +202,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     check_simulation(n_trials, None, chunk_size, n_workers)
     profile = get_profile(game)
     common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
-              "resource": resource}
+              "resource": resource, "priority": priority}
     names = _names(decks)
     # One root seed for every simulated part, the deck-out and ratio tables included.
     streams = runner.make_streams(rng)
@@ -212,7 +213,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     if known is not None:
         known_cards.check_known_question(method=method if n_trials is None else "simulate", keep=keep,
                                          mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                                         resource=resource, zone=zone)
+                                         resource=resource, zone=zone, priority=priority)
     for text in texts:
         if known is not None:
             if not allow_absent:

@@ -46,13 +46,13 @@ NOW = "now"
 
 
 def check_known_question(*, method: str, keep: object, mulligan_rule: object, mulligan_limit: object,
-                         resource: object, zone: str) -> None:
+                         resource: object, zone: str, priority: object = None) -> None:
     """Refuse settings that do not apply once cards are known: mulligans, simulation, the bottom zone."""
     if method == "simulate":
         raise DeckstatError(f"odds with known cards are exact and quick; {param('method', 'simulate')} does not "
                             "apply to them")
     for name, value in (("keep", keep), ("mulligan_rule", mulligan_rule), ("mulligan_limit", mulligan_limit),
-                        ("resource", resource)):
+                        ("resource", resource), ("priority", priority)):
         if value is not None:
             raise DeckstatError(f"{param(name)} does not apply with {param('known')}: once the hand is known, no "
                                 "mulligan is left to take")

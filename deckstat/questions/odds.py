@@ -160,7 +160,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
                            zone=zone, method=method if n_trials is None and precision is None else "simulate",
                            keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                           resource=resource, allow_absent=allow_absent)
+                           resource=resource, allow_absent=allow_absent, priority=priority)
     if draws is not None:
         raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
                             f"{param('known')}, or ask by {param('turns')}")
@@ -176,10 +176,11 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
 
 
 def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, turns, draws, seat, zone, method, keep,
-                mulligan_rule, mulligan_limit, resource, allow_absent) -> OddsResult:
+                mulligan_rule, mulligan_limit, resource, allow_absent, priority) -> OddsResult:
     """:func:`odds` with known cards: exact, no mulligan (see :mod:`deckstat.questions.known`)."""
     known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
-                                     mulligan_limit=mulligan_limit, resource=resource, zone=zone)
+                                     mulligan_limit=mulligan_limit, resource=resource, zone=zone,
+                                     priority=priority)
     rules = {"deck": deck, "game": game, "keep": None, "mulligan": False, "mulligan_rule": None,
              "mulligan_limit": None, "resource": None, "allow_absent": allow_absent}
 

@@ -36,13 +36,13 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
          mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
          n_trials: int | None = None, rng=None, precision: float | None = None,
          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
-         max_trials: int = runner.DEFAULT_MAX_TRIALS) -> WhenResult:
+         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None) -> WhenResult:
     """Distribution of the first turn at which an event holds among the cards seen.
 
     Exact when the event can only become true as cards are seen (comparisons
     ``>=``/``>``, or ``<``/``<=`` under ``not``) and the exact engine models the
     mulligan; simulated otherwise. Parameters as in :func:`deckstat.odds`
-    (``allow_absent``, ``precision`` and ``max_trials`` included; the precision
+    (``allow_absent``, ``priority``, ``precision`` and ``max_trials`` included; the precision
     is that of the ``cdf`` intervals); ``max_turn`` is the last turn followed.
 
     Returns
@@ -68,7 +68,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
-             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
+             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
+             "priority": priority}
     answer = functools.partial(_when_one, max_turn=max_turn, seat=seat, method=method, n_trials=n_trials,
                                streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
                                max_trials=max_trials)
