@@ -140,7 +140,7 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
     index = CardIndex(deck, noun="deck")
     rows = np.zeros(len(deck.cards), dtype=np.int64)
     if isinstance(description, Deck) or isinstance(description, Path) or (
-            isinstance(description, str) and _looks_like_file(description)):
+            isinstance(description, str) and looks_like_file(description)):
         source = description.source if isinstance(description, Deck) else str(description)
         lines = _file_lines(description)
         for line_no, line in lines:
@@ -199,7 +199,8 @@ def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
                          source=exc.source, column=exc.column)
 
 
-def _looks_like_file(text: str) -> bool:
+def looks_like_file(text: str) -> bool:
+    """Whether a description names a file (a card file or decklist suffix, or an existing file)."""
     return "\n" not in text and (Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file())
 
 

@@ -578,3 +578,41 @@ def test_a_ratio_target_turn_outside_its_turns_is_refused_before_anything_runs(f
     """)
     message = spec_error(path)
     assert "spec.toml:" in message and "questions[0].target_turn" in message and "(0, 1)" in message
+
+
+# --- known cards ------------------------------------------------------------------------------------------------
+
+def test_known_cards_in_a_spec_give_the_python_numbers(folder):
+    # Two Terrains gone (a file next to the spec) and a hand of 5 Personnages: 8 Terrains among 43 cards.
+    (folder / "gone.txt").write_text("2 Terrain\n", encoding="utf-8")
+    path = write(folder, """\
+        [[questions]]
+        question = "odds"
+        decks = ["small"]
+        event = "Terrain>=1"
+        known = { main = "Petit=3, Grand=2", "défausse" = "gone.txt" }
+        draws = [1, 3]
+        """)
+    result = deckstat.batch(path, workers=1)
+    rows = result.table
+    assert rows["p"].tolist() == pytest.approx([1 - hypergeom(43, 8, d).pmf(0) for d in (1, 3)], abs=1e-12)
+    assert set(rows["known"]) == {f"gone: {folder / 'gone.txt'}; hand: Petit=3, Grand=2"}
+    assert set(rows["method"]) == {"exact"}
+
+
+@pytest.mark.parametrize("value, needle", [
+    ('"Petit=3"', "expected a table of known cards by zone"),
+    ('{ poche = "Petit=1" }', "unknown zone 'poche'"),
+    ('{ hand = 3 }', "expected a description of cards"),
+    ('{ broken = -1 }', "broken"),
+])
+def test_bad_known_cards_name_the_key(folder, value, needle):
+    path = write(folder, f"""\
+        [[questions]]
+        question = "odds"
+        decks = ["small"]
+        event = "Terrain>=1"
+        known = {value}
+        """)
+    message = spec_error(path)
+    assert f":{line_of(path, 'known =')}:" in message and "known" in message and needle in message

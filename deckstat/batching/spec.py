@@ -50,6 +50,7 @@ from deckstat.batching.tasks import (
 from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, parse_event, parse_group
 from deckstat.games.profiles import get_profile
+from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.questions._setup import (
     check_card_types,
     check_groups,
@@ -558,10 +559,38 @@ class _Parser:
             return value
         if name == "opponent":
             return value  # resolved with the decks
+        if name == "known":
+            return _checked(self.where, key, lambda: self.known(value))
         check = PARAMETER_CHECKS.get(name)
         if check is None:
             return _checked(self.where, key, lambda: _json_value(value))
         return _checked(self.where, key, lambda: check(value))
+
+    def known(self, value: object) -> tuple:
+        """A ``known = {hand = "…", gone = ["…"], broken = 2}`` table as sorted (zone, texts or count) pairs.
+
+        Zone words are those of :func:`deckstat.odds` (``main``, ``défausse``…); a
+        description naming a file is a path from the spec's folder, as deck paths are.
+        """
+        if not isinstance(value, Mapping):
+            raise DeckstatError(f"expected a table of known cards by zone, e.g. known = {{ hand = \"Terrain=2, "
+                                f"other=3\" }}, got {_type_name(value)}")
+        pairs = {}
+        for word, described in value.items():
+            if isinstance(word, str) and fold_key(word) in {fold_key(w) for w in BROKEN_WORDS}:
+                pairs["broken"] = check_whole(described, "broken")
+                continue
+            zone = zone_of(word)
+            texts = described if isinstance(described, list) else [described]
+            if not texts or not all(isinstance(t, str) for t in texts):
+                raise DeckstatError(f"{word}: expected a description of cards (names, group counts or a file) or a "
+                                    f"list of them, got {_type_name(described)}")
+            resolved = []
+            for text in texts:
+                path = self.base_dir / text
+                resolved.append(str(path.resolve()) if looks_like_file(text) and path.is_file() else text)
+            pairs[zone] = pairs.get(zone, ()) + tuple(resolved)
+        return tuple(sorted(pairs.items()))
 
     def question(self, index: int, entry: object, decks: dict[str, _Deck], defaults: dict) -> list[tuple[Task, str]]:
         key = f"questions[{index}]"

@@ -154,7 +154,13 @@ class Task:
 
 
 def shown_value(name: str, value: object) -> object:
-    """A parameter as the spec writes it: ranges as ``"0-6"``, several texts as ``"a; b"``."""
+    """A parameter as the spec writes it: ranges as ``"0-6"``, several texts as ``"a; b"``.
+
+    Known cards read ``hand: Terrain=2, other=3; broken: 2``.
+    """
+    if name == "known":
+        return "; ".join(f"{zone}: {' + '.join(texts) if isinstance(texts, tuple) else texts}"
+                         for zone, texts in value)
     if isinstance(value, (tuple, list)):
         if name in RANGE_PARAMETERS:
             return format_ranges(value)
@@ -241,6 +247,8 @@ def api_arguments(task: Task, decks: list[Deck]) -> dict[str, object]:
         api_name = API_NAMES.get(name, name)
         if name == "opponent":
             value = decks[1]
+        elif name == "known":
+            value = {zone: list(texts) if isinstance(texts, tuple) else texts for zone, texts in value}
         elif isinstance(value, tuple):
             value = list(value)
         arguments[api_name] = value
