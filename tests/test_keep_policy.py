@@ -1,5 +1,6 @@
 """The best keep rule: brute force over every deal of small decks, and the exact engine for a keep rule."""
 
+import functools
 import itertools
 from collections import defaultdict
 
@@ -9,7 +10,8 @@ from helpers import assert_user_error, ok, ok_json, run, sample_deck
 
 import deckstat
 from deckstat.engines.exact import Condition
-from deckstat.engines.policy import MulliganGame, count_compositions
+from deckstat.engines.known import compositions
+from deckstat.engines.policy import MAX_EVALUATIONS, MulliganGame, count_compositions
 from deckstat.errors import DeckstatError
 
 # Nine cards: 3 A, 2 B, 4 others; hands of 3; the goal is an A and a B.
@@ -101,6 +103,62 @@ def test_bottom_rule_best_policy_matches_every_deal(limit, set_aside, draws):
 def test_reshuffling_rules_best_policy_matches_every_deal(rule, limit, draws):
     game = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[draws], hand_size=HAND, set_aside=0, rule=rule, limit=limit)
     assert best_value(game)[0] == pytest.approx(reshuffle_best(rule, 0, limit, draws), abs=1e-12)
+
+
+@functools.cache
+def shuffled_value(final, rest, draws):
+    """P(goal) on ``final`` plus the first ``draws`` cards of ``rest`` in every order, each as likely."""
+    orders = set(itertools.permutations(rest))
+    return np.mean([goal(final + order[:draws]) for order in orders])
+
+
+def hearthstone_best(draws, set_aside):
+    """Per first-hand composition, the best P(goal) over every choice of cards to replace, deal by deal."""
+    best = {}
+    for group in grouped(DEALS, lambda deal: deal[set_aside:set_aside + HAND]):
+        hand = group[0][set_aside:set_aside + HAND]
+        choices = {tuple(sorted(c)) for m in range(HAND + 1) for c in itertools.combinations(hand, m)}
+        values = []
+        for replaced in choices:
+            outcomes = []
+            for deal in group:
+                kept = list(hand)
+                for card in replaced:
+                    kept.remove(card)
+                library = deal[set_aside + HAND:]
+                arrivals = library[:len(replaced)]
+                # The replaced cards are shuffled into what is left of the library; the set-aside cards stay out.
+                rest = tuple(sorted(library[len(replaced):] + replaced))
+                outcomes.append(shuffled_value(tuple(sorted(kept + list(arrivals))), rest, draws))
+            values.append(np.mean(outcomes))
+        best[composition(hand)] = max(values)
+    return best
+
+
+@pytest.mark.parametrize("set_aside, draws", [(0, 0), (0, 1), (0, 3), (1, 2), (1, 5)])
+def test_hearthstone_best_replacement_matches_every_deal(set_aside, draws):
+    game = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[draws], hand_size=HAND, set_aside=set_aside,
+                        rule="hearthstone", limit=1)
+    assert game.evaluations() <= MAX_EVALUATIONS
+    expected = hearthstone_best(draws, set_aside)
+    hands, probs = compositions(CELLS, HAND)
+    for hand in hands:
+        replaced, values = game.replacements(hand)
+        assert replaced[0].sum() == 0 and (replaced <= hand).all()
+        assert values.max() == pytest.approx(expected[tuple(int(x) for x in hand)], abs=1e-12)
+    assert game.evaluated <= game.evaluations()
+
+
+def test_hearthstone_replacing_one_card_by_hand():
+    # Hand A, C, C with one draw; the 6 cards left are A, A, B, B, C, C. Replacing a C: a B arrives with
+    # probability 2/6; otherwise the draw, from 6 cards holding 2 B (the C shuffled back in), finds one with
+    # probability 2/6: 1/3 + 2/3 * 1/3 = 5/9. Kept whole: one draw from 6 cards with 2 B: 1/3.
+    game = MulliganGame(CELLS, MEMBERSHIP, BOTH, draws=[1], hand_size=HAND, set_aside=0, rule="hearthstone",
+                        limit=1)
+    replaced, values = game.replacements(np.array([1, 0, 2]))
+    by_choice = {tuple(int(x) for x in r): float(v[0]) for r, v in zip(replaced, values)}
+    assert by_choice[(0, 0, 0)] == pytest.approx(1 / 3, abs=1e-15)
+    assert by_choice[(0, 0, 1)] == pytest.approx(5 / 9, abs=1e-15)
 
 
 def test_several_draw_counts_are_answered_at_once():
