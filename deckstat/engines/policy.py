@@ -62,6 +62,9 @@ RESHUFFLE_RULES = ("london", "vancouver", "free", "pokemon")
 #: Most zone evaluations :class:`MulliganGame` accepts to make (see :func:`MulliganGame.evaluations`). Each
 #: costs about half a millisecond (0.4 to 0.9 ms measured, with the keep rule's pass), so about 30 s at most.
 MAX_EVALUATIONS = 50_000
+#: Hearthstone: (final hand, replacement) pairs weighed per evaluation in the cost, vectorised or not (a Python
+#: loop when set-aside cards are involved); measured at about the time of one evaluation.
+PAIRS_PER_EVALUATION = {"vectorised": 15_000, "loop": 500}
 
 
 def holds(condition: Condition, group_counts: np.ndarray) -> np.ndarray:
@@ -100,6 +103,45 @@ def count_compositions(cell_counts: Sequence[int], size: int) -> int:
                     new[total + k] += w
         ways = new
     return ways[size] if size >= 0 else 0
+
+
+def count_choices(cell_counts: Sequence[int], size: int) -> int:
+    """Sum over the compositions of ``size`` cards of their sub-compositions: the (hand, cards replaced) pairs.
+
+    Examples
+    --------
+    >>> count_choices([2, 3], 2)  # (0, 2) and (2, 0) have 3 sub-compositions each, (1, 1) has 4
+    10
+    """
+    ways = [1] + [0] * size
+    for count in cell_counts:
+        new = [0] * (size + 1)
+        for total, w in enumerate(ways):
+            if w:
+                for k in range(min(int(count), size - total) + 1):
+                    new[total + k] += w * (k + 1)
+        ways = new
+    return ways[size] if size >= 0 else 0
+
+
+def count_nested(cell_counts: Sequence[int], inner: int, outer: int) -> int:
+    """How many pairs of compositions ``Z <= T`` over the cells, ``inner`` cards in ``Z`` and ``outer`` in ``T``.
+
+    Examples
+    --------
+    >>> count_nested([1, 1], 1, 2)  # T = (1, 1), Z = (1, 0) or (0, 1)
+    2
+    """
+    ways = {(0, 0): 1}
+    for count in cell_counts:
+        new: dict = {}
+        for (z, t), w in ways.items():
+            for t_cell in range(min(int(count), outer - t) + 1):
+                for z_cell in range(min(t_cell, inner - z) + 1):
+                    key = (z + z_cell, t + t_cell)
+                    new[key] = new.get(key, 0) + w
+        ways = new
+    return ways.get((inner, outer), 0)
 
 
 def bottom_count(rule: str, mulligans: int) -> int:
@@ -170,17 +212,27 @@ class MulliganGame:
         """An upper bound on the zone evaluations the first-hand table needs (each a :func:`known_odds` call)."""
         c, h, n_cells = self.cell_counts, self.hand_size, len(self.cell_counts)
         hands = count_compositions(c, h)
-        if self.rule == "pokemon" or (self.rule == "hearthstone" and not self.mixed) or hands > MAX_EVALUATIONS:
-            # One evaluation per hand: every final hand is a composition of a hand's size.
+        if self.rule == "pokemon" or hands > MAX_EVALUATIONS:
+            # One evaluation per hand at least.
             return hands
         if self.rule == "hearthstone":
-            # Each (final hand, cards replaced) pair: one evaluation per draw count and sub-composition drawn
-            # of the replaced cards.
-            total = 0
+            # Every (hand, cards replaced) choice averages over every arrival: pairs, weighed by their time.
+            arrivals = max(count_compositions(c, m) for m in range(self.max_replaced + 1))
+            pairs = count_choices(c, h) * arrivals // PAIRS_PER_EVALUATION["loop" if self.mixed else "vectorised"]
+            if not self.mixed or pairs > MAX_EVALUATIONS:
+                # Every final hand is a composition of a hand's size, evaluated once.
+                return hands + pairs
+            # An evaluation reads the cards in hand or drawn Z (the final hand and j replaced cards) and the cards
+            # T they are drawn from with the library (the final hand and every replaced card): one per draw
+            # count and (Z, T). Each (final hand, cards replaced) pair also sums them, a Python loop.
+            keys = sum(count_nested(c, h + j, h + m) for d in self.draws for j in range(min(d, self.max_replaced) + 1)
+                       for m in range(j, self.max_replaced + 1))
+            sums = 0
             for m in range(self.max_replaced + 1):
                 for replaced in self._compositions(c, m)[0]:
-                    total += count_compositions(c - replaced, h) * int(np.prod(replaced + 1)) * len(self.draws)
-            return total
+                    per_pair = sum(count_compositions(replaced, j) for d in self.draws for j in range(min(d, m) + 1))
+                    sums += count_compositions(c - replaced, h) * per_pair
+            return keys + sums // 50 + pairs
         if self.rule == "bottom":
             if self.ordered:
                 return sum(hands ** (k + 1) for k in range(self.limit + 1))
@@ -387,6 +439,10 @@ class MulliganGame:
         self._values[key] = total
         return total
 
+    def opening_hands(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every first hand (cells) and its probability."""
+        return self._compositions(self.cell_counts, self.hand_size)
+
     def first_hands(self, later: Condition | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every first hand with its probability and the values of keeping and of mulliganing it.
 
@@ -455,9 +511,16 @@ class MulliganGame:
         hand = np.asarray(hand, dtype=np.int64)
         rows = [np.zeros((1, len(hand)), dtype=np.int64)]
         values = [np.asarray(self.keep_value(hand)).reshape(1, -1)]
+        library = self.cell_counts - hand
+        ways = self._ways()
         for m in range(1, min(self.max_replaced, int(hand.sum())) + 1):
-            replaced, _ = self._compositions(hand, m)
-            arrivals, probs = self._compositions(self.cell_counts - hand, m)
+            # Every split of m cards over the deck's cells, once: the hand's sub-compositions are the splits
+            # it holds, the replacements' law is multivariate hypergeometric over the library.
+            splits, _ = self._compositions(self.cell_counts, m)
+            replaced = splits[(splits <= hand).all(axis=1)]
+            weights = ways[library, splits].prod(axis=1)
+            arrivals = splits[weights > 0]
+            probs = weights[weights > 0] / math.comb(int(library.sum()), m)
             kept = hand - replaced
             if self.mixed:
                 value = np.array([sum(p * self._replaced_value(kept_part + arrival, cards)
@@ -469,6 +532,14 @@ class MulliganGame:
             rows.append(replaced)
             values.append(value.reshape(len(replaced), len(self.draws)))
         return np.concatenate(rows), np.concatenate(values)
+
+    def _ways(self) -> np.ndarray:
+        """``comb(a, k)`` for every cell size ``a`` and ``k`` up to a hand's size, as floats (exact here)."""
+        if "ways" not in self._values:
+            sizes, top = int(self.cell_counts.max()) + 1, self.hand_size + 1
+            self._values["ways"] = np.array([[math.comb(a, k) for k in range(top)] for a in range(sizes)],
+                                            dtype=float)
+        return self._values["ways"]
 
     def _final_values(self, finals: np.ndarray) -> np.ndarray:
         """Values of final hands (any leading shape) when the library is every card not in them."""
