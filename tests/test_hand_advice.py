@@ -8,6 +8,7 @@ from helpers import assert_user_error, ok, ok_json, run, sample_deck, z_for
 
 import deckstat
 from deckstat.errors import DeckstatError
+from deckstat.questions.hand_advice import DEPENDS
 
 SMALL = deckstat.Deck.from_table([{"name": "Plaine", "count": 2, "type": "Terrain"},
                                   {"name": "Héros", "count": 10, "type": "Personnage"}])
@@ -236,6 +237,16 @@ def test_hearthstone_replacement_against_a_shuffling_simulator():
         reached_count += reached([cards[held]] + rest[:4] + library[:2])
     estimate, exact = reached_count / n_trials, row["p_mulligan"]
     assert abs(estimate - exact) <= z_for(1) * sqrt(exact * (1 - exact) / n_trials) + 1e-12
+
+
+def test_hearthstone_advice_that_depends_on_the_cards():
+    # "other=4" may be cheap cards (keep them all) or dear ones (replace them): the advice says it depends.
+    result = deckstat.hand_advice(SAMPLE, "wankul", "Terrain=1, other=4", GOAL, by_turn=2, seat="first",
+                                  mulligan_rule="hearthstone")
+    assert result.table["advice"].iloc[0] == DEPENDS
+    by_cells = {cells["hand"]: cells["advice"] for cells in result.provenance["hand_cells"]}
+    assert by_cells["Terrain=1, [cost<=1]=2, other=2"] == "keep"
+    assert by_cells["Terrain=1, [cost<=1]=0, other=4"] == "replace: other=4"
 
 
 def test_keep_rule_does_not_apply_to_a_hearthstone_hand():

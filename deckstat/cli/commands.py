@@ -336,7 +336,8 @@ def mulligan(
         "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
     best: Annotated[bool, typer.Option(
         "--best", help="The best keep rule: keep or mulligan each possible first hand, whichever gives the higher "
-        "P(--event by --by-turn), compared with --keep (default: the profile's).")] = False,
+        "P(--event by --by-turn), compared with --keep (default: the profile's); with hearthstone, the best cards "
+        "to replace; pokemon leaves no choice.")] = False,
     by_turn: Annotated[int | None, typer.Option(
         "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False)]
     = None,
@@ -363,8 +364,9 @@ def mulligan(
     compares with the usual reference rules. The cards a London, Vancouver,
     free or Hearthstone mulligan keeps follow the keep rule's and the event's
     needs, or --priority (see docs/mulligans.md). With --hand: keep or
-    mulligan that hand, for --event by --by-turn; with --best: the best keep
-    rule for it (both exact).
+    mulligan that hand (Hearthstone: which cards to replace), for --event by
+    --by-turn; with --best: the best keep rule for it (both exact; see
+    docs/keep_policy.md).
     """
     if hand is not None or best:
         _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
@@ -451,8 +453,8 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
             replacing = row["mulligan_rule"] == "hearthstone"
             for seat_name in seats[:1] if same else seats:
                 whose = "both players (same draws)" if same else f"{seat_name} player"
-                shown += [Text(f"Hands to keep, then hands to {'replace cards from' if replacing else 'mulligan'}"
-                               f" — {whose}"),
+                shown += [Text(f"Hands to keep{' whole' if replacing else ''}, then hands to "
+                               f"{'replace cards from' if replacing else 'mulligan'} — {whose}"),
                           tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
             return shown
 

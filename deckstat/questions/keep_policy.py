@@ -165,6 +165,14 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     best choices of cards put under the deck or scried, so that the gain is
     the keep decisions alone. Exact.
 
+    ``hearthstone``: the decision is which cards to replace (the best ones,
+    at least one, fewest on a tie: ``p_mulligan``, ``decision`` ``replace:
+    other=2``); the comparison is the simple rule that keeps a hand whole
+    when the keep rule holds and otherwise replaces every card outside the
+    groups of the keep rule and the event. ``pokemon``: the keep rule decides
+    every hand, so the best policy is the rule itself (gain 0, ``choice``
+    says so) and its probability is :func:`deckstat.odds`'s.
+
     Parameters
     ----------
     deck, game
@@ -176,7 +184,7 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     seat : {"both", "first", "second"}
     keep : str, optional
         Keep rule compared with (default: the profile's).
-    mulligan_rule : {"bottom", "london", "vancouver", "free"}, optional
+    mulligan_rule : {"bottom", "london", "vancouver", "free", "hearthstone", "pokemon"}, optional
     mulligan_limit : int, optional
         As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
     resource : str, optional
@@ -187,9 +195,10 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     Returns
     -------
     KeepPolicyResult
-        ``summary`` (per seat: ``p_best``, ``p_keep_rule``, ``gain``) and
-        ``policy`` (per seat and first hand: ``p_hand``, ``p_keep``,
-        ``p_mulligan``, ``decision``, and what the keep rule does).
+        ``summary`` (per seat: ``choice``, what the player decides;
+        ``p_best``, ``p_keep_rule``, ``gain``) and ``policy`` (per seat and
+        first hand: ``p_hand``, ``p_keep``, ``p_mulligan``, ``decision``, and
+        what the keep rule does, ``keep_rule``, with its value ``p_keep_rule``).
 
     Raises
     ------
