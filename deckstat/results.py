@@ -150,8 +150,9 @@ class HandAdviceResult(Result):
     table : pandas.DataFrame
         Per seat: ``hand``, ``turn``, ``p_keep`` and ``p_mulligan`` (P(event
         by the turn) either way), ``margin`` (``p_keep - p_mulligan``),
-        ``advice`` (``keep`` or ``mulligan``), ``later`` (what the mulligan's
-        value assumes about later decisions), ``method``.
+        ``advice`` (``keep``, ``mulligan``, or under Hearthstone ``replace:
+        …``), ``forced`` (the rule decides, Pokémon), ``later`` (what the
+        mulligan's value assumes about later decisions), ``method``.
     """
 
     question: ClassVar[str] = "hand_advice"
@@ -165,13 +166,14 @@ class KeepPolicyResult(Result):
     Attributes
     ----------
     summary : pandas.DataFrame
-        Per seat: ``p_best`` (P(event by the turn) with the best decisions),
+        Per seat: ``choice`` (what the rule lets the player decide),
+        ``p_best`` (P(event by the turn) with the best decisions),
         ``p_keep_rule`` (with the keep rule), ``gain``, and how often each
         keeps the first hand.
     policy : pandas.DataFrame
         Per seat and first-hand composition (``hand``, by group): ``p_hand``,
-        ``p_keep``, ``p_mulligan``, ``margin``, ``decision`` and what the keep
-        rule does (``keep_rule``).
+        ``p_keep``, ``p_mulligan``, ``margin``, ``decision``, what the keep
+        rule does (``keep_rule``) and its value (``p_keep_rule``).
     """
 
     question: ClassVar[str] = "keep_policy"

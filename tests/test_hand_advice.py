@@ -8,6 +8,7 @@ from helpers import assert_user_error, ok, ok_json, run, sample_deck, z_for
 
 import deckstat
 from deckstat.errors import DeckstatError
+from deckstat.questions.hand_advice import DEPENDS
 
 SMALL = deckstat.Deck.from_table([{"name": "Plaine", "count": 2, "type": "Terrain"},
                                   {"name": "Héros", "count": 10, "type": "Personnage"}])
@@ -185,3 +186,80 @@ def test_cli_hand_errors_are_one_line():
                           "--by-turn", 1), "Zorro")
     assert_user_error(run("mulligan", sample_deck("duel-masters"), "--game", "duel-masters", "--hand", "Feu=5",
                           "--by-turn", 1), "no mulligan rule", "--mulligan-rule")
+
+
+def test_pokemon_advice_is_forced_by_the_keep_rule():
+    # 2 Plaines, 10 Héros, keep rule Terrain>=1, goal Terrain>=2 by turn 1, two redeals allowed. Kept with one
+    # Terrain: the other among one draw from 7, 1/7. A redeal leaves one more: a hand meets the keep rule with
+    # q = 15/22 (f = 7/22) and then reaches the goal with probability 1/3 (see test_keep_policy), the last hand
+    # kept as it came reaches it with 5/22: (1 - f)/3 + f * 5/22.
+    f = 7 / 22
+    row = advice(SMALL, "Plaine, 4 Héros", "Terrain>=2", 1, mulligan_rule="pokemon", mulligan_limit=2)
+    assert (row["p_keep"], row["p_mulligan"]) == pytest.approx((1 / 7, (1 - f) / 3 + f * 5 / 22), abs=1e-15)
+    assert row["advice"] == "keep" and row["forced"]
+    # Keeping would be better than the redeal here, but the rule allows none without a Terrain.
+    row = advice(SMALL, "5 Héros", "Terrain>=1", 0, mulligan_rule="pokemon")
+    assert row["advice"] == "mulligan" and row["forced"] and row["p_keep"] == 0
+    assert "leaves no choice" in row["later"]
+
+
+def test_hearthstone_advice_by_hand():
+    # 2 Plaines, 10 Héros, the hand Plaine + 4 Héros, goal Terrain>=2 by turn 1 (one draw). Kept whole: the other
+    # Plaine in one draw from 7, 1/7. Replacing the 4 Héros: 4 of the 7 cards arrive, the Plaine among them 4/7;
+    # otherwise it is among the 3 left, in a library of 7 with the 4 replaced: 4/7 + 3/7 * 1/7 = 31/49.
+    # Replacing 3 Héros: 3/7 + 4/7 * 1/7 = 25/49; replacing all 5: one Plaine among the 5 arrivals (5/7), then
+    # the replaced one drawn (1/7), 5/49: both lower.
+    row = advice(SMALL, "Plaine, 4 Héros", "Terrain>=2", 1, mulligan_rule="hearthstone")
+    assert (row["p_keep"], row["p_mulligan"]) == pytest.approx((1 / 7, 31 / 49), abs=1e-15)
+    assert row["advice"] == "replace: other=4" and not row["forced"]
+    # A hand with both Plaines is kept whole: every replacement ties at 1 at best.
+    row = advice(SMALL, "2 Plaine, 3 Héros", "Terrain>=2", 1, mulligan_rule="hearthstone")
+    assert row["advice"] == "keep" and row["p_keep"] == 1
+
+
+def test_hearthstone_replacement_against_a_shuffling_simulator():
+    # One Terrain and four dear Personnages (which ones unknown): the advice replaces the four; simulate it.
+    cards = cards_of(SAMPLE)
+    terrains = [i for i, c in enumerate(cards) if c["type"] == "Terrain"]
+    dear = [i for i, c in enumerate(cards) if c["type"] != "Terrain" and not c["cost"] <= 1]
+    row = advice(SAMPLE, "Terrain=1, [cost<=1]=0, other=4", GOAL, 2, mulligan_rule="hearthstone")
+    assert row["advice"] == "replace: other=4"
+    rng = random.Random(14)
+    n_trials = 20_000
+    reached_count = 0
+    for _ in range(n_trials):
+        replaced = rng.sample(dear, 4)
+        held = rng.choice(terrains)
+        rest = [c for i, c in enumerate(cards) if i != held and i not in replaced]
+        rng.shuffle(rest)
+        library = rest[4:] + [cards[i] for i in replaced]
+        rng.shuffle(library)
+        reached_count += reached([cards[held]] + rest[:4] + library[:2])
+    estimate, exact = reached_count / n_trials, row["p_mulligan"]
+    assert abs(estimate - exact) <= z_for(1) * sqrt(exact * (1 - exact) / n_trials) + 1e-12
+
+
+def test_hearthstone_advice_that_depends_on_the_cards():
+    # "other=4" may be cheap cards (keep them all) or dear ones (replace them): the advice says it depends.
+    result = deckstat.hand_advice(SAMPLE, "wankul", "Terrain=1, other=4", GOAL, by_turn=2, seat="first",
+                                  mulligan_rule="hearthstone")
+    assert result.table["advice"].iloc[0] == DEPENDS
+    by_cells = {cells["hand"]: cells["advice"] for cells in result.provenance["hand_cells"]}
+    assert by_cells["Terrain=1, [cost<=1]=2, other=2"] == "keep"
+    assert by_cells["Terrain=1, [cost<=1]=0, other=4"] == "replace: other=4"
+
+
+def test_keep_rule_does_not_apply_to_a_hearthstone_hand():
+    with pytest.raises(DeckstatError, match="one round"):
+        advice(SMALL, "5 Héros", "Terrain>=1", 1, mulligan_rule="hearthstone", keep="Terrain>=1")
+
+
+def test_cli_hand_advice_under_hearthstone_and_pokemon():
+    base = ["mulligan", sample_deck("wankul"), "--game", "wankul", "--hand", "Terrain=1, [cost<=1]=0, other=4",
+            "--event", GOAL, "--by-turn", 2]
+    out = ok(run(*base, "--mulligan-rule", "hearthstone"))
+    assert "best replacement" in out and "replace: other=4" in out
+    out = ok(run(*base, "--mulligan-rule", "pokemon"))
+    assert "forced by the rule" in out and "leaves no choice" in out
+    data = ok_json(run(*base, "--mulligan-rule", "pokemon", "--format", "json"))
+    assert data["table"][0]["forced"] is True and data["table"][0]["advice"] == "keep"

@@ -337,7 +337,8 @@ def mulligan(
         "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
     best: Annotated[bool, typer.Option(
         "--best", help="The best keep rule: keep or mulligan each possible first hand, whichever gives the higher "
-        "P(--event by --by-turn), compared with --keep (default: the profile's).")] = False,
+        "P(--event by --by-turn), compared with --keep (default: the profile's); with hearthstone, the best cards "
+        "to replace; pokemon leaves no choice.")] = False,
     by_turn: Annotated[int | None, typer.Option(
         "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False)]
     = None,
@@ -364,8 +365,9 @@ def mulligan(
     compares with the usual reference rules. The cards a London, Vancouver,
     free or Hearthstone mulligan keeps follow the keep rule's and the event's
     needs, or --priority (see docs/mulligans.md). With --hand: keep or
-    mulligan that hand, for --event by --by-turn; with --best: the best keep
-    rule for it (both exact).
+    mulligan that hand (Hearthstone: which cards to replace), for --event by
+    --by-turn; with --best: the best keep rule for it (both exact; see
+    docs/keep_policy.md).
     """
     if hand is not None or best:
         _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
@@ -428,15 +430,18 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
         if hand is not None:
             result = deckstat.hand_advice(loaded, profile, hand, goal, **common)
             row = result.table.iloc[0]
+            after = "" if row["mulligan_rule"] in ("hearthstone", "pokemon") else "after a mulligan, "
             title = (f"Keep or mulligan? — {profile.name}, {deck}: hand {row['hand']}\n"
                      f"P({row['event']}) by turn {row['turn']}, {_rule_words(row)}\n"
-                     f"note: after a mulligan, {row['later']}")
+                     f"note: {after}{row['later']}")
             emit(result, fmt, table, title, lambda: [tables.hand_advice_table(result.table)])
             return
         result = deckstat.keep_policy(loaded, profile, goal, **common)
         row = result.summary.iloc[0]
         title = (f"Best keep rule — {profile.name}, {deck}: P({row['event']}) by turn {row['turn']}, "
                  f"{_rule_words(row)}\nnote: {result.provenance['later']}")
+        if row["mulligan_rule"] == "hearthstone":
+            title += f"\ncompared with the simple rule: {result.provenance['rule_later']}"
 
         def build():
             shown = [tables.keep_policy_summary_table(result.summary)]
@@ -446,10 +451,12 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
             same = len(seats) > 1 and all(
                 policy[policy["seat"] == s][columns].reset_index(drop=True).equals(
                     policy[policy["seat"] == seats[0]][columns].reset_index(drop=True)) for s in seats)
+            replacing = row["mulligan_rule"] == "hearthstone"
             for seat_name in seats[:1] if same else seats:
                 whose = "both players (same draws)" if same else f"{seat_name} player"
-                shown += [Text(f"Hands to keep, then hands to mulligan — {whose}"),
-                          tables.keep_policy_table(policy[policy["seat"] == seat_name])]
+                shown += [Text(f"Hands to keep{' whole' if replacing else ''}, then hands to "
+                               f"{'replace cards from' if replacing else 'mulligan'} — {whose}"),
+                          tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
             return shown
 
         emit(result, fmt, table, title, build)

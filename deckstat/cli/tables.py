@@ -222,22 +222,33 @@ def compare_table(result: CompareResult) -> Table:
 
 
 def hand_advice_table(frame: pd.DataFrame) -> Table:
-    """One row per seat: P(event by the turn) if the hand is kept, if it is mulliganed, the margin and the advice."""
+    """One row per seat: P(event by the turn) if the hand is kept, if it is mulliganed, the margin and the advice.
+
+    Under the Hearthstone rule the mulligan is the best cards to replace; an
+    advice the rule forces (Pokémon) says so.
+    """
+    replacing = (frame["mulligan_rule"] == "hearthstone").any()
     table = Table()
-    for column in ("seat", "keep", "mulligan", "keep − mulligan", "advice"):
+    headers = ("keep whole", "best replacement", "keep − replace") if replacing else \
+        ("keep", "mulligan", "keep − mulligan")
+    for column in ("seat", *headers, "advice"):
         table.add_column(_text(column), justify="right")
     for r in frame.itertuples(index=False):
+        advice = f"{r.advice} (forced by the rule)" if r.forced else r.advice
         table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_keep),
                                            format_probability(r.p_mulligan), f"{r.margin * 100:+.1f} points",
-                                           r.advice)])
+                                           advice)])
     return table
 
 
 def keep_policy_summary_table(frame: pd.DataFrame) -> Table:
     """One row per seat: P(event by the turn) with the best decisions and with the keep rule, and the gain."""
     keep = frame["keep"].iloc[0]
+    # The Hearthstone comparison: kept whole when the keep rule holds, else every card outside the groups replaced.
+    rule = f"keep rule {keep},\nelse replace other" if (frame["mulligan_rule"] == "hearthstone").any() else \
+        f"keep rule {keep}"
     table = Table()
-    for column in ("seat", "best decisions", f"keep rule {keep}", "gain", "first hand kept\n(best / keep rule)"):
+    for column in ("seat", "best decisions", rule, "gain", "first hand kept\n(best / keep rule)"):
         table.add_column(_text(column), justify="right")
     for r in frame.itertuples(index=False):
         table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_best),
@@ -247,11 +258,16 @@ def keep_policy_summary_table(frame: pd.DataFrame) -> Table:
     return table
 
 
-def keep_policy_table(frame: pd.DataFrame) -> Table:
-    """One seat's policy: the hands to keep first, then the hands to mulligan, each with its odds both ways."""
+def keep_policy_table(frame: pd.DataFrame, replacing: bool = False) -> Table:
+    """One seat's policy: the hands to keep first, then the hands to mulligan, each with its odds both ways.
+
+    ``replacing``: Hearthstone, where the mulligan is the best cards to replace.
+    """
     table = Table()
     table.add_column(_text("hand"), no_wrap=True)
-    for column in ("P(hand)", "keep", "mulligan", "keep − mulligan", "best", "keep rule"):
+    headers = ("keep whole", "best\nreplacement", "keep − replace", "best", "keep rule,\nelse replace other") \
+        if replacing else ("keep", "mulligan", "keep − mulligan", "best", "keep rule")
+    for column in ("P(hand)", *headers):
         table.add_column(_text(column), justify="right")
     ordered = frame.assign(order=(frame["decision"] != "keep")).sort_values("order", kind="stable")
     for r in ordered.itertuples(index=False):

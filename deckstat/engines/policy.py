@@ -22,11 +22,26 @@ Rules modelled:
   ``hand_size - k`` cards and, once kept, the top card is seen and left on
   top or put under the deck, whichever gives the better value. These rules
   reshuffle, so the value of a mulligan does not depend on the hand.
+* ``pokemon``: reshuffle and deal a full hand again while the keep rule
+  fails, up to the limit. The rule leaves no choice: every hand after a
+  mulligan is worth the same, ``A (1 - f^n) / q + f^n U`` with ``n``
+  mulligans still allowed, ``q`` the chance that a hand meets the keep rule,
+  ``f = 1 - q``, ``A`` = P(event and keep rule) and ``U`` = P(event) (a
+  geometric series, so a limit of 100 or 10,000 costs one pass over the hands).
+* ``hearthstone``: one round; the player chooses which cards to replace,
+  draws as many from the deck without them, then shuffles the replaced cards
+  back in. The value of replacing ``r`` from hand ``h`` averages, over the
+  replacements ``n`` (hypergeometric from the deck minus ``h``), the value of
+  the final hand ``h - r + n`` with the library made of every other card.
 
 Cards set aside before the hand (Duel Masters' shields) are unknown and come
 off the top: they are exchangeable with the rest of the deck, so they only
 matter when draws reach the cards a rule put under the deck, and then the
-value is averaged over their composition.
+value is averaged over their composition. Under the Hearthstone rule they are
+set aside before the replaced cards return, so the library holds the
+replaced cards and the others less the set-aside ones: the ``d`` draws are
+``j`` replaced cards (hypergeometric) and ``d - j`` cards drawn uniformly from
+the other cards the final hand leaves.
 """
 
 from __future__ import annotations
@@ -41,12 +56,15 @@ from deckstat.engines.known import compositions, known_odds, zone_counts
 from deckstat.errors import DeckstatError
 
 #: Rules a hand's value can be computed under.
-POLICY_RULES = ("bottom", "london", "vancouver", "free")
+POLICY_RULES = ("bottom", "london", "vancouver", "free", "hearthstone", "pokemon")
 #: Rules that reshuffle the hand into the deck, so that a mulligan's value does not depend on it.
-RESHUFFLE_RULES = ("london", "vancouver", "free")
+RESHUFFLE_RULES = ("london", "vancouver", "free", "pokemon")
 #: Most zone evaluations :class:`MulliganGame` accepts to make (see :func:`MulliganGame.evaluations`). Each
 #: costs about half a millisecond (0.4 to 0.9 ms measured, with the keep rule's pass), so about 30 s at most.
 MAX_EVALUATIONS = 50_000
+#: Hearthstone: (final hand, replacement) pairs weighed per evaluation in the cost, vectorised or not (a Python
+#: loop when set-aside cards are involved); measured at about the time of one evaluation.
+PAIRS_PER_EVALUATION = {"vectorised": 15_000, "loop": 500}
 
 
 def holds(condition: Condition, group_counts: np.ndarray) -> np.ndarray:
@@ -87,6 +105,45 @@ def count_compositions(cell_counts: Sequence[int], size: int) -> int:
     return ways[size] if size >= 0 else 0
 
 
+def count_choices(cell_counts: Sequence[int], size: int) -> int:
+    """Sum over the compositions of ``size`` cards of their sub-compositions: the (hand, cards replaced) pairs.
+
+    Examples
+    --------
+    >>> count_choices([2, 3], 2)  # (0, 2) and (2, 0) have 3 sub-compositions each, (1, 1) has 4
+    10
+    """
+    ways = [1] + [0] * size
+    for count in cell_counts:
+        new = [0] * (size + 1)
+        for total, w in enumerate(ways):
+            if w:
+                for k in range(min(int(count), size - total) + 1):
+                    new[total + k] += w * (k + 1)
+        ways = new
+    return ways[size] if size >= 0 else 0
+
+
+def count_nested(cell_counts: Sequence[int], inner: int, outer: int) -> int:
+    """How many pairs of compositions ``Z <= T`` over the cells, ``inner`` cards in ``Z`` and ``outer`` in ``T``.
+
+    Examples
+    --------
+    >>> count_nested([1, 1], 1, 2)  # T = (1, 1), Z = (1, 0) or (0, 1)
+    2
+    """
+    ways = {(0, 0): 1}
+    for count in cell_counts:
+        new: dict = {}
+        for (z, t), w in ways.items():
+            for t_cell in range(min(int(count), outer - t) + 1):
+                for z_cell in range(min(t_cell, inner - z) + 1):
+                    key = (z + z_cell, t + t_cell)
+                    new[key] = new.get(key, 0) + w
+        ways = new
+    return ways.get((inner, outer), 0)
+
+
 def bottom_count(rule: str, mulligans: int) -> int:
     """Cards put under the deck after the ``mulligans``-th mulligan of a full hand (London, free)."""
     return {"london": mulligans, "free": max(mulligans - 1, 0)}.get(rule, 0)
@@ -110,9 +167,12 @@ class MulliganGame:
     draws : sequence of int
         Cards drawn after the kept hand, one entry per value asked (e.g. per seat).
     hand_size, set_aside : int
-    rule : {"bottom", "london", "vancouver", "free"}
+    rule : {"bottom", "london", "vancouver", "free", "hearthstone", "pokemon"}
     limit : int
-        Mulligans allowed; the last hand is kept.
+        Mulligans allowed; the last hand is kept (``hearthstone``: 1, its one round).
+    keep : Condition, optional
+        The keep rule over the columns of ``membership``; the ``pokemon`` rule
+        needs it (it decides every hand).
 
     Raises
     ------
@@ -121,18 +181,26 @@ class MulliganGame:
     """
 
     def __init__(self, cell_counts: np.ndarray, membership: np.ndarray, condition: Condition, *,
-                 draws: Sequence[int], hand_size: int, set_aside: int, rule: str, limit: int) -> None:
+                 draws: Sequence[int], hand_size: int, set_aside: int, rule: str, limit: int,
+                 keep: Condition | None = None) -> None:
         if rule not in POLICY_RULES:
             raise DeckstatError(f"the value of a mulligan is not modelled for the {rule!r} rule; the rules "
                                 f"modelled are {', '.join(POLICY_RULES)}")
+        if rule == "pokemon" and keep is None:
+            raise ValueError("the pokemon rule needs the keep rule")
         self.cell_counts = np.asarray(cell_counts, dtype=np.int64)
         self.membership = np.asarray(membership, dtype=bool).reshape(len(self.cell_counts), -1)
         self.condition = condition
+        self.keep = keep
         self.draws = tuple(int(d) for d in draws)
         self.hand_size, self.set_aside, self.rule, self.limit = hand_size, set_aside, rule, limit
         n_cards = int(self.cell_counts.sum())
         # Can a draw reach the hands a bottom mulligan put back? Then their order matters, not only their sum.
         self.ordered = rule == "bottom" and max(self.draws, default=0) > n_cards - set_aside - (limit + 1) * hand_size
+        # Hearthstone: how many cards can be replaced (the library must hold their replacements), and whether
+        # the set-aside cards make a final hand's value depend on the cards replaced (they never return).
+        self.max_replaced = min(hand_size, n_cards - set_aside - hand_size)
+        self.mixed = rule == "hearthstone" and set_aside > 0 and max(self.draws, default=0) > 0
         self.evaluated = 0
         self._seen: dict = {}
         self._splits: dict = {}
@@ -144,6 +212,27 @@ class MulliganGame:
         """An upper bound on the zone evaluations the first-hand table needs (each a :func:`known_odds` call)."""
         c, h, n_cells = self.cell_counts, self.hand_size, len(self.cell_counts)
         hands = count_compositions(c, h)
+        if self.rule == "pokemon" or hands > MAX_EVALUATIONS:
+            # One evaluation per hand at least.
+            return hands
+        if self.rule == "hearthstone":
+            # Every (hand, cards replaced) choice averages over every arrival: pairs, weighed by their time.
+            arrivals = max(count_compositions(c, m) for m in range(self.max_replaced + 1))
+            pairs = count_choices(c, h) * arrivals // PAIRS_PER_EVALUATION["loop" if self.mixed else "vectorised"]
+            if not self.mixed or pairs > MAX_EVALUATIONS:
+                # Every final hand is a composition of a hand's size, evaluated once.
+                return hands + pairs
+            # An evaluation reads the cards in hand or drawn Z (the final hand and j replaced cards) and the cards
+            # T they are drawn from with the library (the final hand and every replaced card): one per draw
+            # count and (Z, T). Each (final hand, cards replaced) pair also sums them, a Python loop.
+            keys = sum(count_nested(c, h + j, h + m) for d in self.draws for j in range(min(d, self.max_replaced) + 1)
+                       for m in range(j, self.max_replaced + 1))
+            sums = 0
+            for m in range(self.max_replaced + 1):
+                for replaced in self._compositions(c, m)[0]:
+                    per_pair = sum(count_compositions(replaced, j) for d in self.draws for j in range(min(d, m) + 1))
+                    sums += count_compositions(c - replaced, h) * per_pair
+            return keys + sums // 50 + pairs
         if self.rule == "bottom":
             if self.ordered:
                 return sum(hands ** (k + 1) for k in range(self.limit + 1))
@@ -166,11 +255,13 @@ class MulliganGame:
         needed = self.evaluations()
         if needed > MAX_EVALUATIONS:
             hands = count_compositions(self.cell_counts, self.hand_size)
+            rounds = "one round" if self.rule == "hearthstone" else \
+                f"{self.limit} mulligan{'s' if self.limit > 1 else ''}"
+            fewer = "" if self.rule in ("hearthstone", "pokemon") else " or allow fewer mulligans"
             raise DeckstatError(f"{hands:,} different opening hands over {len(self.cell_counts)} kinds of cards "
-                                f"need about {needed:,} evaluations under the {self.rule} rule with "
-                                f"{self.limit} mulligan{'s' if self.limit > 1 else ''}, more than the "
-                                f"{MAX_EVALUATIONS:,} computed exactly in reasonable time; ask about fewer groups "
-                                "or allow fewer mulligans")
+                                f"need about {needed:,} evaluations under the {self.rule} rule with {rounds}, "
+                                f"more than the {MAX_EVALUATIONS:,} computed exactly in reasonable time; ask "
+                                f"about fewer groups{fewer}")
 
     # --- the value of a zone ----------------------------------------------------------------------------------
 
@@ -287,10 +378,16 @@ class MulliganGame:
 
         ``later`` is a keep rule over the columns of the membership (evaluated
         on the hand dealt, before any card is put back); ``hand`` is needed by
-        the bottom rule only.
+        the bottom rule only. Under the ``pokemon`` rule the game's keep rule
+        decides and ``later`` is not read; a ``hearthstone`` hand has
+        :meth:`replacements` instead.
         """
         if self.limit < 1:
             raise DeckstatError("no mulligan is allowed")
+        if self.rule == "hearthstone":
+            raise ValueError("a Hearthstone mulligan replaces chosen cards: see replacements()")
+        if self.rule == "pokemon":
+            return self.redeal_value(1)
         if self.rule == "bottom":
             if hand is None:
                 raise ValueError("the bottom rule needs the hand put back")
@@ -342,6 +439,10 @@ class MulliganGame:
         self._values[key] = total
         return total
 
+    def opening_hands(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every first hand (cells) and its probability."""
+        return self._compositions(self.cell_counts, self.hand_size)
+
     def first_hands(self, later: Condition | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every first hand with its probability and the values of keeping and of mulliganing it.
 
@@ -355,3 +456,124 @@ class MulliganGame:
         keep = np.array([self.keep_value(hand) for hand in hands]).reshape(len(hands), len(self.draws))
         mulligan = np.array([self.mulligan_value(hand, later) for hand in hands]).reshape(keep.shape)
         return hands, probs, keep, mulligan
+
+    # --- Pokémon: no choice -----------------------------------------------------------------------------------
+
+    def redeal_terms(self) -> tuple[np.ndarray, float, np.ndarray]:
+        """Pokémon: P(event and keep rule), P(keep rule) and P(event) for one hand from a full shuffle.
+
+        Returns
+        -------
+        both : ndarray of float, shape (len(draws),)
+        q : float
+        plain : ndarray of float, shape (len(draws),)
+        """
+        if "redeal" not in self._values:
+            hands, probs = self._compositions(self.cell_counts, self.hand_size)
+            values = np.array([self.keep_value(hand) for hand in hands]).reshape(len(hands), len(self.draws))
+            kept = np.array([self.kept_by(self.keep, hand) for hand in hands], dtype=bool)
+            self._values["redeal"] = (probs[kept] @ values[kept], float(probs[kept].sum()), probs @ values)
+        return self._values["redeal"]
+
+    def redeal_value(self, mulligans: int) -> np.ndarray:
+        """Pokémon: value of the hand dealt after ``mulligans`` mulligans (the rule decides every later hand).
+
+        With ``n`` mulligans still allowed, the hands that fail the keep rule
+        are redealt ``n`` times at most and the last one is kept:
+        ``A (1 + f + ... + f^(n-1)) + f^n U = A (1 - f^n) / q + f^n U``.
+        """
+        both, q, plain = self.redeal_terms()
+        left = self.limit - mulligans
+        if left <= 0 or q == 0.0:
+            return plain
+        if q == 1.0:
+            return both
+        # (1 - f^n) without cancellation when the keep rule is rarely met.
+        log_fail = left * math.log1p(-q)
+        return both * (-math.expm1(log_fail) / q) + math.exp(log_fail) * plain
+
+    # --- Hearthstone: which cards to replace ------------------------------------------------------------------
+
+    def replacements(self, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hearthstone: every choice of cards of ``hand`` to replace, and its value.
+
+        Parameters
+        ----------
+        hand : ndarray of int, shape (n_cells,)
+
+        Returns
+        -------
+        replaced : ndarray of int64, shape (n_choices, n_cells)
+            The cards replaced, per cell: first none (the hand kept whole),
+            then by number of cards, in lexicographic order.
+        values : ndarray of float, shape (n_choices, len(draws))
+        """
+        hand = np.asarray(hand, dtype=np.int64)
+        rows = [np.zeros((1, len(hand)), dtype=np.int64)]
+        values = [np.asarray(self.keep_value(hand)).reshape(1, -1)]
+        library = self.cell_counts - hand
+        ways = self._ways()
+        for m in range(1, min(self.max_replaced, int(hand.sum())) + 1):
+            # Every split of m cards over the deck's cells, once: the hand's sub-compositions are the splits
+            # it holds, the replacements' law is multivariate hypergeometric over the library.
+            splits, _ = self._compositions(self.cell_counts, m)
+            replaced = splits[(splits <= hand).all(axis=1)]
+            weights = ways[library, splits].prod(axis=1)
+            arrivals = splits[weights > 0]
+            probs = weights[weights > 0] / math.comb(int(library.sum()), m)
+            kept = hand - replaced
+            if self.mixed:
+                value = np.array([sum(p * self._replaced_value(kept_part + arrival, cards)
+                                      for arrival, p in zip(arrivals, probs))
+                                  for kept_part, cards in zip(kept, replaced)])
+            else:
+                finals = kept[:, None, :] + arrivals[None, :, :]
+                value = np.einsum("cad,a->cd", self._final_values(finals), probs)
+            rows.append(replaced)
+            values.append(value.reshape(len(replaced), len(self.draws)))
+        return np.concatenate(rows), np.concatenate(values)
+
+    def _ways(self) -> np.ndarray:
+        """``comb(a, k)`` for every cell size ``a`` and ``k`` up to a hand's size, as floats (exact here)."""
+        if "ways" not in self._values:
+            sizes, top = int(self.cell_counts.max()) + 1, self.hand_size + 1
+            self._values["ways"] = np.array([[math.comb(a, k) for k in range(top)] for a in range(sizes)],
+                                            dtype=float)
+        return self._values["ways"]
+
+    def _final_values(self, finals: np.ndarray) -> np.ndarray:
+        """Values of final hands (any leading shape) when the library is every card not in them."""
+        if "finals" not in self._values:
+            hands, _ = self._compositions(self.cell_counts, self.hand_size)
+            # A hand holds at most hand_size cards of a cell: base hand_size + 1 numbers hands uniquely.
+            fits = (self.hand_size + 1) ** len(hands[0]) < 2 ** 62
+            radix = np.array([(self.hand_size + 1) ** i for i in range(hands.shape[1])],
+                             dtype=np.int64 if fits else object)
+            codes = hands @ radix
+            order = np.argsort(codes)
+            values = np.array([self.seen_value(self.cell_counts - hand, hand) for hand in hands[order]])
+            self._values["finals"] = (radix, codes[order], values.reshape(len(hands), len(self.draws)))
+        radix, codes, values = self._values["finals"]
+        return values[np.searchsorted(codes, finals @ radix)]
+
+    def _replaced_value(self, final: np.ndarray, replaced: np.ndarray) -> np.ndarray:
+        """Value of the final hand when ``replaced`` went back into the library after the set-aside cards left.
+
+        The library is the replaced cards plus the other cards left less the
+        set-aside ones, a uniform choice among those others: ``j`` of the ``d``
+        draws are replaced cards (hypergeometric) and the ``d - j`` others a
+        uniform draw from the other cards left.
+        """
+        key = ("replaced", tuple(int(x) for x in final), tuple(int(x) for x in replaced))
+        if key in self._values:
+            return self._values[key]
+        others = self.cell_counts - final - replaced
+        n_replaced, n_others = int(replaced.sum()), int(others.sum()) - self.set_aside
+        out = np.zeros(len(self.draws))
+        for i, d in enumerate(self.draws):
+            for j in range(max(0, d - n_others), min(n_replaced, d) + 1):
+                weight = math.comb(n_replaced, j) * math.comb(n_others, d - j) / math.comb(n_others + n_replaced, d)
+                for drawn, p in zip(*self._compositions(replaced, j)):
+                    out[i] += weight * p * self.seen_value(others, final + drawn, draws=[d - j])[0]
+        self._values[key] = out
+        return out

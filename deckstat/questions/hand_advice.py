@@ -7,14 +7,16 @@ from pathlib import Path
 import numpy as np
 
 from deckstat.deck import Deck
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile
 from deckstat.knowledge import cell_law, parse_known
-from deckstat.questions.keep_policy import TIE, prepare_policy
+from deckstat.questions.keep_policy import TIE, PolicyQuestion, best_replacement, prepare_policy
 from deckstat.results import HandAdviceResult, frame
 
 ADVICE_COLUMNS = ["deck", "game", "event", "hand", "seat", "turn", "mulligan_rule", "mulligan_limit", "p_keep",
-                  "p_mulligan", "margin", "advice", "later", "method"]
+                  "p_mulligan", "margin", "advice", "forced", "later", "method"]
+#: Advice when the best cards to replace differ between the cards a hand given by group counts may be.
+DEPENDS = "depends on which cards they are (see hand_cells)"
 
 
 def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event: str | None = None, *,
@@ -32,6 +34,13 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
     group counts (``Terrain=1, other=4``) is averaged exactly over the cards
     it may be. Exact.
 
+    Under the ``pokemon`` rule there is no choice: a hand that meets the keep
+    rule is kept, any other is redealt; the advice says what the rule does
+    (``forced``) and both values are still given. Under the ``hearthstone``
+    rule the choice is which cards to replace: ``p_mulligan`` is the value of
+    the best cards to replace (at least one; the fewest on a tie), the advice
+    ``keep`` or ``replace: other=2`` (by group, like the hand).
+
     Parameters
     ----------
     deck, game
@@ -47,13 +56,17 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
         Turn by which the event should hold.
     seat : {"both", "first", "second"}
     keep : str, optional
-        Keep rule for the hands after a mulligan (default: decided optimally).
+        Keep rule for the hands after a mulligan (default: decided optimally);
+        under ``pokemon``, the rule's keep rule (default: the profile's); not
+        with ``hearthstone`` (one round, nothing decided after it).
     mulligan_rule, mulligan_limit, resource, allow_absent
         As in :func:`deckstat.keep_policy`.
 
     Returns
     -------
     HandAdviceResult
+        ``table``: per seat, ``p_keep``, ``p_mulligan``, ``margin``,
+        ``advice`` and whether the rule forces it (``forced``).
 
     Examples
     --------
@@ -78,29 +91,74 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
         raise DeckstatError(f"the hand has {known.size} card{'s' if known.size != 1 else ''}, but a {profile.name} "
                             f"opening hand has {profile.hand_size}", source=known.source)
     law = cell_law(drawn, compiled.card_cells, len(compiled.cell_counts), {"hand": known})
-    later = question.keep_condition if keep is not None else None
-    p_keep = np.zeros(len(engine.draws))
-    p_mulligan = np.zeros(len(engine.draws))
-    for outcome, p in law:
-        cells = outcome["hand"]
-        p_keep += p * engine.keep_value(cells)
-        p_mulligan += p * engine.mulligan_value(cells, later)
+    if setup.rule == "hearthstone" and keep is not None:
+        raise DeckstatError(f"{param('keep')} sets how the hands after a mulligan are decided; the Hearthstone "
+                            "mulligan is one round, with nothing decided after it")
+    if setup.rule == "hearthstone":
+        p_keep, p_mulligan, advice, per_outcome = _replacement_advice(question, law)
+        forced = False
+    else:
+        later = question.keep_condition if keep is not None else None
+        p_keep = np.zeros(len(engine.draws))
+        p_mulligan = np.zeros(len(engine.draws))
+        for outcome, p in law:
+            cells = outcome["hand"]
+            p_keep += p * engine.keep_value(cells)
+            p_mulligan += p * engine.mulligan_value(cells, later)
+        per_outcome = [{} for _ in law]
+        forced = setup.rule == "pokemon"
+        if forced:
+            # The keep rule decides; a hand given by group counts may hold cards it reads differently.
+            kept = {engine.kept_by(question.keep_condition, outcome["hand"]) for outcome, _ in law}
+            decided = "keep" if kept == {True} else "mulligan" if kept == {False} else DEPENDS
+            for extra, (outcome, _) in zip(per_outcome, law):
+                extra["advice"] = "keep" if engine.kept_by(question.keep_condition, outcome["hand"]) else "mulligan"
+            advice = [decided] * len(engine.draws)
+        else:
+            advice = ["keep" if p_keep[i] >= p_mulligan[i] - TIE else "mulligan" for i in range(len(engine.draws))]
     shown = known.source.removeprefix("hand ")
     identity = {"deck": drawn.name, "game": profile.id, "event": question.event_text, "hand": shown}
     later_text = question.later_text(setup.keep_text if keep is not None else None)
     records = []
     for seat_name in question.per_seat:
         i = question.seat_index(seat_name)
-        keeps = p_keep[i] >= p_mulligan[i] - TIE
         records.append({**identity, "seat": seat_name, "turn": question.turn, "mulligan_rule": setup.rule,
                         "mulligan_limit": setup.limit, "p_keep": float(p_keep[i]),
                         "p_mulligan": float(p_mulligan[i]), "margin": float(p_keep[i] - p_mulligan[i]),
-                        "advice": "keep" if keeps else "mulligan", "later": later_text, "method": "exact"})
+                        "advice": advice[i], "forced": forced, "later": later_text, "method": "exact"})
     provenance = {**setup.provenance, "question": "hand_advice", "event": question.event_text,
-                  "by_turn": question.turn, "hand": shown, "later": later_text,
-                  "hand_cells": [{"hand": question.hand_label(out["hand"]), "p": p} for out, p in law]}
-    if keep is None:
+                  "by_turn": question.turn, "hand": shown, "choice": question.choice_text, "later": later_text,
+                  "hand_cells": [{"hand": question.hand_label(out["hand"]), "p": p, **extra}
+                                 for (out, p), extra in zip(law, per_outcome)]}
+    if keep is None and setup.rule != "pokemon":
         provenance["keep"] = None
     return HandAdviceResult(table=frame(records, ADVICE_COLUMNS, integers=("mulligan_limit",)),
                             provenance=provenance)
 
+
+def _replacement_advice(question: PolicyQuestion, law) -> tuple[np.ndarray, np.ndarray, list[str], list[dict]]:
+    """Hearthstone: keeping the hand whole, the best cards to replace, and the advice per value column.
+
+    Each card the hand may be is seen by the player, who replaces the best
+    cards for it: the value of replacing is the average of those best values.
+    """
+    engine = question.game
+    n_draws = len(engine.draws)
+    p_keep, p_replace = np.zeros(n_draws), np.zeros(n_draws)
+    choices, per_outcome = [], []
+    for outcome, p in law:
+        replaced, values = engine.replacements(outcome["hand"])
+        best = best_replacement(replaced, values)
+        best_values = values[best, np.arange(n_draws)]
+        p_keep += p * values[0]
+        p_replace += p * best_values
+        chosen = [question.replace_label(replaced[best[i]] if best_values[i] > values[0, i] + TIE
+                                         else replaced[0]) for i in range(n_draws)]
+        choices.append(chosen)
+        per_outcome.append({"advice": {seat: chosen[question.seat_index(seat)] for seat in question.per_seat}
+                            if len(question.per_seat) > 1 else chosen[0]})
+    advice = []
+    for i in range(n_draws):
+        labels = {chosen[i] for chosen in choices}
+        advice.append(labels.pop() if len(labels) == 1 else DEPENDS)
+    return p_keep, p_replace, advice, per_outcome

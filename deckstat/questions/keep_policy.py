@@ -2,8 +2,9 @@
 
 Hands are told apart by the cells of the question's groups (the event's and
 the keep rule's): two hands with as many cards of every cell have the same
-odds, so the policy is a table of compositions. Everything is exact (see
-:mod:`deckstat.engines.policy`).
+odds, so the policy is a table of compositions. Under the Hearthstone rule the
+decision is which cards to replace; under the Pokémon rule there is none (the
+keep rule decides). Everything is exact (see :mod:`deckstat.engines.policy`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ from deckstat.questions._setup import (
 )
 from deckstat.results import KeepPolicyResult, frame
 
-SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "mulligan_limit", "keep", "p_best",
-                   "p_keep_rule", "gain", "p_keep_first_best", "p_keep_first_rule", "n_hands", "method"]
+SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "mulligan_limit", "keep", "choice",
+                   "p_best", "p_keep_rule", "gain", "p_keep_first_best", "p_keep_first_rule", "n_hands", "method"]
 POLICY_COLUMNS = ["deck", "game", "event", "seat", "turn", "hand", "p_hand", "p_keep", "p_mulligan", "margin",
-                  "decision", "keep_rule"]
-#: Values closer than this are a tie: the hand is kept (a mulligan would buy nothing).
+                  "decision", "keep_rule", "p_keep_rule"]
+#: Values closer than this are a tie: the hand is kept (a mulligan would buy nothing), or the fewest cards replaced.
 TIE = 1e-12
 
 
@@ -70,9 +71,33 @@ class PolicyQuestion:
         """A hand's composition by group: ``Terrain=1, [cost<=1]=0, other=4``."""
         return ", ".join(f"{self.cell_labels[i]}={int(cells[i])}" for i in self.shown_cells)
 
+    def replace_label(self, cells: np.ndarray) -> str:
+        """A Hearthstone decision: ``keep`` or ``replace: other=2`` (the cells replaced, by group)."""
+        if not np.any(cells):
+            return "keep"
+        return "replace: " + ", ".join(f"{self.cell_labels[i]}={int(cells[i])}" for i in self.shown_cells if cells[i])
+
+    @property
+    def choice_text(self) -> str:
+        """What the player chooses under the rule."""
+        return {"hearthstone": "which cards to replace",
+                "pokemon": "none: the rule keeps the hands that meet the keep rule and redeals the others"}.get(
+                    self.setup.rule, "keep or mulligan each hand")
+
+    def baseline_text(self) -> str:
+        """The simple Hearthstone rule the best replacements are compared with."""
+        return (f"a hand that meets the keep rule {self.setup.keep_text} is kept whole; any other replaces every "
+                "card outside the groups of the keep rule and the event (other)")
+
     def later_text(self, keep: str | None) -> str:
         """What a mulligan's value assumes about the decisions that follow it."""
         setup = self.setup
+        if setup.rule == "pokemon":
+            return (f"the rule leaves no choice: a hand that meets the keep rule {setup.keep_text} is kept, any "
+                    f"other is shuffled back and a new one dealt, up to {setup.limit} times (the last one is kept)")
+        if setup.rule == "hearthstone":
+            return ("one round: the cards replaced are the ones that give the best odds, and they are shuffled "
+                    "back into the deck once as many replacements are drawn")
         if setup.limit == 1:
             later = "the next hand is kept (one mulligan allowed)"
         elif keep is not None:
@@ -98,7 +123,8 @@ def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_tur
                                            mulligan_limit=mulligan_limit)
     if rule == "none":
         raise DeckstatError(f"{profile.name} has no mulligan rule, so there is no hand to mulligan; choose one "
-                            f"with {param('mulligan_rule')} (bottom, london, vancouver or free)")
+                            f"with {param('mulligan_rule')} (bottom, london, vancouver, free, hearthstone or "
+                            "pokemon)")
     if event is None:
         resource_text = resource if resource is not None else profile.resource_group
         event = f"{resource_text}>=1" if resource_text else keep_text
@@ -114,7 +140,7 @@ def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_tur
     draws = sorted({d[0] for d in per_seat.values()})
     engine = MulliganGame(compiled.cell_counts, compiled.cell_membership, compiled.conditions[0], draws=draws,
                           hand_size=profile.hand_size, set_aside=profile.set_aside, rule=setup.rule,
-                          limit=setup.limit)
+                          limit=setup.limit, keep=compiled.conditions[1])
     engine.check_cost()
     groups: dict = {}
     for parsed in (setup.events[0], setup.keep_event):
@@ -139,6 +165,14 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     best choices of cards put under the deck or scried, so that the gain is
     the keep decisions alone. Exact.
 
+    ``hearthstone``: the decision is which cards to replace (the best ones,
+    at least one, fewest on a tie: ``p_mulligan``, ``decision`` ``replace:
+    other=2``); the comparison is the simple rule that keeps a hand whole
+    when the keep rule holds and otherwise replaces every card outside the
+    groups of the keep rule and the event. ``pokemon``: the keep rule decides
+    every hand, so the best policy is the rule itself (gain 0, ``choice``
+    says so) and its probability is :func:`deckstat.odds`'s.
+
     Parameters
     ----------
     deck, game
@@ -150,7 +184,7 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     seat : {"both", "first", "second"}
     keep : str, optional
         Keep rule compared with (default: the profile's).
-    mulligan_rule : {"bottom", "london", "vancouver", "free"}, optional
+    mulligan_rule : {"bottom", "london", "vancouver", "free", "hearthstone", "pokemon"}, optional
     mulligan_limit : int, optional
         As in :func:`deckstat.odds`; a game without a mulligan rule needs ``mulligan_rule``.
     resource : str, optional
@@ -161,9 +195,10 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     Returns
     -------
     KeepPolicyResult
-        ``summary`` (per seat: ``p_best``, ``p_keep_rule``, ``gain``) and
-        ``policy`` (per seat and first hand: ``p_hand``, ``p_keep``,
-        ``p_mulligan``, ``decision``, and what the keep rule does).
+        ``summary`` (per seat: ``choice``, what the player decides;
+        ``p_best``, ``p_keep_rule``, ``gain``) and ``policy`` (per seat and
+        first hand: ``p_hand``, ``p_keep``, ``p_mulligan``, ``decision``, and
+        what the keep rule does, ``keep_rule``, with its value ``p_keep_rule``).
 
     Raises
     ------
@@ -188,37 +223,97 @@ def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by
     question = prepare_policy(deck, game, event, by_turn=by_turn, seat=seat, keep=keep, mulligan_rule=mulligan_rule,
                               mulligan_limit=mulligan_limit, resource=resource, allow_absent=allow_absent)
     setup, engine = question.setup, question.game
-    hands, probs, keep_values, best_mulligan = engine.first_hands()
-    _, _, _, rule_mulligan = engine.first_hands(later=question.keep_condition)
+    hands, probs = engine.opening_hands()
     # Rows in the order the hands are written, fewest cards of the first group first.
     order = np.lexsort(hands[:, question.shown_cells[::-1]].T)
-    hands, probs, keep_values = hands[order], probs[order], keep_values[order]
-    best_mulligan, rule_mulligan = best_mulligan[order], rule_mulligan[order]
+    hands, probs = hands[order], probs[order]
     kept_by_rule = np.array([engine.kept_by(question.keep_condition, hand) for hand in hands], dtype=bool)
+    if setup.rule == "hearthstone":
+        columns = _replacement_columns(question, hands, kept_by_rule)
+    else:
+        keep_values = np.array([engine.keep_value(hand) for hand in hands]).reshape(len(hands), -1)
+        rule_mulligan = np.array([engine.mulligan_value(hand, question.keep_condition) for hand in hands])
+        rule_values = np.where(kept_by_rule[:, None], keep_values, rule_mulligan.reshape(keep_values.shape))
+        if setup.rule == "pokemon":
+            # No choice: the keep rule decides, and what a mulligan is worth is what the rule does next.
+            best_mulligan = rule_mulligan.reshape(keep_values.shape)
+            keeps = np.repeat(kept_by_rule[:, None], keep_values.shape[1], axis=1)
+        else:
+            best_mulligan = np.array([engine.mulligan_value(hand) for hand in hands]).reshape(keep_values.shape)
+            keeps = keep_values >= best_mulligan - TIE
+        words = np.array(["mulligan", "keep"])
+        columns = {"p_keep": keep_values, "p_mulligan": best_mulligan, "keeps": keeps,
+                   "p_best": np.where(keeps, keep_values, best_mulligan), "decision": words[keeps.astype(int)],
+                   "p_keep_rule": rule_values, "rule_keeps": kept_by_rule,
+                   "keep_rule": words[kept_by_rule.astype(int)]}
     identity = {"deck": setup.deck.name, "game": setup.profile.id, "event": question.event_text}
     labels = [question.hand_label(hand) for hand in hands]
     summary, policy = [], []
     for seat_name in question.per_seat:
         i = question.seat_index(seat_name)
-        keep_p, mull_p, rule_mull_p = keep_values[:, i], best_mulligan[:, i], rule_mulligan[:, i]
-        keeps = keep_p >= mull_p - TIE
-        p_best = float(np.dot(probs, np.where(keeps, keep_p, mull_p)))
-        p_rule = float(np.dot(probs, np.where(kept_by_rule, keep_p, rule_mull_p)))
+        p_best = float(probs @ columns["p_best"][:, i])
+        p_rule = float(probs @ columns["p_keep_rule"][:, i])
+        keeps = columns["keeps"][:, i]
         summary.append({**identity, "seat": seat_name, "turn": question.turn, "mulligan_rule": setup.rule,
-                        "mulligan_limit": setup.limit, "keep": setup.keep_text, "p_best": p_best,
-                        "p_keep_rule": p_rule, "gain": p_best - p_rule,
+                        "mulligan_limit": setup.limit, "keep": setup.keep_text, "choice": question.choice_text,
+                        "p_best": p_best, "p_keep_rule": p_rule, "gain": p_best - p_rule,
                         "p_keep_first_best": float(probs[keeps].sum()),
-                        "p_keep_first_rule": float(probs[kept_by_rule].sum()), "n_hands": len(hands),
+                        "p_keep_first_rule": float(probs[columns["rule_keeps"]].sum()), "n_hands": len(hands),
                         "method": "exact"})
         for j in range(len(hands)):
+            keep_p, mull_p = float(columns["p_keep"][j, i]), float(columns["p_mulligan"][j, i])
             policy.append({**identity, "seat": seat_name, "turn": question.turn, "hand": labels[j],
-                           "p_hand": float(probs[j]), "p_keep": float(keep_p[j]), "p_mulligan": float(mull_p[j]),
-                           "margin": float(keep_p[j] - mull_p[j]), "decision": "keep" if keeps[j] else "mulligan",
-                           "keep_rule": "keep" if kept_by_rule[j] else "mulligan"})
+                           "p_hand": float(probs[j]), "p_keep": keep_p, "p_mulligan": mull_p,
+                           "margin": keep_p - mull_p, "decision": str(columns["decision"][j, i]),
+                           "keep_rule": str(columns["keep_rule"][j]),
+                           "p_keep_rule": float(columns["p_keep_rule"][j, i])})
     provenance = {**setup.provenance, "question": "keep_policy", "event": question.event_text,
-                  "by_turn": question.turn, "later": question.later_text(None),
-                  "rule_later": question.later_text(setup.keep_text), "cells": list(question.cell_labels),
-                  "evaluations": engine.evaluated}
+                  "by_turn": question.turn, "choice": question.choice_text, "later": question.later_text(None),
+                  "rule_later": (question.baseline_text() if setup.rule == "hearthstone"
+                                 else question.later_text(setup.keep_text)),
+                  "cells": list(question.cell_labels), "evaluations": engine.evaluated}
     return KeepPolicyResult(summary=frame(summary, SUMMARY_COLUMNS, integers=("mulligan_limit", "n_hands")),
                             policy=frame(policy, POLICY_COLUMNS, integers=()), provenance=provenance)
 
+
+def best_replacement(replaced: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per value column, the row of the best choice that replaces at least one card (fewest cards on a tie).
+
+    ``replaced`` and ``values`` as :meth:`MulliganGame.replacements` returns
+    them: row 0 (nothing replaced) is left out.
+    """
+    if len(replaced) < 2:
+        raise DeckstatError("no card can be replaced: the library is empty")
+    rest = values[1:]
+    # The first row within TIE of the best: rows come by number of cards replaced.
+    return 1 + np.argmax(rest >= rest.max(axis=0) - TIE, axis=0)
+
+
+def _replacement_columns(question: PolicyQuestion, hands: np.ndarray, kept_by_rule: np.ndarray) -> dict:
+    """Hearthstone: per hand and value column, keeping whole, the best replacement, and the simple rule."""
+    engine = question.game
+    outside = ~np.asarray(question.compiled.cell_membership, dtype=bool).any(axis=1)
+    n_draws = len(engine.draws)
+    shape = (len(hands), n_draws)
+    keep_values, best_values, rule_values = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+    decision = np.empty(shape, dtype=object)
+    rule_words = np.empty(len(hands), dtype=object)
+    rule_keeps = np.zeros(len(hands), dtype=bool)
+    for j, hand in enumerate(hands):
+        replaced, values = engine.replacements(hand)
+        keep_values[j] = values[0]
+        best = best_replacement(replaced, values)
+        best_values[j] = values[best, np.arange(n_draws)]
+        for i in range(n_draws):
+            chosen = replaced[best[i]] if best_values[j, i] > keep_values[j, i] + TIE else replaced[0]
+            decision[j, i] = question.replace_label(chosen)
+        # The simple rule: a hand that fails the keep rule replaces its cards outside every group.
+        simple = np.zeros_like(hand) if kept_by_rule[j] else np.where(outside, hand, 0)
+        row = int(np.flatnonzero((replaced == simple).all(axis=1))[0])
+        rule_values[j] = values[row]
+        rule_words[j] = question.replace_label(simple)
+        rule_keeps[j] = row == 0
+    keeps = decision == "keep"
+    return {"p_keep": keep_values, "p_mulligan": best_values, "keeps": keeps,
+            "p_best": np.where(keeps, keep_values, best_values), "decision": decision, "p_keep_rule": rule_values,
+            "rule_keeps": rule_keeps, "keep_rule": rule_words}
