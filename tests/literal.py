@@ -37,11 +37,20 @@ def ranks(hand: Sequence[Card], needs: Sequence[tuple[str, int]]) -> list[int | 
     return out
 
 
-def least_wanted(hand: Sequence[Card], needs: Sequence[tuple[str, int]], n: int) -> list[int]:
-    """Positions of the ``n`` cards to put away: unwanted, then the last needs, the last drawn first."""
+def least_wanted(hand: Sequence[Card], needs: Sequence[tuple[str, int]], n: int,
+                 surplus: str | None = None) -> list[int]:
+    """Positions of the ``n`` cards to put away: unwanted, then the last needs, the last drawn first.
+
+    Unwanted cards of the ``surplus`` group (the resource group) go before the other unwanted cards.
+    """
     order = ranks(hand, needs)
-    worst_first = sorted(range(len(hand)), key=lambda i: (len(needs) if order[i] is None else order[i], i),
-                         reverse=True)
+
+    def rank(i: int) -> int:
+        if order[i] is not None:
+            return order[i]
+        return len(needs) + (1 if surplus is not None and surplus in hand[i] else 0)
+
+    worst_first = sorted(range(len(hand)), key=lambda i: (rank(i), i), reverse=True)
     return worst_first[:n]
 
 
@@ -57,11 +66,13 @@ class Opening:
 
 
 def opening(cards: list, rule: str, *, hand_size: int, set_aside: int, limit: int,
-            keep: Callable[[list], bool], needs: Needs, rng: np.random.Generator) -> Opening:
+            keep: Callable[[list], bool], needs: Needs, rng: np.random.Generator,
+            surplus: str | None = None) -> Opening:
     """Deal one opening under ``rule``, literally.
 
     ``needs(kept_size)`` gives the needs list for a hand that keeps
-    ``kept_size`` cards; ``keep(hand)`` says whether a hand is kept.
+    ``kept_size`` cards; ``keep(hand)`` says whether a hand is kept;
+    ``surplus`` is the resource group, whose unwanted cards go under first.
     """
     if rule == "bottom":
         deck = shuffled(cards, rng)
@@ -87,7 +98,7 @@ def opening(cards: list, rule: str, *, hand_size: int, set_aside: int, limit: in
         if k == limit or keep(hand):
             break
     n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
-    away = least_wanted(hand, needs(size - n_bottom), n_bottom)
+    away = least_wanted(hand, needs(size - n_bottom), n_bottom, surplus)
     bottom = [hand[i] for i in away]
     hand = [card for i, card in enumerate(hand) if i not in away]
     library = library + bottom

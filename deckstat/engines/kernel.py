@@ -271,6 +271,19 @@ class _Needs:
             counts = counts + (round(self.resource_target * kept_size),)
         return need_ranks(hand_cells, self.member, counts)
 
+    def bottom_ranks(self, hand_cells: np.ndarray, kept_size: int) -> np.ndarray:
+        """:meth:`ranks`, with the unwanted resource cards ranked after the other unwanted cards.
+
+        Past its share, a resource card is surplus: it goes under the deck
+        before an unwanted card of another kind (a flooded hand sheds lands,
+        not spells).
+        """
+        ranks = self.ranks(hand_cells, kept_size)
+        if self.resource_target is not None:
+            surplus = (ranks == self.size) & self.member[:, -1][hand_cells]
+            ranks[surplus] = self.size + 1
+        return ranks
+
 
 def _needs(table, needs, resource, resource_target) -> _Needs:
     table = np.asarray(table).reshape(len(table), -1)
@@ -519,7 +532,7 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
             under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
             if n_bottom:
                 hand_cells = cells[start:start + drawn_size, keeps]
-                chosen = bottom_choice(needs.ranks(hand_cells, drawn_size - n_bottom), n_bottom)
+                chosen = bottom_choice(needs.bottom_ranks(hand_cells, drawn_size - n_bottom), n_bottom)
                 put_back = np.stack([(table16[:, g][hand_cells] * chosen).sum(axis=0) for g in range(n_groups)])
                 kept = kept - put_back
                 # Bottomed cards are past every draw reported (draws stop before the deck runs out).
