@@ -447,7 +447,7 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
     >>> [(g.label, n) for g, n in parse_priority("Terrain=2, [cost<=1]=1, Dragon")]
     [('Terrain', 2), ('[cost<=1]', 1), ('Dragon', None)]
     """
-    source = f"priority {text!r}" if isinstance(text, str) else "priority"
+    source = f"{param('priority')} {text!r}" if isinstance(text, str) else param('priority')
     if not isinstance(text, str):
         raise ExpressionError(f"expected text, got {type(text).__name__}", source=source)
     out, offset, rest = [], 0, text
