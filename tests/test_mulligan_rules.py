@@ -266,3 +266,17 @@ def test_when_and_compare_keep_the_cards_priority_names():
         assert len(compared.odds) == 2
         for p in compared.odds["p"]:
             assert_close(float(p), n, expected, 6)
+
+
+def test_hearthstone_two_of_in_the_opening_hand_on_the_play():
+    # The usual Hearthstone question: a 2-of in 30 cards, 3 cards on the play, every other card replaced.
+    # P(it is among the first 3) = 1 - C(28,3)/C(30,3); otherwise the 3 replacements come from the 27 cards
+    # without the replaced ones: 1 - C(25,3)/C(27,3). Together 0.365517.
+    first = 1 - math.comb(28, 3) / math.comb(30, 3)
+    again = 1 - math.comb(25, 3) / math.comb(27, 3)
+    expected = first + (1 - first) * again
+    profile = make_profile(hand_size=3, mulligan="hearthstone", keep="Terrain>=1")
+    p, n = hand_p(two_kinds(2, 28), profile, "Terrain>=1", rng=8)
+    assert_close(p, n, expected, 2)
+    best = deckstat.keep_policy(two_kinds(2, 28), profile, "Terrain>=1", by_turn=0, seat="first")
+    assert best.summary["p_best"].iloc[0] == pytest.approx(expected, abs=1e-12)
