@@ -94,15 +94,22 @@ def count_compositions(cell_counts: Sequence[int], size: int) -> int:
     >>> count_compositions([2, 3], 2)
     3
     """
+    return _weighted_splits(cell_counts, size, lambda k: 1)
+
+
+def _weighted_splits(cell_counts: Sequence[int], size: int, weight) -> int:
+    """Sum over the compositions of ``size`` cards of the product over cells of ``weight(cards of the cell)``."""
+    if size < 0:
+        return 0
     ways = [1] + [0] * size
     for count in cell_counts:
         new = [0] * (size + 1)
         for total, w in enumerate(ways):
             if w:
                 for k in range(min(int(count), size - total) + 1):
-                    new[total + k] += w
+                    new[total + k] += w * weight(k)
         ways = new
-    return ways[size] if size >= 0 else 0
+    return ways[size]
 
 
 def count_choices(cell_counts: Sequence[int], size: int) -> int:
@@ -113,15 +120,8 @@ def count_choices(cell_counts: Sequence[int], size: int) -> int:
     >>> count_choices([2, 3], 2)  # (0, 2) and (2, 0) have 3 sub-compositions each, (1, 1) has 4
     10
     """
-    ways = [1] + [0] * size
-    for count in cell_counts:
-        new = [0] * (size + 1)
-        for total, w in enumerate(ways):
-            if w:
-                for k in range(min(int(count), size - total) + 1):
-                    new[total + k] += w * (k + 1)
-        ways = new
-    return ways[size] if size >= 0 else 0
+    # A cell holding k cards of the hand can give 0..k of them: k + 1 sub-compositions.
+    return _weighted_splits(cell_counts, size, lambda k: k + 1)
 
 
 def count_nested(cell_counts: Sequence[int], inner: int, outer: int) -> int:
