@@ -466,7 +466,10 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
             raise ExpressionError(exc.message, source=source, column=offset + position) from None
         group = replace(group, position=offset + group.position)
         if at >= 0:
-            op = next(op for op in sorted(COUNT_OPS, key=len, reverse=True) if item.startswith(op, at))
+            op = next((op for op in sorted(COUNT_OPS, key=len, reverse=True) if item.startswith(op, at)), None)
+            if op is None:
+                raise ExpressionError(f"unexpected {item[at]!r}; a priority is written group=count", source=source,
+                                      column=offset + at + 1)
             number = item[at + len(op):].strip()
             if op not in ("=", "==", ">="):
                 raise ExpressionError(f"a priority is written group=count, not {op!r}", source=source,
