@@ -295,6 +295,14 @@ def test_when_simulated_agrees_with_exact():
         assert summary.max_turn == 8 and rows["turn"].iloc[-1] == 8
         assert summary.p_never == pytest.approx(1 - rows["cdf"].iloc[-1])
         assert rows["p"].sum() + summary.p_never == pytest.approx(1.0)
+        assert summary.p_never_low == summary.p_never == summary.p_never_high
+    # Simulated, P(never) comes with the interval of the last turn's cdf, turned around.
+    for summary in sim.summary.itertuples(index=False):
+        last = sim.table[sim.table["seat"] == summary.seat].iloc[-1]
+        assert (summary.p_never_low, summary.p_never_high) == pytest.approx((1 - last.cdf_high, 1 - last.cdf_low))
+        assert summary.p_never_low < summary.p_never < summary.p_never_high
+        exact_never = exact.summary.set_index("seat").loc[summary.seat, "p_never"]
+        assert_agrees([summary.p_never], [exact_never], 100_000)
 
 
 def test_when_non_monotone_event_is_simulated(wankul_deck):

@@ -318,8 +318,9 @@ def when(
             mean = "—" if summary.mean_turn != summary.mean_turn else f"{summary.mean_turn:.2f}"
             median = f"> {max_turn}" if pd.isna(summary.median_turn) else str(summary.median_turn)
             prefix = f"{summary.event}, " if len(events) > 1 else ""
+            never = format_estimate(summary.p_never, summary.p_never_low, summary.p_never_high, summary.method)
             lines.append(f"{prefix}{summary.seat} player: mean turn {mean} (when it happens by turn {max_turn}), "
-                         f"median {median}, P(not by turn {max_turn}) {format_probability(summary.p_never)}")
+                         f"median {median}, P(not by turn {max_turn}) {never}")
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.when_table(result.table)])
 
 

@@ -26,8 +26,8 @@ from deckstat.results import WhenResult, frame
 
 WHEN_COLUMNS = ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                 "n_trials", "method"]
-SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "max_turn", "mean_turn", "median_turn", "p_never", "n_trials",
-                   "method"]
+SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "max_turn", "mean_turn", "median_turn", "p_never", "p_never_low",
+                   "p_never_high", "n_trials", "method"]
 
 
 @runner.pooled
@@ -52,7 +52,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
         on that turn) and ``cdf`` (holds by that turn), with their 95%
         intervals when simulated. ``summary``: per event and seat, the mean and
         median first turn among games where it holds by ``max_turn``, and
-        ``p_never`` (it has not held by then).
+        ``p_never`` (it has not held by then) with its 95% interval
+        (``p_never_low``, ``p_never_high``; equal to ``p_never`` when exact).
 
     Examples
     --------
@@ -123,6 +124,7 @@ def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precis
         mean = float(np.dot(turns, pmf) / held) if held > 0 else np.nan
         median = next((t for t in turns if cdf[t] >= 0.5), pd.NA)
         summary.append({**identity, "seat": seat_name, "max_turn": max_turn, "mean_turn": mean, "median_turn": median,
-                        "p_never": 1.0 - held, "n_trials": n_done, "method": chosen})
+                        "p_never": 1.0 - held, "p_never_low": 1.0 - float(cdf_high[-1]),
+                        "p_never_high": 1.0 - float(cdf_low[-1]), "n_trials": n_done, "method": chosen})
     return (frame(rows, WHEN_COLUMNS), frame(summary, SUMMARY_COLUMNS, integers=("n_trials", "median_turn")),
             provenance)
