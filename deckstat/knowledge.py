@@ -79,10 +79,14 @@ class KnownCards:
 
 
 def _split_items(text: str) -> list[tuple[str, int]]:
-    """Split at the commas outside brackets and quotes: ``([cost<=1]=0, "A, B")`` → items and 1-based positions."""
+    """Split at the commas outside brackets and quotes, and at line breaks: items and 1-based positions.
+
+    ``[cost<=1]=0, "A, B"`` is two items; a decklist pasted on several lines is one item per line.
+    """
     items, depth, quote, start = [], 0, None, 0
     for i, ch in enumerate(text + ","):
-        if quote:
+        line_break = ch in "\n\r"
+        if quote and not line_break:
             quote = None if ch == quote else quote
         elif ch in "\"'":
             quote = ch
@@ -90,7 +94,9 @@ def _split_items(text: str) -> list[tuple[str, int]]:
             depth += 1
         elif ch in "])":
             depth = max(depth - 1, 0)
-        elif (ch == "," or ch == ";") and depth == 0:
+        elif line_break or (ch in ",;" and depth == 0):
+            # A line ends every item, even one whose bracket or quote it left open.
+            quote, depth = None, 0
             item = text[start:i]
             stripped = item.strip()
             if stripped:
