@@ -4,7 +4,7 @@ A description names cards of a deck in one of three ways:
 
 * a card file (CSV) or a text decklist, resolved against the deck the way
   decklists are resolved against a pool (``3 VENDEUR #35``);
-* names inline, separated by commas: ``"ROCKET FIELD, LAINK, 2 DRESSEUSE"``;
+* names inline, separated by commas or line breaks: ``"ROCKET FIELD, LAINK, 2 DRESSEUSE"``;
 * group counts inline: ``"Terrain=1, [cost<=1]=0, other=4"``. A card counts in
   the first group listed that it belongs to; ``other`` (``autre``, ``rest``,
   ``reste``) is every card in none of them. Names and group counts may be mixed.
