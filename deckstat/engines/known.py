@@ -59,12 +59,17 @@ def _distinct_view(condition: Condition, membership: np.ndarray, base: np.ndarra
     return membership, base
 
 
+def group_counts(cells: np.ndarray, membership: np.ndarray) -> np.ndarray:
+    """Cards of each group among ``cells`` (cards per cell), copies counted."""
+    cells = np.asarray(cells, dtype=np.int64)
+    return (cells[:, None] * np.asarray(membership, dtype=bool).reshape(len(cells), -1)).sum(axis=0)
+
+
 def zone_counts(condition: Condition, membership: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """Each group's count among ``cells`` (per-cell counts), names for the ``distinct(G)`` groups of ``condition``."""
     cells = np.asarray(cells, dtype=np.int64)
     membership = np.asarray(membership, dtype=bool).reshape(len(cells), -1)
-    counts = (cells[:, None] * membership).sum(axis=0)
-    _, counts = _distinct_view(condition, membership, counts, cells)
+    _, counts = _distinct_view(condition, membership, group_counts(cells, membership), cells)
     return counts
 
 
@@ -129,7 +134,7 @@ def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition
     late = [d for d in draws if d > n_library]
     if late:
         # The whole library is drawn: its cards join the zone, and the rest comes from the bottom block.
-        drawn_all = base + (library[:, None] * membership).sum(axis=0)
+        drawn_all = base + group_counts(library, membership)
         member, start = _distinct_view(condition, membership, drawn_all, seen + library)
         late_weights = segment_weights(bottom, member, [max(late) - n_library], [condition.tracker((0,))])
         late_mask = _holds_after(condition, start)
@@ -254,7 +259,7 @@ def known_zone_odds(unknown: np.ndarray, membership: np.ndarray, condition: Cond
         raise DeckstatError(f"{broken} set-aside cards broken, but there are only {int(set_aside.sum()) + hidden}")
 
     def counts(cells: np.ndarray) -> np.ndarray:
-        return (np.asarray(cells, dtype=np.int64)[:, None] * membership).sum(axis=0)
+        return group_counts(cells, membership)
 
     # Which set-aside cards are broken: the known cells, then one slot for the hidden cards.
     broken_splits = list(zip(*compositions(np.append(set_aside, hidden), broken)))

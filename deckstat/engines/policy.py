@@ -52,7 +52,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from deckstat.engines.exact import Condition
-from deckstat.engines.known import compositions, known_odds, zone_counts
+from deckstat.engines.known import compositions, group_counts, known_odds, zone_counts
 from deckstat.errors import DeckstatError
 
 #: Rules a hand's value can be computed under.
@@ -266,7 +266,7 @@ class MulliganGame:
     # --- the value of a zone ----------------------------------------------------------------------------------
 
     def _group_counts(self, cells: np.ndarray) -> np.ndarray:
-        return (np.asarray(cells, dtype=np.int64)[:, None] * self.membership).sum(axis=0)
+        return group_counts(cells, self.membership)
 
     def seen_value(self, library: np.ndarray, zone: np.ndarray, blocks: tuple = (),
                    draws: Sequence[int] | None = None) -> np.ndarray:

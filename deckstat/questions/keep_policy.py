@@ -49,7 +49,6 @@ class PolicyQuestion:
     event_text: str
     turn: int
     per_seat: dict[str, int]
-    groups: dict
     cell_labels: tuple[str, ...]
 
     @property
@@ -150,7 +149,7 @@ def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_tur
     cell_labels = tuple(" & ".join(n for n, member in zip(names, row) if member) or "other"
                         for row in compiled.cell_membership)
     return PolicyQuestion(setup, compiled, engine, to_text(setup.events[0]), turn,
-                          {s: d[0] for s, d in per_seat.items()}, groups, cell_labels)
+                          {s: d[0] for s, d in per_seat.items()}, cell_labels)
 
 
 def keep_policy(deck: Deck, game: str | Profile, event: str | None = None, *, by_turn: int, seat: str = "both",
