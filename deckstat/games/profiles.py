@@ -68,6 +68,35 @@ class DeckPart:
 
 
 @dataclass(frozen=True)
+class PlaySettings:
+    """A game's goldfish play model, from the profile's ``[play_model]`` table.
+
+    Attributes
+    ----------
+    kind : str
+        Which model (``hand``, ``mana``, ``discard``, ``condition``, ``bench``, ``logistics``; see
+        :mod:`deckstat.play`).
+    policy : str
+        Default policy ("" for the model's own default).
+    assumptions, sources : tuple of str
+        What the model assumes, and the rules-text quotes it rests on (shown by ``deckstat games show``).
+    settings : dict
+        The table's other keys, read by the model (e.g. ``terrain_turns``).
+    """
+
+    kind: str
+    policy: str = ""
+    assumptions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    settings: dict = field(default_factory=dict)
+
+
+#: The play model of a profile without a ``[play_model]`` table: a card is playable once in hand.
+HAND_PLAY = PlaySettings(kind="hand", assumptions=(
+    "No play model in this profile: a card counts as playable as soon as it is in hand (no cost, no condition).",))
+
+
+@dataclass(frozen=True)
 class Profile:
     """A game's rules as deckstat uses them.
 
@@ -119,6 +148,8 @@ class Profile:
     synonyms : Synonyms
         Values that mean the same in card files (French ``Feu``, English
         ``Fire``), from the ``[synonyms]`` table; groups match them all.
+    play_model : PlaySettings
+        The goldfish play model for playability curves (``[play_model]``).
     """
 
     id: str
@@ -151,6 +182,7 @@ class Profile:
     path: str = ""
     extra: dict = field(default_factory=dict, repr=False)
     synonyms: Synonyms = field(default=NONE, repr=False)
+    play_model: PlaySettings = field(default=HAND_PLAY, repr=False)
 
     def draws_by_turn(self, turn: int, seat: str) -> int:
         """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``.
@@ -256,6 +288,12 @@ class Profile:
             rows.append(("resource group", self.resource_group))
         for text in self.special_rules:
             rows.append(("special rule", text))
+        play = self.play_model
+        rows.append(("play model", play.kind + (f", default policy {play.policy}" if play.policy else "")))
+        for text in play.assumptions:
+            rows.append(("play assumption", text))
+        for text in play.sources:
+            rows.append(("play rules text", text))
         for text in self.assumptions:
             rows.append(("assumption", text))
         for text in self.sources:
@@ -433,6 +471,19 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
     return Synonyms(tuple(sets))
 
 
+def _parse_play_model(data: object, where: str) -> PlaySettings:
+    if data is None:
+        return HAND_PLAY
+    mwhere = f"{where} [play_model]"
+    if not isinstance(data, dict):
+        raise DeckstatError("'play_model' must be a table", source=where)
+    kind = _require(data, "kind", str, mwhere)
+    rest = {k: v for k, v in data.items() if k not in ("kind", "policy", "assumptions", "sources")}
+    return PlaySettings(kind=kind, policy=_require(data, "policy", str, mwhere, ""),
+                        assumptions=tuple(_require_strings(data, "assumptions", mwhere, [])),
+                        sources=tuple(_require_strings(data, "sources", mwhere, [])), settings=rest)
+
+
 def parse_profile(data: dict, *, where: str) -> Profile:
     """Build a :class:`Profile` from the mapping read from a profile file.
 
@@ -526,6 +577,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         path=where,
         extra={k: v for k, v in data.items() if k == "notes"},
         synonyms=_parse_synonyms(data.get("synonyms"), where),
+        play_model=_parse_play_model(data.get("play_model"), where),
     )
 
 
