@@ -19,6 +19,7 @@ from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile, list_profiles, load_profile_file
 from deckstat.questions.compare import card_differences, compare
+from deckstat.questions.curve import curve
 from deckstat.questions.deckout import deckout
 from deckstat.questions.hand_advice import hand_advice
 from deckstat.questions.keep_policy import keep_policy
@@ -30,6 +31,7 @@ from deckstat.questions.validate import validate
 from deckstat.questions.when import when
 from deckstat.results import (
     CompareResult,
+    CurveResult,
     DeckoutResult,
     HandAdviceResult,
     KeepPolicyResult,
@@ -44,6 +46,7 @@ from deckstat.results import (
 __all__ = [
     "BatchResult",
     "CompareResult",
+    "CurveResult",
     "Deck",
     "DeckoutResult",
     "DeckstatError",
@@ -62,6 +65,7 @@ __all__ = [
     "batch",
     "card_differences",
     "compare",
+    "curve",
     "deckout",
     "get_profile",
     "hand_advice",

@@ -118,6 +118,27 @@ class WhenResult(Result):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class CurveResult(Result):
+    """Playability by turn; see :func:`deckstat.curve`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        ``deck``, ``game``, ``target``, ``seat``, ``turn``, ``p`` (playable on
+        or before that turn), ``ci_low``, ``ci_high``, ``n_trials``, ``method``,
+        ``policy``.
+    summary : pandas.DataFrame
+        Per target and seat: ``max_turn``, ``mean_turn`` and ``median_turn``
+        (first playable turn, among games where the target is playable by
+        ``max_turn``), ``p_never`` with ``p_never_low`` and ``p_never_high``.
+    """
+
+    question: ClassVar[str] = "curve"
+    table: pd.DataFrame
+    summary: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class MulliganResult(Result):
     """What a mulligan rule does to a deck; see :func:`deckstat.mulligan`.
 

@@ -101,7 +101,8 @@ def test_quoted_sources_appear_verbatim_in_the_rules_texts():
     missing = []
     for profile in list_profiles():
         texts = [*profile.sources, *profile.special_rules, *profile.assumptions,
-                 *(r.source for part in profile.parts for r in part.rules)]
+                 *(r.source for part in profile.parts for r in part.rules),
+                 *profile.play_model.sources, *profile.play_model.assumptions]
         for quote in (q for text in texts for q in re.findall(r"«\s*(.*?)\s*»", text)):
             if norm(quote).rstrip("…").strip() not in corpus:
                 missing.append((profile.id, quote))

@@ -325,6 +325,63 @@ def when(
 
 
 @app.command()
+def curve(
+    deck: DeckArg,
+    game: GameOpt,
+    card: Annotated[list[str] | None, typer.Option("--card", "-c", help="A card name (repeatable); every printing "
+                                                   "of the name counts.")] = None,
+    group: Annotated[list[str] | None, typer.Option("--group", help="A group expression, e.g. \"[cost>=2]\" "
+                                                    "(repeatable); any of its cards counts.")] = None,
+    turns: Annotated[str, typer.Option(help="Turns: 1-8, 3 or 1,3,5.")] = "1-10",
+    seat: SeatOpt = Seat.both,
+    policy: Annotated[str | None, typer.Option(help="Play policy of the game's model (see `deckstat games show`; "
+                                               "default: the profile's).")] = None,
+    keep: KeepOpt = None,
+    no_mulligan: NoMulliganOpt = False,
+    simulate: SimulateOpt = False,
+    trials: TrialsOpt = None,
+    seed: SeedOpt = None,
+    precision: PrecisionOpt = None,
+    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
+    chunk_size: ChunkOpt = DEFAULT_CHUNK,
+    workers: WorkersOpt = 1,
+    pool: PoolOpt = None,
+    fmt: FormatOpt = Format.table,
+    table: TableOpt = None,
+    plot: PlotOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
+
+    The game's goldfish play model (costs, conditions, the player's policy)
+    is in `deckstat games show`. Without --card or --group, every card of the
+    deck. Exact where the model reduces to the cards seen, simulated otherwise.
+    """
+    with user_errors():
+        check_plot(plot)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
+        with showing(quiet):
+            result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
+                                    turns=parse_turns(turns), seat=seat.value, policy=policy, keep=keep,
+                                    mulligan=not no_mulligan, method=method(simulate, trials, precision),
+                                    n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
+                                    chunk_size=chunk_size, n_workers=workers)
+        draw(plot, "plot_curve", result)
+        provenance = result.provenance
+        lines = [f"Playable on or before each turn — {profile.name}, {deck}",
+                 f"play model: {provenance['play_model']}, policy {provenance['policy']} "
+                 "(see `deckstat games show`); mean first turn among games where it is playable by the last turn"]
+        lines += _notes(result, profile)
+        simulated = result.table[result.table["method"] == "simulate"]
+        if not simulated.empty:
+            widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
+            lines.append(f"widest 95% interval ±{format_probability(widest)} (every interval: --format csv)")
+        emit(result, fmt, table, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
+
+
+@app.command()
 def mulligan(
     deck: DeckArg,
     game: GameOpt,

@@ -31,7 +31,7 @@ FLAGS = {
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
-    "priority": "--priority",
+    "priority": "--priority", "cards": "--card", "groups": "--group",
     "by_turn": "--by-turn",
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -58,6 +59,40 @@ def when_table(frame: pd.DataFrame) -> Table:
                           format_estimate(r.cdf, r.cdf_low, r.cdf_high, r.method)]
         table.add_row(_text(turn), *[_text(c) for c in cells])
     return table
+
+
+def curve_table(frame: pd.DataFrame, summary: pd.DataFrame) -> Table:
+    """Playability: one row per target and seat, P(playable by turn t) per turn, then the first playable turn.
+
+    Cells show the estimate alone, so that ten turns fit a terminal; the intervals are in ``--format csv``.
+    ``mean`` is the mean first playable turn among games where it comes by the last turn, ``>tN`` the
+    probability that it does not.
+    """
+    table = Table(title="P(playable on or before turn t), in %", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True, padding=(0, 1))
+    table.add_column(_text("card or group"), overflow="fold", min_width=12)
+    table.add_column(_text("seat"), no_wrap=True)
+    turns = sorted(set(frame["turn"]))
+    for turn in turns:
+        table.add_column(_text(f"t{turn}"), justify="right", no_wrap=True)
+    table.add_column(_text("mean"), justify="right", no_wrap=True)
+    table.add_column(_text(f">t{turns[-1]}"), justify="right", no_wrap=True)
+    rows = {(r.target, r.seat, r.turn): r for r in frame.itertuples(index=False)}
+    for s in summary.itertuples(index=False):
+        cells = [_percent(rows[(s.target, s.seat, t)].p) for t in turns]
+        mean = "—" if s.mean_turn != s.mean_turn else f"{s.mean_turn:.2f}"
+        table.add_row(_text(s.target), _text(s.seat), *[_text(c) for c in cells], _text(mean),
+                      _text(_percent(s.p_never)))
+    return table
+
+
+def _percent(p: float) -> str:
+    """A probability in percent with one decimal, never rounded to a certainty it is not (``>99.9``, ``<0.1``)."""
+    if 0 < p < 0.0005:
+        return "<0.1"
+    if 0.9995 <= p < 1:
+        return ">99.9"
+    return f"{100 * p:.1f}"
 
 
 def key_value_table(rows: list[tuple[str, str]]) -> Table:

@@ -1,1 +1,37 @@
-"""Goldfish play models: on which turn a card can first be played under a game's costs."""
+"""Goldfish play models: on which turn a card can first be played under a game's costs.
+
+Each game profile names its model in a ``[play_model]`` table (``kind``);
+:data:`MODELS` maps kinds to the classes, :func:`build_model` makes one for a
+deck. See :mod:`deckstat.play.base` for the contract every model follows and
+:mod:`deckstat.play.engine` for how curves are computed from them.
+"""
+
+from __future__ import annotations
+
+from deckstat.errors import DeckstatError, param
+from deckstat.play.base import PlayModel
+from deckstat.play.hand import InHand
+from deckstat.text import suggest
+
+#: Play model classes by ``[play_model] kind``.
+MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand,)}
+
+
+def build_model(deck, profile, policy: str | None = None) -> PlayModel:
+    """The play model of ``profile`` for ``deck`` (its drawn cards), following ``policy`` (default: the profile's).
+
+    Raises
+    ------
+    DeckstatError
+        An unknown model kind or policy, or a card the model cannot read.
+    """
+    settings = profile.play_model
+    if settings.kind not in MODELS:
+        raise DeckstatError(f"unknown play model {settings.kind!r} in the {profile.name} profile; expected one of "
+                            f"{', '.join(MODELS)}{suggest(settings.kind, list(MODELS))}")
+    model_class = MODELS[settings.kind]
+    chosen = policy or settings.policy or model_class.default_policy
+    if chosen not in model_class.policies:
+        raise DeckstatError(f"unknown {param('policy')} {chosen!r} for {profile.name}; expected one of "
+                            f"{', '.join(model_class.policies)}{suggest(chosen, list(model_class.policies))}")
+    return model_class(deck=deck, profile=profile, policy=chosen, settings=dict(settings.settings))

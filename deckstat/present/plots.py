@@ -57,10 +57,18 @@ from matplotlib.ticker import MaxNLocator, MultipleLocator, PercentFormatter
 
 from deckstat.errors import DeckstatError
 from deckstat.present.format import format_probability, ratio_where
-from deckstat.results import CompareResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, WhenResult
+from deckstat.results import (
+    CompareResult,
+    CurveResult,
+    DeckoutResult,
+    MulliganResult,
+    OddsResult,
+    RatioResult,
+    WhenResult,
+)
 
-__all__ = ["plot_batch", "plot_compare", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when",
-           "save"]
+__all__ = ["plot_batch", "plot_compare", "plot_curve", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio",
+           "plot_when", "save"]
 
 COLORS = tuple(matplotlib.colormaps["tab10"].colors)
 SEAT_STYLES = {"first": ("-", "o"), "second": ("--", "s"), "both": ("-", "o")}
@@ -499,6 +507,61 @@ def _never_text(summary: pd.DataFrame | None, events: list, max_turn: int) -> st
         _, same, text = pieces[0]
         return f"P(not by turn {max_turn}) = {text}" if same else f"P(not by turn {max_turn}): {text}"
     return f"P(not by turn {max_turn}): " + "; ".join(f"{event} {text}" for event, _, text in pieces)
+
+
+def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
+    """Draw playability by turn: P(playable on or before turn t), one line per card or group and seat.
+
+    Parameters
+    ----------
+    result : CurveResult
+        A :func:`deckstat.curve` result; its ``table`` (``target``, ``seat``,
+        ``turn``, ``p``, ``ci_low``, ``ci_high``, ``method``) is drawn.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        A colour per target, a line style per seat (seats with identical
+        results share one line), 95% bands where simulated; the legend sits
+        beside the axes when there are more than six lines.
+    """
+    _expect(result, CurveResult, "result", "deckstat.curve")
+    frame = _check(result.table, ["target", "seat", "turn", "p", "ci_low", "ci_high", "method"],
+                   "curve result's table")
+    drawn = _merge_identical_seats(frame, ["p", "ci_low", "ci_high"], by=["target"])
+    targets = _unique(drawn, "target")
+    seats = _unique(drawn, "seat")
+    series = list(drawn[["target", "seat"]].drop_duplicates().itertuples(index=False, name=None))
+    ax = _axes(ax, figsize=(9.0, 5.0) if len(series) > 6 else (8.0, 5.0))
+    palette = COLORS if len(targets) <= len(COLORS) else tuple(matplotlib.colormaps["tab20"].colors)
+    any_simulated = False
+    for target, seat in series:
+        part = drawn[(drawn["target"] == target) & (drawn["seat"] == seat)].sort_values("turn")
+        color = palette[targets.index(target) % len(palette)]
+        linestyle, marker = _seat_style(seat, seats.index(seat))
+        turns = _numbers(part["turn"])
+        label = str(target) if len(seats) == 1 else f"{target}, {_seat_words(seat)}"
+        ax.plot(turns, _numbers(part["p"]), color=color, linestyle=linestyle, marker=marker, markersize=4,
+                label=label)
+        if _simulated(part):
+            any_simulated = True
+            ax.fill_between(turns, _numbers(part["ci_low"]), _numbers(part["ci_high"]), color=color, alpha=0.2,
+                            linewidth=0)
+    _probability_axis(ax, "P(playable on or before this turn)")
+    _turn_axis(ax, _numbers(frame["turn"]), label="Turn")
+    handles, _ = ax.get_legend_handles_labels()
+    if any_simulated:
+        handles.append(_interval_proxy())
+    if len(series) > 6:
+        _legend(ax, handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    else:
+        _legend(ax, handles, loc="lower right")
+    policy = _shared(frame, "policy")
+    detail = _joined(_method_words(frame), f"policy {policy}" if policy is not None else None)
+    _title(ax, "When can it be played?", detail)
+    return ax
 
 
 def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:

@@ -1,0 +1,154 @@
+"""Playability curves from a play model: simulated games in blocks, or the exact engine where the model reduces.
+
+The simulation deals whole games with :func:`deckstat.engines.kernel.deal_order`
+(the kept hand and the library in draw order, under the profile's bottom
+mulligan), then asks the model for each target's first playable turn, for each
+seat's schedule on the same deals. Tallies are histograms of that turn, so
+blocks add up and the block runner's streams make the result independent of
+chunk size and worker count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from deckstat.engines import exact
+from deckstat.engines.cells import partition
+from deckstat.engines.kernel import deal_order
+from deckstat.events import Event, count_caps, evaluate, groups_of
+from deckstat.play.base import PlayModel, Reduction, Schedule
+
+
+@dataclass(frozen=True)
+class KeepRule:
+    """A keep rule as :func:`deal_order` calls it: group counts of hands (n_groups, n) -> keep or not (picklable)."""
+
+    event: Event
+    keys: tuple[str, ...]
+
+    def __call__(self, counts: np.ndarray) -> np.ndarray:
+        """Keep (True) or mulligan each hand."""
+        return evaluate(self.event, {key: counts[i] for i, key in enumerate(self.keys)})
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How games are dealt: the deck's rows, the opening hand, the bottom mulligan (picklable).
+
+    Attributes
+    ----------
+    counts : ndarray of int
+        Copies of each row of the drawn deck.
+    hand_size, set_aside : int
+    keep_table : ndarray of int8, shape (n_rows, n_keep_groups)
+        Membership of each row in the keep rule's groups.
+    keep : KeepRule or None
+        The keep rule of the bottom mulligan; ``None``: no mulligan.
+    limit : int
+        Bottom mulligans allowed.
+    """
+
+    counts: np.ndarray
+    hand_size: int
+    set_aside: int
+    keep_table: np.ndarray
+    keep: KeepRule | None = None
+    limit: int = 0
+
+    @classmethod
+    def of(cls, deck, hand_size: int, set_aside: int, keep: Event | None, limit: int) -> Dealing:
+        """The dealing of ``deck`` with an optional bottom mulligan under ``keep``."""
+        if keep is None or limit == 0:
+            return cls(deck.counts, hand_size, set_aside, np.zeros((len(deck.cards), 0), dtype=np.int8))
+        groups = groups_of(keep)
+        table = np.column_stack([deck.mask(group) for group in groups.values()]).astype(np.int8)
+        return cls(deck.counts, hand_size, set_aside, table, KeepRule(keep, tuple(groups)), limit)
+
+    def deal(self, rng: np.random.Generator, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
+        """Kept hands (hand_size, n) and libraries (library_size, n), as row numbers."""
+        dealt = deal_order(self.counts, self.keep_table, n_trials, rng, hand_size=self.hand_size,
+                           set_aside=self.set_aside, limit=self.limit, keep=self.keep)
+        return dealt["hand"], dealt["library"]
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """Everything a worker needs to simulate one curve question (picklable)."""
+
+    model: PlayModel
+    dealing: Dealing
+    targets: tuple[np.ndarray, ...]
+    schedules: tuple[Schedule, ...]
+
+    @property
+    def max_turn(self) -> int:
+        """The last turn followed."""
+        return self.schedules[0].max_turn
+
+
+def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """Histogram of the first playable turn, shape (n_seats, n_targets, max_turn + 1).
+
+    Bin ``t - 1`` counts games first playable on turn ``t``; the last bin, games not playable by ``max_turn``.
+    """
+    hand, library = spec.dealing.deal(rng, n_trials)
+    bins = spec.max_turn + 1
+    tallies = np.zeros((len(spec.schedules), len(spec.targets), bins), dtype=np.int64)
+    for s, plan in enumerate(spec.schedules):
+        first = spec.model.first_turns(hand, library, plan, spec.targets)
+        for i in range(len(spec.targets)):
+            tallies[s, i] = np.bincount(first[i].astype(np.int64) - 1, minlength=bins)[:bins]
+    return tallies
+
+
+def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_size: int, set_aside: int,
+                keep: Event | None) -> np.ndarray:
+    """Exact P(playable by turn t), t = 1..max_turn, for a target whose model reduces to an event on the cards seen.
+
+    Parameters
+    ----------
+    reduction : Reduction
+        Its ``holds`` must be increasing in every count (more cards seen never make a card unplayable), so that
+        playable on turn ``t`` is playable by turn ``t``.
+    dealing_deck : Deck
+        The drawn deck.
+    schedule : Schedule
+    hand_size, set_aside : int
+    keep : Event or None
+        Keep rule of one bottom mulligan (the exact engine models one), or ``None``.
+
+    Returns
+    -------
+    ndarray of float, shape (max_turn,)
+    """
+    k = len(reduction.sets)
+    columns = [np.asarray(s, dtype=np.int64) for s in reduction.sets]
+    keep_condition = None
+    if keep is not None:
+        groups = groups_of(keep)
+        columns += [dealing_deck.mask(group).astype(np.int64) for group in groups.values()]
+        keys = tuple(groups)
+        caps = count_caps(keep)
+
+        def keep_holds(arrays, keep=keep, keys=keys):
+            return evaluate(keep, dict(zip(keys, arrays)))
+
+        keep_condition = exact.Condition(tuple(range(k, k + len(keys))), tuple(caps[key] for key in keys),
+                                         keep_holds)
+    cell_counts, membership = partition(dealing_deck.counts, np.column_stack(columns))
+    sizes = [int(dealing_deck.counts[np.asarray(s, dtype=bool)].sum()) for s in reduction.sets]
+    condition = exact.Condition(tuple(range(k)), tuple(min(c, n) for c, n in zip(reduction.caps, sizes)),
+                                reduction.holds)
+    turns = np.arange(1, schedule.max_turn + 1)
+    probs, _ = exact.zone_odds(cell_counts, membership.astype(bool), condition, hand_size=hand_size,
+                               set_aside=set_aside, draws=[int(schedule.drawn[t]) for t in turns], keep=keep_condition)
+    probs = np.clip(np.maximum.accumulate(probs), 0.0, 1.0)
+    return np.where(turns >= reduction.from_turn, probs, 0.0)
+
+
+def reductions(model: PlayModel, targets: Sequence[np.ndarray]) -> list[Reduction | None]:
+    """Each target's exact reduction under the model's policy, or ``None``."""
+    return [model.reduction(np.asarray(t, dtype=bool)) for t in targets]

@@ -1,0 +1,219 @@
+"""Playability by turn: P(a card, or any card of a group, can be played on or before turn t)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_choice, check_seats, check_turns
+from deckstat.deck import Deck
+from deckstat.engines import runner
+from deckstat.errors import DeckstatError, param
+from deckstat.events import Count, parse_group
+from deckstat.games.profiles import Profile
+from deckstat.play import build_model
+from deckstat.play.base import schedule
+from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
+from deckstat.questions._setup import check_groups, check_simulation, prepare
+from deckstat.results import CurveResult, frame
+from deckstat.terms import METHODS
+from deckstat.text import fold, suggest
+
+CURVE_COLUMNS = ["deck", "game", "target", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method", "policy"]
+SUMMARY_COLUMNS = ["deck", "game", "target", "seat", "max_turn", "mean_turn", "median_turn", "p_never",
+                   "p_never_low", "p_never_high", "n_trials", "method", "policy"]
+#: Turns followed when none are asked for.
+DEFAULT_TURNS = range(1, 11)
+
+
+def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
+          groups: str | Sequence[str] | None = None, turns=DEFAULT_TURNS, seat: str = "both",
+          policy: str | None = None, keep: str | None = None, mulligan: bool = True, method: str = "auto",
+          n_trials: int | None = None, rng=None, precision: float | None = None,
+          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
+          max_trials: int = runner.DEFAULT_MAX_TRIALS) -> CurveResult:
+    """P(a card or group can be played on or before turn t), under the game's goldfish play model.
+
+    The profile's play model (``deckstat games show``) says what playing a
+    card costs and which *policy* the player follows; "playable on turn t"
+    means that in the main phase of the player's t-th turn a copy is in hand
+    and can be paid for. A group is playable when any of its cards is.
+
+    Parameters
+    ----------
+    deck : Deck
+    game : str or Profile
+    cards : str or sequence of str, optional
+        Card names (every printing of a name is one target) or labels (``VENDEUR #35``: that printing).
+    groups : str or sequence of str, optional
+        Group expressions (``"[cost>=2]"``, ``Terrain``); each is one target. Without ``cards`` or
+        ``groups``, every distinct card of the deck is a target.
+    turns : int or iterable of int
+        Turns reported (1 or more); default 1..10, up to the last turn the deck can play.
+    seat : {"first", "second", "both"}
+    policy : str, optional
+        A policy of the model (default: the profile's).
+    keep, mulligan :
+        The keep rule of the profile's bottom mulligan, and whether to take it (as in :func:`deckstat.odds`).
+    method : {"auto", "exact", "simulate"}
+        ``auto``: exact for targets whose model reduces to an event on the cards seen, simulated for the others.
+    n_trials, rng, precision, chunk_size, n_workers, max_trials :
+        Simulation settings, as in :func:`deckstat.odds`.
+
+    Returns
+    -------
+    CurveResult
+        ``table``: per target, seat and turn, ``p`` = P(playable by that turn) with its 95% interval;
+        ``summary``: per target and seat, the mean and median first playable turn among games where it is
+        playable by the last turn, and ``p_never`` (not by then) with its interval.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "A", "count": 4, "type": "x"},
+    ...                                  {"name": "B", "count": 36, "type": "x"}])
+    >>> result = deckstat.curve(deck, "generic", cards="A", turns=[1, 2], seat="first")
+    >>> result.table["p"].round(4).tolist()  # seen 5 + t cards: 1 - C(36, 5 + t) / C(40, 5 + t)
+    [0.4925, 0.5522]
+    """
+    check_choice(method, "method", METHODS)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    turn_list = check_turns(turns, "turns")
+    if not turn_list or turn_list[0] < 1:
+        raise DeckstatError(f"{param('turns')} start at turn 1: a card is played in a turn, not in the opening hand")
+    seats = check_seats(seat)
+    setup = prepare(deck, game, [], keep=keep, mulligan=mulligan)
+    profile, drawn = setup.profile, setup.deck
+    if setup.rule not in ("none", "bottom"):
+        raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
+                            f"{param('mulligan', False)}")
+    model = build_model(drawn, profile, policy)
+    labels, targets = _targets(drawn, profile, cards, groups)
+    library = profile.library_size(drawn.size)
+    if library < 0:
+        raise DeckstatError(f"the deck has {drawn.size} cards, fewer than the {profile.set_aside + profile.hand_size} "
+                            "dealt before turn 1")
+    last = min(_last_turn(profile, drawn.size, s) for s in seats)
+    if turn_list[-1] > last:
+        raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
+                            f"{' and '.join(seats)} ({last}); {param('turns')} can go up to {last}")
+    max_turn = turn_list[-1]
+    plans = tuple(schedule(profile, s, max_turn, library) for s in seats)
+    keep_event = setup.keep_event if setup.rule == "bottom" else None
+    reduced = reductions(model, targets)
+    if method == "exact":
+        missing = [label for label, r in zip(labels, reduced) if r is None]
+        if missing:
+            raise DeckstatError(f"the {model.kind} model under policy {model.policy} has no exact form for "
+                                f"{', '.join(missing[:3])}{' …' if len(missing) > 3 else ''}; use "
+                                f"{param('method', 'simulate')}")
+    exact_limit_ok = setup.rule == "none" or setup.limit == 1
+    use_exact = [r is not None and method != "simulate" and exact_limit_ok for r in reduced]
+    provenance = dict(setup.provenance)
+    provenance.update({"play_model": model.kind, "policy": model.policy})
+    simulated = [i for i, e in enumerate(use_exact) if not e]
+    tallies, n_done = None, None
+    if simulated:
+        streams = runner.make_streams(rng)
+        dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, setup.limit if keep_event
+                             is not None else 0)
+        spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), plans)
+        task = functools.partial(curve_task, spec)
+        tallies, n_done, stopping = runner.simulate_until(
+            task, streams, precision, n_trials=n_trials, max_trials=max_trials, widest=_widest,
+            chunk_size=chunk_size, n_workers=n_workers, description="playability")
+        provenance.update(runner.provenance(streams, precision, stopping))
+    rows, summary = [], []
+    identity = {"deck": drawn.name, "game": profile.id}
+    for i, label in enumerate(labels):
+        for s, plan in enumerate(plans):
+            if use_exact[i]:
+                cdf = exact_curve(reduced[i], drawn, plan, hand_size=profile.hand_size, set_aside=profile.set_aside,
+                                  keep=keep_event)
+                low = high = cdf
+                done, how = None, "exact"
+            else:
+                hist = tallies[s, simulated.index(i)]
+                hits = np.cumsum(hist[:-1])
+                cdf = hits / n_done
+                low, high = runner.intervals(hits, n_done)
+                done, how = n_done, "simulate"
+            base = {**identity, "target": label, "seat": plan.seat}
+            for t in turn_list:
+                rows.append({**base, "turn": t, "p": float(cdf[t - 1]), "ci_low": float(low[t - 1]),
+                             "ci_high": float(high[t - 1]), "n_trials": done, "method": how,
+                             "policy": model.policy})
+            pmf = np.diff(cdf, prepend=0.0)
+            held = float(cdf[-1])
+            turn_numbers = np.arange(1, max_turn + 1)
+            mean = float(np.dot(turn_numbers, pmf) / held) if held > 0 else np.nan
+            median = next((int(t) for t in turn_numbers if cdf[t - 1] >= 0.5), pd.NA)
+            summary.append({**base, "max_turn": max_turn, "mean_turn": mean, "median_turn": median,
+                            "p_never": 1.0 - held, "p_never_low": 1.0 - float(high[-1]),
+                            "p_never_high": 1.0 - float(low[-1]), "n_trials": done, "method": how,
+                            "policy": model.policy})
+    return CurveResult(table=frame(rows, CURVE_COLUMNS),
+                       summary=frame(summary, SUMMARY_COLUMNS, integers=("n_trials", "median_turn")),
+                       provenance=provenance)
+
+
+def _widest(tallies: np.ndarray, n_trials: int) -> float:
+    return runner.widest_half_width(np.cumsum(tallies[..., :-1], axis=-1), n_trials)
+
+
+def _last_turn(profile: Profile, deck_size: int, seat: str) -> int:
+    """The last turn whose main phase the seat reaches with cards drawn as the profile says."""
+    last = profile.last_turn(deck_size, seat)
+    if profile.draw_step == "end":
+        return last + 1
+    if profile.deckout == "lose_on_last_draw":
+        # Drawing the last card loses at once: the turn that draws it is never played.
+        library = profile.library_size(deck_size)
+        if last >= 1 and profile.draws_by_turn(last, seat) >= library:
+            return last - 1
+    return last
+
+
+def _as_list(value, name: str) -> list[str]:
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else list(value)
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            raise DeckstatError(f"{param(name)} must be card names or group expressions, got {item!r}")
+    return items
+
+
+def _targets(deck: Deck, profile: Profile, cards, groups) -> tuple[list[str], list[np.ndarray]]:
+    """Target labels and their card masks over the deck's rows."""
+    card_list, group_list = _as_list(cards, "cards"), _as_list(groups, "groups")
+    labels, masks = [], []
+    if not card_list and not group_list:
+        for row, label in enumerate(deck.labels):
+            if deck.counts[row] > 0:
+                mask = np.zeros(len(deck.cards), dtype=bool)
+                mask[row] = True
+                labels.append(label)
+                masks.append(mask)
+        return labels, masks
+    names = [fold(n) for n in deck.names]
+    by_label = {fold(label): i for i, label in enumerate(deck.labels)}
+    for text in card_list:
+        wanted = fold(text.strip())
+        mask = np.array([n == wanted for n in names])
+        if not mask.any() and wanted in by_label:
+            mask[by_label[wanted]] = True
+        if not mask.any():
+            raise DeckstatError(f"card {text.strip()!r} is not in the deck {deck.source}"
+                                f"{suggest(text.strip(), list(dict.fromkeys(deck.labels)))}")
+        labels.append(text.strip())
+        masks.append(mask & (deck.counts > 0))
+    for text in group_list:
+        group = parse_group(text, what="group")
+        check_groups(deck, Count(group, ">=", 1), profile, "group", text)
+        labels.append(text.strip())
+        masks.append(deck.mask(group) & (deck.counts > 0))
+    return labels, masks

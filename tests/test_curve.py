@@ -1,0 +1,160 @@
+"""Playability curves: the driver, the plain in-hand model, the question and the command line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import hypergeom
+
+import deckstat
+from deckstat.errors import DeckstatError
+from deckstat.play import build_model
+from deckstat.play.base import schedule
+from deckstat.play.engine import Dealing
+from tests.helpers import ROOT, assert_user_error, ok, run, sample_deck, z_for
+
+
+def two_card_deck(copies: int = 4, others: int = 36) -> deckstat.Deck:
+    return deckstat.Deck.from_table([{"name": "Target", "count": copies, "type": "Sort"},
+                                     {"name": "Other", "count": others, "type": "Créature"}])
+
+
+def test_generic_curve_is_the_hypergeometric_chance_of_having_seen_the_card():
+    result = deckstat.curve(two_card_deck(), "generic", cards="Target", turns=range(1, 6), seat="both")
+    for row in result.table.itertuples():
+        seen = 5 + row.turn  # both seats draw on turn 1 in the generic profile
+        assert row.p == pytest.approx(hypergeom(40, 4, seen).sf(0), abs=1e-12)
+        assert row.method == "exact" and row.policy == "any"
+
+
+def test_duel_masters_schedule_skips_the_first_draw_and_sets_the_shields_aside():
+    result = deckstat.curve(two_card_deck(), "duel-masters", cards="Target", turns=[1, 2, 3], seat="first")
+    # Shields are five unseen cards: the hand and draws are a uniform sample of the rest.
+    expected = [hypergeom(40, 4, 5 + d).sf(0) for d in (0, 1, 2)]
+    assert result.table["p"].tolist() == pytest.approx(expected, abs=1e-12)
+
+
+def test_licum_plays_turn_t_with_the_draws_of_the_turns_before():
+    deck = deckstat.load_deck(sample_deck("licum"))
+    result = deckstat.curve(deck, "licum", cards="Gontran Lafrite", turns=[1, 2], seat="first")
+    game = deckstat.get_profile("licum").drawn_deck(deck)
+    copies = int(game.counts[np.array(game.names) == "Gontran Lafrite"].sum())
+    expected = [hypergeom(game.size, copies, 7 + d).sf(0) for d in (0, 1)]
+    assert result.table["p"].tolist() == pytest.approx(expected, abs=1e-12)
+
+
+def _agree(exact: pd.DataFrame, simulated: pd.DataFrame, n_trials: int) -> None:
+    merged = exact.merge(simulated, on=["target", "seat", "turn"], suffixes=("_exact", "_sim"))
+    z = z_for(len(merged))
+    p = merged["p_exact"].to_numpy()
+    se = np.sqrt(np.maximum(p * (1 - p), 1e-12) / n_trials)
+    assert np.all(np.abs(merged["p_sim"].to_numpy() - p) <= z * se + 1e-12), merged
+
+
+def test_simulation_agrees_with_the_exact_curve_under_the_bottom_mulligan():
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    kwargs = {"groups": ["[coût>=2]", "Terrain"], "cards": "Robot Camembert", "turns": range(1, 9)}
+    exact = deckstat.curve(deck, "wankul", **kwargs)
+    assert set(exact.table["method"]) == {"exact"}
+    simulated = deckstat.curve(deck, "wankul", method="simulate", n_trials=40_000, rng=7, **kwargs)
+    assert set(simulated.table["method"]) == {"simulate"}
+    _agree(exact.table, simulated.table, 40_000)
+    # The mulligan matters: without it, fewer first hands hold a Terrain.
+    bare = deckstat.curve(deck, "wankul", groups="Terrain", turns=[1], mulligan=False, seat="first")
+    kept = exact.table.query("target == 'Terrain' and turn == 1 and seat == 'first'")["p"].item()
+    assert bare.table["p"].item() < kept
+
+
+def test_same_seed_same_numbers_whatever_the_chunk_size():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    runs = [deckstat.curve(deck, "duel-masters", cards="Lézard Pétard", turns=range(1, 5), method="simulate",
+                           n_trials=30_000, rng=11, chunk_size=size).table for size in (30_000, 7_000)]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+
+
+def test_summary_mean_median_and_never_follow_the_curve():
+    result = deckstat.curve(two_card_deck(), "generic", cards="Target", turns=range(1, 4), seat="first")
+    cdf = result.table["p"].to_numpy()
+    pmf = np.diff(cdf, prepend=0.0)
+    row = result.summary.iloc[0]
+    assert row["p_never"] == pytest.approx(1 - cdf[-1])
+    assert row["mean_turn"] == pytest.approx(np.dot([1, 2, 3], pmf) / cdf[-1])
+    assert row["median_turn"] == 2  # 49.3% by turn 1 (6 cards seen), 55.2% by turn 2
+
+
+def test_every_card_is_a_target_by_default_and_printings_share_a_name():
+    deck = deckstat.Deck.from_table([{"name": "VENDEUR", "number": "35", "count": 2, "type": "Personnage"},
+                                     {"name": "VENDEUR", "number": "36", "count": 1, "type": "Personnage"},
+                                     {"name": "PORTAL", "count": 10, "type": "Terrain"},
+                                     {"name": "Autre", "count": 37, "type": "Personnage"}])
+    every = deckstat.curve(deck, "wankul", turns=[1], seat="first", mulligan=False)
+    assert list(dict.fromkeys(every.table["target"])) == ["VENDEUR #35", "VENDEUR #36", "PORTAL", "Autre"]
+    by_name = deckstat.curve(deck, "wankul", cards="vendeur", turns=[1], seat="first", mulligan=False)
+    assert by_name.table["p"].item() == pytest.approx(hypergeom(50, 3, 6).sf(0), abs=1e-12)
+    one = deckstat.curve(deck, "wankul", cards="VENDEUR #36", turns=[1], seat="first", mulligan=False)
+    assert one.table["p"].item() == pytest.approx(hypergeom(50, 1, 6).sf(0), abs=1e-12)
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"cards": "Bolshack Dragon"}, ["'Bolshack Dragon'", "not in the deck"]),
+    ({"cards": "Target", "turns": [0, 1]}, ["turns", "start at turn 1"]),
+    ({"cards": "Target", "turns": [40]}, ["last turn", "up to"]),
+    ({"cards": "Target", "policy": "greedy"}, ["policy", "'greedy'", "any"]),
+    ({"groups": "[cost>=2]"}, ["cost"]),
+    ({"cards": ""}, ["card names"]),
+])
+def test_bad_requests_are_refused_with_words(kwargs, words):
+    with pytest.raises(DeckstatError) as info:
+        deckstat.curve(two_card_deck(), "generic", **kwargs)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_profile_play_model_table_is_read_and_checked(tmp_path):
+    base = (ROOT / "deckstat" / "games" / "generic.toml").read_text(encoding="utf-8")
+    good = tmp_path / "good.toml"
+    good.write_text(base.replace('id = "generic"', 'id = "mine"') + '\n[play_model]\nkind = "hand"\n'
+                    'assumptions = ["Cards cost nothing."]\nturns_kept = 2\n', encoding="utf-8")
+    profile = deckstat.load_profile_file(good)
+    assert profile.play_model.kind == "hand" and profile.play_model.settings == {"turns_kept": 2}
+    assert ("play assumption", "Cards cost nothing.") in profile.describe()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base.replace('id = "generic"', 'id = "mine2"') + '\n[play_model]\nkind = "tapping"\n',
+                   encoding="utf-8")
+    with pytest.raises(DeckstatError, match="unknown play model 'tapping'"):
+        deckstat.curve(two_card_deck(), deckstat.load_profile_file(bad), cards="Target")
+
+
+def test_the_driver_deals_the_kernel_s_hands():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    profile = deckstat.get_profile("duel-masters")
+    dealing = Dealing.of(deck, profile.hand_size, profile.set_aside, None, 0)
+    hand, library = dealing.deal(np.random.default_rng(1), 1000)
+    assert hand.shape == (5, 1000) and library.shape == (30, 1000)
+    # Every game holds each card as many times as the deck does, shields aside.
+    held = np.stack([np.bincount(np.concatenate([hand[:, i], library[:, i]]), minlength=len(deck.cards))
+                     for i in range(50)])
+    assert np.all(held <= deck.counts) and np.all(held.sum(axis=1) == 35)
+    model = build_model(deck, profile)
+    first = model.first_turns(hand, library, schedule(profile, "second", 3, 30), [np.arange(len(deck.cards)) == 0])
+    in_hand = (hand == 0).any(axis=0)
+    assert np.all((first[0] == 1) == (in_hand | (library[0] == 0)))
+
+
+def test_cli_curve_prints_a_table_writes_csv_and_a_plot(tmp_path):
+    out = ok(run("curve", sample_deck("duel-masters"), "--game", "dm", "--card", "Lézard Pétard", "--turns", "1-4"))
+    assert "Lézard Pétard" in out and "t4" in out and "play model" in out
+    csv = ok(run("curve", sample_deck("duel-masters"), "--game", "dm", "--group", "[civilization=Feu]",
+                 "--format", "csv", "--seat", "first", "--turns", "2"))
+    assert "[civilization=Feu]" in csv and ",first,2," in csv
+    plot = tmp_path / "curve.png"
+    ok(run("curve", sample_deck("wankul"), "--game", "wankul", "--group", "[coût>=2]", "--plot", plot,
+           "--simulate", "--trials", "2000", "--seed", "1"))
+    assert plot.stat().st_size > 10_000
+
+
+def test_cli_curve_errors_are_one_line():
+    assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--card", "Nope"),
+                      "'Nope'", "not in the deck")
+    assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--policy", "nope"), "--policy")
