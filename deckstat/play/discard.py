@@ -70,9 +70,10 @@ class DiscardModel(PlayModel):
         super().__post_init__()
         self._read_settings()
         cards = self.deck.cards
-        if attribute_column(self.deck, "type") is None:
-            raise DeckstatError("column 'type' is missing; the discard model needs each card's type "
-                                "(Terrain or Personnage): add a 'type' column (French header 'type de carte')")
+        type_column = attribute_column(self.deck, "type")
+        if type_column is None or all(is_missing(v) or not str(v).strip() for v in cards[type_column]):
+            raise DeckstatError("column 'type' (type de carte) has no value; the discard model needs each card's "
+                                "type (Terrain or Personnage): add a 'type' column")
         self.terrain = self.deck.mask(self.profile.resource_group or "Terrain")
         self.labels = list(self.deck.labels)
         self.cost_column = attribute_column(self.deck, "cost")
