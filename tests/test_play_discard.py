@@ -402,11 +402,14 @@ OCTERRY = SHARED_CARDDATA / "wankul_octerry_cards.csv"
 def test_a_legal_deck_of_real_cards(tmp_path):
     pool = pd.read_csv(OCTERRY, dtype=str)
     origins = pool[pool["season_code"] == "SO1"]
-    terrains = origins[origins["card_type"] == "Terrain"].head(5).assign(count=2)
-    personnages = origins[origins["card_type"] == "Personnage"].head(13).assign(count=3)
-    no_cost = pool[(pool["card_type"] == "Personnage") & pool["cost"].isna()].head(1).assign(count=1)
-    table = pd.concat([terrains, personnages, no_cost])
-    assert table["count"].sum() == 50 and len(no_cost) == 1
+    personnages = origins[origins["card_type"] == "Personnage"]
+    # 10 Terrains, 12 + 12 + 9 + 6 Personnages of cost 0, 1, 2, 3 (printings apart), and the card without a cost.
+    parts = [origins[origins["card_type"] == "Terrain"].head(5).assign(count=2)]
+    parts += [personnages[personnages["cost"] == cost].head(k).assign(count=3)
+              for cost, k in (("0", 4), ("1", 4), ("2", 3), ("3", 2))]
+    parts.append(pool[(pool["card_type"] == "Personnage") & pool["cost"].isna()].head(1).assign(count=1))
+    table = pd.concat(parts)
+    assert table["count"].sum() == 50 and len(parts[-1]) == 1
     path = tmp_path / "real.csv"
     table.to_csv(path, index=False)
     deck = deckstat.load_deck(path).with_synonyms(WANKUL.synonyms)
@@ -414,11 +417,14 @@ def test_a_legal_deck_of_real_cards(tmp_path):
     dealt = deal(deck, 20_000, 2)
     sched = schedule(WANKUL, "first", T, dealt["library"].shape[0])
     targets = [deck.mask("[cost=3]"), deck.mask("[cost<=1]"), deck.mask("Terrain")]
-    m = DiscardModel(deck, WANKUL, settings=WANKUL.play_model.settings)
-    first = m.first_turns(dealt["hand"], dealt["library"], sched, targets)
-    cdf = np.array([[np.mean(f <= t) for t in range(1, T + 1)] for f in first])
-    assert ((cdf >= 0) & (cdf <= 1)).all() and (np.diff(cdf, axis=1) >= 0).all()
-    # Turn 1: a kept hand holds a Terrain (or finds one), so a cost <= 1 card is often playable at once.
-    assert cdf[1, 0] > 0.5 and cdf[2, -1] > 0.99
+    for turns in (0, 2):
+        m = DiscardModel(deck, WANKUL, settings={**WANKUL.play_model.settings, "terrain_turns": turns})
+        first = m.first_turns(dealt["hand"], dealt["library"], sched, targets)
+        cdf = np.array([[np.mean(f <= t) for t in range(1, T + 1)] for f in first])
+        assert ((cdf >= 0) & (cdf <= 1)).all() and (np.diff(cdf, axis=1) >= 0).all()
+        # 6 cost-3 cards: in the first 6 cards with P = 1 - C(44, 6) / C(50, 6) = 0.56 (drought draws add some).
+        assert 0.5 < cdf[0, 0] < 0.7 and cdf[0, -1] > cdf[0, 0] + 0.15
+        # 24 cards of cost <= 1 and a Terrain in play from turn 1: nearly always playable at once.
+        assert cdf[1, 0] > 0.95 and (cdf[2] == 1).all()
     with pytest.raises(DeckstatError, match="card 'CYBERTERRA - Starter Pack Pop-Culture' has no value"):
         DiscardModel(deck, WANKUL, policy="curve")
