@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from deckstat.errors import DeckstatError, param
 from deckstat.play.base import PlayModel
+from deckstat.play.discard import DiscardModel
 from deckstat.play.hand import InHand
 from deckstat.text import suggest
 
 #: Play model classes by ``[play_model] kind``.
-MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand,)}
+MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel)}
 
 
 def build_model(deck, profile, policy: str | None = None) -> PlayModel:
