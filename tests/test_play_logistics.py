@@ -342,6 +342,10 @@ class TestErrors:
             deck = deck_of([("Golem", 2, "Unité", bad), ("Grenier", 4, "Logistique", None)])
             with pytest.raises(DeckstatError, match=f"card 'Golem' has {shown};.*as a whole number of at least 0"):
                 model(deck)
+        whole_numbers = Deck.from_table([{"name": "Golem", "type": "Unité", "cost": -2},
+                                         {"name": "Bluff", "type": "Stratégie", "cost": 0}])
+        with pytest.raises(DeckstatError, match="card 'Golem' has -2;"):
+            model(whole_numbers)
 
     def test_no_cost_column(self):
         deck = Deck.from_table([{"name": "Golem", "type": "Unité"}, {"name": "Grenier", "type": "Logistique"}])

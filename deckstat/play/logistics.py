@@ -43,7 +43,7 @@ def _whole(value: object) -> int | None:
 
 
 def _shown(value: object) -> str:
-    return format_number(value) if isinstance(value, (int, float)) else repr(str(value))
+    return format_number(value) if isinstance(value, (int, float, np.number)) else repr(str(value))
 
 
 @dataclass
