@@ -115,7 +115,7 @@ class LogisticsModel(PlayModel):
         logistics_rows = np.flatnonzero(self.is_logistics)
         self._drop_order = logistics_rows[np.argsort(-self.production[logistics_rows], kind="stable")]
         # The peasant group is read only by the policy that recruits peasants.
-        peasants = deck.mask(self.peasant_group) & is_unit if self.policy == "peasant" else is_unit & False
+        peasants = deck.mask(self.peasant_group) & is_unit if self.policy == "peasant" else np.zeros_like(is_unit)
         peasant_rows = np.flatnonzero(peasants)
         self._peasant_order = peasant_rows[np.argsort(self.cost[peasant_rows], kind="stable")]
         self._warehouse_on = self.warehouse_points > 0 and len(self._peasant_order) > 0
