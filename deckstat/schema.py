@@ -49,6 +49,8 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "shield_trigger": ("shieldtrigger", "declencheurdebouclier", "st"),
     "rarity": ("rarity", "rarete"),
     "family": ("family", "famille"),
+    # Pandrea: the logistics a Logistique card produces each turn.
+    "logistics": ("logistics", "logistique", "production"),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 
