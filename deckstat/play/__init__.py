@@ -12,10 +12,11 @@ from deckstat.errors import DeckstatError, param
 from deckstat.play.base import PlayModel
 from deckstat.play.discard import DiscardModel
 from deckstat.play.hand import InHand
+from deckstat.play.logistics import LogisticsModel
 from deckstat.text import suggest
 
 #: Play model classes by ``[play_model] kind``.
-MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel)}
+MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, LogisticsModel)}
 
 
 def build_model(deck, profile, policy: str | None = None) -> PlayModel:
