@@ -51,6 +51,11 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "family": ("family", "famille"),
     # Pandrea: the logistics a Logistique card produces each turn.
     "logistics": ("logistics", "logistique", "production"),
+    # Joueur du Grenier summoning conditions (play model "condition").
+    "condition": ("condition", "conditions", "conditiondinvocation", "conditionsdinvocation",
+                  "summoningcondition", "summoningconditions", "summoncondition"),
+    # Licum springs: the names of the cards an Improvisateur fetches (play model "bench").
+    "spring": ("spring", "springs", "ressort", "ressorts"),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 

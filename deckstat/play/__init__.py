@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from deckstat.errors import DeckstatError, param
 from deckstat.play.base import PlayModel
+from deckstat.play.bench import BenchModel
+from deckstat.play.condition import ConditionModel
 from deckstat.play.discard import DiscardModel
 from deckstat.play.hand import InHand
 from deckstat.play.logistics import LogisticsModel
 from deckstat.text import suggest
 
 #: Play model classes by ``[play_model] kind``.
-MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, LogisticsModel)}
+MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, ConditionModel, BenchModel,
+                                                                              LogisticsModel)}
 
 
 def build_model(deck, profile, policy: str | None = None) -> PlayModel:
