@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,10 +11,14 @@ from scipy.stats import hypergeom
 
 import deckstat
 from deckstat.errors import DeckstatError
+from deckstat.games.profiles import HAND_PLAY
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import Dealing
 from tests.helpers import ROOT, assert_user_error, ok, run, sample_deck, z_for
+
+#: Wankul's rules (bottom mulligan, draws) with the plain in-hand play model, whose curve the exact engine answers.
+WANKUL_IN_HAND = dataclasses.replace(deckstat.get_profile("wankul"), play_model=HAND_PLAY)
 
 
 def two_card_deck(copies: int = 4, others: int = 36) -> deckstat.Deck:
@@ -55,13 +61,13 @@ def _agree(exact: pd.DataFrame, simulated: pd.DataFrame, n_trials: int) -> None:
 def test_simulation_agrees_with_the_exact_curve_under_the_bottom_mulligan():
     deck = deckstat.load_deck(sample_deck("wankul"))
     kwargs = {"groups": ["[coût>=2]", "Terrain"], "cards": "Robot Camembert", "turns": range(1, 9)}
-    exact = deckstat.curve(deck, "wankul", **kwargs)
+    exact = deckstat.curve(deck, WANKUL_IN_HAND, **kwargs)
     assert set(exact.table["method"]) == {"exact"}
-    simulated = deckstat.curve(deck, "wankul", method="simulate", n_trials=40_000, rng=7, **kwargs)
+    simulated = deckstat.curve(deck, WANKUL_IN_HAND, method="simulate", n_trials=40_000, rng=7, **kwargs)
     assert set(simulated.table["method"]) == {"simulate"}
     _agree(exact.table, simulated.table, 40_000)
     # The mulligan matters: without it, fewer first hands hold a Terrain.
-    bare = deckstat.curve(deck, "wankul", groups="Terrain", turns=[1], mulligan=False, seat="first")
+    bare = deckstat.curve(deck, WANKUL_IN_HAND, groups="Terrain", turns=[1], mulligan=False, seat="first")
     kept = exact.table.query("target == 'Terrain' and turn == 1 and seat == 'first'")["p"].item()
     assert bare.table["p"].item() < kept
 
@@ -88,11 +94,11 @@ def test_every_card_is_a_target_by_default_and_printings_share_a_name():
                                      {"name": "VENDEUR", "number": "36", "count": 1, "type": "Personnage"},
                                      {"name": "PORTAL", "count": 10, "type": "Terrain"},
                                      {"name": "Autre", "count": 37, "type": "Personnage"}])
-    every = deckstat.curve(deck, "wankul", turns=[1], seat="first", mulligan=False)
+    every = deckstat.curve(deck, WANKUL_IN_HAND, turns=[1], seat="first", mulligan=False)
     assert list(dict.fromkeys(every.table["target"])) == ["VENDEUR #35", "VENDEUR #36", "PORTAL", "Autre"]
-    by_name = deckstat.curve(deck, "wankul", cards="vendeur", turns=[1], seat="first", mulligan=False)
+    by_name = deckstat.curve(deck, WANKUL_IN_HAND, cards="vendeur", turns=[1], seat="first", mulligan=False)
     assert by_name.table["p"].item() == pytest.approx(hypergeom(50, 3, 6).sf(0), abs=1e-12)
-    one = deckstat.curve(deck, "wankul", cards="VENDEUR #36", turns=[1], seat="first", mulligan=False)
+    one = deckstat.curve(deck, WANKUL_IN_HAND, cards="VENDEUR #36", turns=[1], seat="first", mulligan=False)
     assert one.table["p"].item() == pytest.approx(hypergeom(50, 1, 6).sf(0), abs=1e-12)
 
 
@@ -158,3 +164,21 @@ def test_cli_curve_errors_are_one_line():
     assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--card", "Nope"),
                       "'Nope'", "not in the deck")
     assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--policy", "nope"), "--policy")
+
+
+def test_workers_give_the_numbers_of_one_process():
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    runs = [deckstat.curve(deck, "wankul", groups="[coût>=2]", turns=range(1, 4), method="simulate",
+                           n_trials=20_000, rng=3, n_workers=workers).table for workers in (1, 2)]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+
+
+def test_seats_that_draw_alike_share_their_games_and_others_do_not():
+    wankul = deckstat.curve(deckstat.load_deck(sample_deck("wankul")), "wankul", groups="[coût>=2]",
+                            turns=range(1, 4), method="simulate", n_trials=5_000, rng=3)
+    first, second = (wankul.table[wankul.table["seat"] == s]["p"].to_numpy() for s in ("first", "second"))
+    assert np.array_equal(first, second)  # both Wankul players draw on turn 1
+    dm = deckstat.curve(deckstat.load_deck(sample_deck("duel-masters")), "duel-masters", cards="Lézard Pétard",
+                        turns=range(1, 4), method="simulate", n_trials=5_000, rng=3)
+    first, second = (dm.table[dm.table["seat"] == s]["p"].to_numpy() for s in ("first", "second"))
+    assert np.all(first <= second) and not np.array_equal(first, second)  # the first player skips a draw

@@ -97,7 +97,14 @@ def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.n
     hand, library = spec.dealing.deal(rng, n_trials)
     bins = spec.max_turn + 1
     tallies = np.zeros((len(spec.schedules), len(spec.targets), bins), dtype=np.int64)
+    done: dict[tuple, int] = {}
     for s, plan in enumerate(spec.schedules):
+        # Seats that draw alike (Wankul, JdG, Licum, Pandrea) play the same games: count them once.
+        key = (plan.drawn.tobytes(), plan.seat if spec.model.seat_matters else "")
+        if key in done:
+            tallies[s] = tallies[done[key]]
+            continue
+        done[key] = s
         first = spec.model.first_turns(hand, library, plan, spec.targets)
         for i in range(len(spec.targets)):
             tallies[s, i] = np.bincount(first[i].astype(np.int64) - 1, minlength=bins)[:bins]
