@@ -49,6 +49,9 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "shield_trigger": ("shieldtrigger", "declencheurdebouclier", "st"),
     "rarity": ("rarity", "rarete"),
     "family": ("family", "famille"),
+    # Duel Masters evolution creatures: a 0/1 flag, and the race(s) they are put on when not their own.
+    "is_evolution": ("isevolution", "evolution", "evoluee", "estevoluee", "creatureevoluee"),
+    "evolves_from": ("evolvesfrom", "evoluede", "evolutionde", "evolvefrom"),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 
