@@ -36,7 +36,8 @@ class Card:
         self.row = row
         self.name = record["name"]
         self.cost = int(float(record["cost"]))
-        self.civs = frozenset(values(record["civilization"]))
+        self.civ_order = list(dict.fromkeys(values(record["civilization"])))
+        self.civs = frozenset(self.civ_order)
         kind = plain(record.get("type") or "")
         flag = plain(record.get("is_evolution") or "") in ("1", "1.0", "oui", "yes", "true", "vrai")
         self.evolution = flag or "evolution" in kind or "evolue" in kind
@@ -89,7 +90,7 @@ def first_turn(cards: list[Card], hand: list[int], library: list[int], drawn: li
              and any(c.races & e.evolves_from for e in evolutions)}
     wanted: list[str] = []
     for row in sorted(target) + sorted(bases, key=lambda r: (cards[r].cost, r)):
-        wanted += [civ for civ in sorted(cards[row].civs) if civ not in wanted]
+        wanted += [civ for civ in cards[row].civ_order if civ not in wanted]
 
     def rank(row: int):
         tier = 2 if row in target else 1 if row in bases else 0

@@ -107,7 +107,7 @@ class ManaModel(PlayModel):
             costs.append(int(number))
         self.costs = np.asarray(costs, dtype=np.int64)
 
-        civ_sets = []
+        civ_sets, civ_lists = [], []  # civ_lists: in the order the cell writes them
         for label, value in zip(labels, require("civilization", "civilisation",
                                                 "every card's civilization (any card can be charged as mana)")):
             items = _items(value)
@@ -115,9 +115,11 @@ class ManaModel(PlayModel):
                 raise DeckstatError(f"column 'civilization' (civilisation): card {label!r} has no value; the mana "
                                     "model needs every card's civilization (any card can be charged as mana), "
                                     "e.g. Feu, or Feu;Nature for a multicolour card")
-            civ_sets.append(frozenset(canonical("civilization", v) for v in items))
+            civ_lists.append(list(dict.fromkeys(canonical("civilization", v) for v in items)))
+            civ_sets.append(frozenset(civ_lists[-1]))
         self.civilizations = sorted(set().union(*civ_sets)) if civ_sets else []
         self.card_civs = civ_sets
+        self.civ_order = civ_lists
         #: Mana kinds: the distinct civilization sets, mono-civilization ones first.
         self.kinds = sorted(set(civ_sets), key=lambda s: (len(s), sorted(s)))
         self.row_kind = np.asarray([self.kinds.index(s) for s in civ_sets], dtype=np.int64)
@@ -288,7 +290,7 @@ class ManaModel(PlayModel):
         base_sorted = np.flatnonzero(base_mask[order])
         wanted = []  # civilizations the target and its bases need, the target's first
         for r in list(np.flatnonzero(target)) + list(base_rows):
-            wanted += [c for c in sorted(self.card_civs[r]) if c not in wanted]
+            wanted += [c for c in self.civ_order[r] if c not in wanted]
         bringers = [np.flatnonzero([c in self.card_civs[r] for r in order]) for c in wanted]
         kinds_with = [np.asarray([c in s for s in self.kinds]) for c in wanted]
         target_rows = np.flatnonzero(target)
