@@ -15,7 +15,7 @@ from deckstat.engines.kernel import deal_order
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import get_profile
 from deckstat.play.base import schedule
-from deckstat.play.mana import ManaModel
+from deckstat.play.mana import ManaModel, _CivFirst
 from tests.helpers import DATA, ROOT, SHARED_CARDDATA
 
 PROFILE = get_profile("duel-masters")
@@ -92,7 +92,7 @@ def test_least_needed_card_is_the_most_expensive():
     records = [card("Flamme", "Feu", 3), card("Petite", "Eau", 1), card("Grosse", "Eau", 9), card("Braise", "Feu", 6)]
     model = make_model(records)
     hand = np.array([[0], [3], [1], [2], [1]], dtype=np.int16)
-    charge = model._civ_first(np.array([True, False, False, False]), np.zeros(4, dtype=bool), np.array([], int))
+    charge = _CivFirst(model, np.array([True, False, False, False]), np.zeros(4, dtype=bool), np.array([], int)).choose
     counts = np.zeros((4, 1), dtype=np.int16)
     np.add.at(counts, (hand[:, 0], 0), 1)
     mana = np.zeros((len(model.kinds), 1), dtype=np.int16)

@@ -29,7 +29,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
+from deckstat.play.base import PlayModel, Reduction, Schedule, never
 from deckstat.text import fold
 
 _EVOLUTION_WORDS = ("evolution", "evoluee", "evolue")
@@ -209,7 +209,6 @@ class ManaModel(PlayModel):
     def _first_turns_one(self, hand_rows: np.ndarray, library: np.ndarray, schedule: Schedule,
                          target: np.ndarray) -> np.ndarray:
         n_rows, n = self.n_rows, hand_rows.shape[1]
-        trials = np.arange(n)
         first = np.full(n, never(schedule), dtype=np.int16)
         target_rows = np.flatnonzero(target)
         if len(target_rows) == 0:
@@ -220,27 +219,35 @@ class ManaModel(PlayModel):
         # Bases by increasing cost: the policy casts the cheapest one it can pay.
         base_rows = base_rows[np.argsort(self.costs[base_rows], kind="stable")]
 
-        hand = np.zeros((n_rows, n), dtype=np.int16)
+        # A row's copies in hand never exceed the cards seen: int8 halves the memory traffic when they fit.
+        small = hand_rows.shape[0] + int(schedule.drawn[-1]) < 127
+        count_type = np.int8 if small else np.int16
+        trials = np.arange(n)
+        hand = np.zeros((n_rows, n), dtype=count_type)
         for position in range(hand_rows.shape[0]):
             hand[hand_rows[position], trials] += 1
-        mana = np.zeros((len(self.kinds), n), dtype=np.int16)
+        mana = np.zeros((len(self.kinds), n), dtype=count_type)
         has_multicolour = bool(self.multicolour_kind.any())
         # Which base creatures are in the battle zone; `zone`: any of them.
         in_zone = {int(b): np.zeros(n, dtype=bool) for b in base_rows}
         zone = np.zeros(n, dtype=bool)
+        # The games still followed (trial numbers): a game whose target was played is dropped once enough are.
+        alive = trials
+        pending = np.ones(n, dtype=bool)
 
-        choose = self._civ_first(target, base_mask, base_rows) if self.policy == "civ_first" else \
-            self._first_drawn(hand_rows, library, schedule, target)
+        policy = _CivFirst(self, target, base_mask, base_rows) if self.policy == "civ_first" else \
+            _FirstDrawn(hand_rows, library, schedule, target)
         size = library.shape[0]
-        # Flat views: hand_flat[row * n + trial] adds one card per trial at half the cost of hand[row, trials].
-        hand_flat, mana_flat = hand.reshape(-1), mana.reshape(-1)
         for turn in range(1, schedule.max_turn + 1):
             before, drawn = int(schedule.drawn[turn - 1]), int(schedule.drawn[turn])
             if drawn >= size and drawn > before:
                 break  # the last card of the deck was drawn: the game is lost
+            # Flat views: hand_flat[row * n + trial] adds one card per trial at half the cost of hand[row, trials].
+            hand_flat, mana_flat = hand.reshape(-1), mana.reshape(-1)
             for position in range(before, drawn):
-                hand_flat[library[position].astype(np.int64) * n + trials] += 1
-            charged = choose(hand, mana, zone, drawn)
+                cards = library[position] if len(alive) == len(first) else library[position][alive]
+                hand_flat[cards.astype(np.int64) * n + trials] += 1
+            charged = policy.choose(hand, mana, zone, drawn)
             charging = charged >= 0
             rows = np.where(charging, charged, 0)
             hand_flat[rows * n + trials] -= charging
@@ -264,7 +271,9 @@ class ManaModel(PlayModel):
                     together |= (hand[b] > 0) & self._payable(untapped, total, [b, r])
                 on_zone &= self._payable(untapped, total, [r])
                 playable |= in_hand & (on_zone | together)
-            record_first(first, playable, turn)
+            hit = playable & pending
+            first[alive[hit]] = turn
+            pending &= ~hit
             if len(base_rows):
                 # Put a base on the battle zone for the turns to come (the cheapest the mana pays).
                 cast = np.full(n, -1, dtype=np.int64)
@@ -276,74 +285,19 @@ class ManaModel(PlayModel):
                 for b in base_rows:
                     in_zone[int(b)] |= cast == b
                 zone |= casting
-                if hasattr(choose, "cast"):
-                    choose.cast(cast)
+                policy.cast(cast)
+            left = int(np.count_nonzero(pending))
+            if left == 0:
+                break
+            if left < 0.75 * n and turn < schedule.max_turn:
+                keep = np.flatnonzero(pending)
+                # take() gives C-contiguous arrays, so the flat views below stay views.
+                alive, pending, zone = alive[keep], pending[keep], zone[keep]
+                hand, mana = hand.take(keep, axis=1), mana.take(keep, axis=1)
+                in_zone = {b: games[keep] for b, games in in_zone.items()}
+                policy.keep(keep)
+                n, trials = len(keep), np.arange(len(keep))
         return first
-
-    # -- policies -----------------------------------------------------------------------------------------------
-
-    def _civ_first(self, target: np.ndarray, base_mask: np.ndarray, base_rows: np.ndarray):
-        """The default charge: a missing civilization first, else plain cards (most expensive first), never the last."""
-        tier = np.where(target, _TARGET, np.where(base_mask, _BASE, _PLAIN))
-        order = np.lexsort((np.arange(self.n_rows), -self.costs, tier))
-        target_sorted = np.flatnonzero(target[order])
-        base_sorted = np.flatnonzero(base_mask[order])
-        wanted = []  # civilizations the target and its bases need, the target's first
-        for r in list(np.flatnonzero(target)) + list(base_rows):
-            wanted += [c for c in self.civ_order[r] if c not in wanted]
-        bringers = [np.flatnonzero([c in self.card_civs[r] for r in order]) for c in wanted]
-        kinds_with = [np.asarray([c in s for s in self.kinds]) for c in wanted]
-        target_rows = np.flatnonzero(target)
-
-        # Rank weights (highest first): a max over the weighted eligible cards picks the first in `order`.
-        weights = np.arange(self.n_rows, 0, -1, dtype=np.int8 if self.n_rows < 127 else np.int32)[:, None]
-        # Position of each weight's card in `order`, and -1 for "nothing to charge".
-        by_weight = np.concatenate([[-1], order[::-1]])
-
-        def choose(hand, mana, zone, drawn):
-            eligible = hand[order] > 0
-            last_target = hand[target_rows].sum(axis=0) < 2
-            eligible[target_sorted] &= ~last_target
-            if len(base_sorted):
-                last_base = ~zone & (hand[base_rows].sum(axis=0) < 2)
-                eligible[base_sorted] &= ~last_base
-            score = eligible * weights
-            best = score.max(axis=0)
-            for civ in range(len(wanted) - 1, -1, -1):
-                rows = bringers[civ]
-                if not len(rows):
-                    continue
-                missing = mana[kinds_with[civ]].sum(axis=0) == 0
-                np.copyto(best, score[rows].max(axis=0), where=missing & score[rows].any(axis=0))
-            return by_weight[best]
-
-        return choose
-
-    def _first_drawn(self, hand_rows: np.ndarray, library: np.ndarray, schedule: Schedule, target: np.ndarray):
-        """The naive charge: the card in hand longest that is not a target card."""
-        dealt = np.concatenate([hand_rows, library[:int(schedule.drawn[-1])]]).astype(np.int64)
-        gone = np.zeros(dealt.shape, dtype=bool)
-        keep = target[dealt]
-        opening = hand_rows.shape[0]
-        trials = np.arange(dealt.shape[1])
-
-        def leave(rows):
-            """Mark the longest-held copy of ``rows`` (per trial, -1 for none) as out of hand."""
-            has = rows >= 0
-            at = np.argmax((dealt == rows[None, :]) & ~gone, axis=0)
-            gone[at[has], trials[has]] = True
-
-        def choose(hand, mana, zone, drawn):
-            reachable = opening + drawn
-            free = ~gone[:reachable] & ~keep[:reachable]
-            found = free.any(axis=0)
-            at = np.argmax(free, axis=0)
-            charged = np.where(found, dealt[at, trials], -1)
-            gone[at[found], trials[found]] = True
-            return charged
-
-        choose.cast = leave
-        return choose
 
     # -- exact answers ------------------------------------------------------------------------------------------
 
@@ -398,3 +352,73 @@ def _number(value: object) -> float | None:
         return float(str(value).replace(",", "."))
     except ValueError:
         return None
+
+
+class _CivFirst:
+    """The default charge: a missing civilization first, else plain cards (most expensive first), never the last."""
+
+    def __init__(self, model: ManaModel, target: np.ndarray, base_mask: np.ndarray, base_rows: np.ndarray):
+        tier = np.where(target, _TARGET, np.where(base_mask, _BASE, _PLAIN))
+        self.order = np.lexsort((np.arange(model.n_rows), -model.costs, tier))
+        self.target_sorted = np.flatnonzero(target[self.order])
+        self.base_sorted = np.flatnonzero(base_mask[self.order])
+        self.target_rows, self.base_rows = np.flatnonzero(target), base_rows
+        wanted = []  # civilizations the target and its bases need, the target's first
+        for r in list(self.target_rows) + list(base_rows):
+            wanted += [c for c in model.civ_order[r] if c not in wanted]
+        # Per wanted civilization (last first, so the first overrides): positions in `order` of the cards
+        # bringing it, and the mana kinds holding it.
+        self.bringers = [(np.flatnonzero([c in model.card_civs[r] for r in self.order]),
+                          np.asarray([c in s for s in model.kinds])) for c in reversed(wanted)]
+        self.bringers = [(rows, kinds) for rows, kinds in self.bringers if len(rows)]
+        # Rank weights (highest first): a max over the weighted eligible cards picks the first in `order`.
+        self.weights = np.arange(model.n_rows, 0, -1, dtype=np.int8 if model.n_rows < 127 else np.int32)[:, None]
+        # The card of each weight, and -1 for "nothing to charge" (weight 0).
+        self.by_weight = np.concatenate([[-1], self.order[::-1]])
+
+    def choose(self, hand, mana, zone, drawn):
+        eligible = hand[self.order] > 0
+        eligible[self.target_sorted] &= hand[self.target_rows].sum(axis=0) >= 2
+        if len(self.base_sorted):
+            eligible[self.base_sorted] &= zone | (hand[self.base_rows].sum(axis=0) >= 2)
+        score = eligible * self.weights
+        best = score.max(axis=0)
+        for rows, kinds in self.bringers:
+            missing = mana[kinds].sum(axis=0) == 0
+            bringing = score[rows].max(axis=0)
+            np.copyto(best, bringing, where=missing & (bringing > 0))
+        return self.by_weight[best]
+
+    def cast(self, rows):
+        pass
+
+    def keep(self, games):
+        pass
+
+
+class _FirstDrawn:
+    """The naive charge: the card in hand longest that is not a target card."""
+
+    def __init__(self, hand_rows: np.ndarray, library: np.ndarray, schedule: Schedule, target: np.ndarray):
+        self.dealt = np.concatenate([hand_rows, library[:int(schedule.drawn[-1])]]).astype(np.int64)
+        self.gone = np.zeros(self.dealt.shape, dtype=bool)
+        self.kept = target[self.dealt]
+        self.opening = hand_rows.shape[0]
+
+    def choose(self, hand, mana, zone, drawn):
+        reachable = self.opening + drawn
+        free = ~self.gone[:reachable] & ~self.kept[:reachable]
+        found = free.any(axis=0)
+        at = np.argmax(free, axis=0)
+        trials = np.arange(free.shape[1])
+        self.gone[at[found], trials[found]] = True
+        return np.where(found, self.dealt[at, trials], -1)
+
+    def cast(self, rows):
+        """Mark the longest-held copy of ``rows`` (per trial, -1 for none) as out of hand."""
+        has = rows >= 0
+        at = np.argmax((self.dealt == rows[None, :]) & ~self.gone, axis=0)
+        self.gone[at[has], np.flatnonzero(has)] = True
+
+    def keep(self, games):
+        self.dealt, self.gone, self.kept = self.dealt[:, games], self.gone[:, games], self.kept[:, games]
