@@ -21,6 +21,7 @@ of covers, the kinds they use (disjoint between the two cards).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -100,7 +101,7 @@ class ManaModel(PlayModel):
         costs = []
         for label, value in zip(labels, require("cost", "coût", "every card's cost")):
             number = None if is_missing(value) else _number(value)
-            if number is None or number < 0 or number != int(number):
+            if number is None or not math.isfinite(number) or number < 0 or number != int(number):
                 shown = "no value" if is_missing(value) else f"cost {value!r}"
                 raise DeckstatError(f"column 'cost' (coût): card {label!r} has {shown}; the mana model needs every "
                                     "card's cost as a whole number >= 0 (fill in the coût column)")
@@ -117,7 +118,6 @@ class ManaModel(PlayModel):
                                     "e.g. Feu, or Feu;Nature for a multicolour card")
             civ_lists.append(list(dict.fromkeys(canonical("civilization", v) for v in items)))
             civ_sets.append(frozenset(civ_lists[-1]))
-        self.civilizations = sorted(set().union(*civ_sets)) if civ_sets else []
         self.card_civs = civ_sets
         self.civ_order = civ_lists
         #: Mana kinds: the distinct civilization sets, mono-civilization ones first.
@@ -151,6 +151,7 @@ class ManaModel(PlayModel):
             if needed:
                 self.bases[r] = plain_creature & np.asarray([bool(needed & set(own)) for own in races])
         self._covers_cache: dict = {}
+        self._needs_cache: dict = {}
 
     # -- paying -------------------------------------------------------------------------------------------------
 
@@ -173,6 +174,12 @@ class ManaModel(PlayModel):
 
     def _needs(self, rows: Sequence[int]) -> list[np.ndarray]:
         """Kind counts that pay the civilizations of ``rows`` together (one cover each, disjoint)."""
+        key = tuple(int(r) for r in rows)
+        if key not in self._needs_cache:
+            self._needs_cache[key] = self._find_needs(key)
+        return self._needs_cache[key]
+
+    def _find_needs(self, rows: tuple[int, ...]) -> list[np.ndarray]:
         needs = []
         for combo in itertools.product(*(self._covers(r) for r in rows)):
             need = np.zeros(len(self.kinds), dtype=np.int64)
@@ -198,7 +205,7 @@ class ManaModel(PlayModel):
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
                     targets: Sequence[np.ndarray]) -> np.ndarray:
-        """First playable turn of each target (see :meth:`PlayModel.first_turns`); each target is its own game."""
+        """First playable turn of each target (see :meth:`PlayModel.first_turns`), the policy aiming at that target."""
         n = hand.shape[1]
         out = np.empty((len(targets), n), dtype=np.int16)
         for i, target in enumerate(targets):
