@@ -56,6 +56,9 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
                   "summoningcondition", "summoningconditions", "summoncondition"),
     # Licum springs: the names of the cards an Improvisateur fetches (play model "bench").
     "spring": ("spring", "springs", "ressort", "ressorts"),
+    # Duel Masters evolution creatures: a 0/1 flag, and the race(s) they are put on when not their own.
+    "is_evolution": ("isevolution", "evolution", "evoluee", "estevoluee", "creatureevoluee"),
+    "evolves_from": ("evolvesfrom", "evoluede", "evolutionde", "evolvefrom"),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 

@@ -17,6 +17,16 @@ mtg
     hand, on the play, London mulligan to 5 redrawing hands with 0, 1, 6 or 7
     lands); P(at least 4 lands seen by turn 4).
 
+play
+    With ``--play``: playability curves of every card of the 40-card Duel
+    Masters sample deck (``data/duel-masters/sample_deck.csv``), one target
+    per distinct card, turns 1-10, first seat, ``civ_first`` policy:
+    1,000,000 games through the vectorised mana model (dealt with
+    ``deal_order`` in blocks of 50,000) against the literal one-game-at-a-time
+    simulator of ``scripts/literal_play.py`` (``random.shuffle``, 2,000
+    games), alternated; games per second on one core and their ratio, and the
+    largest gap between the two curves in standard errors of the literal one.
+
 Usage::
 
     python scripts/bench.py                 # both scenarios, 4M kernel trials each, 5 alternated rounds
@@ -25,6 +35,7 @@ Usage::
     python scripts/bench.py --workers       # also 10^8 trials on 1, 2 and 4 worker processes (minutes)
     python scripts/bench.py --workers --no-kernel --workers-trials 1e7   # that section alone, smaller
     python scripts/bench.py --batch --no-kernel   # a 200-task batch spec on 1, 2, 4 workers and every core
+    python scripts/bench.py --play --no-kernel    # the Duel Masters playability scenario alone
 
 Workers
 -------
@@ -56,6 +67,7 @@ mtg london
 from __future__ import annotations
 
 import argparse
+import csv
 import functools
 import json
 import os
@@ -74,12 +86,22 @@ from rich.table import Table
 import deckstat
 from deckstat._validate import parse_count
 from deckstat.batching.run import cores
+from deckstat.engines.kernel import deal_order
+from deckstat.play.base import schedule
+from deckstat.play.mana import ManaModel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import literal_play  # noqa: E402  (the literal Duel Masters goldfish next to this script)
 
 ROOT = Path(__file__).resolve().parents[1]
 MTG_PROFILE = ROOT / "data" / "mtg" / "profile.toml"
 MTG_DECK = ROOT / "data" / "mtg" / "deck.csv"
 
 WANKUL_SAMPLE = ROOT / "data" / "wankul" / "sample_deck.csv"
+DM_SAMPLE = ROOT / "data" / "duel-masters" / "sample_deck.csv"
+PLAY_TURNS = 10
+#: Games dealt and followed at once, as the curve driver does.
+PLAY_BLOCK = 50_000
 WORKER_COUNTS = (1, 2, 4)
 
 WANKUL_CARDS = [
@@ -227,6 +249,63 @@ def workers_section(n_trials: int, rounds: int, console: Console, figures: dict)
     console.print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
+def run_play(n_games: int, seed: int = 1) -> np.ndarray:
+    """Every card of the Duel Masters sample deck as its own target: games first playable on turn 1..10, or never.
+
+    Returns an int array (n_cards, PLAY_TURNS + 1): column ``t - 1`` counts the
+    games whose first playable turn is ``t``, the last column those with none.
+    """
+    profile = deckstat.get_profile("duel-masters")
+    deck = profile.drawn_deck(deckstat.load_deck(DM_SAMPLE)).with_synonyms(profile.synonyms)
+    model = ManaModel(deck, profile, settings=profile.play_model.settings)
+    rows = np.arange(len(deck.cards))
+    targets = [rows == row for row in rows]
+    tallies = np.zeros((len(rows), PLAY_TURNS + 1), dtype=np.int64)
+    starts = range(0, n_games, PLAY_BLOCK)
+    for start, rng in zip(starts, np.random.default_rng(seed).spawn(len(starts))):
+        dealt = deal_order(deck.counts, np.zeros((len(rows), 0), np.int8), min(PLAY_BLOCK, n_games - start), rng,
+                           hand_size=profile.hand_size, set_aside=profile.set_aside)
+        turns = schedule(profile, "first", PLAY_TURNS, dealt["library"].shape[0])
+        first = model.first_turns(dealt["hand"], dealt["library"], turns, targets)
+        for row in rows:
+            tallies[row] += np.bincount(first[row] - 1, minlength=PLAY_TURNS + 1)
+    return tallies
+
+
+def literal_play_run(n_games: int, seed: int = 1) -> np.ndarray:
+    """The same scenario, one game at a time in plain Python (``scripts/literal_play.py``)."""
+    with open(DM_SAMPLE, encoding="utf-8") as handle:
+        records = list(csv.DictReader(handle))
+    return np.array(literal_play.play(records, n_games, seed, max_turn=PLAY_TURNS), dtype=np.int64)
+
+
+def play_section(n_games: int, literal_games: int, rounds: int, console: Console, figures: dict) -> None:
+    """Time the vectorised mana model against the literal simulator, alternated; games/s and their ratio."""
+    run_play(1_000)  # warm up: imports and caches no round should pay for
+    timings = alternate({"literal": lambda: literal_play_run(literal_games),
+                         "model": lambda: run_play(n_games)}, rounds)
+    (lit, lit_min, lit_med), (model, model_min, model_med) = timings["literal"], timings["model"]
+    lit_rate, model_rate = literal_games / lit_min, n_games / model_min
+    ratio_median = (n_games / model_med) / (literal_games / lit_med)
+    by_turn_lit = np.cumsum(lit[:, :-1], axis=1) / literal_games
+    by_turn_model = np.cumsum(model[:, :-1], axis=1) / n_games
+    error = np.sqrt(np.maximum(by_turn_model * (1 - by_turn_model), 1e-12) / literal_games)
+    worst_z = float(np.max(np.abs(by_turn_lit - by_turn_model) / error))
+    table = Table(title=f"Duel Masters playability, {model.shape[0]} targets x turns 1-{PLAY_TURNS}, one core, "
+                  f"alternated over {rounds} rounds: min / median time")
+    for column in ("method", "games", "seconds (min / median)", "games/s (best)", "× literal (best / median)",
+                   "result"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    table.add_row("literal python (random.shuffle)", f"{literal_games:,}", f"{lit_min:.2f} / {lit_med:.2f}",
+                  f"{lit_rate:,.0f}", "1", f"turn 3, first card: {by_turn_lit[0, 2]:.3f}")
+    table.add_row("vectorised mana model", f"{n_games:,}", f"{model_min:.2f} / {model_med:.2f}",
+                  f"{model_rate:,.0f}", f"{model_rate / lit_rate:,.0f} / {ratio_median:,.0f}",
+                  f"turn 3, first card: {by_turn_model[0, 2]:.4f}; max |z| vs literal {worst_z:.2f}")
+    console.print(table)
+    figures["play"] = {"literal_games_per_s": lit_rate, "model_games_per_s": model_rate,
+                       "ratio_best": model_rate / lit_rate, "ratio_median": ratio_median, "max_abs_z": worst_z}
+
+
 def batch_spec(n_trials: int, method: str = "simulate") -> dict:
     """200 tasks on the Wankul sample deck: 2 seats x 4 mulligan rules x 5 keep rules x 5 events."""
     return {
@@ -294,6 +373,11 @@ def main() -> None:
     parser.add_argument("--batch-trials", type=lambda text: parse_count(text, "--batch-trials", minimum=1),
                         default=100_000, help="simulated trials of each batch task (default 100000; 5000 with "
                         "--quick)")
+    parser.add_argument("--play", action="store_true", help="also time the Duel Masters playability scenario")
+    parser.add_argument("--play-games", type=lambda text: parse_count(text, "--play-games", minimum=1),
+                        default=1_000_000, help="games of the vectorised play model (default 1e6; 1e5 with --quick)")
+    parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
+                        default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 4_000_000
@@ -306,6 +390,9 @@ def main() -> None:
     if args.batch:
         batch_section(5_000 if args.quick else args.batch_trials, 2 if args.quick else args.workers_rounds,
                       console, figures)
+    if args.play:
+        play_section(100_000 if args.quick else args.play_games, 200 if args.quick else args.literal_games,
+                     2 if args.quick else args.workers_rounds, console, figures)
     if args.no_kernel:
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))

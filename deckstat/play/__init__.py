@@ -15,11 +15,12 @@ from deckstat.play.condition import ConditionModel
 from deckstat.play.discard import DiscardModel
 from deckstat.play.hand import InHand
 from deckstat.play.logistics import LogisticsModel
+from deckstat.play.mana import ManaModel
 from deckstat.text import suggest
 
 #: Play model classes by ``[play_model] kind``.
-MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, ConditionModel, BenchModel,
-                                                                              LogisticsModel)}
+MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, ManaModel, ConditionModel,
+                                                                              BenchModel, LogisticsModel)}
 
 
 def build_model(deck, profile, policy: str | None = None) -> PlayModel:
