@@ -631,6 +631,7 @@ def test_games_show_wankul():
     assert "rules text" in text
     assert "« aucune carte ne peut être présente en plus de 3 exemplaires »" in text
     assert "« Le premier joueur commence par piocher une carte. »" in text
+    assert "play model discard" in text and "play policy hold (default):" in text and "play policy curve:" in text
 
 
 def test_games_show_alias_and_profile_file():

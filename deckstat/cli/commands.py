@@ -78,6 +78,7 @@ from deckstat.cli.progress import showing
 from deckstat.engines.runner import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 from deckstat.errors import DeckstatError
 from deckstat.games.rules import COPIES_BY, file_warnings
+from deckstat.play import MODELS
 from deckstat.present.format import (
     format_estimate,
     format_probability,
@@ -864,7 +865,17 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     with user_errors():
         profile = deckstat.get_profile(game)
-    stdout().print(tables.key_value_table(profile.describe()))
+    rows = profile.describe()
+    model = MODELS.get(profile.play_model.kind)
+    if model is not None:
+        # The profile knows its model's name; the model knows its policies.
+        at = max(i for i, (label, _) in enumerate(rows) if label in ("play model", "play assumption")) + 1
+        default = profile.play_model.policy or model.default_policy
+        extra = [("play policy", f"{name}{' (default)' if name == default else ''}: {text}")
+                 for name, text in model.policies.items()]
+        extra += [("play setting", f"{key} = {value}") for key, value in profile.play_model.settings.items()]
+        rows[at:at] = extra
+    stdout().print(tables.key_value_table(rows))
 
 
 app.command("batch")(batch_command)
