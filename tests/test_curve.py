@@ -182,3 +182,10 @@ def test_seats_that_draw_alike_share_their_games_and_others_do_not():
                         turns=range(1, 4), method="simulate", n_trials=5_000, rng=3)
     first, second = (dm.table[dm.table["seat"] == s]["p"].to_numpy() for s in ("first", "second"))
     assert np.all(first <= second) and not np.array_equal(first, second)  # the first player skips a draw
+
+
+def test_policies_have_french_names():
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    result = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=[2], seat="first", policy="Courbe",
+                            n_trials=2_000, rng=1)
+    assert set(result.table["policy"]) == {"curve"} and result.provenance["policy"] == "curve"

@@ -16,7 +16,7 @@ from deckstat.play.discard import DiscardModel
 from deckstat.play.hand import InHand
 from deckstat.play.logistics import LogisticsModel
 from deckstat.play.mana import ManaModel
-from deckstat.text import suggest
+from deckstat.text import fold, suggest
 
 #: Play model classes by ``[play_model] kind``.
 MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, ManaModel, ConditionModel,
@@ -37,6 +37,7 @@ def build_model(deck, profile, policy: str | None = None) -> PlayModel:
                             f"{', '.join(MODELS)}{suggest(settings.kind, list(MODELS))}")
     model_class = MODELS[settings.kind]
     chosen = policy or settings.policy or model_class.default_policy
+    chosen = model_class.policy_aliases.get(fold(chosen), chosen)
     if chosen not in model_class.policies:
         raise DeckstatError(f"unknown {param('policy')} {chosen!r} for {profile.name}; expected one of "
                             f"{', '.join(model_class.policies)}{suggest(chosen, list(model_class.policies))}")

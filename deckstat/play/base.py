@@ -105,6 +105,8 @@ class PlayModel:
     policies: ClassVar[dict[str, str]] = {}
     #: Policy used when none is asked for.
     default_policy: ClassVar[str] = ""
+    #: Other spellings of the policies (French names), folded -> policy name.
+    policy_aliases: ClassVar[dict[str, str]] = {}
     #: Whether the seat changes the play beyond the draws (``False``: two seats with the same schedule share games).
     seat_matters: ClassVar[bool] = False
 

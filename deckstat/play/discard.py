@@ -64,6 +64,7 @@ class DiscardModel(PlayModel):
                  "for the next turn when Terrains are scored).",
     }
     default_policy: ClassVar[str] = "hold"
+    policy_aliases: ClassVar[dict[str, str]] = POLICY_ALIASES
 
     def __post_init__(self) -> None:
         self.policy = POLICY_ALIASES.get(fold(self.policy or ""), self.policy)
