@@ -19,6 +19,8 @@ from tests.helpers import ROOT, assert_user_error, ok, run, sample_deck, z_for
 
 #: Wankul's rules (bottom mulligan, draws) with the plain in-hand play model, whose curve the exact engine answers.
 WANKUL_IN_HAND = dataclasses.replace(deckstat.get_profile("wankul"), play_model=HAND_PLAY)
+#: The same for Duel Masters (shields, no draw on the first player's turn 1).
+DM_IN_HAND = dataclasses.replace(deckstat.get_profile("duel-masters"), play_model=HAND_PLAY)
 
 
 def two_card_deck(copies: int = 4, others: int = 36) -> deckstat.Deck:
@@ -35,7 +37,7 @@ def test_generic_curve_is_the_hypergeometric_chance_of_having_seen_the_card():
 
 
 def test_duel_masters_schedule_skips_the_first_draw_and_sets_the_shields_aside():
-    result = deckstat.curve(two_card_deck(), "duel-masters", cards="Target", turns=[1, 2, 3], seat="first")
+    result = deckstat.curve(two_card_deck(), DM_IN_HAND, cards="Target", turns=[1, 2, 3], seat="first")
     # Shields are five unseen cards: the hand and draws are a uniform sample of the rest.
     expected = [hypergeom(40, 4, 5 + d).sf(0) for d in (0, 1, 2)]
     assert result.table["p"].tolist() == pytest.approx(expected, abs=1e-12)
@@ -134,7 +136,7 @@ def test_profile_play_model_table_is_read_and_checked(tmp_path):
 
 def test_the_driver_deals_the_kernel_s_hands():
     deck = deckstat.load_deck(sample_deck("duel-masters"))
-    profile = deckstat.get_profile("duel-masters")
+    profile = DM_IN_HAND
     dealing = Dealing.of(deck, profile.hand_size, profile.set_aside, None, 0)
     hand, library = dealing.deal(np.random.default_rng(1), 1000)
     assert hand.shape == (5, 1000) and library.shape == (30, 1000)
