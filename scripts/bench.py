@@ -86,8 +86,8 @@ from rich.table import Table
 import deckstat
 from deckstat._validate import parse_count
 from deckstat.batching.run import cores
-from deckstat.engines.kernel import deal_order
 from deckstat.play.base import schedule
+from deckstat.play.engine import CurveSpec, Dealing, curve_task
 from deckstat.play.mana import ManaModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -252,23 +252,21 @@ def workers_section(n_trials: int, rounds: int, console: Console, figures: dict)
 def run_play(n_games: int, seed: int = 1) -> np.ndarray:
     """Every card of the Duel Masters sample deck as its own target: games first playable on turn 1..10, or never.
 
-    Returns an int array (n_cards, PLAY_TURNS + 1): column ``t - 1`` counts the
-    games whose first playable turn is ``t``, the last column those with none.
+    Runs the simulation path of :func:`deckstat.curve` (its block task, on blocks of 50,000 games with spawned
+    streams). Returns an int array (n_cards, PLAY_TURNS + 1): column ``t - 1`` counts the games whose first
+    playable turn is ``t``, the last column those with none.
     """
     profile = deckstat.get_profile("duel-masters")
     deck = profile.drawn_deck(deckstat.load_deck(DM_SAMPLE)).with_synonyms(profile.synonyms)
     model = ManaModel(deck, profile, settings=profile.play_model.settings)
     rows = np.arange(len(deck.cards))
-    targets = [rows == row for row in rows]
+    dealing = Dealing.of(deck, profile.hand_size, profile.set_aside, None, 0)
+    plan = schedule(profile, "first", PLAY_TURNS, profile.library_size(deck.size))
+    spec = CurveSpec(model, dealing, tuple(rows == row for row in rows), (plan,))
     tallies = np.zeros((len(rows), PLAY_TURNS + 1), dtype=np.int64)
     starts = range(0, n_games, PLAY_BLOCK)
     for start, rng in zip(starts, np.random.default_rng(seed).spawn(len(starts))):
-        dealt = deal_order(deck.counts, np.zeros((len(rows), 0), np.int8), min(PLAY_BLOCK, n_games - start), rng,
-                           hand_size=profile.hand_size, set_aside=profile.set_aside)
-        turns = schedule(profile, "first", PLAY_TURNS, dealt["library"].shape[0])
-        first = model.first_turns(dealt["hand"], dealt["library"], turns, targets)
-        for row in rows:
-            tallies[row] += np.bincount(first[row] - 1, minlength=PLAY_TURNS + 1)
+        tallies += curve_task(spec, rng, min(PLAY_BLOCK, n_games - start))[0]
     return tallies
 
 
