@@ -21,10 +21,10 @@ from deckstat.engines import kernel, runner
 from deckstat.games.profiles import parse_profile
 
 
-def assert_agrees(simulated: np.ndarray, exact: np.ndarray, n_trials: int) -> None:
+def assert_agrees(simulated: np.ndarray, exact: np.ndarray, n_trials: int, families: int = 1) -> None:
     simulated, exact = np.asarray(simulated, float), np.asarray(exact, float)
     se = np.sqrt(exact * (1 - exact) / n_trials)
-    tolerance = z_for(simulated.size) * se
+    tolerance = z_for(simulated.size * families) * se
     assert np.all(np.abs(simulated - exact) <= tolerance), (simulated, exact, tolerance)
 
 
@@ -104,7 +104,13 @@ def random_question(draw):
     return deckstat.Deck.from_table(cards), profile, first + joiner + second, turns, zone, seat
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RANDOM_QUESTIONS = 25
+
+
+# Derandomized: the same examples every run, so the suite's false-alarm rate is the one set here, not one more
+# draw per run (and a failing example is not shrunk through further statistical tests).
+@settings(max_examples=RANDOM_QUESTIONS, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(question=random_question(), seed=st.integers(0, 2**32 - 1))
 def test_random_questions_agree_with_exact(question, seed):
     deck, profile, event, turns, zone, seat = question
@@ -115,8 +121,8 @@ def test_random_questions_agree_with_exact(question, seed):
     n_trials = 20_000
     sim = deckstat.odds(deck, profile, event, turns=turns, zone=zone, seat=seat, method="simulate",
                         n_trials=n_trials, rng=seed, allow_absent=True)
-    # Each hypothesis example is one family of comparisons; 25 examples at 1e-3 each.
-    assert_agrees(sim.table["p"], exact.table["p"], n_trials)
+    # The examples share the test's false-alarm budget.
+    assert_agrees(sim.table["p"], exact.table["p"], n_trials, families=RANDOM_QUESTIONS)
 
 
 # --- interval coverage -----------------------------------------------------------------------------------
