@@ -646,7 +646,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         Event(s) asked by turn (default: ``"<group> >= 1"``).
     turns : int or iterable of int
         Turns reported (turn 0 is the kept opening hand); only turn 0 for the
-        fixed zones ``hand`` and ``set_aside``.
+        fixed zones ``hand`` and ``set_aside``. Default 0..5; under the curve
+        objective turns start at 1 and default to ``1..target_turn``.
     seat : {"first", "second"}
         Whose draws.
     zone : {"seen", "hand", "set_aside", "bottom"}
@@ -658,7 +659,9 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         ``target_turn``) reaches it, for each event.
     target_turn : int, optional
         Turn of the target (default 0: the kept opening hand, the question
-        players ask of a count).
+        players ask of a count). Under the curve objective, the turn ``T`` of
+        P(playable by turn T) that the best count maximises (default: the
+        last of ``turns``; one of the two is needed).
     flood : int, optional
         Resource cards in the kept hand counted as a flood (default: more
         than half the hand, 3 of 5; see :func:`default_flood`).
@@ -672,6 +675,44 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         any count swept. A group that matches cards at some counts only (the
         swept group at 0, the other cards when the sweep reaches the deck
         size) is always accepted.
+    objective : {"event", "curve"}
+        What each count is asked: ``event`` (the default) P(event) by turn;
+        ``curve`` P(``card`` is playable on or before each turn) from
+        :func:`deckstat.curve` under the game's play model, and the count
+        that maximises it at ``target_turn`` (see *Curve objective*).
+    card : str, optional
+        Curve objective: the card to play (every printing of the name; a
+        label such as ``"VENDEUR #35"`` for one printing).
+    curve_group : str, optional
+        Curve objective: a group expression instead of ``card``; playable
+        when any of its cards is.
+    policy : str, optional
+        Curve objective: a policy of the play model (default: the
+        profile's; ``deckstat games show`` lists them).
+
+    Curve objective
+    ---------------
+    At each count the rebuilt deck is asked :func:`deckstat.curve` with the
+    same seat, keep rule, mulligan, policy, method and trials: exact where the
+    play model reduces to the cards seen, simulated otherwise from the
+    count's own stream (the root seed's spawn key + ``(count, 5)``), so a
+    count's numbers do not depend on the other counts swept. The table's
+    ``event`` column reads ``"<card> playable"``, with ``target_copies``
+    (the card's copies in that deck), ``play_model`` and ``policy``. The
+    card is rebuilt like any other: when it belongs to the swept group its
+    copies go up and down with the count (a count that leaves it no copy
+    gives 0), otherwise it may lose or gain copies as one of the other cards
+    that make up the difference (name other cards as ``filler`` to keep
+    it as it is). The summary's
+    ``best`` is the legal count with the highest P at ``target_turn``.
+    Exact values within 1e-12 of each other tie: ``best`` is the smallest of
+    them and ``close_to_best`` names the others (``best_decision``
+    ``decided``). With simulated values, a legal count whose 95% interval
+    overlaps the best's cannot be told apart from it: ``best`` is the point
+    estimate's arg max, ``close_to_best`` names those counts and
+    ``best_decision`` is ``undecided`` (``none``: no legal count). A
+    ``target`` works as with events: the smallest legal count whose
+    P(playable by ``target_turn``) reaches it is ``recommended``.
 
     Returns
     -------
