@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import assert_user_error, ok, ok_json, run, sample_deck
+from helpers import SHARED_CARDDATA, assert_user_error, ok, ok_json, run, sample_deck
 from scipy.stats import hypergeom
 
 import deckstat
@@ -266,3 +266,35 @@ def test_csv_keeps_the_curve_columns(dm_sweep):
                  "--card", DRAGON, "--turns", "1-3", "--format", "csv", "--table", "summary"))
     header = out.splitlines()[0].split(",")
     assert {"best", "best_decision", "close_to_best", "policy"} <= set(header)
+
+
+# --- real card data ---------------------------------------------------------------------------------------------
+
+def real_two_colour_deck(tmp_path) -> tuple[deckstat.Deck, str]:
+    """A 40-card Fire/Darkness deck (the first 20 copies of each real decklist) and its costliest Fire card."""
+    lists = pd.read_csv(SHARED_CARDDATA / "dm_decklists_jasfreaq.csv")
+    halves = [one[one["quantity"].cumsum() <= 20] for _, one in lists.groupby("deck_name", sort=False)]
+    cards = pd.concat(halves).rename(columns={"card_name": "name", "quantity": "count",
+                                              "civilizations": "civilization"})
+    path = tmp_path / "fire_darkness.csv"
+    cards[["name", "count", "type", "civilization", "cost", "shield_trigger"]].to_csv(path, index=False)
+    fire = cards[cards["civilization"] == "Fire"].sort_values("cost", kind="stable")
+    return deckstat.load_deck(path), str(fire["name"].iloc[-1])
+
+
+@pytest.mark.skipif(not (SHARED_CARDDATA / "dm_decklists_jasfreaq.csv").exists(), reason="no shared card data")
+def test_a_real_two_colour_deck(tmp_path):
+    deck, card = real_two_colour_deck(tmp_path)
+    assert deck.size == 40 and deckstat.validate(deck, "duel-masters").legal
+    sweep = deckstat.ratio(deck, "duel-masters", group="[civilization=Fire]", objective="curve", card=card,
+                           target_turn=6)
+    table = sweep.table
+    assert table["p"].between(0, 1).all()
+    for _, rows in table.groupby("resource_count"):
+        assert rows.sort_values("turn")["p"].is_monotonic_increasing
+    at_turn = table[(table["turn"] == 6) & table["legal"]]
+    best = sweep.summary["best"].item()
+    assert at_turn.set_index("resource_count").loc[best, "p"] == at_turn["p"].max()
+    # The card is in the swept group: more Fire cards never leave it fewer copies.
+    copies = table.groupby("resource_count")["target_copies"].first()
+    assert copies.is_monotonic_increasing and copies.loc[20] == deck.counts[np.array(deck.names) == card].sum()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from helpers import DATA, ROOT, ok, run, sample_deck
+from helpers import DATA, ROOT, SHARED_CARDDATA, ok, run, sample_deck
 from scipy.stats import hypergeom
 
 import deckstat
@@ -98,3 +98,18 @@ def test_a_model_that_cannot_read_the_deck_leaves_the_rest_of_the_report(tmp_pat
     page = write_report(report, tmp_path / "out").read_text(encoding="utf-8")
     assert "No playability curve: unknown play model 'telepathy'" in section(page)
     assert "## When does the deck run out?" in page and not (tmp_path / "out" / "playability.png").exists()
+
+
+@pytest.mark.skipif(not (SHARED_CARDDATA / "dm_decklists_jasfreaq.csv").exists(), reason="no shared card data")
+def test_a_real_decklist_gets_its_playability(tmp_path):
+    lists = pd.read_csv(SHARED_CARDDATA / "dm_decklists_jasfreaq.csv")
+    path = tmp_path / "kokujo.csv"
+    kokujo = lists[lists["deck_name"] == "Kokujo's Darkness Deck"].drop(columns="deck_name")
+    kokujo.to_csv(path, index=False)
+    ok(run("report", path, "--game", "duel-masters", "--out", tmp_path / "out", "--seed", "3"))
+    text = section((tmp_path / "out" / "report.md").read_text(encoding="utf-8"))
+    names = kokujo["card_name"].nunique()
+    assert f"for the 12 most-copied of the deck's {names} cards" in text
+    header, _, *rows = table_rows(text)
+    assert len(rows) == 12 and header[-1] == "P(not by turn 10)"
+    assert [int(r[1]) for r in rows] == sorted(kokujo["quantity"], reverse=True)[:12]
