@@ -844,11 +844,12 @@ def report(
 ) -> None:
     """Everything about one deck in one page, with figures.
 
-    Legality, opening hands and mulligan, the by-turn curve, the resource-count
-    sweep, deck-out timing (with the draw and mill columns, as `deckstat
-    deckout`) and, for a deck with a shield_trigger column, the shield
-    triggers among the shields, written as report.md (or report.html) into
-    --out.
+    Legality, opening hands and mulligan, the by-turn curve, playability by
+    turn (`deckstat curve` for the first player over the 12 most-copied
+    cards), the resource-count sweep, deck-out timing (with the draw and
+    mill columns, as `deckstat deckout`) and, for a deck with a
+    shield_trigger column, the shield triggers among the shields, written as
+    report.md (or report.html) into --out.
     """
     from deckstat.present.report import how_computed, write_report
 
