@@ -216,7 +216,10 @@ class RatioResult(Result):
         One row per event: the target and the ``recommended`` count (always a
         legal deck), the kind of ``decision`` (``decided``, ``none``,
         ``undecided``, ``no target``), and the smallest count reaching the
-        target, legal or not (``smallest_reaching``).
+        target, legal or not (``smallest_reaching``). Under the curve
+        objective the table gains ``target_copies``, ``play_model`` and
+        ``policy``, the summary ``objective``, ``best``, ``best_decision``,
+        ``close_to_best``, ``play_model`` and ``policy``.
     """
 
     question: ClassVar[str] = "ratio"

@@ -55,7 +55,6 @@ from deckstat.cli.options import (
     SimulateOpt,
     TableOpt,
     TrialsOpt,
-    TurnsOpt,
     WorkersOpt,
     Zone,
     ZoneOpt,
@@ -87,6 +86,7 @@ from deckstat.present.format import (
     ratio_decision,
     rules_note,
 )
+from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
 from deckstat.terms import DECKOUT_RULES, DEFAULT_POLICY
 
 app = typer.Typer(
@@ -617,13 +617,24 @@ def ratio(
     counts: Annotated[str | None, typer.Option("--range", help="Resource counts to sweep: 8-20, 10 or 8,10,12-14 "
                                                "(default: the deck's own count ± 5).")] = None,
     event: OptionalEventsOpt = None,
-    turns: TurnsOpt = "0-5",
+    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand "
+                                              "[default: 0-5; with --objective curve, 1 to --turn].")] = None,
     zone: Annotated[str, typer.Option(help="Where the events are counted: seen (kept hand and draws), hand, "
                                       "set_aside (or the game's name for it, e.g. shields) or bottom.")] = "seen",
     target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest legal "
                                                  "count whose P(event) at the target turn reaches it.")] = None,
-    target_turn: Annotated[int | None, typer.Option("--target-turn", help="Turn of the target (default: 0, the "
-                                                    "kept opening hand).")] = None,
+    target_turn: Annotated[int | None, typer.Option("--target-turn", "--turn", help="Turn of the target (default: "
+                                                    "0, the kept opening hand; with --objective curve, the last "
+                                                    "of --turns).")] = None,
+    objective: Annotated[str, typer.Option(help="event: P(event) by turn (the default); curve: P(--card is "
+                                           "playable by --turn), as `deckstat curve`, and the count that "
+                                           "maximises it.")] = "event",
+    card: Annotated[str | None, typer.Option("--card", "-c", help="With --objective curve: the card to play "
+                                             "(every printing of the name).")] = None,
+    curve_group: Annotated[str | None, typer.Option("--curve-group", help="With --objective curve: a group to "
+                                                    "play any card of, e.g. \"[race=Dragon]\".")] = None,
+    policy: Annotated[str | None, typer.Option(help="With --objective curve: the play policy (see `deckstat games "
+                                               "show`; default: the profile's).")] = None,
     flood: Annotated[int | None, typer.Option(help="Resource cards in the kept hand that make a flood (default: "
                                               "more than half the hand, 3 of 5).")] = None,
     group: Annotated[str | None, typer.Option(help="Resource group to sweep (default: the profile's, e.g. "
@@ -659,6 +670,9 @@ def ratio(
     turn. --target 0.95 names the smallest legal count reaching it at
     --target-turn (default: the kept opening hand); with --simulate a count
     whose 95% interval contains the target leaves the decision undecided.
+    --objective curve --card NAME --turn 6 asks instead P(the card is
+    playable by turn 6) under the game's play model (as `deckstat curve`)
+    and names the legal count that maximises it.
     """
     with user_errors():
         check_plot(plot)
@@ -668,10 +682,12 @@ def ratio(
         with showing(quiet):
             result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
                                     group=group, filler=filler or None, event=event or None,
-                                    turns=parse_turns(turns), seat=seat.value, zone=zone, target=target,
-                                    target_turn=target_turn, flood=flood, keep=keep, mulligan=not no_mulligan,
+                                    turns=parse_turns(turns) if turns is not None else DEFAULT_RATIO_TURNS,
+                                    seat=seat.value, zone=zone, target=target, target_turn=target_turn,
+                                    flood=flood, keep=keep, mulligan=not no_mulligan,
                                     method=method(simulate, trials), n_trials=trials, rng=seed,
-                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
+                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
+                                    objective=objective, card=card, curve_group=curve_group, policy=policy)
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -684,6 +700,10 @@ def ratio(
         if provenance["added_cards"]:
             how += f"; generic cards added: {', '.join(provenance['added_cards'])}"
         notes = [how, *_notes(result, profile)]
+        if provenance.get("objective") == "curve":
+            head = (f"P({events}) by turn {summary['target_turn']}" + head[len(f"P({events})"):])
+            notes.append(f"play model {provenance['play_model']}, policy {provenance['policy']} (see `deckstat "
+                         "games show`)")
         if provenance["methods"].get("deckout_turn_first") == "simulate":
             notes.append(f"deck-out turns simulated: {provenance['deckout_n_trials']:,} races per count, seed "
                          f"{provenance['seed_entropy']}")
@@ -695,6 +715,8 @@ def ratio(
         lines += ratio_decision(result, FLAGS)
         if result.summary["recommended"].notna().any():
             lines.append("◀ recommended: the smallest legal count reaching the target; (now): the deck's own count")
+        if "best" in result.summary.columns and result.summary["best"].notna().any():
+            lines.append("★ best: the legal count with the highest P at the target turn")
         if lines:
             stdout().print(Text("\n".join(lines)), soft_wrap=True)
 
@@ -823,11 +845,12 @@ def report(
 ) -> None:
     """Everything about one deck in one page, with figures.
 
-    Legality, opening hands and mulligan, the by-turn curve, the resource-count
-    sweep, deck-out timing (with the draw and mill columns, as `deckstat
-    deckout`) and, for a deck with a shield_trigger column, the shield
-    triggers among the shields, written as report.md (or report.html) into
-    --out.
+    Legality, opening hands and mulligan, the by-turn curve, playability by
+    turn (`deckstat curve` for the first player over the 12 most-copied
+    cards), the resource-count sweep, deck-out timing (with the draw and
+    mill columns, as `deckstat deckout`) and, for a deck with a
+    shield_trigger column, the shield triggers among the shields, written as
+    report.md (or report.html) into --out.
     """
     from deckstat.present.report import how_computed, write_report
 

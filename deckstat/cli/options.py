@@ -32,7 +32,8 @@ FLAGS = {
     "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
     "priority": "--priority", "cards": "--card", "groups": "--group",
-    "by_turn": "--by-turn",
+    "by_turn": "--by-turn", "objective": "--objective", "objective='curve'": "--objective curve", "card": "--card",
+    "curve_group": "--curve-group",
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
 }
 

@@ -195,6 +195,9 @@ def ratio_table(result: RatioResult) -> Table:
     columns.append(f"first {group}\nturn (mean)")
     if deckout:
         columns.append("deck runs out\n" + ("(mean turn,\nsimulated)" if deckout_simulated else "(turn, exact)"))
+    copies = "target_copies" in frame.columns
+    if copies:
+        columns.append(f"{provenance.get('card') or provenance.get('curve_group')}\ncopies")
     for column in columns:
         table.add_column(Text(column), justify="center" if column == "legal" else "right")
     where = {"hand": "kept hand", "set_aside": f"in the {provenance.get('set_aside_name', 'set-aside cards')}"}
@@ -204,6 +207,8 @@ def ratio_table(result: RatioResult) -> Table:
             table.add_column(Text(when if len(events) == 1 else f"{event}\n{when}"), justify="right")
     recommended = {(row.event, int(row.target_turn)): int(row.recommended)
                    for row in result.summary.itertuples(index=False) if not pd.isna(row.recommended)}
+    best = {(row.event, int(row.target_turn)): int(row.best)
+            for row in result.summary.itertuples(index=False) if not pd.isna(getattr(row, "best", None))}
 
     def approx(column: str) -> str:
         return "≈ " if methods.get(column) == "simulate" else ""
@@ -213,6 +218,7 @@ def ratio_table(result: RatioResult) -> Table:
         by_turn = {}
         for r in rows.itertuples(index=False):
             mark = " ◀" if recommended.get((r.event, r.turn)) == count else ""
+            mark += " ★" if best.get((r.event, r.turn)) == count else ""
             by_turn[r.event, r.turn] = format_estimate(r.p, r.ci_low, r.ci_high, r.method) + mark
         mean = first["expected_first_resource_turn"]
         cells = [f"{count} (now)" if first["is_current"] else str(count), "✓" if first["legal"] else "✗",
@@ -224,6 +230,8 @@ def ratio_table(result: RatioResult) -> Table:
         if deckout:
             turn = first["deckout_turn_first"]
             cells.append("–" if turn != turn else f"≈ {turn:.2f}" if deckout_simulated else f"{turn:g}")
+        if copies:
+            cells.append(str(first["target_copies"]))
         table.add_row(*[Text(c) for c in cells], *[Text(by_turn.get((e, t), "–")) for e in events for t in turns])
     return table
 

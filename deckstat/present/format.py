@@ -235,6 +235,8 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
     """
     lines = []
     for summary in result.summary.itertuples(index=False):
+        if getattr(summary, "objective", "event") == "curve":
+            lines.append(render_marks(_best_sentence(result, summary), names))
         if summary.decision == "no target":
             continue
         rows = result.table[result.table["event"] == summary.event]
@@ -274,6 +276,29 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
                      f"{' …' if len(broken) > 1 else ''}")
         lines.append(render_marks(text, names))
     return lines
+
+
+def _best_sentence(result: RatioResult, summary) -> str:
+    """The curve objective's best count in words: the legal count with the highest P at the target turn."""
+    rows = result.table[(result.table["event"] == summary.event) & (result.table["turn"] == summary.target_turn)]
+    at_turn = rows.set_index("resource_count")
+    label, turn = summary.group, int(summary.target_turn)
+    goal = f"P({summary.event}) by turn {turn}"
+    if summary.best_decision == "none":
+        return (f"no best count: no count swept from {at_turn.index.min()} to {at_turn.index.max()} gives a legal "
+                "deck")
+    k = int(summary.best)
+    row = at_turn.loc[k]
+    shown = format_estimate(row["p"], row["ci_low"], row["ci_high"], row["method"])
+    close = summary.close_to_best
+    if summary.best_decision == "decided":
+        text = f"best: {k} {label} cards, the legal count with the highest {goal} ({shown})"
+        if close:
+            text += f"; {close} {label} cards give the same"
+        return text
+    how = f"simulate more trials ({param('n_trials')})"
+    return (f"best estimate: {k} {label} cards, {goal} {shown}, but the 95% intervals at {close} {label} cards "
+            f"overlap its own, so the sweep cannot tell them apart; {how}")
 
 
 def seed_note(provenance: Mapping, rerun: str = "rng={seed}") -> str:

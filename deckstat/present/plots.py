@@ -589,8 +589,10 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
         simulated points carry 95% error bars. A horizontal line marks the
         target, a dashed vertical one each event's recommended count (always
         a legal deck) and a dash-dotted one the smaller count that would
-        reach the target but is illegal, if any; a grey band marks the deck's
-        own count. With several events each event's lines take its colour.
+        reach the target but is illegal, if any; under the curve objective a
+        dotted one marks the best count (``summary["best"]``); a grey band
+        marks the deck's own count. With several events each event's lines
+        take its colour.
     """
     _expect(result, RatioResult, "result", "deckstat.ratio")
     frame = _check(result.table, ["resource_count", "turn", "seat", "event", "p", "ci_low", "ci_high", "method",
@@ -663,6 +665,12 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
             rows = frame[(frame["event"] == event) & (frame["seat"] == seat)]
             handles.append(Line2D([], [], linestyle="none",
                                   label=f"no recommendation: {_no_recommendation(rows, group)}{suffix}"))
+        best = _present(info.get("best"))
+        if best is not None:
+            decided = info.get("best_decision") == "decided"
+            handles.append(ax.axvline(float(best), color=color, linestyle=(0, (1, 1)), linewidth=2.0,
+                                      label=f"{'best' if decided else 'best estimate (not told apart)'}: "
+                                            f"{int(best)} {group} cards, the highest among legal counts{suffix}"))
         smallest = _present(info.get("smallest_reaching"))
         if smallest is not None and _is_false(info.get("smallest_reaching_legal")):
             handles.append(ax.axvline(float(smallest), color=legal_color, linestyle="-.", linewidth=1.5,

@@ -14,7 +14,9 @@ import pandas as pd
 
 from deckstat._validate import check_choice
 from deckstat._version import __version__
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, render_marks
+from deckstat.games.profiles import list_profiles
+from deckstat.play import MODELS
 from deckstat.present.format import (
     SEED_RERUN,
     format_estimate,
@@ -67,6 +69,9 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
         figures["mulligan"] = plots.save(plots.plot_mulligan(report.mulligan), out / "mulligan.png")
     if report.ratio is not None:
         figures["ratio"] = plots.save(plots.plot_ratio(report.ratio), out / "ratio.png")
+    playable = report.playability
+    if playable is not None and playable.curve is not None:
+        figures["playability"] = plots.save(plots.plot_curve(playable.curve), out / "playability.png")
     figures["deckout"] = plots.save(plots.plot_deckout(report.deckout), out / "deckout.png")
 
     name = deck.name
@@ -99,6 +104,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     pivot = pivot.pivot_table(index="turn", columns=["event", "seat"], values="cell", aggfunc="first", sort=False)
     pivot.columns = [f"{e} ({s})" for e, s in pivot.columns]
     lines += [_table(pivot.reset_index()), "", f"![by turn]({figures['odds'].name})", ""]
+    if playable is not None:
+        lines += _playability_section(report, figures.get("playability"))
     if report.ratio is not None:
         lines += _ratio_section(report, figures["ratio"].name)
     race = report.deckout
@@ -122,6 +129,46 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
         page = out / "report.html"
         page.write_text(_to_html(text, name), encoding="utf-8")
     return page
+
+
+def _playability_section(report: Report, figure: Path | None) -> list[str]:
+    """The "Playability by turn" section: cards x turns, the mean first turn, P(not by the last turn), the figure."""
+    playable, profile = report.playability, report.profile
+    lines = ["## Playability by turn", ""]
+    if playable.curve is None:
+        return lines + [f"No playability curve: {render_marks(playable.error)}.", ""]
+    result = playable.curve
+    table, summary = result.table, result.summary.set_index("target")
+    kind, policy = result.provenance["play_model"], result.provenance["policy"]
+    described = MODELS[kind].policies.get(policy, "") if kind in MODELS else ""
+    last = int(table["turn"].max())
+    shipped = profile.id in {p.id for p in list_profiles()}
+    where = f"`deckstat games show {profile.id}`" if shipped else "The profile file's `[play_model]` table"
+    followed = (f"the {len(playable.copies)} most-copied of the deck's {playable.names} cards"
+                if playable.names > len(playable.copies) else "every card of the deck")
+    lines += [f"Probability that the card can be played on or before each turn, first player, for {followed} "
+              f"(every printing of a name together): play model `{kind}`, policy `{policy}`"
+              f"{f' ({described})' if described else ''}. {where} gives the model's assumptions; `deckstat curve` "
+              "other cards, groups, seats and policies.", ""]
+    if not playable.mulligan:
+        lines += [f"Every first hand is kept: playability curves model the bottom mulligan, not {profile.mulligan}.",
+                  ""]
+    simulated = table[table["method"] == "simulate"]
+    if not simulated.empty:
+        widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
+        lines += [f"Simulated: {trial_count(result) or report.n_trials:,} games; every 95% interval is within "
+                  f"±{format_probability(widest)}.", ""]
+    rows = []
+    for target, part in table.groupby("target", sort=False):
+        row = {"card": target, "copies": playable.copies.get(target, "")}
+        row.update({f"turn {t}": format_probability(p) for t, p in zip(part["turn"], part["p"])})
+        mean = summary.loc[target, "mean_turn"]
+        row["mean first turn"] = "–" if pd.isna(mean) else f"{mean:.2f}"
+        row[f"P(not by turn {last})"] = format_probability(summary.loc[target, "p_never"])
+        rows.append(row)
+    lines += [_table(pd.DataFrame(rows)), "",
+              f"Mean first turn: among the games where the card is playable by turn {last}.", ""]
+    return lines + [f"![playability]({figure.name})", ""]
 
 
 def _ratio_section(report: Report, figure: str) -> list[str]:
@@ -159,7 +206,7 @@ def _ratio_section(report: Report, figure: str) -> list[str]:
     return lines + [f"![ratio]({figure})", ""]
 #: What the report calls its parts when it says which were simulated.
 _PART_NAMES = {"hands": "opening hand", "by_turn": "by turn", "mulligan": "mulligan", "ratio": "resource count",
-               "deckout": "deck-out", "shield_triggers": "shield triggers"}
+               "deckout": "deck-out", "shield_triggers": "shield triggers", "playability": "playability"}
 
 
 def how_computed(report: Report) -> str:

@@ -30,7 +30,9 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.play import build_model
 from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
+from deckstat.questions.curve import _last_turn, _targets, curve
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
@@ -65,13 +67,20 @@ FILLER_RULE = (" The filler cards {fillers} take the difference first, in that o
 #: Rounding slack of exact probabilities when they are compared with a target.
 EXACT_SLACK = 1e-12
 #: Questions simulated for each resource count; each gets its own stream (2 was a separate mulligan run).
-_STREAM_ODDS, _STREAM_HAND, _STREAM_WHEN, _STREAM_DECKOUT = 0, 1, 3, 4
+_STREAM_ODDS, _STREAM_HAND, _STREAM_WHEN, _STREAM_DECKOUT, _STREAM_CURVE = 0, 1, 3, 4, 5
 #: Trials of the deck-out race at each count when no trial count is given.
 DECKOUT_TRIALS = 20_000
 #: Default sweep: this many counts either side of the deck's own.
 DEFAULT_SPAN = 5
 #: Default target turn: the kept opening hand.
 DEFAULT_TARGET_TURN = 0
+#: Default turns of the event objective (turn 0 is the kept opening hand).
+DEFAULT_TURNS = range(6)
+#: What the sweep compares counts by: the events' odds, or how soon a card can be played (:func:`deckstat.curve`).
+OBJECTIVES = ("event", "curve")
+#: Columns the table and the summary gain under the curve objective.
+CURVE_TABLE_COLUMNS = ["target_copies", "play_model", "policy"]
+CURVE_SUMMARY_COLUMNS = ["objective", "best", "best_decision", "close_to_best", "play_model", "policy"]
 
 
 def default_flood(hand_size: int) -> int:
@@ -473,13 +482,119 @@ def check_target(target: object, target_turn: object, turns: list[int]) -> tuple
     return target, target_turn
 
 
+@dataclass(frozen=True)
+class _Goal:
+    """What the curve objective plays: one card (every printing of its name) or any card of a group."""
+
+    card: str | None
+    group: str | None
+    play_model: str
+    policy: str
+
+    @property
+    def label(self) -> str:
+        """The card or group as given."""
+        return self.card if self.card is not None else self.group
+
+    @property
+    def event(self) -> str:
+        """How the table's ``event`` column names the objective."""
+        return f"{self.label} playable"
+
+    def copies(self, drawn: Deck) -> int:
+        """Copies of the card, or cards of the group, in ``drawn`` (0 when rebuilding removed them all)."""
+        if self.group is not None:
+            return int(drawn.counts[drawn.mask(parse_group(self.group, what="group"))].sum())
+        wanted = fold(self.card)
+        rows = [i for i, name in enumerate(drawn.names) if fold(name) == wanted] or \
+            [i for i, label in enumerate(drawn.labels) if fold(label) == wanted]
+        return int(drawn.counts[rows].sum())
+
+
+def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target_turn, seat: str, card, curve_group,
+                policy, keep, mulligan) -> tuple[_Goal, list[int], int]:
+    """Check the curve objective's request on the deck as it is; return it with its turns and target turn.
+
+    Turns default to ``1..target_turn`` and the target turn to the last turn asked; one of them is needed.
+    """
+    if event is not None:
+        raise DeckstatError(f"{param('event')} is asked by the event objective; with {param('objective', 'curve')} "
+                            f"the sweep asks when {param('card')} can be played")
+    if zone != "seen":
+        raise DeckstatError(f"{param('zone')} counts the event objective's cards; with "
+                            f"{param('objective', 'curve')} a card is played from the hand")
+    if (card is None) == (curve_group is None):
+        raise DeckstatError(f"{param('objective', 'curve')} needs the card to play: {param('card')} (a card name) "
+                            f"or {param('curve_group')} (a group such as \"[race=Dragon]\"), one of them")
+    for name, value in (("card", card), ("curve_group", curve_group)):
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise DeckstatError(f"{param(name)} must be a card name or a group expression, got {value!r}")
+    if isinstance(turns, range) and turns == DEFAULT_TURNS:
+        if target_turn is None:
+            raise DeckstatError(f"{param('objective', 'curve')} needs the turn it is played by: give "
+                                f"{param('target_turn')} (e.g. 6), or {param('turns')}, whose last turn is used")
+        turn_list = list(range(1, check_whole(target_turn, "target_turn", minimum=1) + 1))
+    else:
+        turn_list = check_turns(turns)
+    if not turn_list or turn_list[0] < 1:
+        raise DeckstatError(f"{param('turns')} start at turn 1 with {param('objective', 'curve')}: a card is played "
+                            "in a turn, not in the opening hand")
+    target_turn = turn_list[-1] if target_turn is None else target_turn
+    drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
+    # The card must be in the deck as it is, and the turns within what its (constant) size allows.
+    _targets(drawn, profile, card, curve_group)
+    last = _last_turn(profile, drawn.size, seat)
+    if turn_list[-1] > last:
+        raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
+                            f"the {seat} player ({last}); {param('turns')} and {param('target_turn')} can go up "
+                            f"to {last}")
+    model = build_model(drawn, profile, policy)
+    setup = prepare(deck, profile, [], keep=keep, mulligan=mulligan, allow_absent=True)
+    if setup.rule not in ("none", "bottom"):
+        raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
+                            f"{param('mulligan', False)}")
+    goal = _Goal(card=card.strip() if card is not None else None,
+                 group=curve_group.strip() if curve_group is not None else None, play_model=model.kind,
+                 policy=model.policy)
+    return goal, turn_list, target_turn
+
+
+def _best(at_turn: pd.DataFrame) -> dict:
+    """The legal count with the highest P at the target turn, and whether the sweep tells it apart from the others.
+
+    Exact values tie within :data:`EXACT_SLACK`: the smallest tied count is the best and the others are named
+    (``decided``). A simulated best is ``undecided`` when another legal count's 95% interval overlaps its own
+    (those counts are named); ``none`` when no count swept is legal.
+    """
+    legal = at_turn[at_turn["legal"].astype(bool)].sort_values("resource_count")
+    if legal.empty:
+        return {"best": None, "best_decision": "none", "close_to_best": ""}
+    top = float(legal["p"].max())
+    exact_rows = (legal["method"] == "exact").all()
+    if exact_rows:
+        tied = legal[legal["p"] >= top - EXACT_SLACK]
+        best = int(tied["resource_count"].iloc[0])
+        close = [int(k) for k in tied["resource_count"].iloc[1:]]
+        decision = "decided"
+    else:
+        best_row = legal[legal["p"] == top].iloc[0]
+        best = int(best_row["resource_count"])
+        others = legal[legal["resource_count"] != best]
+        close = [int(r.resource_count) for r in others.itertuples(index=False)
+                 if r.ci_high >= best_row["ci_low"] and r.ci_low <= best_row["ci_high"]]
+        decision = "undecided" if close else "decided"
+    return {"best": best, "best_decision": decision, "close_to_best": ", ".join(map(str, close))}
+
+
 @runner.pooled
 def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
           filler: str | Sequence[str] | None = None, event: str | Sequence[str] | None = None,
-          turns: int | Iterable[int] = range(6), seat: str = "first", zone: str = "seen", target: float | None = None,
-          target_turn: int | None = None, flood: int | None = None, keep: str | None = None, mulligan: bool = True,
-          method: str = "auto", n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-          n_workers: int = 1, allow_absent: bool = False) -> RatioResult:
+          turns: int | Iterable[int] = DEFAULT_TURNS, seat: str = "first", zone: str = "seen",
+          target: float | None = None, target_turn: int | None = None, flood: int | None = None,
+          keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None, rng=None,
+          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
+          objective: str = "event", card: str | None = None, curve_group: str | None = None,
+          policy: str | None = None) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Rebuilding* below),
@@ -531,7 +646,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         Event(s) asked by turn (default: ``"<group> >= 1"``).
     turns : int or iterable of int
         Turns reported (turn 0 is the kept opening hand); only turn 0 for the
-        fixed zones ``hand`` and ``set_aside``.
+        fixed zones ``hand`` and ``set_aside``. Default 0..5; under the curve
+        objective turns start at 1 and default to ``1..target_turn``.
     seat : {"first", "second"}
         Whose draws.
     zone : {"seen", "hand", "set_aside", "bottom"}
@@ -543,7 +659,9 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         ``target_turn``) reaches it, for each event.
     target_turn : int, optional
         Turn of the target (default 0: the kept opening hand, the question
-        players ask of a count).
+        players ask of a count). Under the curve objective, the turn ``T`` of
+        P(playable by turn T) that the best count maximises (default: the
+        last of ``turns``; one of the two is needed).
     flood : int, optional
         Resource cards in the kept hand counted as a flood (default: more
         than half the hand, 3 of 5; see :func:`default_flood`).
@@ -557,6 +675,44 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         any count swept. A group that matches cards at some counts only (the
         swept group at 0, the other cards when the sweep reaches the deck
         size) is always accepted.
+    objective : {"event", "curve"}
+        What each count is asked: ``event`` (the default) P(event) by turn;
+        ``curve`` P(``card`` is playable on or before each turn) from
+        :func:`deckstat.curve` under the game's play model, and the count
+        that maximises it at ``target_turn`` (see *Curve objective*).
+    card : str, optional
+        Curve objective: the card to play (every printing of the name; a
+        label such as ``"VENDEUR #35"`` for one printing).
+    curve_group : str, optional
+        Curve objective: a group expression instead of ``card``; playable
+        when any of its cards is.
+    policy : str, optional
+        Curve objective: a policy of the play model (default: the
+        profile's; ``deckstat games show`` lists them).
+
+    Curve objective
+    ---------------
+    At each count the rebuilt deck is asked :func:`deckstat.curve` with the
+    same seat, keep rule, mulligan, policy, method and trials: exact where the
+    play model reduces to the cards seen, simulated otherwise from the
+    count's own stream (the root seed's spawn key + ``(count, 5)``), so a
+    count's numbers do not depend on the other counts swept. The table's
+    ``event`` column reads ``"<card> playable"``, with ``target_copies``
+    (the card's copies in that deck), ``play_model`` and ``policy``. The
+    card is rebuilt like any other: when it belongs to the swept group its
+    copies go up and down with the count (a count that leaves it no copy
+    gives 0), otherwise it may lose or gain copies as one of the other cards
+    that make up the difference (name other cards as ``filler`` to keep
+    it as it is). The summary's
+    ``best`` is the legal count with the highest P at ``target_turn``.
+    Exact values within 1e-12 of each other tie: ``best`` is the smallest of
+    them and ``close_to_best`` names the others (``best_decision``
+    ``decided``). With simulated values, a legal count whose 95% interval
+    overlaps the best's cannot be told apart from it: ``best`` is the point
+    estimate's arg max, ``close_to_best`` names those counts and
+    ``best_decision`` is ``undecided`` (``none``: no legal count). A
+    ``target`` works as with events: the smallest legal count whose
+    P(playable by ``target_turn``) reaches it is ``recommended``.
 
     Returns
     -------
@@ -605,22 +761,36 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     """
     profile = get_profile(game)
     check_deck(deck)
+    objective = check_choice(objective, "objective", OBJECTIVES)
     seat = check_seats(seat, single=True)[0]
     zone = check_ratio_zone(profile, zone)
     group = _group(profile, group)
     parsed_group = parse_group(group, what="group")
     label = parsed_group.label
     resource_event = f"{label}>=1"
-    texts = check_events(resource_event if event is None else event)
-    turn_list = [0] if zone in FIXED_ZONES else check_turns(turns)
     check_simulation(n_trials, None, chunk_size, n_workers)
     flood = default_flood(profile.hand_size) if flood is None else check_whole(flood, "flood", minimum=1,
                                                                                  maximum=profile.hand_size)
+    goal = None
+    if objective == "curve":
+        goal, turn_list, target_turn = _curve_goal(deck, profile, event=event, zone=zone, turns=turns,
+                                                   target_turn=target_turn, seat=seat, card=card,
+                                                   curve_group=curve_group, policy=policy, keep=keep,
+                                                   mulligan=mulligan)
+        texts = [goal.event]
+    else:
+        for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy)):
+            if value is not None:
+                raise DeckstatError(f"{param(name)} names what the curve objective plays; add "
+                                    f"{param('objective', 'curve')} or leave it out")
+        texts = check_events(resource_event if event is None else event)
+        turn_list = [0] if zone in FIXED_ZONES else check_turns(turns)
     target, target_turn = check_target(target, target_turn, turn_list)
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
     # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
     # every deck of the sweep.
-    setup = prepare(deck, profile, texts, keep=keep, mulligan=mulligan, allow_absent=True)
+    setup = prepare(deck, profile, [resource_event] if goal else texts, keep=keep, mulligan=mulligan,
+                    allow_absent=True)
     chosen = choose_method(setup, method)
     plan = _plan(deck, profile, group, _fillers(filler))
     count_list = _count_list(counts, profile, parsed_group, plan)
@@ -630,7 +800,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
             rebuilt[k] = plan.deck_at(k)
         except DeckstatError as exc:
             raise exc.prefixed(f"with {k} {label} cards: ") from None
-    if not allow_absent:
+    if not allow_absent and goal is None:
         check_pooled([profile.drawn_deck(d) for d, _ in rebuilt.values()], profile, texts, keep=keep,
                      keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
     # Each question at each count draws from its own stream: root seed + (count, question).
@@ -638,7 +808,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     questions = _Questions(profile=profile, texts=texts, resource_event=resource_event,
                            flood_event=f"{label}>={flood}", turns=turn_list, seat=seat, zone=zone, keep=keep,
                            mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
-                           n_workers=n_workers, streams=streams, simulated=chosen == "simulate")
+                           n_workers=n_workers, streams=streams, simulated=chosen == "simulate", goal=goal)
     tables, provenance, methods, added = [], {}, {}, []
     with track(f"ratio: {label} counts", total=len(count_list), unit="counts") as counts_done:
         for k in count_list:
@@ -651,9 +821,22 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
             tables.append(table.assign(is_current=k == plan.current))
             counts_done.advance()
     columns = RATIO_COLUMNS if setup.rule != "none" else [c for c in RATIO_COLUMNS if c != "mulligan_rate"]
-    table, summary = _decisions(pd.concat(tables, ignore_index=True), target, target_turn, columns)
-    summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
-                             method=chosen)[SUMMARY_COLUMNS]
+    if goal is not None:
+        columns = columns + CURVE_TABLE_COLUMNS
+    swept = pd.concat(tables, ignore_index=True)
+    if goal is not None:
+        methods = {**methods, "p": "simulate" if (swept["method"] == "simulate").any() else "exact"}
+    table, summary = _decisions(swept, target, target_turn, columns)
+    if goal is None:
+        summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
+                                 method=chosen)[SUMMARY_COLUMNS]
+    else:
+        curve_method = methods["p"]
+        best = _best(table[table["turn"] == target_turn])
+        summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
+                                 method=curve_method, objective="curve", **best, play_model=goal.play_model,
+                                 policy=goal.policy)[SUMMARY_COLUMNS + CURVE_SUMMARY_COLUMNS]
+        summary["best"] = summary["best"].astype("Int64")
     scaling = SCALING_RULE.format(group=label, generic=f"{plan.generic_stem} 1", generic2=f"{plan.generic_stem} 2")
     if plan.ignore_limit:
         scaling += IGNORED_LIMIT
@@ -663,7 +846,10 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
                        "flood": flood,
                        "filler": [str(plan.table["name"].iloc[i]) for i in plan.fillers] or None,
                        "scaling": scaling, "added_cards": added, "counts": count_list, "methods": methods})
-    if chosen == "simulate" or methods.get("deckout_turn_first") == "simulate":
+    if goal is not None:
+        provenance.update({"objective": "curve", "card": goal.card, "curve_group": goal.group,
+                           "play_model": goal.play_model, "policy": goal.policy})
+    if chosen == "simulate" or "simulate" in (methods.get("deckout_turn_first"), methods.get("p")):
         provenance.update(runner.provenance(streams))
     if methods.get("deckout_turn_first") == "simulate":
         provenance["deckout_n_trials"] = DECKOUT_TRIALS if n_trials is None else n_trials
@@ -709,6 +895,7 @@ class _Questions:
     n_workers: int
     streams: runner.Streams
     simulated: bool
+    goal: _Goal | None = None
 
     def seed(self, k: int, question: int, *, always: bool = False) -> np.random.SeedSequence | None:
         """The stream of one question at count ``k`` (``None`` for exact questions, which need none)."""
@@ -726,10 +913,21 @@ class _Questions:
         common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
                   "chunk_size": self.chunk_size, "n_workers": self.n_workers, "allow_absent": True}
         report = validate(rebuilt, profile)
-        by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, zone=self.zone,
-                       rng=self.seed(k, _STREAM_ODDS), **common)
         hand = odds(rebuilt, profile, [self.resource_event, self.flood_event], zone="hand", seat=seat,
                     rng=self.seed(k, _STREAM_HAND), **common)
+        if self.goal is None:
+            by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, zone=self.zone,
+                           rng=self.seed(k, _STREAM_ODDS), **common)
+            # Each event's first hands (or the exact engine) give its mulligan rate.
+            keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
+            rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
+            by_turn_table, by_turn_provenance = by_turn.table, by_turn.provenance
+            p_method, rate_method = str(by_turn.table["method"].iloc[0]), str(by_turn.summary["method"].iloc[0])
+        else:
+            by_turn_table, by_turn_provenance = self.playable(k, rebuilt)
+            # The keep rule does not depend on what is asked: the hand question's first hands give the rate.
+            rates = 1.0 - float(hand.summary["p_keep_first"].iloc[0])
+            p_method, rate_method = str(by_turn_table["method"].iloc[0]), str(hand.summary["method"].iloc[0])
         first_turn, when_method = math.nan, None
         if k > 0:
             last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
@@ -746,17 +944,39 @@ class _Questions:
                  "p_resource_in_hand": float(hand.table["p"].iloc[0]),
                  "p_flood_in_hand": float(hand.table["p"].iloc[1]),
                  "expected_first_resource_turn": first_turn, **deckouts}
-        provenance = {key: value for key, value in by_turn.provenance.items()
+        provenance = {key: value for key, value in by_turn_provenance.items()
                       if key not in (*runner.SEED_KEYS, "question")}
-        # Each event's first hands (or the exact engine) give its mulligan rate.
-        keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
-        rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
         hand_method = str(hand.table["method"].iloc[0])
-        methods = {"p": str(by_turn.table["method"].iloc[0]), "p_resource_in_hand": hand_method,
-                   "p_flood_in_hand": hand_method, "mulligan_rate": str(by_turn.summary["method"].iloc[0]),
+        methods = {"p": p_method, "p_resource_in_hand": hand_method,
+                   "p_flood_in_hand": hand_method, "mulligan_rate": rate_method,
                    "expected_first_resource_turn": when_method, "deckout_turn_first": deckout_method,
                    "deckout_turn_second": deckout_method}
-        return by_turn.table.assign(mulligan_rate=rates, **facts), provenance, methods
+        return by_turn_table.assign(mulligan_rate=rates, **facts), provenance, methods
+
+    def playable(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict]:
+        """P(the goal's card is playable by each turn) for the deck with ``k`` resource cards, from :func:`curve`.
+
+        A deck the rebuilding left without a copy of the card never plays it: 0, exactly.
+        """
+        goal, profile = self.goal, self.profile
+        drawn = profile.drawn_deck(rebuilt).with_synonyms(profile.synonyms)
+        copies = goal.copies(drawn)
+        identity = {"deck": drawn.name, "game": profile.id, "event": goal.event, "seat": self.seat}
+        if copies == 0:
+            rows = [{**identity, "turn": t, "p": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n_trials": None,
+                     "method": "exact"} for t in self.turns]
+            provenance = {"play_model": goal.play_model, "policy": goal.policy}
+        else:
+            result = curve(rebuilt, profile, cards=goal.card, groups=goal.group, turns=self.turns, seat=self.seat,
+                           policy=goal.policy, keep=self.keep, mulligan=self.mulligan, method=self.method,
+                           n_trials=self.n_trials, rng=self.seed(k, _STREAM_CURVE, always=True),
+                           chunk_size=self.chunk_size, n_workers=self.n_workers)
+            rows = result.table.assign(event=goal.event)[["deck", "game", "event", "seat", "turn", "p", "ci_low",
+                                                          "ci_high", "n_trials", "method"]].to_dict("records")
+            provenance = result.provenance
+        table = frame(rows, ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method"],
+                      integers=("n_trials",))
+        return table.assign(target_copies=copies, play_model=goal.play_model, policy=goal.policy), provenance
 
 
 def _decisions(table: pd.DataFrame, target: float | None, target_turn: int,

@@ -1,4 +1,4 @@
-"""Everything about one deck at once: legality, opening hands, the by-turn curve, ratios, deck-out.
+"""Everything about one deck at once: legality, opening hands, the by-turn curve, playability, ratios, deck-out.
 
 :func:`report` asks the other questions and returns their results together;
 :func:`deckstat.present.report.write_report` writes them as a page with figures.
@@ -17,14 +17,17 @@ from deckstat.engines import runner
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.questions.curve import _last_turn as curve_last_turn
+from deckstat.questions.curve import curve
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
 from deckstat.questions.ratio import ratio
 from deckstat.questions.validate import validate
-from deckstat.results import DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
+from deckstat.results import CurveResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
 from deckstat.schema import canonical_column
 from deckstat.terms import DEFAULT_POLICY, SEATS
+from deckstat.text import fold
 
 #: The cards a shield trigger section counts: those whose ``shield_trigger`` column is 1 (or more).
 SHIELD_TRIGGER_GROUP = "[shield_trigger>=1]"
@@ -57,6 +60,37 @@ class ShieldTriggers:
         return float(self.odds.table["p"].iloc[k - 1])
 
 
+@dataclass(frozen=True)
+class Playability:
+    """When the deck's cards can be played: :func:`deckstat.curve` for the first player, card by card.
+
+    Attributes
+    ----------
+    curve : CurveResult or None
+        One target per card name (every printing of a name together), the
+        :data:`PLAYABILITY_CARDS` most-copied ones when the deck has more;
+        ``None`` when the play model cannot read the deck (see ``error``).
+    copies : dict of str to int
+        Copies of each card followed, in the order followed.
+    names : int
+        Distinct card names in the drawn deck.
+    mulligan : bool
+        Whether the curves take the profile's mulligan (only the bottom mulligan is modelled; under another one
+        every first hand is kept).
+    error : str or None
+        Why there is no curve (a card the play model cannot read), in one line.
+    """
+
+    curve: CurveResult | None
+    copies: dict[str, int]
+    names: int
+    mulligan: bool
+    error: str | None = None
+
+
+#: Card names the playability section follows at most, the most-copied first.
+PLAYABILITY_CARDS = 12
+
 #: The report's ratio target: a resource card in the kept opening hand 95% of the time.
 REPORT_TARGET = 0.95
 #: Trials of the report's simulated parts when none are given (the resource-count sweep keeps ratio's own).
@@ -83,6 +117,10 @@ class Report:
     shield_triggers : ShieldTriggers or None
         For a game that sets cards aside (Duel Masters' shields) and a deck
         with a ``shield_trigger`` column; ``None`` otherwise.
+    playability : Playability or None
+        P(each card is playable by turn t) for the first player under the
+        profile's play model (:func:`deckstat.curve`); ``None`` when the deck
+        cannot play a turn.
     n_trials : int
         Trials of every simulated part but the resource-count sweep (see :func:`report`).
     seed : int or None
@@ -106,6 +144,7 @@ class Report:
     n_trials: int
     seed: int | None
     provenance: dict
+    playability: Playability | None = None
 
     def parts(self) -> dict[str, object]:
         """The results the report shows, by attribute name (parts the deck has no use for left out)."""
@@ -113,6 +152,8 @@ class Report:
                                                         "deckout")}
         if self.shield_triggers is not None:
             parts["shield_triggers"] = self.shield_triggers.odds
+        if self.playability is not None and self.playability.curve is not None:
+            parts["playability"] = self.playability.curve
         return {name: result for name, result in parts.items() if result is not None}
 
     def frames(self) -> dict[str, pd.DataFrame]:
@@ -160,6 +201,35 @@ def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int, streams: ru
                           expected=expected)
 
 
+def _playability(deck: Deck, profile: Profile, *, last_turn: int, n_trials: int, streams: runner.Streams,
+                 n_workers: int = 1) -> Playability | None:
+    """The playability curves of the deck's most-copied card names, first player, turns 1..``last_turn``."""
+    drawn = profile.drawn_deck(deck)
+    copies: dict[str, int] = {}
+    spelled: dict[str, str] = {}
+    for name, count in zip(drawn.names, drawn.counts):
+        key = fold(name)
+        spelled.setdefault(key, name)
+        copies[key] = copies.get(key, 0) + int(count)
+    # Most copies first; ties keep the deck's order (sorted is stable).
+    followed = sorted((key for key in copies if copies[key] > 0), key=lambda key: -copies[key])
+    names = len(followed)
+    followed = followed[:PLAYABILITY_CARDS]
+    shown = {spelled[key]: copies[key] for key in followed}
+    last = min(last_turn, curve_last_turn(profile, drawn.size, "first"))
+    if last < 1 or not shown:
+        return None
+    # Curves model the bottom mulligan only; under another one every first hand is kept, as in the deck-out part.
+    mulligan = profile.mulligan in ("none", "bottom")
+    try:
+        result = curve(deck, profile, cards=list(shown), turns=range(1, last + 1), seat="first", mulligan=mulligan,
+                       n_trials=n_trials, rng=streams, n_workers=n_workers)
+    except DeckstatError as exc:
+        # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.
+        return Playability(curve=None, copies=shown, names=names, mulligan=mulligan, error=str(exc))
+    return Playability(curve=result, copies=shown, names=names, mulligan=mulligan)
+
+
 @runner.pooled
 def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
            policy: str = DEFAULT_POLICY, allow_absent: bool = False, n_workers: int = 1) -> Report:
@@ -193,6 +263,14 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     Returns
     -------
     Report
+
+    Notes
+    -----
+    The playability part is :func:`deckstat.curve` for the first player over
+    the :data:`PLAYABILITY_CARDS` most-copied card names, turns 1 to
+    ``turns``, under the profile's play model and default policy, with the
+    report's trials and seed when simulated: each card's numbers are those of
+    ``deckstat curve --card NAME --seat first --turns 1-N --trials T --seed S``.
     """
     profile = get_profile(game)
     check_deck(deck)
@@ -210,13 +288,16 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
     race_mulligan = profile.mulligan in ("none", "bottom")
     has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
-    with track("report", total=4 + has_mulligan + has_sweep, unit="parts") as parts:
+    with track("report", total=5 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **common)
         parts.advance()
         hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **common)
         parts.advance()
         report_mulligan = mulligan(deck, profile, n_trials=trials, rng=rng, **common) if has_mulligan else None
         parts.advance(has_mulligan)
+        playability = _playability(deck, profile, last_turn=last_turn, n_trials=trials, streams=rng,
+                                   n_workers=n_workers)
+        parts.advance()
         sweep = None
         if has_sweep:
             # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening
@@ -233,4 +314,4 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
                   mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=trials,
-                  seed=rng.seed, provenance=provenance)
+                  seed=rng.seed, provenance=provenance, playability=playability)
