@@ -91,12 +91,12 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
                             f"{param('mulligan', False)}")
     model = build_model(drawn, profile, policy)
-    labels, targets = _targets(drawn, profile, cards, groups)
+    labels, targets = play_targets(drawn, profile, cards, groups)
     library = profile.library_size(drawn.size)
     if library < 0:
         raise DeckstatError(f"the deck has {drawn.size} cards, fewer than the {profile.set_aside + profile.hand_size} "
                             "dealt before turn 1")
-    last = min(_last_turn(profile, drawn.size, s) for s in seats)
+    last = min(last_play_turn(profile, drawn.size, s) for s in seats)
     if turn_list[-1] > last:
         raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
                             f"{' and '.join(seats)} ({last}); {param('turns')} can go up to {last}")
@@ -164,7 +164,7 @@ def _widest(tallies: np.ndarray, n_trials: int) -> float:
     return runner.widest_half_width(np.cumsum(tallies[..., :-1], axis=-1), n_trials)
 
 
-def _last_turn(profile: Profile, deck_size: int, seat: str) -> int:
+def last_play_turn(profile: Profile, deck_size: int, seat: str) -> int:
     """The last turn whose main phase the seat reaches with cards drawn as the profile says."""
     last = profile.last_turn(deck_size, seat)
     if profile.draw_step == "end":
@@ -187,7 +187,7 @@ def _as_list(value, name: str) -> list[str]:
     return items
 
 
-def _targets(deck: Deck, profile: Profile, cards, groups) -> tuple[list[str], list[np.ndarray]]:
+def play_targets(deck: Deck, profile: Profile, cards, groups) -> tuple[list[str], list[np.ndarray]]:
     """Target labels and their card masks over the deck's rows."""
     card_list, group_list = _as_list(cards, "cards"), _as_list(groups, "groups")
     labels, masks = [], []

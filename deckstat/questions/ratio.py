@@ -32,7 +32,7 @@ from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.play import build_model
 from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
-from deckstat.questions.curve import _last_turn, _targets, curve
+from deckstat.questions.curve import curve, last_play_turn, play_targets
 from deckstat.questions.deckout import deckout
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
@@ -542,8 +542,8 @@ def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target
     target_turn = turn_list[-1] if target_turn is None else target_turn
     drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
     # The card must be in the deck as it is, and the turns within what its (constant) size allows.
-    _targets(drawn, profile, card, curve_group)
-    last = _last_turn(profile, drawn.size, seat)
+    play_targets(drawn, profile, card, curve_group)
+    last = last_play_turn(profile, drawn.size, seat)
     if turn_list[-1] > last:
         raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
                             f"the {seat} player ({last}); {param('turns')} and {param('target_turn')} can go up "

@@ -17,8 +17,7 @@ from deckstat.engines import runner
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.questions.curve import _last_turn as curve_last_turn
-from deckstat.questions.curve import curve
+from deckstat.questions.curve import curve, last_play_turn
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
@@ -216,7 +215,7 @@ def _playability(deck: Deck, profile: Profile, *, last_turn: int, n_trials: int,
     names = len(followed)
     followed = followed[:PLAYABILITY_CARDS]
     shown = {spelled[key]: copies[key] for key in followed}
-    last = min(last_turn, curve_last_turn(profile, drawn.size, "first"))
+    last = min(last_turn, last_play_turn(profile, drawn.size, "first"))
     if last < 1 or not shown:
         return None
     # Curves model the bottom mulligan only; under another one every first hand is kept, as in the deck-out part.
