@@ -183,7 +183,8 @@ DECKOUT = "03_deck_out_timing.ipynb"
 COMPARE = "04_comparing_two_decklists.ipynb"
 DUEL_MASTERS = "05_duel_masters_shields_and_civilizations.ipynb"
 BATCH = "06_batch_runs.ipynb"
-CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH)
+ON_CURVE = "07_can_i_cast_it_on_curve.ipynb"
+CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH, ON_CURVE)
 
 def has_terrain(counts):
     """Terrain>=1 on (Terrains, cheap Personnages, others) counts: also Wankul's keep rule."""
@@ -504,3 +505,110 @@ def test_batch_notebook():
     assert exact["duel-masters"] == pytest.approx(1 - none_in(total(dm), triggers, 5), abs=EXACT)
     terrains = total(jdg, lambda r: r["type"] == "TERRAIN")
     assert exact["jdg"] == pytest.approx(1 - none_in(total(jdg), terrains, 5), abs=EXACT)
+
+
+def dm_seen(seat: str, turn: int) -> int:
+    """Duel Masters cards seen by turn t: the 5-card hand and a draw a turn, the first player skipping turn 1's."""
+    return HAND + (turn - 1 if seat == "first" else turn)
+
+
+def castable_mono(size: int, copies: int, civ_cards: int, seen: int, cost: int, turn: int) -> float:
+    """P(a copy and a second card of its civilization among ``seen`` cards) from turn ``cost`` on, 0 before.
+
+    With one card charged a turn the mana is the turn number; a mono-civilization card needs a copy in hand and
+    one card of its civilization (``civ_cards`` counts the copies) in the mana zone:
+    1 - P(no copy) - P(one copy and no other card of the civilization).
+    """
+    if turn < cost:
+        return 0.0
+    return (1 - choose(size - copies, seen) / choose(size, seen)
+            - copies * choose(size - civ_cards, seen - 1) / choose(size, seen))
+
+
+def evolution_bound(deck: list[dict], evolution: dict, seen: int) -> float:
+    """P(an evolution, one of its bases and a third card giving its civilization among ``seen`` cards).
+
+    Every game where the evolution is playable has them: the evolution in hand, its base in the battle zone and
+    a card of the civilization in the mana zone (a spare evolution or base, or a multicolour card, may be it).
+    """
+    civ = evolution["civilization"]
+    races = set((evolution["évolue_de"] or evolution["race"]).split(";"))
+    bases = [r for r in deck if r["type"] == "Créature" and races & set(r["race"].split(";"))]
+    evo, base = evolution["count"], sum(r["count"] for r in bases)
+    other = total(deck, lambda r: civ in r["civilization"].split(";") and r not in bases
+                  and r["name"] != evolution["name"])
+    cells = (evo, base, other, total(deck) - evo - base - other)
+    return sum(mv_hypergeom(drawn, cells) for drawn in compositions(seen, cells)
+               if drawn[0] >= 1 and drawn[1] >= 1 and drawn[0] + drawn[1] + drawn[2] >= 3)
+
+
+def test_on_curve_notebook():
+    values = run_notebook(ON_CURVE, {"every": "every.table", "on_curve": "on_curve.reset_index()",
+                                     "seen": "seen.table", "policies": "policies",
+                                     "naive_method": "naive.table['method'].unique().tolist()",
+                                     "evolutions": "evolutions.table"})
+    deck = cards(sample_deck("duel-masters"))
+    size = total(deck)
+    assert size == 40 and {r["civilization"] for r in deck} == {"Feu", "Nature"}  # every card mono-civilization
+    by_name = {r["name"]: r for r in deck}
+
+    def reference(name, seat, turn):
+        card = by_name[name]
+        civ_cards = total(deck, lambda r: r["civilization"] == card["civilization"])
+        return castable_mono(size, card["count"], civ_cards, dm_seen(seat, turn), int(card["cost"]), turn)
+
+    every = rows(values["every"])
+    assert sorted((r["target"], r["seat"], r["turn"]) for r in every) == \
+        sorted(itertools.product(by_name, ["first", "second"], range(1, 11)))
+    for r in every:
+        assert (r["method"], r["policy"]) == ("exact", "civ_first")
+        assert r["p"] == pytest.approx(reference(r["target"], r["seat"], r["turn"]), abs=EXACT), r
+
+    on_curve = rows(values["on_curve"])
+    assert [r["target"] for r in on_curve] == sorted(by_name, key=lambda n: int(by_name[n]["cost"]))
+    for r in on_curve:
+        cost = int(by_name[r["target"]]["cost"])
+        assert r["cost"] == cost
+        for seat in ("first", "second"):
+            assert r[seat] == pytest.approx(reference(r["target"], seat, cost), abs=EXACT), r
+
+    dragon = by_name["Dragon Crème Brûlée"]
+    seen = rows(values["seen"])
+    assert sorted((r["seat"], r["turn"]) for r in seen) == sorted(itertools.product(["first", "second"],
+                                                                                    range(1, 11)))
+    for r in seen:
+        assert r["p"] == pytest.approx(1 - none_in(size, dragon["count"], dm_seen(r["seat"], r["turn"])), abs=EXACT)
+
+    policies = rows(values["policies"])
+    assert values["naive_method"] == ["simulate"]
+    assert {r["target"] for r in policies} == {"Dragon Crème Brûlée", "Scarabée Tondeuse"}
+    for r in policies:
+        exact = reference(r["target"], "first", r["turn"])
+        assert r["exact"] == pytest.approx(exact, abs=EXACT)
+        # The simulated civ_first plays exactly the exact event, so it agrees within the standard error.
+        assert within_standard_error(r["civ_first"], exact, N_TRIALS, len(policies)), r
+        # Every policy needs that event, and both policies played the same deals: the naive one is never ahead.
+        assert r["first_drawn"] <= r["civ_first"], r
+    # The notebook's point: the naive player often misses the 2-cost Nature card on turn 2.
+    [scarab] = [r for r in policies if (r["target"], r["turn"]) == ("Scarabée Tondeuse", 2)]
+    exact = reference("Scarabée Tondeuse", "first", 2)
+    assert scarab["first_drawn"] < exact - z_for(1) * math.sqrt(exact * (1 - exact) / N_TRIALS)
+
+    evolution_deck = cards(sample_deck("duel-masters", "evolution_deck.csv"))
+    evolutions = {r["name"]: r for r in evolution_deck if "évolu" in r["type"]}
+    table = rows(values["evolutions"])
+    checked = [r for r in table if r["target"] in evolutions]
+    assert {r["target"] for r in checked} == set(evolutions)
+    for r in table:
+        assert (r["method"], r["n_trials"]) == ("simulate", N_TRIALS)
+    for r in checked:
+        evolution = evolutions[r["target"]]
+        races = set((evolution["évolue_de"] or evolution["race"]).split(";"))
+        base_cost = min(int(b["cost"]) for b in evolution_deck
+                        if b["type"] == "Créature" and races & set(b["race"].split(";")))
+        # The base is summoned on an earlier turn (mana >= its cost) or on the same turn with mana for both.
+        if r["turn"] < max(int(evolution["cost"]), base_cost + 1):
+            assert r["p"] == 0.0, r
+        else:
+            bound = evolution_bound(evolution_deck, evolution, dm_seen("first", r["turn"]))
+            assert r["p"] <= bound + z_for(len(checked)) * math.sqrt(bound * (1 - bound) / N_TRIALS), r
