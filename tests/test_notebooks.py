@@ -183,7 +183,9 @@ DECKOUT = "03_deck_out_timing.ipynb"
 COMPARE = "04_comparing_two_decklists.ipynb"
 DUEL_MASTERS = "05_duel_masters_shields_and_civilizations.ipynb"
 BATCH = "06_batch_runs.ipynb"
-CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH)
+ON_CURVE = "07_can_i_cast_it_on_curve.ipynb"
+DISCARD_COST = "08_wankul_discard_cost.ipynb"
+CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH, ON_CURVE, DISCARD_COST)
 
 def has_terrain(counts):
     """Terrain>=1 on (Terrains, cheap Personnages, others) counts: also Wankul's keep rule."""
@@ -504,3 +506,207 @@ def test_batch_notebook():
     assert exact["duel-masters"] == pytest.approx(1 - none_in(total(dm), triggers, 5), abs=EXACT)
     terrains = total(jdg, lambda r: r["type"] == "TERRAIN")
     assert exact["jdg"] == pytest.approx(1 - none_in(total(jdg), terrains, 5), abs=EXACT)
+
+
+def dm_seen(seat: str, turn: int) -> int:
+    """Duel Masters cards seen by turn t: the 5-card hand and a draw a turn, the first player skipping turn 1's."""
+    return HAND + (turn - 1 if seat == "first" else turn)
+
+
+def castable_mono(size: int, copies: int, civ_cards: int, seen: int, cost: int, turn: int) -> float:
+    """P(a copy and a second card of its civilization among ``seen`` cards) from turn ``cost`` on, 0 before.
+
+    With one card charged a turn the mana is the turn number; a mono-civilization card needs a copy in hand and
+    one card of its civilization (``civ_cards`` counts the copies) in the mana zone:
+    1 - P(no copy) - P(one copy and no other card of the civilization).
+    """
+    if turn < cost:
+        return 0.0
+    return (1 - choose(size - copies, seen) / choose(size, seen)
+            - copies * choose(size - civ_cards, seen - 1) / choose(size, seen))
+
+
+def evolution_bound(deck: list[dict], evolution: dict, seen: int) -> float:
+    """P(an evolution, one of its bases and a third card giving its civilization among ``seen`` cards).
+
+    Every game where the evolution is playable has them: the evolution in hand, its base in the battle zone and
+    a card of the civilization in the mana zone (a spare evolution or base, or a multicolour card, may be it).
+    """
+    civ = evolution["civilization"]
+    races = set((evolution["évolue_de"] or evolution["race"]).split(";"))
+    bases = [r for r in deck if r["type"] == "Créature" and races & set(r["race"].split(";"))]
+    evo, base = evolution["count"], sum(r["count"] for r in bases)
+    other = total(deck, lambda r: civ in r["civilization"].split(";") and r not in bases
+                  and r["name"] != evolution["name"])
+    cells = (evo, base, other, total(deck) - evo - base - other)
+    return sum(mv_hypergeom(drawn, cells) for drawn in compositions(seen, cells)
+               if drawn[0] >= 1 and drawn[1] >= 1 and drawn[0] + drawn[1] + drawn[2] >= 3)
+
+
+def test_on_curve_notebook():
+    values = run_notebook(ON_CURVE, {"every": "every.table", "on_curve": "on_curve.reset_index()",
+                                     "seen": "seen.table", "policies": "policies",
+                                     "naive_method": "naive.table['method'].unique().tolist()",
+                                     "evolutions": "evolutions.table"})
+    deck = cards(sample_deck("duel-masters"))
+    size = total(deck)
+    assert size == 40 and {r["civilization"] for r in deck} == {"Feu", "Nature"}  # every card mono-civilization
+    by_name = {r["name"]: r for r in deck}
+
+    def reference(name, seat, turn):
+        card = by_name[name]
+        civ_cards = total(deck, lambda r: r["civilization"] == card["civilization"])
+        return castable_mono(size, card["count"], civ_cards, dm_seen(seat, turn), int(card["cost"]), turn)
+
+    every = rows(values["every"])
+    assert sorted((r["target"], r["seat"], r["turn"]) for r in every) == \
+        sorted(itertools.product(by_name, ["first", "second"], range(1, 11)))
+    for r in every:
+        assert (r["method"], r["policy"]) == ("exact", "civ_first")
+        assert r["p"] == pytest.approx(reference(r["target"], r["seat"], r["turn"]), abs=EXACT), r
+
+    on_curve = rows(values["on_curve"])
+    assert [r["target"] for r in on_curve] == sorted(by_name, key=lambda n: int(by_name[n]["cost"]))
+    for r in on_curve:
+        cost = int(by_name[r["target"]]["cost"])
+        assert r["cost"] == cost
+        for seat in ("first", "second"):
+            assert r[seat] == pytest.approx(reference(r["target"], seat, cost), abs=EXACT), r
+
+    dragon = by_name["Dragon Crème Brûlée"]
+    seen = rows(values["seen"])
+    assert sorted((r["seat"], r["turn"]) for r in seen) == sorted(itertools.product(["first", "second"],
+                                                                                    range(1, 11)))
+    for r in seen:
+        assert r["p"] == pytest.approx(1 - none_in(size, dragon["count"], dm_seen(r["seat"], r["turn"])), abs=EXACT)
+
+    policies = rows(values["policies"])
+    assert values["naive_method"] == ["simulate"]
+    assert {r["target"] for r in policies} == {"Dragon Crème Brûlée", "Scarabée Tondeuse"}
+    for r in policies:
+        exact = reference(r["target"], "first", r["turn"])
+        assert r["exact"] == pytest.approx(exact, abs=EXACT)
+        # The simulated civ_first plays exactly the exact event, so it agrees within the standard error.
+        assert within_standard_error(r["civ_first"], exact, N_TRIALS, len(policies)), r
+        # Every policy needs that event, and both policies played the same deals: the naive one is never ahead.
+        assert r["first_drawn"] <= r["civ_first"], r
+    # The notebook's point: the naive player often misses the 2-cost Nature card on turn 2.
+    [scarab] = [r for r in policies if (r["target"], r["turn"]) == ("Scarabée Tondeuse", 2)]
+    exact = reference("Scarabée Tondeuse", "first", 2)
+    assert scarab["first_drawn"] < exact - z_for(1) * math.sqrt(exact * (1 - exact) / N_TRIALS)
+
+    evolution_deck = cards(sample_deck("duel-masters", "evolution_deck.csv"))
+    evolutions = {r["name"]: r for r in evolution_deck if "évolu" in r["type"]}
+    table = rows(values["evolutions"])
+    checked = [r for r in table if r["target"] in evolutions]
+    assert {r["target"] for r in checked} == set(evolutions)
+    for r in table:
+        assert (r["method"], r["n_trials"]) == ("simulate", N_TRIALS)
+    for r in checked:
+        evolution = evolutions[r["target"]]
+        races = set((evolution["évolue_de"] or evolution["race"]).split(";"))
+        base_cost = min(int(b["cost"]) for b in evolution_deck
+                        if b["type"] == "Créature" and races & set(b["race"].split(";")))
+        # The base is summoned on an earlier turn (mana >= its cost) or on the same turn with mana for both.
+        if r["turn"] < max(int(evolution["cost"]), base_cost + 1):
+            assert r["p"] == 0.0, r
+        else:
+            bound = evolution_bound(evolution_deck, evolution, dm_seen("first", r["turn"]))
+            assert r["p"] <= bound + z_for(len(checked)) * math.sqrt(bound * (1 - bound) / N_TRIALS), r
+
+
+def drought_seen(cells: tuple[int, int, int], turn: int) -> float:
+    """P(a target among the cards seen by turn t), Wankul without mulligan, Terrains never leaving play.
+
+    ``cells`` = (targets, Terrains, others). Turn 1 sees the 5-card hand and a draw; with no Terrain among them
+    the drought draws up to the first Terrain, at position f. That Terrain stays in play, so turn t has seen the
+    first 5 + t + max(0, f - 6) cards. The target is missed when the f - 1 cards before the Terrain are others and
+    none of the next s - f cards is a target.
+    """
+    targets, terrains, others = cells
+    size = sum(cells)
+    missed = 0.0
+    for f in range(1, others + 2):
+        seen = HAND + turn + max(0, f - 6)
+        assert seen <= size
+        before = math.perm(others, f - 1) / math.perm(size, f - 1)
+        missed += (before * terrains / (size - f + 1)
+                   * choose(size - f - targets, seen - f) / choose(size - f, seen - f))
+    return 1 - missed
+
+
+def kept_terrain_seen(cells: tuple[int, int, int], turn: int, mulligan: bool) -> float:
+    """:func:`drought_seen` with Wankul's bottom mulligan (a first hand without Terrain goes under the deck).
+
+    A kept first hand holds a Terrain, played on turn 1 and never leaving: no drought, the cards seen are the
+    hand and t draws. A mulliganed one leaves the other 45 cards, with every Terrain, to be played as a deck
+    without mulligan (the drought stops at a Terrain long before the cards put under).
+    """
+    if not mulligan:
+        return drought_seen(cells, turn)
+    p = 0.0
+    for first in compositions(HAND, cells):
+        rest = minus(cells, first)
+        if first[1] >= 1:
+            p += mv_hypergeom(first, cells) * (1.0 if first[0] else 1 - none_in(sum(rest), rest[0], turn))
+        else:
+            p += mv_hypergeom(first, cells) * drought_seen(rest, turn)
+    return p
+
+
+def test_wankul_discard_cost_notebook():
+    values = run_notebook(DISCARD_COST, {"hold": "hold.table", "courbe": "courbe.table", "seen": "seen.table",
+                                         "settings": "settings", "kept_hold": "never_scored.table",
+                                         "kept_courbe": "never_scored_courbe.table"})
+    deck = cards(sample_deck("wankul"))
+    terrains = total(deck, lambda r: r["type"] == "Terrain")
+
+    def cells_of(keep):
+        """(targets, Terrains, others) of the sample deck."""
+        targets = total(deck, keep)
+        return targets, terrains, total(deck) - targets - terrains
+
+    robot = cells_of(lambda r: r["name"] == "Robot Camembert")
+    costly = cells_of(lambda r: r["type"] != "Terrain" and float(r["cost"]) >= 2)
+    assert (robot, costly) == ((3, 10, 37), (14, 10, 26))
+    # Both targets cost 2 or 3; under hold the hand never falls below 5 cards, so 4 others pay for a target in
+    # hand: playable = seen (with a Terrain in play). With Terrains never scored no drought follows turn 1, and
+    # the cards seen are those of kept_terrain_seen; with Terrains scored the droughts only add cards.
+    reference = {("Robot Camembert", t, m): kept_terrain_seen(robot, t, m) for t in range(1, 11) for m in (0, 1)}
+    reference.update({("[coût>=2]", t, m): kept_terrain_seen(costly, t, m) for t in range(1, 11) for m in (0, 1)})
+
+    hold, courbe = rows(values["hold"]), rows(values["courbe"])
+    assert [(r["target"], r["turn"]) for r in hold] == [(r["target"], r["turn"]) for r in courbe] == \
+        list(itertools.product(["Robot Camembert", "[coût>=2]"], range(1, 11)))
+    settings = rows(values["settings"])
+    kept_hold, kept_courbe = rows(values["kept_hold"]), rows(values["kept_courbe"])
+    k = len(hold) + 4 * len(settings)
+    for table, policy in ((hold, "hold"), (courbe, "curve"), (kept_hold, "hold"), (kept_courbe, "curve")):
+        for r in table:
+            assert (r["method"], r["n_trials"], r["policy"]) == ("simulate", N_TRIALS, policy), r
+    for h, c in itertools.chain(zip(hold, courbe), zip(kept_hold, kept_courbe)):
+        # Same deals: curve's hand is a subset of hold's, and on turn 1 nothing has been spent yet.
+        assert c["p"] <= h["p"], (h, c)
+        if h["turn"] == 1:
+            assert c["p"] == h["p"]
+    for r in hold:
+        exact = reference[r["target"], r["turn"], 1]
+        assert r["p"] >= exact - z_for(k) * math.sqrt(exact * (1 - exact) / N_TRIALS), r
+
+    seen = rows(values["seen"])
+    assert [r["turn"] for r in settings] == [r["turn"] for r in seen] == list(range(1, 11))
+    for r, s in zip(seen, settings):
+        t = r["turn"]
+        # Seen among the kept hand and t draws (no drought): enumeration of both hands of the bottom mulligan.
+        exact_seen = bottom_mulligan_odds(robot, lambda c: c[0] >= 1, t, keep=lambda c: c[1] >= 1)
+        assert r["p"] == s["seen"] == pytest.approx(exact_seen, abs=EXACT)
+        for column, mulligan in (("never_scored", 1), ("never_scored_no_mulligan", 0)):
+            exact = reference["Robot Camembert", t, mulligan]
+            assert within_standard_error(s[column], exact, N_TRIALS, k), (column, s)
+        for column, mulligan in (("scored", 1), ("scored_no_mulligan", 0)):
+            exact = reference["Robot Camembert", t, mulligan]
+            assert s[column] >= exact - z_for(k) * math.sqrt(exact * (1 - exact) / N_TRIALS), (column, s)
+    for r, s in zip([r for r in hold if r["target"] == "Robot Camembert"], settings):
+        assert s["scored"] == r["p"]  # the same question asked again with the same seed
+    for r, s in zip(kept_hold, settings):
+        assert s["never_scored"] == r["p"]
