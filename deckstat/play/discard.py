@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -160,6 +161,11 @@ class DiscardModel(PlayModel):
             return out
         block = _Block(self, hand, library)
         wanted = self._wanted_draws(schedule, library.shape[0])
+        if self.policy == "hold":
+            turns = self._hold_turns(block, schedule, wanted)
+            for i, target in enumerate(targets):
+                out[i] = self._hold_target(block, schedule, turns, target)
+            return out
         for i, target in enumerate(targets):
             out[i] = self._one_target(block, schedule, wanted, target)
         return out
@@ -173,6 +179,67 @@ class DiscardModel(PlayModel):
             # A schedule not built from the profile: follow it as it is.
             wanted = np.asarray(schedule.drawn, dtype=np.int64)
         return np.diff(wanted)
+
+    def _hold_turns(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray) -> list[_Turn]:
+        """The ``hold`` player's turns, the same for every target until it is played.
+
+        This player spends no card before the target is played: the hand only
+        grows by draws and shrinks by the forced Terrains, whichever Terrain is
+        forced. So the draws, droughts, losses and Terrains in play do not depend
+        on the target (until it is played, and then they no longer matter).
+        """
+        n, size = block.n, block.size
+        terrains = block.hand_terrains.astype(np.int64)  # Terrains in hand
+        in_hand = np.full(n, block.hand.shape[0], dtype=np.int64)
+        position = np.zeros(n, dtype=np.int64)
+        lost = np.zeros(n, dtype=bool)
+        gone_at = np.zeros(n, dtype=np.int64)  # the turn the Terrain in play leaves (0: none in play)
+        turns = []
+        for turn, wanted in enumerate(wanted_draws, start=1):
+            active = ~lost
+            if not active.any():
+                break
+            reach = position + int(wanted)
+            lost |= active & (reach > size)
+            active &= ~lost
+            reach = np.where(active, reach, position)
+            in_play = active & (gone_at > turn)
+            drought = active & ~in_play & (terrains == 0) & (block.next_terrain(position) >= reach)
+            found = block.next_terrain(reach)
+            lost |= drought & (found >= size)
+            active &= ~lost
+            reach = np.where(drought & active, found + 1, reach)
+            terrains += block.terrains_before(reach) - block.terrains_before(position)
+            in_hand += reach - position
+            position = reach
+            forced = active & ~in_play & (terrains > 0)
+            terrains -= forced
+            in_hand -= forced
+            gone_at[forced] = turn + self.terrain_life if self.terrain_life is not None else schedule.max_turn + 2
+            turns.append(_Turn(index=block.index(position), forced=forced, terrains=terrains.copy(),
+                               in_play=active & (in_play | forced), in_hand=in_hand.copy(),
+                               may_play=active if self.play_after_drought else active & ~drought))
+        return turns
+
+    def _hold_target(self, block: _Block, schedule: Schedule, turns: list[_Turn], target: np.ndarray) -> np.ndarray:
+        """First playable turn of one target for the ``hold`` player, from the turns of :meth:`_hold_turns`."""
+        seen = _Seen(block, target)
+        first = np.full(block.n, never(schedule), dtype=np.int16)
+        hand_parts = np.array(seen.hand_members, dtype=np.int16).reshape(len(seen.present), block.n)
+        terrain_part = np.flatnonzero(seen.present == 0)
+        personnage_parts = [(j, block.costs[b - 1]) for j, b in enumerate(seen.present) if b != 0]
+        for turn, state in enumerate(turns, start=1):
+            # The target's cards in hand, before the forced Terrain: no target card has left the hand yet.
+            aimed = np.take(seen.cum, state.index, axis=1) + hand_parts
+            target_terrains = aimed[terrain_part[0]] if len(terrain_part) else 0
+            # The forced Terrain is a target one when every Terrain in hand is.
+            use_target = state.forced & (state.terrains + state.forced == target_terrains)
+            payable = np.zeros(block.n, dtype=bool)
+            for j, cost in personnage_parts:
+                payable |= (aimed[j] > 0) & (state.in_hand - 1 >= cost)
+            playable = use_target | (state.may_play & ((target_terrains - use_target > 0) | (state.in_play & payable)))
+            record_first(first, playable, turn)
+        return first
 
     def _one_target(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray,
                     target: np.ndarray) -> np.ndarray:
@@ -270,6 +337,18 @@ class DiscardModel(PlayModel):
             counts[:, players] = hand
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """One turn of the ``hold`` player, every trial: the state at the main phase, after the forced Terrain."""
+
+    index: np.ndarray     # flat index of the library position reached, in the (L + 1, n) tables
+    forced: np.ndarray    # a Terrain was forced this turn
+    terrains: np.ndarray  # Terrains in hand
+    in_play: np.ndarray   # a Terrain is in play
+    in_hand: np.ndarray   # cards in hand
+    may_play: np.ndarray  # the player may play cards this turn
+
+
 class _Block:
     """What the targets of one call share: the library's class prefix counts and its Terrain positions.
 
@@ -284,19 +363,29 @@ class _Block:
         self.hand = hand
         self.library = library
         self.trials = np.arange(self.n)
+        self.hand_terrains = model.terrain[hand].sum(axis=0, dtype=np.int16)
         # Counts never exceed the library size; int8 halves the memory traffic of the lookups.
         self.dtype = np.int8 if self.size <= np.iinfo(np.int8).max else np.int16
-        library_class = np.take(self.base_class, library.astype(np.intp))
-        cum = np.zeros((self.n_base, self.size + 1, self.n), dtype=self.dtype)
+        terrain = self.holds(model.terrain)
+        #: Terrains among the first p library cards, flattened from (L + 1, n) (see :meth:`index`).
+        self.terrain_cum = np.empty((self.size + 1, self.n), dtype=self.dtype)
+        _prefix(terrain, self.terrain_cum)
+        self.terrain_cum = self.terrain_cum.reshape(-1)
+        # Next Terrain at or after each position (L: none left), scanning back from the end.
+        after = np.full((self.size + 1, self.n), self.size, dtype=np.int16)
+        for position in range(self.size - 1, -1, -1):
+            np.copyto(after[position], after[position + 1])
+            after[position][terrain[position]] = position
+        self.after = after.reshape(-1)
+
+    @cached_property
+    def cum(self) -> np.ndarray:
+        """``cum[b, p * n + trial]``: library cards of base class b among the trial's first p."""
+        library_class = np.take(self.base_class, self.library.astype(np.intp))
+        cum = np.empty((self.n_base, self.size + 1, self.n), dtype=self.dtype)
         for b in range(self.n_base):
             _prefix(library_class == b, cum[b])
-        #: ``cum[b, p, trial]``: library cards of base class b among the first p, flattened to (n_base, (L + 1) n).
-        self.cum = cum.reshape(self.n_base, -1)
-        # Next Terrain at or after each position (L: none left): a reverse running minimum.
-        where = np.where(library_class == 0, np.arange(self.size)[:, None], self.size)
-        after = np.full((self.size + 1, self.n), self.size, dtype=np.int64)
-        after[:-1] = np.minimum.accumulate(where[::-1], axis=0)[::-1]
-        self.after = after.reshape(-1)
+        return cum.reshape(self.n_base, -1)
 
     def holds(self, rows: np.ndarray) -> np.ndarray:
         """Whether each library card is one of ``rows`` (a mask over rows), shape (L, n)."""
@@ -306,12 +395,16 @@ class _Block:
         # A comparison per row is many times faster than a gather for the few rows of a card target.
         hits = np.zeros(self.library.shape, dtype=bool)
         for row in listed:
-            hits |= self.library == row
+            hits |= self.library == int(row)
         return hits
 
     def index(self, position: np.ndarray) -> np.ndarray:
         """Flat index of each trial's ``position`` in the (L + 1, n) tables."""
         return position * self.n + self.trials
+
+    def terrains_before(self, position: np.ndarray) -> np.ndarray:
+        """Terrains among each trial's library cards before ``position``."""
+        return self.terrain_cum[self.index(position)]
 
     def next_terrain(self, position: np.ndarray) -> np.ndarray:
         """Library position of each trial's first Terrain at or after ``position`` (the library size if none)."""
