@@ -311,30 +311,35 @@ class DiscardModel(PlayModel):
         A play of cost c discards c cards among the non-target Personnages
         (the most expensive first) and the Terrains beyond ``keep_terrain``.
         """
-        # Only the trials still playing are followed: each pass plays at most one card per trial, and few
-        # trials play many.
+        # Only the trials still playing are followed, and only the classes spent: each pass plays at most one
+        # card per trial, and few trials play many.
         players = np.flatnonzero(mask)
         n_costs = len(costs)
+        spent = np.r_[0, np.arange(counts.shape[0])[spare]][:, None]  # non-target Terrains, then Personnages
         while len(players):
-            hand = counts[:, players]
-            personnages = hand[spare]
-            fodder = (personnages.sum(axis=0, dtype=np.int64) - 1
-                      + np.maximum(hand[0].astype(np.int64) - keep_terrain, 0))
+            hand = counts[spent, players]
+            personnages = hand[1:]
+            fodder = personnages.sum(axis=0, dtype=np.int16) - 1 + np.maximum(hand[0] - keep_terrain, 0)
             choice = np.full(len(players), -1)
             for index, cost in enumerate(costs):
                 choice[(personnages[index] > 0) & (cost <= fodder)] = index
             playing = choice >= 0
             players, hand, choice = players[playing], hand[:, playing], choice[playing]
-            personnages = hand[spare]
-            personnages[choice, np.arange(len(players))] -= 1
-            owed = costs[choice].astype(np.int64)
+            personnages = hand[1:]
+            owed = costs[choice].astype(np.int16)
+            # A free card is chosen only when no other is payable, and each one played leaves the others
+            # unpayable: all the free cards are played in a row, then nothing else and the trial is done.
+            free = owed == 0
+            played = (choice, np.arange(len(players)))
+            personnages[played] = np.where(free, 0, personnages[played] - 1)
             # The unreadable fodder class (last) goes first: it can never be played.
             for index in range(n_costs, -1, -1):
-                paid = np.minimum(owed, personnages[index]).astype(np.int16)
+                paid = np.minimum(owed, personnages[index])
                 personnages[index] -= paid
                 owed -= paid
-            hand[0] -= np.minimum(owed, np.maximum(hand[0] - keep_terrain, 0)).astype(np.int16)
-            counts[:, players] = hand
+            hand[0] -= np.minimum(owed, np.maximum(hand[0] - keep_terrain, 0))
+            counts[spent, players] = hand
+            players = players[~free]
 
 
 @dataclass(frozen=True)
