@@ -302,6 +302,14 @@ def test_same_first_turns_on_random_decks_and_settings(seed):
                       play_after_drought=bool(rng.integers(2)))
 
 
+@pytest.mark.parametrize("policy", ["hold", "curve"])
+def test_same_first_turns_on_a_deck_of_more_than_127_cards(policy):
+    # A library of 170 cards: positions past what 8-bit integers hold.
+    deck = Deck.from_table([{**row, "count": 25} for row in TABLE])
+    targets = [deck.mask('"Géant"'), deck.mask('"Cible"') | deck.mask('"Terrain B"'), deck.mask("Terrain")]
+    compare_with_slow(deck, targets, "first", 200, 9, policy=policy, terrain_turns=2, play_after_drought=True)
+
+
 # --- exact answers ---------------------------------------------------------------------------------------
 
 

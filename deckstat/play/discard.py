@@ -18,7 +18,12 @@ One player, no opponent. Each of the player's turns:
 Only the Terrain/Personnage split, the Personnages' costs and the target
 matter to the player's choices, so the hand is followed as counts per
 *class* (non-target Terrains, target Terrains, non-target Personnages by
-cost, target Personnages by cost), every trial at once.
+cost, target Personnages by cost), every trial at once. The cards drawn are
+always the next ones of the library, so drawing k cards, or until a Terrain
+comes, is a difference of the library's prefix counts and a lookup of the
+next Terrain's position, whatever k or the drought's length. Under ``hold``
+the draws, droughts and Terrains in play do not depend on the target: they
+are followed once for all the targets.
 """
 
 from __future__ import annotations
@@ -377,7 +382,8 @@ class _Block:
         _prefix(terrain, self.terrain_cum)
         self.terrain_cum = self.terrain_cum.reshape(-1)
         # Next Terrain at or after each position (L: none left), scanning back from the end.
-        after = np.full((self.size + 1, self.n), self.size, dtype=np.int16)
+        after = np.full((self.size + 1, self.n), self.size,
+                        dtype=np.int16 if self.size < np.iinfo(np.int16).max else np.int64)
         for position in range(self.size - 1, -1, -1):
             np.copyto(after[position], after[position + 1])
             after[position][terrain[position]] = position
@@ -425,6 +431,7 @@ class _Seen:
         self.n_classes = 3 + 2 * n_costs
         # Base class b is class 0 (Terrains) or 1 + b when not a target, 1 or 2 + n_costs + b when a target.
         self.plain = np.concatenate([[0], np.arange(2, 3 + n_costs)])
+        # The last base class, Personnages without a cost, holds no target card (check_costs refuses them).
         aimed = np.concatenate([[1], np.arange(3 + n_costs, self.n_classes), [-1]])
         members = [target & (block.base_class == b) for b in range(block.n_base)]
         self.present = np.array([b for b in range(block.n_base) if members[b].any()], dtype=np.int64)
