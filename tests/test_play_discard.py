@@ -273,6 +273,43 @@ def test_same_first_turns_on_a_small_deck_that_runs_out(policy):
     assert (fast == T + 1).any()
 
 
+def random_deck(rng, readable=True):
+    """A random deck of 14 to 40 cards: 1 to 3 Terrains, Personnages of costs 0 to 4, maybe one without a cost."""
+    rows = [{"name": f"Terrain {i}", "count": int(rng.integers(1, 5)), "type": "Terrain"}
+            for i in range(rng.integers(1, 4))]
+    rows += [{"name": f"Perso {i}", "count": int(rng.integers(1, 5)), "type": "Personnage",
+              "cost": int(rng.integers(0, 5))} for i in range(rng.integers(2, 8))]
+    if not readable:
+        rows.append({"name": "Sans Coût", "count": int(rng.integers(1, 4)), "type": "Personnage", "cost": None})
+    while sum(r["count"] for r in rows) < 14:
+        rows[-1]["count"] += 1
+    return Deck.from_table(rows)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_same_first_turns_on_random_decks_and_settings(seed):
+    rng = np.random.default_rng([seed, 4])
+    policy = ("hold", "curve")[seed % 2]
+    deck = random_deck(rng, readable=policy == "curve" or seed % 4 == 0)
+    n_rows = len(deck.cards)
+    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
+    # Each card alone, and groups mixing Terrains and Personnages.
+    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    targets += [costed & (rng.random(n_rows) < 0.4) for _ in range(3)]
+    targets = [t for t in targets if t.any()]
+    compare_with_slow(deck, targets, ("first", "second")[seed % 3 == 0], 150, seed, max_turn=int(rng.integers(3, 11)),
+                      policy=policy, terrain_turns=int(rng.choice([0, 2, 3, 4])),
+                      play_after_drought=bool(rng.integers(2)))
+
+
+@pytest.mark.parametrize("policy", ["hold", "curve"])
+def test_same_first_turns_on_a_deck_of_more_than_127_cards(policy):
+    # A library of 170 cards: positions past what 8-bit integers hold.
+    deck = Deck.from_table([{**row, "count": 25} for row in TABLE])
+    targets = [deck.mask('"Géant"'), deck.mask('"Cible"') | deck.mask('"Terrain B"'), deck.mask("Terrain")]
+    compare_with_slow(deck, targets, "first", 200, 9, policy=policy, terrain_turns=2, play_after_drought=True)
+
+
 # --- exact answers ---------------------------------------------------------------------------------------
 
 

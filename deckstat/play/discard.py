@@ -18,7 +18,12 @@ One player, no opponent. Each of the player's turns:
 Only the Terrain/Personnage split, the Personnages' costs and the target
 matter to the player's choices, so the hand is followed as counts per
 *class* (non-target Terrains, target Terrains, non-target Personnages by
-cost, target Personnages by cost), every trial at once.
+cost, target Personnages by cost), every trial at once. The cards drawn are
+always the next ones of the library, so drawing k cards, or until a Terrain
+comes, is a difference of the library's prefix counts and a lookup of the
+next Terrain's position, whatever k or the drought's length. Under ``hold``
+the draws, droughts and Terrains in play do not depend on the target: they
+are followed once for all the targets.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -135,37 +141,39 @@ class DiscardModel(PlayModel):
         self.check_costs(target)
         return None
 
-    def _classes(self, target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each row's class, the Personnage costs in class order, and each class's cost (-1 for Terrains).
+    def _base_classes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's class before the target is known, and the readable Personnage costs (increasing).
 
-        Classes: 0 non-target Terrains, 1 target Terrains, then non-target
-        Personnages by increasing cost, then target Personnages by increasing cost.
+        Base classes: 0 Terrains, ``1 + i`` Personnages of the i-th cost, ``1 + n_costs``
+        Personnages whose cost cannot be read (discard fodder only).
         """
         personnage = ~self.terrain
         # A cost no one reads (a non-target Personnage under hold) makes the card discard fodder only.
         costs = np.unique(self.cost[personnage & ~np.isnan(self.cost)]).astype(np.int64)
-        n_costs = len(costs)
-        row_class = np.empty(self.n_rows, dtype=np.int64)
-        row_class[self.terrain] = np.where(target[self.terrain], 1, 0)
-        for row in np.flatnonzero(personnage):
-            if np.isnan(self.cost[row]):
-                # Fodder: put it among the most expensive non-target Personnages, never played.
-                row_class[row] = 2 + n_costs
-                continue
-            index = int(np.searchsorted(costs, self.cost[row]))
-            row_class[row] = 2 + index + (n_costs + 1 if target[row] else 0)
-        class_cost = np.concatenate([[-1, -1], costs, [-1], costs])
-        return row_class, costs, class_cost
+        base_class = np.zeros(self.n_rows, dtype=np.int64)
+        readable = personnage & ~np.isnan(self.cost)
+        base_class[readable] = 1 + np.searchsorted(costs, self.cost[readable])
+        base_class[personnage & np.isnan(self.cost)] = 1 + len(costs)
+        return base_class, costs
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
                     targets: Sequence[np.ndarray]) -> np.ndarray:
         """First turn at which each target can be played, for every trial (see :class:`PlayModel`)."""
-        n = hand.shape[1]
-        out = np.empty((len(targets), n), dtype=np.int16)
-        for i, target in enumerate(targets):
-            target = np.asarray(target, dtype=bool)
+        targets = [np.asarray(target, dtype=bool) for target in targets]
+        for target in targets:
             self.check_costs(target)
-            out[i] = self._one_target(hand, library, schedule, target)
+        out = np.empty((len(targets), hand.shape[1]), dtype=np.int16)
+        if not targets:
+            return out
+        block = _Block(self, hand, library)
+        wanted = self._wanted_draws(schedule, library.shape[0])
+        if self.policy == "hold":
+            turns = self._hold_turns(block, schedule, wanted)
+            for i, target in enumerate(targets):
+                out[i] = self._hold_target(block, schedule, turns, target)
+            return out
+        for i, target in enumerate(targets):
+            out[i] = self._one_target(block, schedule, wanted, target)
         return out
 
     def _wanted_draws(self, schedule: Schedule, library_size: int) -> np.ndarray:
@@ -178,54 +186,112 @@ class DiscardModel(PlayModel):
             wanted = np.asarray(schedule.drawn, dtype=np.int64)
         return np.diff(wanted)
 
-    def _one_target(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
+    def _hold_turns(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray) -> list[_Turn]:
+        """The ``hold`` player's turns, the same for every target until it is played.
+
+        This player spends no card before the target is played: the hand only
+        grows by draws and shrinks by the forced Terrains, whichever Terrain is
+        forced. So the draws, droughts, losses and Terrains in play do not depend
+        on the target (until it is played, and then they no longer matter).
+        """
+        n, size = block.n, block.size
+        terrains = block.hand_terrains.astype(np.int64)  # Terrains in hand
+        in_hand = np.full(n, block.hand.shape[0], dtype=np.int64)
+        position = np.zeros(n, dtype=np.int64)
+        lost = np.zeros(n, dtype=bool)
+        gone_at = np.zeros(n, dtype=np.int64)  # the turn the Terrain in play leaves (0: none in play)
+        turns = []
+        for turn, wanted in enumerate(wanted_draws, start=1):
+            active = ~lost
+            if not active.any():
+                break
+            reach = position + int(wanted)
+            lost |= active & (reach > size)
+            active &= ~lost
+            reach = np.where(active, reach, position)
+            in_play = active & (gone_at > turn)
+            drought = active & ~in_play & (terrains == 0) & (block.next_terrain(position) >= reach)
+            found = block.next_terrain(reach)
+            lost |= drought & (found >= size)
+            active &= ~lost
+            reach = np.where(drought & active, found + 1, reach)
+            terrains += block.terrains_before(reach) - block.terrains_before(position)
+            in_hand += reach - position
+            position = reach
+            forced = active & ~in_play & (terrains > 0)
+            terrains -= forced
+            in_hand -= forced
+            gone_at[forced] = turn + self.terrain_life if self.terrain_life is not None else schedule.max_turn + 2
+            turns.append(_Turn(index=block.index(position), forced=forced, terrains=terrains.copy(),
+                               in_play=active & (in_play | forced), in_hand=in_hand.copy(),
+                               may_play=active if self.play_after_drought else active & ~drought))
+        return turns
+
+    def _hold_target(self, block: _Block, schedule: Schedule, turns: list[_Turn], target: np.ndarray) -> np.ndarray:
+        """First playable turn of one target for the ``hold`` player, from the turns of :meth:`_hold_turns`."""
+        seen = _Seen(block, target)
+        first = np.full(block.n, never(schedule), dtype=np.int16)
+        hand_parts = np.array(seen.hand_members, dtype=np.int16).reshape(len(seen.present), block.n)
+        terrain_part = np.flatnonzero(seen.present == 0)
+        personnage_parts = [(j, block.costs[b - 1]) for j, b in enumerate(seen.present) if b != 0]
+        for turn, state in enumerate(turns, start=1):
+            # The target's cards in hand, before the forced Terrain: no target card has left the hand yet.
+            aimed = np.take(seen.cum, state.index, axis=1) + hand_parts
+            target_terrains = aimed[terrain_part[0]] if len(terrain_part) else 0
+            # The forced Terrain is a target one when every Terrain in hand is.
+            use_target = state.forced & (state.terrains + state.forced == target_terrains)
+            payable = np.zeros(block.n, dtype=bool)
+            for j, cost in personnage_parts:
+                payable |= (aimed[j] > 0) & (state.in_hand - 1 >= cost)
+            playable = use_target | (state.may_play & ((target_terrains - use_target > 0) | (state.in_play & payable)))
+            record_first(first, playable, turn)
+        return first
+
+    def _one_target(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray,
                     target: np.ndarray) -> np.ndarray:
-        row_class, costs, class_cost = self._classes(target)
+        """First playable turn of one target, every trial at once.
+
+        The hand is followed as counts per class: 0 non-target Terrains, 1 target
+        Terrains, ``2 + i`` non-target Personnages of the i-th cost, ``2 + n_costs``
+        unreadable fodder, ``3 + n_costs + i`` target Personnages of the i-th cost.
+        Cards come from the library as ranges of positions (:meth:`_Seen.library_counts`).
+        """
+        costs = block.costs
         n_costs = len(costs)
-        n_classes = len(class_cost)
+        n_classes = 3 + 2 * n_costs
         spare = slice(2, 3 + n_costs)          # non-target Personnages (the last: unreadable fodder)
         aimed = slice(3 + n_costs, n_classes)  # target Personnages
-        n = hand.shape[1]
-        size = library.shape[0]
-        trials = np.arange(n)
-        counts = np.zeros((n_classes, n), dtype=np.int16)
-        for position in range(hand.shape[0]):
-            counts[row_class[hand[position]], trials] += 1
-        library_class = row_class.astype(np.int16)[library]
+        n, size = block.n, block.size
+        seen = _Seen(block, target)
+        counts = seen.hand_counts()
         position = np.zeros(n, dtype=np.int64)
+        drawn = seen.library_counts(position)  # library cards drawn so far, per class
         lost = np.zeros(n, dtype=bool)
         gone_at = np.zeros(n, dtype=np.int64)  # the turn the Terrain in play leaves (0: none in play)
         last = schedule.max_turn
         first = np.full(n, never(schedule), dtype=np.int16)
         keep_terrain = 1 if self.terrain_life is not None else 0
 
-        def draw(mask: np.ndarray) -> np.ndarray:
-            """One card for the trials of ``mask`` that can draw; the others in ``mask`` lose. Returns its class."""
-            empty = mask & (position >= size)
-            lost[empty] = True
-            drawing = mask & ~empty
-            if size == 0:
-                return np.full(n, -1)
-            drawn = library_class[np.minimum(position, size - 1), trials]
-            counts[drawn, trials] += drawing.astype(np.int16)
-            position[drawing] += 1
-            return np.where(drawing, drawn, -1)
-
-        for turn, wanted in enumerate(self._wanted_draws(schedule, size), start=1):
+        for turn, wanted in enumerate(wanted_draws, start=1):
             active = ~lost & (first > last)
             if not active.any():
                 break
-            for _ in range(int(wanted)):
-                draw(active & ~lost)
+            # The draw step: a draw from an empty library loses.
+            reach = position + int(wanted)
+            lost |= active & (reach > size)
             active &= ~lost
+            reach = np.where(active, reach, position)
             in_play = active & (gone_at > turn)
-            # Drought: no Terrain in play or in hand; draw until one comes.
-            drought = active & ~in_play & (counts[0] + counts[1] == 0)
-            seeking = drought.copy()
-            while seeking.any():
-                drawn = draw(seeking)
-                seeking &= ~lost & (drawn != 0) & (drawn != 1)
+            # Drought: no Terrain in play, none in hand and none among the cards just drawn; draw until one comes.
+            no_terrain = (counts[0] + counts[1] == 0) & (block.next_terrain(position) >= reach)
+            drought = active & ~in_play & no_terrain
+            found = block.next_terrain(reach)
+            lost |= drought & (found >= size)
             active &= ~lost
+            reach = np.where(drought & active, found + 1, reach)
+            now = seen.library_counts(reach)
+            counts += now - drawn
+            drawn, position = now, reach
             # The forced Terrain: a non-target one when the hand holds one.
             forced = active & ~in_play & (counts[0] + counts[1] > 0)
             use_target = forced & (counts[0] == 0)
@@ -251,27 +317,164 @@ class DiscardModel(PlayModel):
         A play of cost c discards c cards among the non-target Personnages
         (the most expensive first) and the Terrains beyond ``keep_terrain``.
         """
-        personnages = counts[spare]
+        # Only the trials still playing are followed, and only the classes spent: each pass plays at most one
+        # card per trial, and few trials play many.
+        players = np.flatnonzero(mask)
         n_costs = len(costs)
-        while mask.any():
-            fodder = (personnages.sum(axis=0, dtype=np.int64) - 1
-                      + np.maximum(counts[0].astype(np.int64) - keep_terrain, 0))
-            choice = np.full(counts.shape[1], -1)
+        spent = np.r_[0, np.arange(counts.shape[0])[spare]][:, None]  # non-target Terrains, then Personnages
+        while len(players):
+            hand = counts[spent, players]
+            personnages = hand[1:]
+            fodder = personnages.sum(axis=0, dtype=np.int16) - 1 + np.maximum(hand[0] - keep_terrain, 0)
+            choice = np.full(len(players), -1)
             for index, cost in enumerate(costs):
-                choice = np.where(mask & (personnages[index] > 0) & (cost <= fodder), index, choice)
-            mask = mask & (choice >= 0)
-            if not mask.any():
-                return
-            for index in range(n_costs):
-                personnages[index] -= (mask & (choice == index)).astype(np.int16)
-            owed = np.where(mask, costs[np.maximum(choice, 0)], 0).astype(np.int64)
+                choice[(personnages[index] > 0) & (cost <= fodder)] = index
+            playing = choice >= 0
+            players, hand, choice = players[playing], hand[:, playing], choice[playing]
+            personnages = hand[1:]
+            owed = costs[choice].astype(np.int16)
+            # A free card is chosen only when no other is payable, and each one played leaves the others
+            # unpayable: all the free cards are played in a row, then nothing else and the trial is done.
+            free = owed == 0
+            played = (choice, np.arange(len(players)))
+            personnages[played] = np.where(free, 0, personnages[played] - 1)
             # The unreadable fodder class (last) goes first: it can never be played.
             for index in range(n_costs, -1, -1):
-                paid = np.minimum(owed, personnages[index]).astype(np.int16)
+                paid = np.minimum(owed, personnages[index])
                 personnages[index] -= paid
                 owed -= paid
-            paid = np.minimum(owed, np.maximum(counts[0] - keep_terrain, 0)).astype(np.int16)
-            counts[0] -= paid
+            hand[0] -= np.minimum(owed, np.maximum(hand[0] - keep_terrain, 0))
+            counts[spent, players] = hand
+            players = players[~free]
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One turn of the ``hold`` player, every trial: the state at the main phase, after the forced Terrain."""
+
+    index: np.ndarray     # flat index of the library position reached, in the (L + 1, n) tables
+    forced: np.ndarray    # a Terrain was forced this turn
+    terrains: np.ndarray  # Terrains in hand
+    in_play: np.ndarray   # a Terrain is in play
+    in_hand: np.ndarray   # cards in hand
+    may_play: np.ndarray  # the player may play cards this turn
+
+
+class _Block:
+    """What the targets of one call share: the library's class prefix counts and its Terrain positions.
+
+    Drawing ``k`` cards, or until a Terrain comes, is then a lookup and a
+    difference of prefix counts, whatever ``k`` or the drought's length.
+    """
+
+    def __init__(self, model: DiscardModel, hand: np.ndarray, library: np.ndarray) -> None:
+        self.base_class, self.costs = model._base_classes()
+        self.n_base = len(self.costs) + 2
+        self.size, self.n = library.shape
+        self.hand = hand
+        self.library = library
+        self.trials = np.arange(self.n)
+        self.hand_terrains = model.terrain[hand].sum(axis=0, dtype=np.int16)
+        # Counts never exceed the library size; int8 halves the memory traffic of the lookups.
+        self.dtype = np.int8 if self.size <= np.iinfo(np.int8).max else np.int16
+        terrain = self.holds(model.terrain)
+        #: Terrains among the first p library cards, flattened from (L + 1, n) (see :meth:`index`).
+        self.terrain_cum = np.empty((self.size + 1, self.n), dtype=self.dtype)
+        _prefix(terrain, self.terrain_cum)
+        self.terrain_cum = self.terrain_cum.reshape(-1)
+        # Next Terrain at or after each position (L: none left), scanning back from the end.
+        after = np.full((self.size + 1, self.n), self.size,
+                        dtype=np.int16 if self.size < np.iinfo(np.int16).max else np.int64)
+        for position in range(self.size - 1, -1, -1):
+            np.copyto(after[position], after[position + 1])
+            after[position][terrain[position]] = position
+        self.after = after.reshape(-1)
+
+    @cached_property
+    def cum(self) -> np.ndarray:
+        """``cum[b, p * n + trial]``: library cards of base class b among the trial's first p."""
+        library_class = np.take(self.base_class, self.library.astype(np.intp))
+        cum = np.empty((self.n_base, self.size + 1, self.n), dtype=self.dtype)
+        for b in range(self.n_base):
+            _prefix(library_class == b, cum[b])
+        return cum.reshape(self.n_base, -1)
+
+    def holds(self, rows: np.ndarray) -> np.ndarray:
+        """Whether each library card is one of ``rows`` (a mask over rows), shape (L, n)."""
+        listed = np.flatnonzero(rows)
+        if len(listed) > 8:
+            return np.take(rows, self.library.astype(np.intp))
+        # A comparison per row is many times faster than a gather for the few rows of a card target.
+        hits = np.zeros(self.library.shape, dtype=bool)
+        for row in listed:
+            hits |= self.library == int(row)
+        return hits
+
+    def index(self, position: np.ndarray) -> np.ndarray:
+        """Flat index of each trial's ``position`` in the (L + 1, n) tables."""
+        return position * self.n + self.trials
+
+    def terrains_before(self, position: np.ndarray) -> np.ndarray:
+        """Terrains among each trial's library cards before ``position``."""
+        return self.terrain_cum[self.index(position)]
+
+    def next_terrain(self, position: np.ndarray) -> np.ndarray:
+        """Library position of each trial's first Terrain at or after ``position`` (the library size if none)."""
+        return self.after[self.index(position)]
+
+
+class _Seen:
+    """One target's view of a :class:`_Block`: hand and library counts per class of :meth:`DiscardModel._one_target`."""
+
+    def __init__(self, block: _Block, target: np.ndarray) -> None:
+        self.block = block
+        n_costs = len(block.costs)
+        self.n_classes = 3 + 2 * n_costs
+        # Base class b is class 0 (Terrains) or 1 + b when not a target, 1 or 2 + n_costs + b when a target.
+        self.plain = np.concatenate([[0], np.arange(2, 3 + n_costs)])
+        # The last base class, Personnages without a cost, holds no target card (check_costs refuses them).
+        aimed = np.concatenate([[1], np.arange(3 + n_costs, self.n_classes), [-1]])
+        members = [target & (block.base_class == b) for b in range(block.n_base)]
+        self.present = np.array([b for b in range(block.n_base) if members[b].any()], dtype=np.int64)
+        self.aimed = aimed[self.present]
+        cum = np.zeros((len(self.present), block.size + 1, block.n), dtype=block.dtype)
+        for j, b in enumerate(self.present):
+            _prefix(block.holds(members[b]), cum[j])
+        self.cum = cum.reshape(len(self.present), -1)
+        self.hand_members = [members[b][block.hand].sum(axis=0, dtype=np.int16) for b in self.present]
+
+    def _split(self, base: np.ndarray, aimed: np.ndarray) -> np.ndarray:
+        """Counts per class from counts per base class and the target's part of them."""
+        out = np.zeros((self.n_classes, base.shape[1]), dtype=np.int16)
+        out[self.plain] = base
+        if len(self.present):
+            out[self.aimed] = aimed
+            out[self.plain[self.present]] -= aimed
+        return out
+
+    def hand_counts(self) -> np.ndarray:
+        """The opening hand's counts per class, shape (n_classes, n)."""
+        block = self.block
+        base = np.zeros((block.n_base, block.n), dtype=np.int16)
+        for position in range(block.hand.shape[0]):
+            base[block.base_class[block.hand[position]], block.trials] += 1
+        aimed = np.array(self.hand_members, dtype=np.int16).reshape(len(self.present), block.n)
+        return self._split(base, aimed)
+
+    def library_counts(self, position: np.ndarray) -> np.ndarray:
+        """Counts per class of each trial's library cards before ``position``, shape (n_classes, n)."""
+        index = self.block.index(position)
+        return self._split(np.take(self.block.cum, index, axis=1), np.take(self.cum, index, axis=1))
+
+
+def _prefix(hits: np.ndarray, out: np.ndarray) -> None:
+    """Set ``out[p]`` to ``hits[:p].sum(axis=0)`` for p = 0..len(hits) (in place).
+
+    A running sum row by row: several times faster than ``np.cumsum`` along the first axis.
+    """
+    out[0] = 0
+    for position in range(len(hits)):
+        np.add(out[position], hits[position], out=out[position + 1])
 
 
 def _whole_number(value: object) -> int | None:
