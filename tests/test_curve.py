@@ -191,3 +191,22 @@ def test_policies_have_french_names():
     result = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=[2], seat="first", policy="Courbe",
                             n_trials=2_000, rng=1)
     assert set(result.table["policy"]) == {"curve"} and result.provenance["policy"] == "curve"
+
+
+@pytest.mark.parametrize(("game", "deck_file", "cards"), [
+    ("duel-masters", "sample_deck.csv", ["Gobelin Chalumeau", "Dragon Crème Brûlée", "Engrais Miracle"]),
+    ("jdg", "conditions_deck.csv", None),
+    ("licum", "springs_deck.csv", None),
+    ("pandrea", "logistics_deck.csv", None),
+])
+def test_each_model_s_exact_reductions_agree_with_its_simulation_through_the_driver(game, deck_file, cards):
+    deck = deckstat.load_deck(sample_deck(game, deck_file))
+    turns = range(1, 9)
+    exact = deckstat.curve(deck, game, cards=cards, turns=turns)
+    exact_rows = exact.table[exact.table["method"] == "exact"]
+    assert len(exact_rows) > 0
+    reduced = list(dict.fromkeys(exact_rows["target"]))
+    n_trials = 20_000
+    simulated = deckstat.curve(deck, game, cards=reduced, turns=turns, method="simulate", n_trials=n_trials, rng=5)
+    assert set(simulated.table["method"]) == {"simulate"}
+    _agree(exact_rows, simulated.table, n_trials)
