@@ -186,3 +186,25 @@ def schedule(profile, seat: str, max_turn: int, library_size: int) -> Schedule:
     shift = 1 if profile.draw_step == "end" else 0
     drawn = [0] + [profile.draws_by_turn(t - shift, seat) for t in range(1, max_turn + 1)]
     return Schedule(seat=seat, drawn=np.minimum(np.asarray(drawn, dtype=np.int64), library_size))
+
+
+def seen_by_turn(hand: np.ndarray, library: np.ndarray, schedule: Schedule, n_rows: int):
+    """Yield ``(turn, seen)`` for each turn played: the count of each row among the cards seen by then.
+
+    ``seen`` (n_rows, n_trials) is updated in place from one turn to the next.
+    The game ends at the end of the turn whose draws empty the library (the
+    JdG duel, the Licum match): no later turn is yielded.
+    """
+    n_trials = hand.shape[1]
+    trials = np.arange(n_trials)
+    seen = np.zeros((n_rows, n_trials), dtype=np.int16)
+    for position in range(hand.shape[0]):
+        seen[hand[position], trials] += 1
+    drawn = 0
+    for turn in range(1, schedule.max_turn + 1):
+        if turn > 1 and schedule.drawn[turn - 1] >= library.shape[0]:
+            return
+        for position in range(drawn, int(schedule.drawn[turn])):
+            seen[library[position], trials] += 1
+        drawn = int(schedule.drawn[turn])
+        yield turn, seen

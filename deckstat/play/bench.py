@@ -23,7 +23,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
+from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
 from deckstat.text import fold
 
 #: Card types of the game deck played from hand, as the rules text names them.
@@ -121,11 +121,6 @@ class BenchModel(PlayModel):
         """
         n_trials = hand.shape[1]
         n_rows = self.n_rows
-        library_size = library.shape[0]
-        trials = np.arange(n_trials)
-        seen = np.zeros((n_rows, n_trials), dtype=np.int16)
-        for position in range(hand.shape[0]):
-            seen[hand[position], trials] += 1
         first = np.full((len(targets), n_trials), never(schedule), dtype=np.int16)
         benched = np.zeros((len(targets), n_trials), dtype=np.int16)
         copies = self.deck.counts
@@ -139,14 +134,8 @@ class BenchModel(PlayModel):
             by_name[self._name_of[fillers], np.flatnonzero(fillers)] = 1
             plans.append((np.flatnonzero(free), np.flatnonzero(target & needs_bench), springs,
                           bool(needs_bench.any()), by_name[by_name.any(axis=1)]))
-        drawn = 0
-        for turn in range(1, schedule.max_turn + 1):
-            # The match ends at the end of the first turn a player cannot draw: no turn after it.
-            if turn > 1 and schedule.drawn[turn - 1] >= library_size:
-                break
-            for position in range(drawn, int(schedule.drawn[turn])):
-                seen[library[position], trials] += 1
-            drawn = int(schedule.drawn[turn])
+        # The match ends at the end of the first turn a player cannot draw: no turn after it.
+        for turn, seen in seen_by_turn(hand, library, schedule, n_rows):
             for k, (free, substituts, springs, uses_bench, by_name) in enumerate(plans):
                 has_bench = benched[k] >= 1
                 playable = (seen[free] > 0).any(axis=0)

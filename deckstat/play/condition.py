@@ -23,7 +23,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
+from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
 from deckstat.text import fold, suggest
 
 #: The card types of the game, in the order the rules text lists them.
@@ -219,11 +219,6 @@ class ConditionModel(PlayModel):
         """
         n_trials = hand.shape[1]
         n_rows = self.n_rows
-        library_size = library.shape[0]
-        trials = np.arange(n_trials)
-        seen = np.zeros((n_rows, n_trials), dtype=np.int16)
-        for position in range(hand.shape[0]):
-            seen[hand[position], trials] += 1
         first = np.full((len(targets), n_trials), never(schedule), dtype=np.int16)
         # The TERRAIN row in each trial's slot, n_rows while it is empty (the last column of `allowed`).
         slot = np.full((len(targets), n_trials), n_rows, dtype=np.int64)
@@ -234,14 +229,8 @@ class ConditionModel(PlayModel):
             needed = self.sacrifices[rows] + self.is_equipment[rows]
             plans.append((rows, needed, self.free_invocations & ~target, self._filler_cap(target),
                           self._wanted_terrains(target)))
-        drawn = 0
-        for turn in range(1, schedule.max_turn + 1):
-            # The duel ends at the end of the turn that draws the last card: no turn after it.
-            if turn > 1 and schedule.drawn[turn - 1] >= library_size:
-                break
-            for position in range(drawn, int(schedule.drawn[turn])):
-                seen[library[position], trials] += 1
-            drawn = int(schedule.drawn[turn])
+        # The duel ends at the end of the turn that draws the last card: no turn after it.
+        for turn, seen in seen_by_turn(hand, library, schedule, n_rows):
             for k, (rows, needed, fillers, cap, wanted) in enumerate(plans):
                 if len(rows) == 0:
                     continue
