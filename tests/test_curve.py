@@ -210,3 +210,18 @@ def test_each_model_s_exact_reductions_agree_with_its_simulation_through_the_dri
     simulated = deckstat.curve(deck, game, cards=reduced, turns=turns, method="simulate", n_trials=n_trials, rng=5)
     assert set(simulated.table["method"]) == {"simulate"}
     _agree(exact_rows, simulated.table, n_trials)
+
+
+def test_a_card_named_in_part_is_refused_with_the_names_that_contain_it():
+    with pytest.raises(DeckstatError, match="cards whose name contains it: Golem de Pavés"):
+        deckstat.curve(deckstat.load_deck(sample_deck("pandrea")), "pandrea", cards="golem")
+
+
+def test_a_group_of_no_card_is_refused_unless_allowed_then_never_playable():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    with pytest.raises(DeckstatError, match="matches no card"):
+        deckstat.curve(deck, "duel-masters", groups="[coût>=9]")
+    result = deckstat.curve(deck, "duel-masters", groups="[coût>=9]", turns=[1, 2], allow_absent=True)
+    assert result.table["p"].tolist() == [0.0] * 4 and result.summary["p_never"].tolist() == [1.0, 1.0]
+    assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--group", "[coût>=9]"),
+                      "--allow-absent")

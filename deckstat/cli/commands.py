@@ -350,6 +350,7 @@ def curve(
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
+    allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
@@ -368,7 +369,7 @@ def curve(
                                     turns=parse_turns(turns), seat=seat.value, policy=policy, keep=keep,
                                     mulligan=not no_mulligan, method=method(simulate, trials, precision),
                                     n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
-                                    chunk_size=chunk_size, n_workers=workers)
+                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_curve", result)
         provenance = result.provenance
         lines = [f"Playable on or before each turn — {profile.name}, {deck}",

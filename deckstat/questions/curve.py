@@ -34,7 +34,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
           policy: str | None = None, keep: str | None = None, mulligan: bool = True, method: str = "auto",
           n_trials: int | None = None, rng=None, precision: float | None = None,
           chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
-          max_trials: int = runner.DEFAULT_MAX_TRIALS) -> CurveResult:
+          max_trials: int = runner.DEFAULT_MAX_TRIALS, allow_absent: bool = False) -> CurveResult:
     """P(a card or group can be played on or before turn t), under the game's goldfish play model.
 
     The profile's play model (``deckstat games show``) says what playing a
@@ -62,6 +62,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         ``auto``: exact for targets whose model reduces to an event on the cards seen, simulated for the others.
     n_trials, rng, precision, chunk_size, n_workers, max_trials :
         Simulation settings, as in :func:`deckstat.odds`.
+    allow_absent : bool
+        Answer 0 for a group that matches no card of the deck instead of refusing it.
 
     Returns
     -------
@@ -91,7 +93,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
                             f"{param('mulligan', False)}")
     model = build_model(drawn, profile, policy)
-    labels, targets = play_targets(drawn, profile, cards, groups)
+    labels, targets = play_targets(drawn, profile, cards, groups, allow_absent=allow_absent)
     library = profile.library_size(drawn.size)
     if library < 0:
         raise DeckstatError(f"the deck has {drawn.size} cards, fewer than the {profile.set_aside + profile.hand_size} "
@@ -187,7 +189,8 @@ def _as_list(value, name: str) -> list[str]:
     return items
 
 
-def play_targets(deck: Deck, profile: Profile, cards, groups) -> tuple[list[str], list[np.ndarray]]:
+def play_targets(deck: Deck, profile: Profile, cards, groups, *,
+                 allow_absent: bool = False) -> tuple[list[str], list[np.ndarray]]:
     """Target labels and their card masks over the deck's rows."""
     card_list, group_list = _as_list(cards, "cards"), _as_list(groups, "groups")
     labels, masks = [], []
@@ -207,13 +210,16 @@ def play_targets(deck: Deck, profile: Profile, cards, groups) -> tuple[list[str]
         if not mask.any() and wanted in by_label:
             mask[by_label[wanted]] = True
         if not mask.any():
-            raise DeckstatError(f"card {text.strip()!r} is not in the deck {deck.source}"
-                                f"{suggest(text.strip(), list(dict.fromkeys(deck.labels)))}")
+            labels = list(dict.fromkeys(deck.labels))
+            partial = [label for label in labels if wanted and wanted in fold(label)]
+            hint = (f"; cards whose name contains it: {', '.join(partial[:5])}{' …' if len(partial) > 5 else ''}"
+                    if partial else suggest(text.strip(), labels))
+            raise DeckstatError(f"card {text.strip()!r} is not in the deck {deck.source}{hint}")
         labels.append(text.strip())
         masks.append(mask & (deck.counts > 0))
     for text in group_list:
         group = parse_group(text, what="group")
-        check_groups(deck, Count(group, ">=", 1), profile, "group", text)
+        check_groups(deck, Count(group, ">=", 1), profile, "group", text, allow_absent=allow_absent)
         labels.append(text.strip())
         masks.append(deck.mask(group) & (deck.counts > 0))
     return labels, masks
