@@ -390,7 +390,7 @@ def main() -> None:
                       console, figures)
     if args.play:
         play_section(100_000 if args.quick else args.play_games, 200 if args.quick else args.literal_games,
-                     2 if args.quick else args.workers_rounds, console, figures)
+                     2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))
