@@ -131,5 +131,6 @@ def test_report_records_its_seed_and_reruns():
     assert again.provenance == first.provenance
     for name, frame in first.frames().items():
         pd.testing.assert_frame_equal(frame, again.frames()[name])
-    # The drought rule makes Wankul's deck-out random, the sweep's deck-out turns included; the odds are exact.
-    assert first.simulated() == ["ratio", "deckout"]
+    # The drought rule makes Wankul's deck-out random, the sweep's deck-out turns included, and the discard model's
+    # playability (drought draws); the odds are exact.
+    assert first.simulated() == ["ratio", "deckout", "playability"]
