@@ -38,12 +38,10 @@ import numpy as np
 from deckstat._validate import check_half_width, check_whole, is_whole
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
+from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 
 BLOCK_TRIALS = 1 << 17
 DEFAULT_TRIALS = 200_000
-DEFAULT_CHUNK = 1 << 18
-#: The most trials a precision run may spend unless told otherwise: about a minute and a half on one core.
-DEFAULT_MAX_TRIALS = 10**8
 CONFIDENCE = 0.95
 #: Blocks handed to the worker processes ahead of the one being summed, per worker: enough to keep every
 #: worker busy while the parent sums, few enough that memory stays bounded.
