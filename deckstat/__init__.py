@@ -7,41 +7,74 @@ described by a profile file. Every question returns a
 
 The package is layered: ``engines`` (numpy arrays in and out) → ``questions``
 (the public functions, results as DataFrames) → ``present`` (text, files,
-figures) and ``cli`` (the command line). ``import deckstat`` loads neither
-matplotlib nor rich.
+figures) and ``cli`` (the command line). The names below are imported when
+first used (``deckstat.odds`` loads the odds question, numpy and pandas), so
+``import deckstat`` itself loads none of numpy, pandas, scipy, matplotlib or
+rich.
 """
 
+import importlib
+
 from deckstat._version import __version__
-from deckstat.batching import BatchResult, batch
-from deckstat.cards import load_deck, read_card_csv, read_decklist
-from deckstat.deck import Deck
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.events import parse_event, parse_group
-from deckstat.games.profiles import Profile, get_profile, list_profiles, load_profile_file
-from deckstat.questions.compare import card_differences, compare
-from deckstat.questions.curve import curve
-from deckstat.questions.deckout import deckout
-from deckstat.questions.hand_advice import hand_advice
-from deckstat.questions.keep_policy import keep_policy
-from deckstat.questions.mulligan import mulligan
-from deckstat.questions.odds import odds
-from deckstat.questions.ratio import ratio, with_resource_count
-from deckstat.questions.report import Report, report
-from deckstat.questions.validate import validate
-from deckstat.questions.when import when
-from deckstat.results import (
-    CompareResult,
-    CurveResult,
-    DeckoutResult,
-    HandAdviceResult,
-    KeepPolicyResult,
-    MulliganResult,
-    OddsResult,
-    RatioResult,
-    Result,
-    ValidationResult,
-    WhenResult,
-)
+
+#: The module that defines each public name, imported on first use (PEP 562): a question's numpy and pandas (and
+#: the command line's start) are paid for only by what asks for them.
+_SOURCES = {
+    "BatchResult": "deckstat.batching",
+    "batch": "deckstat.batching",
+    "load_deck": "deckstat.cards",
+    "read_card_csv": "deckstat.cards",
+    "read_decklist": "deckstat.cards",
+    "Deck": "deckstat.deck",
+    "parse_event": "deckstat.events",
+    "parse_group": "deckstat.events",
+    "Profile": "deckstat.games.profiles",
+    "get_profile": "deckstat.games.profiles",
+    "list_profiles": "deckstat.games.profiles",
+    "load_profile_file": "deckstat.games.profiles",
+    "card_differences": "deckstat.questions.compare",
+    "compare": "deckstat.questions.compare",
+    "curve": "deckstat.questions.curve",
+    "deckout": "deckstat.questions.deckout",
+    "hand_advice": "deckstat.questions.hand_advice",
+    "keep_policy": "deckstat.questions.keep_policy",
+    "mulligan": "deckstat.questions.mulligan",
+    "odds": "deckstat.questions.odds",
+    "ratio": "deckstat.questions.ratio",
+    "with_resource_count": "deckstat.questions.ratio",
+    "Report": "deckstat.questions.report",
+    "report": "deckstat.questions.report",
+    "validate": "deckstat.questions.validate",
+    "when": "deckstat.questions.when",
+    "CompareResult": "deckstat.results",
+    "CurveResult": "deckstat.results",
+    "DeckoutResult": "deckstat.results",
+    "HandAdviceResult": "deckstat.results",
+    "KeepPolicyResult": "deckstat.results",
+    "MulliganResult": "deckstat.results",
+    "OddsResult": "deckstat.results",
+    "RatioResult": "deckstat.results",
+    "Result": "deckstat.results",
+    "ValidationResult": "deckstat.results",
+    "WhenResult": "deckstat.results",
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import a public name from its module the first time it is asked for."""
+    try:
+        module = _SOURCES[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "BatchResult",

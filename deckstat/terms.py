@@ -2,7 +2,8 @@
 
 Seats, zones, mulligan rules, methods, deck-out rules and play policies are
 referred to by these names in profiles, in the Python API, on the command
-line and in results.
+line and in results; the defaults the Python API and the command line share
+are here too (this module imports nothing, so the command line starts fast).
 """
 
 SEATS = ("first", "second")
@@ -14,6 +15,9 @@ ZONES = ("seen", "hand", "set_aside", "bottom")
 FIXED_ZONES = ("hand", "set_aside")
 
 METHODS = ("auto", "exact", "simulate")
+
+#: How results are written: a table to read, csv (one table) or json (every table and the provenance).
+FORMATS = ("table", "csv", "json")
 
 MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free", "hearthstone", "pokemon")
 MULLIGAN_WORDS = {
@@ -66,3 +70,11 @@ DEFAULT_POLICY = "on_draw"
 
 TURN_ORDERS = ("alternating", "simultaneous")
 DRAW_STEPS = ("start", "end")
+
+#: Readings of a copy limit: copies of a name, or of each printing (name and printing columns).
+COPIES_BY = ("name", "printing")
+
+#: Trials handed to the worker processes ahead of the block being summed (``chunk_size``, ``--chunk-size``).
+DEFAULT_CHUNK = 1 << 18
+#: The most trials a precision run may spend unless told otherwise: about a minute and a half on one core.
+DEFAULT_MAX_TRIALS = 10**8

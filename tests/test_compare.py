@@ -63,6 +63,17 @@ def test_paired_simulation_agrees_with_exact_and_is_narrower(decks):
     assert (paired["p_value"] < FAMILY_ALPHA).all()
 
 
+def test_unpaired_difference_is_the_two_proportion_z_test(decks):
+    table = compare(decks, "wankul", EVENT, turns=range(3), seat="first", method="simulate", n_trials=20_000,
+                    rng=4, paired=False).table
+    n = table["n_trials"].astype(float)
+    pooled = (table["p_a"] + table["p_b"]) / 2
+    z_stat = np.abs(table["diff"]) / np.sqrt(2 * pooled * (1 - pooled) / n)
+    np.testing.assert_allclose(table["p_value"], 2 * norm.sf(z_stat), rtol=1e-12, atol=1e-300)
+    half = norm.ppf(0.975) * np.sqrt((table["p_a"] * (1 - table["p_a"]) + table["p_b"] * (1 - table["p_b"])) / n)
+    np.testing.assert_allclose(table["diff_ci_high"] - table["diff"], half, rtol=1e-12)
+
+
 def test_paired_difference_interval_coverage(decks):
     exact = compare(decks, "wankul", EVENT, turns=[1], seat="first").table["diff"].iloc[0]
     n_runs, covered = 200, 0

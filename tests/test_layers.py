@@ -7,6 +7,7 @@ lazy import counts as much as a top-level one.
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -130,11 +131,53 @@ def test_no_import_cycles():
             visit(name)
 
 
-def test_import_deckstat_loads_neither_matplotlib_nor_rich():
-    code = ("import sys, deckstat; "
-            "print(sorted(m for m in ('matplotlib', 'rich', 'typer', 'scipy.stats') if m in sys.modules))")
+#: Packages a start can do without: what a quick command loads is paid for on every run.
+HEAVY = ("scipy.stats", "matplotlib", "pandas", "numpy", "numba", "rich", "typer", "dask", "nbformat", "pyarrow")
+
+# Runs a command line in a fresh interpreter, then names the HEAVY packages it loaded.
+_RUN_CLI = """
+import json, sys
+watched = json.loads(sys.argv[2])
+sys.argv = ["deckstat", *json.loads(sys.argv[1])]
+from deckstat.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nloaded: " + json.dumps([m for m in watched if m in sys.modules]))
+"""
+
+
+def _loaded_by(args: list[str]) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", _RUN_CLI, json.dumps(args), json.dumps(HEAVY)], cwd=PACKAGE.parent,
+                          capture_output=True, text=True, check=True)
+    assert "error" not in done.stderr.split("\nloaded: ")[0], done.stderr
+    return set(json.loads(done.stderr.rsplit("\nloaded: ", 1)[1]))
+
+
+def test_import_deckstat_loads_only_what_a_name_asks_for():
+    code = f"import sys, deckstat; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+    # Every public name still resolves, and dir() lists it before its first use.
+    code = ("import deckstat; listed = set(dir(deckstat)); "
+            "print(sorted(n for n in deckstat.__all__ if n not in listed or getattr(deckstat, n) is None))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("args", "allowed"), [
+    (["--help"], {"rich", "typer"}),
+    (["odds", "--help"], {"rich", "typer"}),
+    (["games"], {"rich", "typer", "numpy"}),
+    # The play models (for their policies) read decks, which are pandas tables.
+    (["games", "show", "wankul"], {"rich", "typer", "numpy", "pandas", "pyarrow"}),
+    (["odds", "data/wankul/sample_deck.csv", "--game", "wankul", "-e", "Terrain>=1"],
+     {"rich", "typer", "numpy", "pandas", "pyarrow"}),
+])
+def test_quick_commands_load_only_what_they_use(args, allowed):
+    extra = _loaded_by(args) - allowed
+    assert not extra, f"deckstat {' '.join(args)} loads {sorted(extra)}"
 
 
 def test_each_folder_states_its_rule():

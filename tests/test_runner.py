@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from coin import coin_task
 from helpers import sample_deck
-from scipy.stats import norm
+from scipy.stats import binomtest, norm
 
 import deckstat
 from deckstat.cli.options import FLAGS
@@ -181,3 +181,17 @@ def test_max_trials_must_be_a_whole_number():
     with pytest.raises(DeckstatError) as caught:
         deckstat.odds(deck, "wankul", "Terrain>=2", precision=0.01, max_trials=0)
     assert caught.value.render(FLAGS) == "--max-trials must be a whole number of at least 1, got 0"
+
+
+@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
+def test_wilson_interval_is_scipys(confidence):
+    rng = np.random.default_rng(8)
+    n_trials = np.concatenate([[1, 2, 7, 10, 200_000], rng.integers(1, 10**9, 200)])
+    for n in n_trials:
+        for hits in {0, 1, int(n) // 2, int(rng.integers(0, n + 1)), int(n) - 1, int(n)}:
+            ci = binomtest(hits, int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+            low, high = runner.wilson_interval(hits, int(n), confidence)
+            assert low == pytest.approx(max(0.0, ci.low), abs=1e-12)
+            assert high == pytest.approx(min(1.0, ci.high), abs=1e-12)
+    # 0 of 10 by hand: the lower bound is 0 and the upper one z^2 / (n + z^2) with z = 1.959964 (95%).
+    assert runner.wilson_interval(0, 10) == (0.0, pytest.approx(1.959964**2 / (10 + 1.959964**2), abs=1e-6))

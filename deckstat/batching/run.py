@@ -60,7 +60,7 @@ TASK_COLUMNS = ["task_id", "description", "status", "error", "seconds", "seed", 
 #: The task parameters that set how many trials a simulation runs.
 TRIAL_PARAMS = ("trials", "precision", "max_trials")
 #: Modules the batch's worker processes start with (forked from a server that imported them once).
-BATCH_PRELOAD = ["deckstat", "deckstat.batching.tasks", "scipy.stats"]
+BATCH_PRELOAD = ["deckstat", "deckstat.batching.tasks"]
 #: Trial counts of the dry run's two timing runs (their difference gives the time per trial).
 CALIBRATION_TRIALS = (2_000, 50_000)
 
@@ -320,8 +320,8 @@ class Processes:
         self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Processes:
-        # Workers fork from a server that has loaded what every task needs (scipy.stats for the intervals of
-        # simulated answers: a second each), instead of each importing it again.
+        # Workers fork from a server that has loaded what every task needs (the questions, numpy, pandas),
+        # instead of each importing it again.
         self._pool = process_pool(self.workers, BATCH_PRELOAD)
         return self
 

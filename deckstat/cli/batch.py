@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.batching.run import (
-    JOURNAL,
-    MANIFEST,
-    RESULTS_CSV,
-    RESULTS_PARQUET,
-    batch,
-    cores,
-    plan,
-    write_atomic,
-)
 from deckstat.cli.options import FLAGS, stdout, user_errors
 from deckstat.errors import DeckstatError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The command's flags, for the parameters error messages name.
 BATCH_FLAGS = {**FLAGS, "out": "--out", "workers": "--workers", "scheduler": "--scheduler", "resume": "--resume",
@@ -50,6 +42,8 @@ def _duration(seconds: float) -> str:
 
 
 def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
+    import pandas as pd
+
     table = Table(show_edge=False)
     for column in ("task", "deck", "question", "swept", "method", "trials", "estimate"):
         # Deck labels and swept values are what a reader checks: folded onto more lines, never cut short.
@@ -113,6 +107,8 @@ def batch_command(
     every task ran, 1 when some failed (their errors are in manifest.json and
     printed), 2 for a bad spec or option.
     """
+    from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUET, batch, cores, plan
+
     with user_errors(BATCH_FLAGS):
         if dry_run:
             with _progress(quiet):
@@ -152,6 +148,7 @@ def batch_command(
 
 def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:
     """One figure per odds or when event of the batch, each written whole or not at all."""
+    from deckstat.batching.run import write_atomic
     from deckstat.present import plots  # matplotlib only when figures are asked for
 
     written = []

@@ -3,6 +3,9 @@
 Every command prints one ``error: …`` line and exits with code 2 on unusable
 input (a bad file, deck, profile, expression or option); nothing is
 half-written.
+
+What loads pandas (the questions, the result tables) is imported inside the
+commands that use it, so that ``--help`` and ``games`` answer at once.
 """
 
 from __future__ import annotations
@@ -11,13 +14,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
 from rich.table import Table
 from rich.text import Text
 
 import deckstat
-from deckstat.cli import tables
 from deckstat.cli.batch import batch_command
 from deckstat.cli.options import (
     FLAGS,
@@ -74,20 +75,8 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.cli.progress import showing
-from deckstat.engines.runner import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 from deckstat.errors import DeckstatError
-from deckstat.games.rules import COPIES_BY, file_warnings
-from deckstat.play import MODELS
-from deckstat.present.format import (
-    format_estimate,
-    format_probability,
-    game_end_line,
-    policy_note,
-    ratio_decision,
-    rules_note,
-)
-from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
-from deckstat.terms import DECKOUT_RULES, DEFAULT_POLICY
+from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
 
 app = typer.Typer(
     name="deckstat",
@@ -101,6 +90,8 @@ app.add_typer(games_app, name="games")
 
 
 def _notes(result, profile, p_keep: float | None = None) -> list[str]:
+    from deckstat.present.format import rules_note
+
     return [n for n in (rules_note(result.provenance, profile.mulligan, p_keep), simulation_note(result)) if n]
 
 
@@ -112,6 +103,8 @@ def _warn(lines) -> None:
 
 def _warn_file(loaded, profile) -> None:
     """Warn when a deck file does not look like one deck of the game (two decks, another game's cards)."""
+    from deckstat.games.rules import file_warnings
+
     _warn(f"{loaded.name}: {row['message']}" for row in file_warnings(loaded, profile))
 
 
@@ -130,6 +123,8 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
     Exit code 0 when the deck is legal, 1 when it breaks a rule, 2 when the
     input is unusable.
     """
+    from deckstat.cli import tables
+
     with user_errors():
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
@@ -195,6 +190,8 @@ def odds(
     cards you know (--known, --gone, --bottom, --given, --broken), it answers
     exactly from now on, for --draws or turns from now (docs/known.md).
     """
+    from deckstat.cli import tables
+
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -299,6 +296,11 @@ def when(
     Exact when the event can only become true as cards are seen (>=, >) and
     the exact engine models the mulligan; simulated otherwise.
     """
+    import pandas as pd
+
+    from deckstat.cli import tables
+    from deckstat.present.format import format_estimate
+
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -359,6 +361,9 @@ def curve(
     is in `deckstat games show`. Without --card or --group, every card of the
     deck. Exact where the model reduces to the cards seen, simulated otherwise.
     """
+    from deckstat.cli import tables
+    from deckstat.present.format import format_probability
+
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -429,6 +434,8 @@ def mulligan(
     --by-turn; with --best: the best keep rule for it (both exact; see
     docs/keep_policy.md).
     """
+    from deckstat.cli import tables
+
     if hand is not None or best:
         _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
                 mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
@@ -469,6 +476,8 @@ def mulligan(
 def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mulligan_rule, mulligan_limit, resource,
             simulated, pool, fmt, table, plot, allow_absent) -> None:
     """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
+    from deckstat.cli import tables
+
     with user_errors():
         if hand is not None and best:
             raise DeckstatError("give --hand (keep or mulligan this hand) or --best (the best keep rule), not both")
@@ -574,6 +583,9 @@ def deckout(
     Pandrea: usure. Other ways a game ends are not modelled. Without effects
     and without the drought rule the answer is exact.
     """
+    from deckstat.cli import tables
+    from deckstat.present.format import format_estimate, format_probability, game_end_line, policy_note
+
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -675,6 +687,10 @@ def ratio(
     playable by turn 6) under the game's play model (as `deckstat curve`)
     and names the legal count that maximises it.
     """
+    from deckstat.cli import tables
+    from deckstat.present.format import ratio_decision
+    from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
+
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -795,6 +811,9 @@ def compare(
 
 
 def _print_comparison(result, decks: list[Path], profile) -> None:
+    from deckstat.cli import tables
+    from deckstat.present.format import format_probability
+
     console = stdout()
     for name in result.table["deck_b"].unique():
         changes = result.cards[result.cards["deck_b"] == name]
@@ -887,6 +906,9 @@ def games(ctx: typer.Context) -> None:
 @games_app.command("show")
 def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.")]) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
+    from deckstat.cli import tables
+    from deckstat.play import MODELS
+
     with user_errors():
         profile = deckstat.get_profile(game)
     rows = profile.describe()

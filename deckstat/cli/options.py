@@ -7,18 +7,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from deckstat._validate import parse_count, parse_ranges
 from deckstat.errors import DeckstatError
-from deckstat.present import format as present
-from deckstat.results import Result
-from deckstat.terms import DROUGHT_ORDERS, MULLIGAN_RULES, POLICIES, SEATS, ZONES
+from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SEATS, ZONES
+
+if TYPE_CHECKING:
+    from deckstat.results import Result
 
 #: How the command line spells the Python parameters that error messages name.
 FLAGS = {
@@ -37,7 +37,7 @@ FLAGS = {
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
 }
 
-Format = Enum("Format", {name: name for name in present.FORMATS}, type=str)
+Format = Enum("Format", {name: name for name in FORMATS}, type=str)
 Format.__doc__ = "Output formats."
 Seat = Enum("Seat", {name: name for name in ("both",) + SEATS}, type=str)
 Seat.__doc__ = "Seats at the table."
@@ -94,6 +94,8 @@ def count_parser(name: str) -> Callable[[object], int]:
     ``name`` and exits with code 2, as every other bad input does.
     """
     def parse(text: object) -> int:
+        from deckstat._validate import parse_count  # it loads numpy, which --help does without
+
         try:
             try:
                 return parse_count(text, name)
@@ -149,11 +151,15 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
 
 def parse_turns(text: str) -> list[int]:
     """Parse ``--turns`` (``"0-6"``, ``"3"`` or ``"0,2,4-6"``) into a sorted list of turns."""
+    from deckstat._validate import parse_ranges
+
     return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
 
 
 def parse_counts(text: str) -> list[int]:
     """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
+    from deckstat._validate import parse_ranges
+
     return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
 
 
@@ -185,6 +191,8 @@ def draw(path: Path | None, function: str, result) -> None:
 def emit(result: Result, fmt: Format, table: str | None, title: str,
          build: Callable[[], list[Table | Text]] | None = None) -> None:
     """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes."""
+    from deckstat.present import format as present  # it loads pandas, which --help does without
+
     check_table(fmt, table)
     if fmt is Format.csv:
         sys.stdout.write(present.to_csv(result, table))
@@ -210,6 +218,8 @@ def simulation_note(result: Result) -> str:
 
     ``result`` may also be a deck :class:`~deckstat.questions.report.Report`, which has the same provenance and frames.
     """
+    from deckstat.present import format as present
+
     return present.simulation_note(result, present.SEED_RERUN)
 
 
@@ -249,4 +259,6 @@ def known_mapping(hand: list[str] | None, gone: list[str] | None, bottom: list[s
 
 def parse_draws(text: str | None) -> list[int] | None:
     """Parse ``--draws`` (``"1-3"``, ``"2"`` or ``"1,3,5-6"``)."""
+    from deckstat._validate import parse_ranges
+
     return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=100_000)

@@ -39,8 +39,6 @@ from deckstat.text import fold, fold_key
 NO_PART = "(no deck)"
 #: The ``part`` of warnings about the whole file, in games with several decks.
 WHOLE_FILE = "(file)"
-#: Readings of a copy limit: copies of a name, or of each printing (name and printing columns).
-COPIES_BY = ("name", "printing")
 
 
 def _bounds(rule: Rule) -> tuple[int | None, int | None]:

@@ -16,7 +16,6 @@ import pandas as pd
 from deckstat.errors import DeckstatError, param, render_marks
 from deckstat.results import RatioResult, Result
 
-FORMATS = ("table", "csv", "json")
 #: How the seed of a simulated run is passed again on the command line.
 SEED_RERUN = "--seed {seed}"
 

@@ -8,9 +8,10 @@ from deckstat._validate import check_choice, check_deck
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.games.rules import COPIES_BY, file_warnings, notes, violations
+from deckstat.games.rules import file_warnings, notes, violations
 from deckstat.questions._setup import check_card_types
 from deckstat.results import ValidationResult, frame
+from deckstat.terms import COPIES_BY
 
 VIOLATION_COLUMNS = ["deck", "game", "part", "rule", "level", "subject", "found", "allowed", "message"]
 SUMMARY_COLUMNS = ["deck", "game", "deck_size", "legal", "errors", "warnings"]
