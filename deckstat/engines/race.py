@@ -120,15 +120,19 @@ def _prefix(values: np.ndarray, library: np.ndarray) -> np.ndarray:
     return out
 
 
-def _next_drought_card(is_drought: np.ndarray) -> np.ndarray:
-    """Index of the first drought card at or after each library position (the library size: none left).
+def _drought_positions(is_drought: np.ndarray, met: np.ndarray) -> np.ndarray:
+    """Where each library's drought cards lie, in order; the library size past the last one.
 
-    Trial-major, shape (n_trials, length + 1).
+    ``met`` is the drought track (:func:`_prefix` of ``is_drought``): the
+    drought cards before each position, which is the rank of the next one, so
+    the first drought card at or after position ``j`` is at
+    ``positions[met[j]]``. Trial-major, shape (n_trials, most drought cards + 1).
     """
     n, length = is_drought.shape
-    positions = np.full((n, length + 1), length, dtype=_small(length))
-    positions[:, :length][is_drought] = np.nonzero(is_drought)[1]
-    return np.minimum.accumulate(positions[:, ::-1], axis=1)[:, ::-1]
+    positions = np.full((n, int(met[:, -1].max(initial=0)) + 1), length, dtype=_small(length))
+    races, places = np.nonzero(is_drought)
+    positions[races, met[races, places]] = places
+    return positions
 
 
 class _Track:
@@ -157,12 +161,13 @@ class _Race:
         self.n = n
         # Decks without a draw or mill card play no effect whatever the policy.
         self.effects = spec.policy != "none" and any(seat.draw.any() or seat.mill.any() for seat in spec.seats)
-        self.sizes, self.terrain, self.draws, self.mills, self.next_terrain = [], [], [], [], []
+        self.sizes, self.terrain, self.draws, self.mills, self.drought_places = [], [], [], [], []
         self.hand_terrain, self.pending_draw, self.pending_mill = [], [], []
         for seat, (hand, library) in zip(spec.seats, dealt):
             drought = seat.drought.astype(np.int32)
             self.sizes.append(library.shape[1])
-            self.terrain.append(_Track(_prefix(drought, library)))
+            met = _prefix(drought, library)
+            self.terrain.append(_Track(met))
             self.hand_terrain.append(np.take(drought, hand).sum(axis=1, dtype=np.int32))
             if self.effects:
                 self.draws.append(_Track(_prefix(seat.draw, library)))
@@ -173,7 +178,7 @@ class _Race:
                 self.pending_draw.append(np.zeros(n, dtype=np.int32))
                 self.pending_mill.append(np.zeros(n, dtype=np.int32))
             if spec.drought:
-                self.next_terrain.append(_Track(_next_drought_card(np.take(seat.drought, library))))
+                self.drought_places.append(_Track(_drought_positions(np.take(seat.drought, library), met)))
         self.pointer = np.zeros((2, n), dtype=np.int32)
         # Drought cards among the cards drawn or milled so far: the terrain track at each seat's pointer.
         self.seen_terrain = [np.zeros(n, dtype=track.flat.dtype) for track in self.terrain]
@@ -271,7 +276,7 @@ class _Race:
         steps, fails = [], []
         for s in (seat, other):
             pointer = self.pointer[s][races]
-            found_at = self.next_terrain[s].at(pointer, races)
+            found_at = self.drought_places[s].at(self.seen_terrain[s][races], races)
             # Draw numbers (1 = the next card) of the first drought card and of the first failed draw.
             steps.append(np.where(found_at < self.sizes[s], found_at - pointer + 1, _NEVER).astype(np.int64))
             fails.append((self.sizes[s] - pointer + 1).astype(np.int64))
