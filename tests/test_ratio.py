@@ -652,6 +652,19 @@ def test_deckout_column_follows_the_seed(wankul_deck):
     assert first.provenance["methods"]["p"] == "exact"
 
 
+def test_deckout_column_is_the_mean_turn_deckout_gives_on_the_counts_stream(wankul_deck):
+    # The sweep asks the race for the means alone; they are deckout's, for the count's own stream (root seed,
+    # spawn key + (count, 4)). The deck's own count rebuilds the deck as it is.
+    sweep = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[0], n_trials=3_000, rng=7)
+    stream = np.random.SeedSequence(sweep.provenance["seed_entropy"],
+                                    spawn_key=(*sweep.provenance["seed_spawn_key"], 10, 4))
+    race = deckstat.deckout(wankul_deck, "wankul", n_trials=3_000, rng=stream)
+    means = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
+    assert sweep.table["deckout_turn_first"].iloc[0] == means["first"]
+    assert sweep.table["deckout_turn_second"].iloc[0] == means["second"]
+    assert race.summary["method"].iloc[0] == "simulate"
+
+
 def test_deckout_turn_is_exact_without_a_drought_rule():
     deck = deckstat.load_deck(sample_deck("duel-masters"))
     result = deckstat.ratio(deck, "duel-masters", group="[civilization=Feu]", counts=[20, 24], turns=[0])

@@ -103,7 +103,7 @@ def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int,
 
 
 #: Races advanced together: their state arrays stay in the processor's cache, and memory stays bounded.
-SUB_BLOCK = 8192
+SUB_BLOCK = 16384
 
 
 def _small(bound: int) -> type:

@@ -33,7 +33,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.play import build_model
 from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
 from deckstat.questions.curve import curve, last_play_turn, play_targets
-from deckstat.questions.deckout import deckout
+from deckstat.questions.deckout import mean_turns
 from deckstat.questions.odds import odds
 from deckstat.questions.validate import validate
 from deckstat.questions.when import when
@@ -431,11 +431,10 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
     if profile.deckout == "none" or (mulligan and profile.mulligan not in ("none", "bottom")):
         return missing, None
     # The sweep itself may empty a group of the keep rule (the resource group at 0).
-    race = deckout(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng, allow_absent=True,
-                   n_workers=n_workers)
-    mean = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
-    return ({"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]},
-            str(race.summary["method"].iloc[0]))
+    # The means alone: deckout's summary column, without the tables and intervals the sweep does not show.
+    mean, method = mean_turns(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng,
+                              allow_absent=True, n_workers=n_workers)
+    return {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}, method
 
 
 def _violations(report: pd.DataFrame) -> str:
