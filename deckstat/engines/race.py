@@ -111,12 +111,14 @@ def _small(bound: int) -> type:
     return np.int16 if bound < np.iinfo(np.int16).max else np.int32
 
 
-def _prefix(values: np.ndarray, library: np.ndarray) -> np.ndarray:
-    """Running sums of a per-cell value along each library, trial-major, shape (n_trials, length + 1)."""
-    length = library.shape[1]
-    dtype = _small(int(max(values.max(initial=0), 1)) * length)
-    out = np.zeros((library.shape[0], length + 1), dtype=dtype)
-    np.cumsum(np.take(values.astype(dtype), library), axis=1, out=out[:, 1:])
+def _prefix(per_card: np.ndarray, most: int) -> np.ndarray:
+    """Running sums of a value along each library, trial-major, shape (n_trials, length + 1).
+
+    ``per_card`` holds the value of each card in each library, trial-major, ``most`` its largest.
+    """
+    length = per_card.shape[1]
+    out = np.zeros((per_card.shape[0], length + 1), dtype=_small(max(most, 1) * length))
+    np.cumsum(per_card, axis=1, dtype=out.dtype, out=out[:, 1:])
     return out
 
 
@@ -129,10 +131,14 @@ def _drought_positions(is_drought: np.ndarray, met: np.ndarray) -> np.ndarray:
     ``positions[met[j]]``. Trial-major, shape (n_trials, most drought cards + 1).
     """
     n, length = is_drought.shape
-    positions = np.full((n, int(met[:, -1].max(initial=0)) + 1), length, dtype=_small(length))
-    races, places = np.nonzero(is_drought)
-    positions[races, met[races, places]] = places
-    return positions
+    most = int(met[:, -1].max(initial=0)) + 1
+    positions = np.full(n * most, length, dtype=_small(length))
+    # One flat pass (nonzero on a 2-d array costs several times more): each drought card, its race and place.
+    cards = np.flatnonzero(is_drought)
+    races = cards // length
+    places = cards - races * length
+    positions[races * most + met.ravel()[races * (length + 1) + places]] = places
+    return positions.reshape(n, most)
 
 
 class _Track:
@@ -164,39 +170,41 @@ class _Race:
         self.sizes, self.terrain, self.draws, self.mills, self.drought_places = [], [], [], [], []
         self.hand_terrain, self.pending_draw, self.pending_mill = [], [], []
         for seat, (hand, library) in zip(spec.seats, dealt):
-            drought = seat.drought.astype(np.int32)
+            drought = seat.drought.astype(np.int8)
             self.sizes.append(library.shape[1])
-            met = _prefix(drought, library)
+            is_drought = np.take(drought, library)
+            met = _prefix(is_drought, 1)
             self.terrain.append(_Track(met))
             self.hand_terrain.append(np.take(drought, hand).sum(axis=1, dtype=np.int32))
             if self.effects:
-                self.draws.append(_Track(_prefix(seat.draw, library)))
-                self.mills.append(_Track(_prefix(seat.mill, library)))
+                self.draws.append(_Track(_prefix(np.take(seat.draw, library), int(seat.draw.max(initial=0)))))
+                self.mills.append(_Track(_prefix(np.take(seat.mill, library), int(seat.mill.max(initial=0)))))
                 self.pending_draw.append(np.take(seat.draw, hand).sum(axis=1).astype(np.int32))
                 self.pending_mill.append(np.take(seat.mill, hand).sum(axis=1).astype(np.int32))
             else:
                 self.pending_draw.append(np.zeros(n, dtype=np.int32))
                 self.pending_mill.append(np.zeros(n, dtype=np.int32))
             if spec.drought:
-                self.drought_places.append(_Track(_drought_positions(np.take(seat.drought, library), met)))
+                self.drought_places.append(_Track(_drought_positions(is_drought, met)))
         self.pointer = np.zeros((2, n), dtype=np.int32)
         # Drought cards among the cards drawn or milled so far: the terrain track at each seat's pointer.
         self.seen_terrain = [np.zeros(n, dtype=track.flat.dtype) for track in self.terrain]
         self.out_round = np.zeros((2, n), dtype=np.int32)
         self.out_time = np.full((2, n), _NEVER, dtype=np.int32)
+        # Whether each seat still has cards: out_round == 0, kept rather than recomputed at every step.
+        self.alive = np.ones((2, n), dtype=bool)
         self.in_play = np.zeros(n, dtype=bool)
         self.expires = np.zeros(n, dtype=np.int32)
 
     def run_out(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
-        fresh = mask & (self.out_round[seat] == 0)
-        self.out_round[seat][fresh] = round_number
-        self.out_time[seat][fresh] = time
+        self.run_out_some(seat, np.flatnonzero(mask), round_number, time)
 
     def run_out_some(self, seat: int, races: np.ndarray, round_number: int, time: int) -> None:
         """:meth:`run_out` for the races numbered ``races``."""
-        races = races[self.out_round[seat][races] == 0]
+        races = races[self.alive[seat][races]]
         self.out_round[seat][races] = round_number
         self.out_time[seat][races] = time
+        self.alive[seat][races] = False
 
     def draw(self, seat: int, count, mask: np.ndarray, round_number: int, time: int) -> None:
         # A product, not np.where: the masks are irregular, and where's branches cost more than the arithmetic.
@@ -211,12 +219,12 @@ class _Race:
             self.pending_draw[seat] += self.draws[seat].at(new) - self.draws[seat].at(old)
             self.pending_mill[seat] += self.mills[seat].at(new) - self.mills[seat].at(old)
         self.pointer[seat] = new
-        failed = mask & (count > available)
+        # Out: a draw that fails, or under the other rules a draw that takes the last card (count is 0 off mask).
         if self.spec.rule in FAILED_DRAW_RULES:
-            self.run_out(seat, failed, round_number, time)
+            out = count > available
         else:
-            emptied = mask & (taken > 0) & (new == self.sizes[seat])
-            self.run_out(seat, failed | emptied, round_number, time)
+            out = (count > 0) & (count >= available)
+        self.run_out_some(seat, np.flatnonzero(out), round_number, time)
 
     def draw_some(self, seat: int, races: np.ndarray, count: np.ndarray, round_number: int, time: int) -> None:
         """:meth:`draw` for the races numbered ``races``, ``count`` cards each."""
@@ -267,12 +275,24 @@ class _Race:
 
     def drought(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
         other = 1 - seat
-        stuck = (mask & (self.out_round[other] == 0) & ~self.in_play & (self.hand_terrain[seat] == 0)
-                 & (self.hand_terrain[other] == 0))
+        # Called right after the active seat played any drought card it held: no card in play means none in
+        # its hand.
+        stuck = mask & self.alive[other] & ~self.in_play & (self.hand_terrain[other] == 0)
         # Few races are in drought on a given turn: the rest of the work is done on those alone.
         races = np.flatnonzero(stuck)
         if races.size == 0:
             return
+        self._drought_draws(seat, races, round_number, time)
+        # The active seat plays the drought card it found, if it still has cards (none was in play).
+        plays = races[self.alive[seat][races] & (self.hand_terrain[seat][races] > 0)]
+        self.hand_terrain[seat][plays] -= 1
+        self.in_play[plays] = True
+        if self.spec.terrain_turns is not None:
+            self.expires[plays] = time + self.spec.terrain_turns
+
+    def _drought_draws(self, seat: int, races: np.ndarray, round_number: int, time: int) -> None:
+        """The drought draws of the races numbered ``races``, in drought on ``seat``'s turn."""
+        other = 1 - seat
         steps, fails = [], []
         for s in (seat, other):
             pointer = self.pointer[s][races]
@@ -316,7 +336,7 @@ class _Race:
     def turn_draw(self, seat: int, round_number: int, time: int) -> None:
         count = self.spec.seats[seat].first_turn_draw if round_number == 1 else self.spec.draws_per_turn
         if count or self.spec.draw_at_end:
-            self.draw(seat, count, self.out_round[seat] == 0, round_number, time)
+            self.draw(seat, count, self.alive[seat], round_number, time)
 
     def turn(self, seat: int, round_number: int, time: int) -> None:
         spec = self.spec
@@ -325,15 +345,15 @@ class _Race:
         if not spec.draw_at_end:
             self.turn_draw(seat, round_number, time)
         if spec.drought:
-            self.force_terrain(seat, self.out_round[seat] == 0, time)
-        self.play_effects(seat, self.out_round[seat] == 0, round_number, time)
+            self.force_terrain(seat, self.alive[seat], time)
+        if self.effects:
+            # The races with cards when the effects begin play them all, even one that runs out meanwhile.
+            self.play_effects(seat, self.alive[seat].copy(), round_number, time)
         if spec.drought:
-            active = self.out_round[seat] == 0
             if self.effects:
                 # Effects may have drawn drought cards since the last play (without effects nothing changed).
-                self.force_terrain(seat, active, time)
-            self.drought(seat, active, round_number, time)
-            self.force_terrain(seat, self.out_round[seat] == 0, time)
+                self.force_terrain(seat, self.alive[seat], time)
+            self.drought(seat, self.alive[seat], round_number, time)
         if spec.draw_at_end:
             self.turn_draw(seat, round_number, time)
 
