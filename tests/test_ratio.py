@@ -548,7 +548,7 @@ def test_cli_table():
     # The target is checked in the kept opening hand: its column carries the mark on the recommended count.
     assert body["11"][7] == format_probability(wankul_exact(11, 0)["by_turn"]) + " ◀"
     assert "◀" not in body["11"][8]
-    assert "deck-out turns simulated: 20,000 races per count, seed 4" in out
+    assert "deck-out turns simulated: 8,000 races per count, seed 4" in out
     assert "✗ 9 Terrain cards: Terrain: 9 in 50 cards" in out
     assert "recommended: 11 Terrain cards, the smallest legal count" in out
 
