@@ -10,6 +10,7 @@ from helpers import sample_deck, z_for
 import deckstat
 from deckstat.engines.race import deterministic_round
 from deckstat.games.profiles import parse_profile
+from deckstat.questions.deckout import mean_turns
 
 
 def sample(game):
@@ -472,3 +473,29 @@ def test_the_default_policy_plays_the_effect_columns_as_soon_as_drawn():
     assert set(plain.table["method"]) == {"exact"}
     pd.testing.assert_frame_equal(plain.summary, deckstat.deckout(sample("duel-masters"), "duel-masters",
                                                                  policy="none").summary)
+
+
+@pytest.mark.parametrize("drought_order", ["together", "active_first"])
+def test_races_advanced_in_smaller_groups_give_the_same_numbers(monkeypatch, drought_order):
+    # The races of a block are dealt at once and then advanced a group at a time: the grouping is speed only.
+    from deckstat.engines import race
+
+    deck = sample("wankul")
+    results = []
+    for group in (race.SUB_BLOCK, 333):
+        monkeypatch.setattr(race, "SUB_BLOCK", group)
+        results.append(deckstat.deckout(deck, "wankul", drought_order=drought_order, n_trials=2_000, rng=21))
+    pd.testing.assert_frame_equal(results[0].table, results[1].table)
+    pd.testing.assert_frame_equal(results[0].summary, results[1].summary)
+    pd.testing.assert_frame_equal(results[0].game_end, results[1].game_end)
+
+
+def test_mean_turns_are_the_summary_means():
+    deck = deckstat.Deck.from_table(SMALL)
+    means, method = mean_turns(deck, "wankul", mulligan=False, n_trials=3_000, rng=5)
+    race = deckstat.deckout(deck, "wankul", mulligan=False, n_trials=3_000, rng=5)
+    assert method == "simulate"
+    assert means == dict(zip(race.summary["seat"], race.summary["mean_turn"]))
+    # Without the drought rule's randomness (Duel Masters), the exact turns of EXPECTED.
+    means, method = mean_turns(sample("duel-masters"), "duel-masters")
+    assert method == "exact" and means == {"first": 31.0, "second": 30.0}

@@ -548,7 +548,7 @@ def test_cli_table():
     # The target is checked in the kept opening hand: its column carries the mark on the recommended count.
     assert body["11"][7] == format_probability(wankul_exact(11, 0)["by_turn"]) + " ◀"
     assert "◀" not in body["11"][8]
-    assert "deck-out turns simulated: 20,000 races per count, seed 4" in out
+    assert "deck-out turns simulated: 8,000 races per count, seed 4" in out
     assert "✗ 9 Terrain cards: Terrain: 9 in 50 cards" in out
     assert "recommended: 11 Terrain cards, the smallest legal count" in out
 
@@ -650,6 +650,19 @@ def test_deckout_column_follows_the_seed(wankul_deck):
     pd.testing.assert_frame_equal(replay.table[columns], unseeded[0].table[columns])
     assert first.provenance["methods"]["deckout_turn_first"] == "simulate"
     assert first.provenance["methods"]["p"] == "exact"
+
+
+def test_deckout_column_is_the_mean_turn_deckout_gives_on_the_counts_stream(wankul_deck):
+    # The sweep asks the race for the means alone; they are deckout's, for the count's own stream (root seed,
+    # spawn key + (count, 4)). The deck's own count rebuilds the deck as it is.
+    sweep = deckstat.ratio(wankul_deck, "wankul", counts=[10], turns=[0], n_trials=3_000, rng=7)
+    stream = np.random.SeedSequence(sweep.provenance["seed_entropy"],
+                                    spawn_key=(*sweep.provenance["seed_spawn_key"], 10, 4))
+    race = deckstat.deckout(wankul_deck, "wankul", n_trials=3_000, rng=stream)
+    means = dict(zip(race.summary["seat"], race.summary["mean_turn"]))
+    assert sweep.table["deckout_turn_first"].iloc[0] == means["first"]
+    assert sweep.table["deckout_turn_second"].iloc[0] == means["second"]
+    assert race.summary["method"].iloc[0] == "simulate"
 
 
 def test_deckout_turn_is_exact_without_a_drought_rule():

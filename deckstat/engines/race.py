@@ -102,84 +102,155 @@ def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int,
     return 1 + -(-(needed - first_turn_draw) // draws_per_turn)
 
 
-def _prefix(values: np.ndarray, library: np.ndarray) -> np.ndarray:
-    """Running sums of a per-cell value along each library, shape (length + 1, n_trials)."""
-    per_card = np.take(values, library)
-    out = np.zeros((library.shape[0] + 1, library.shape[1]), dtype=np.int32)
-    for j in range(library.shape[0]):
-        np.add(out[j], per_card[j], out=out[j + 1])
+#: Races advanced together: their state arrays stay in the processor's cache, and memory stays bounded.
+SUB_BLOCK = 16384
+
+
+def _small(bound: int) -> type:
+    """The smallest signed integer dtype holding values up to ``bound``."""
+    return np.int16 if bound < np.iinfo(np.int16).max else np.int32
+
+
+def _prefix(per_card: np.ndarray, most: int) -> np.ndarray:
+    """Running sums of a value along each library, trial-major, shape (n_trials, length + 1).
+
+    ``per_card`` holds the value of each card in each library, trial-major, ``most`` its largest.
+    """
+    length = per_card.shape[1]
+    out = np.zeros((per_card.shape[0], length + 1), dtype=_small(max(most, 1) * length))
+    np.cumsum(per_card, axis=1, dtype=out.dtype, out=out[:, 1:])
     return out
 
 
-def _next_drought_card(is_drought: np.ndarray) -> np.ndarray:
-    """Index of the first drought card at or after each library position (the library size: none left)."""
-    length, n = is_drought.shape
-    following = np.empty((length + 1, n), dtype=np.int32)
-    following[-1] = length
-    for j in range(length - 1, -1, -1):
-        following[j] = np.where(is_drought[j], j, following[j + 1])
-    return following
+def _drought_positions(is_drought: np.ndarray, met: np.ndarray) -> np.ndarray:
+    """Where each library's drought cards lie, in order; the library size past the last one.
+
+    ``met`` is the drought track (:func:`_prefix` of ``is_drought``): the
+    drought cards before each position, which is the rank of the next one, so
+    the first drought card at or after position ``j`` is at
+    ``positions[met[j]]``. Trial-major, shape (n_trials, most drought cards + 1).
+    """
+    n, length = is_drought.shape
+    most = int(met[:, -1].max(initial=0)) + 1
+    positions = np.full(n * most, length, dtype=_small(length))
+    # One flat pass (nonzero on a 2-d array costs several times more): each drought card, its race and place.
+    cards = np.flatnonzero(is_drought)
+    races = cards // length
+    places = cards - races * length
+    positions[races * most + met.ravel()[races * (length + 1) + places]] = places
+    return positions.reshape(n, most)
+
+
+class _Track:
+    """A trial-major table of one value per trial and library position, read at each trial's own position."""
+
+    def __init__(self, table: np.ndarray):
+        self.flat = table.ravel()
+        self.width = table.shape[1]
+        self.base = np.arange(table.shape[0], dtype=np.int64) * self.width
+
+    def at(self, position: np.ndarray, races: np.ndarray | None = None) -> np.ndarray:
+        """The value at ``position`` of every race, or of the races numbered ``races``."""
+        base = self.base if races is None else races * self.width
+        return self.flat[base + position]
 
 
 class _Race:
-    """The state of ``n`` races between two seats, advanced one seat-turn at a time."""
+    """The state of ``n`` races between two seats, advanced one seat-turn at a time.
 
-    def __init__(self, spec: RaceSpec, rng: np.random.Generator, n: int):
+    ``dealt`` holds each seat's kept hand and library as cell ids, trial-major.
+    """
+
+    def __init__(self, spec: RaceSpec, dealt: list[tuple[np.ndarray, np.ndarray]]):
         self.spec = spec
-        self.columns = np.arange(n)
-        self.effects = spec.policy != "none"
-        self.sizes, self.terrain, self.draws, self.mills, self.next_terrain = [], [], [], [], []
+        n = dealt[0][0].shape[0]
+        self.n = n
+        # Decks without a draw or mill card play no effect whatever the policy.
+        self.effects = spec.policy != "none" and any(seat.draw.any() or seat.mill.any() for seat in spec.seats)
+        self.sizes, self.terrain, self.draws, self.mills, self.drought_places = [], [], [], [], []
         self.hand_terrain, self.pending_draw, self.pending_mill = [], [], []
-        for seat in spec.seats:
-            keep = None
-            if spec.keep is not None:
-                def keep(counts, event=spec.keep):
-                    return evaluate(event, group_counts(counts, spec.keep_keys, spec.keep_distinct))
-            dealt = deal_order(seat.cell_counts, seat.keep_table, n, rng, hand_size=spec.hand_size,
-                               set_aside=spec.set_aside, limit=1 if keep is not None else 0, keep=keep)
-            hand, library = dealt["hand"], dealt["library"]
-            self.sizes.append(library.shape[0])
-            self.terrain.append(_prefix(seat.drought.astype(np.int32), library))
-            self.draws.append(_prefix(seat.draw.astype(np.int32), library))
-            self.mills.append(_prefix(seat.mill.astype(np.int32), library))
-            self.hand_terrain.append(np.take(seat.drought.astype(np.int32), hand).sum(axis=0))
-            self.pending_draw.append(np.take(seat.draw, hand).sum(axis=0).astype(np.int32) * self.effects)
-            self.pending_mill.append(np.take(seat.mill, hand).sum(axis=0).astype(np.int32) * self.effects)
+        for seat, (hand, library) in zip(spec.seats, dealt):
+            drought = seat.drought.astype(np.int8)
+            self.sizes.append(library.shape[1])
+            is_drought = np.take(drought, library)
+            met = _prefix(is_drought, 1)
+            self.terrain.append(_Track(met))
+            self.hand_terrain.append(np.take(drought, hand).sum(axis=1, dtype=np.int32))
+            if self.effects:
+                self.draws.append(_Track(_prefix(np.take(seat.draw, library), int(seat.draw.max(initial=0)))))
+                self.mills.append(_Track(_prefix(np.take(seat.mill, library), int(seat.mill.max(initial=0)))))
+                self.pending_draw.append(np.take(seat.draw, hand).sum(axis=1).astype(np.int32))
+                self.pending_mill.append(np.take(seat.mill, hand).sum(axis=1).astype(np.int32))
+            else:
+                self.pending_draw.append(np.zeros(n, dtype=np.int32))
+                self.pending_mill.append(np.zeros(n, dtype=np.int32))
             if spec.drought:
-                self.next_terrain.append(_next_drought_card(np.take(seat.drought, library)))
+                self.drought_places.append(_Track(_drought_positions(is_drought, met)))
         self.pointer = np.zeros((2, n), dtype=np.int32)
+        # Drought cards among the cards drawn or milled so far: the terrain track at each seat's pointer.
+        self.seen_terrain = [np.zeros(n, dtype=track.flat.dtype) for track in self.terrain]
         self.out_round = np.zeros((2, n), dtype=np.int32)
         self.out_time = np.full((2, n), _NEVER, dtype=np.int32)
+        # Whether each seat still has cards: out_round == 0, kept rather than recomputed at every step.
+        self.alive = np.ones((2, n), dtype=bool)
         self.in_play = np.zeros(n, dtype=bool)
-        self.expires = np.zeros(n, dtype=np.int64)
+        self.expires = np.zeros(n, dtype=np.int32)
 
     def run_out(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
-        fresh = mask & (self.out_round[seat] == 0)
-        self.out_round[seat][fresh] = round_number
-        self.out_time[seat][fresh] = time
+        self.run_out_some(seat, np.flatnonzero(mask), round_number, time)
+
+    def run_out_some(self, seat: int, races: np.ndarray, round_number: int, time: int) -> None:
+        """:meth:`run_out` for the races numbered ``races``."""
+        races = races[self.alive[seat][races]]
+        self.out_round[seat][races] = round_number
+        self.out_time[seat][races] = time
+        self.alive[seat][races] = False
 
     def draw(self, seat: int, count, mask: np.ndarray, round_number: int, time: int) -> None:
-        count = np.where(mask, count, 0)
+        # A product, not np.where: the masks are irregular, and where's branches cost more than the arithmetic.
+        count = np.multiply(mask, count, dtype=np.int32)
         available = self.sizes[seat] - self.pointer[seat]
         taken = np.minimum(count, available)
         old, new = self.pointer[seat], self.pointer[seat] + taken
-        self.hand_terrain[seat] += self.terrain[seat][new, self.columns] - self.terrain[seat][old, self.columns]
+        seen = self.terrain[seat].at(new)
+        self.hand_terrain[seat] += seen - self.seen_terrain[seat]
+        self.seen_terrain[seat] = seen
         if self.effects:
-            self.pending_draw[seat] += self.draws[seat][new, self.columns] - self.draws[seat][old, self.columns]
-            self.pending_mill[seat] += self.mills[seat][new, self.columns] - self.mills[seat][old, self.columns]
+            self.pending_draw[seat] += self.draws[seat].at(new) - self.draws[seat].at(old)
+            self.pending_mill[seat] += self.mills[seat].at(new) - self.mills[seat].at(old)
         self.pointer[seat] = new
-        failed = mask & (count > available)
+        # Out: a draw that fails, or under the other rules a draw that takes the last card (count is 0 off mask).
         if self.spec.rule in FAILED_DRAW_RULES:
-            self.run_out(seat, failed, round_number, time)
+            out = count > available
         else:
-            emptied = mask & (taken > 0) & (new == self.sizes[seat])
-            self.run_out(seat, failed | emptied, round_number, time)
+            out = (count > 0) & (count >= available)
+        self.run_out_some(seat, np.flatnonzero(out), round_number, time)
+
+    def draw_some(self, seat: int, races: np.ndarray, count: np.ndarray, round_number: int, time: int) -> None:
+        """:meth:`draw` for the races numbered ``races``, ``count`` cards each."""
+        old = self.pointer[seat][races]
+        available = self.sizes[seat] - old
+        taken = np.minimum(count, available)
+        new = old + taken
+        seen = self.terrain[seat].at(new, races)
+        self.hand_terrain[seat][races] += seen - self.seen_terrain[seat][races]
+        self.seen_terrain[seat][races] = seen
+        if self.effects:
+            self.pending_draw[seat][races] += self.draws[seat].at(new, races) - self.draws[seat].at(old, races)
+            self.pending_mill[seat][races] += self.mills[seat].at(new, races) - self.mills[seat].at(old, races)
+        self.pointer[seat][races] = new
+        out = count > available
+        if self.spec.rule not in FAILED_DRAW_RULES:
+            out |= (taken > 0) & (new == self.sizes[seat])
+        self.run_out_some(seat, races[out], round_number, time)
 
     def mill(self, seat: int, mask: np.ndarray) -> None:
         other = 1 - seat
         amount = np.where(mask, self.pending_mill[seat], 0)
         self.pending_mill[seat][mask] = 0
         self.pointer[other] = np.minimum(self.pointer[other] + amount, self.sizes[other])
+        # Milled cards go to the discard pile, not to the hand: the count of drought cards met moves on alone.
+        self.seen_terrain[other] = self.terrain[other].at(self.pointer[other])
 
     def play_effects(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
         if not self.effects:
@@ -197,39 +268,53 @@ class _Race:
     def force_terrain(self, seat: int, mask: np.ndarray, time: int) -> None:
         plays = mask & ~self.in_play & (self.hand_terrain[seat] > 0)
         self.hand_terrain[seat] -= plays
+        self.in_play |= plays
+        if self.spec.terrain_turns is not None:
+            # Every play expires later than the plays before it: a maximum sets the new ones alone.
+            np.maximum(self.expires, plays * np.int32(time + self.spec.terrain_turns), out=self.expires)
+
+    def drought(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
+        other = 1 - seat
+        # Called right after the active seat played any drought card it held: no card in play means none in
+        # its hand.
+        stuck = mask & self.alive[other] & ~self.in_play & (self.hand_terrain[other] == 0)
+        # Few races are in drought on a given turn: the rest of the work is done on those alone.
+        races = np.flatnonzero(stuck)
+        if races.size == 0:
+            return
+        self._drought_draws(seat, races, round_number, time)
+        # The active seat plays the drought card it found, if it still has cards (none was in play).
+        plays = races[self.alive[seat][races] & (self.hand_terrain[seat][races] > 0)]
+        self.hand_terrain[seat][plays] -= 1
         self.in_play[plays] = True
         if self.spec.terrain_turns is not None:
             self.expires[plays] = time + self.spec.terrain_turns
 
-    def drought(self, seat: int, mask: np.ndarray, round_number: int, time: int) -> None:
+    def _drought_draws(self, seat: int, races: np.ndarray, round_number: int, time: int) -> None:
+        """The drought draws of the races numbered ``races``, in drought on ``seat``'s turn."""
         other = 1 - seat
-        stuck = (mask & (self.out_round[other] == 0) & ~self.in_play & (self.hand_terrain[seat] == 0)
-                 & (self.hand_terrain[other] == 0))
-        if not stuck.any():
-            return
         steps, fails = [], []
         for s in (seat, other):
-            found_at = self.next_terrain[s][self.pointer[s], self.columns]
+            pointer = self.pointer[s][races]
+            found_at = self.drought_places[s].at(self.seen_terrain[s][races], races)
             # Draw numbers (1 = the next card) of the first drought card and of the first failed draw.
-            steps.append(np.where(found_at < self.sizes[s], found_at - self.pointer[s] + 1, _NEVER).astype(np.int64))
-            fails.append((self.sizes[s] - self.pointer[s] + 1).astype(np.int64))
+            steps.append(np.where(found_at < self.sizes[s], found_at - pointer + 1, _NEVER).astype(np.int64))
+            fails.append((self.sizes[s] - pointer + 1).astype(np.int64))
         if self.spec.drought_order == "active_first":
-            self._drought_in_turn(seat, stuck, steps, fails, round_number, time)
+            self._drought_in_turn(seat, races, steps, fails, round_number, time)
             return
-        found = stuck & (np.minimum(steps[0], steps[1]) < np.minimum(fails[0], fails[1]))
-        both_draw = np.minimum(steps[0], steps[1])
+        found = np.minimum(steps[0], steps[1]) < np.minimum(fails[0], fails[1])
+        draw_count = np.where(found, np.minimum(steps[0], steps[1]), np.minimum(fails[0], fails[1]) - 1)
         for s in (seat, other):
-            draw_count = np.where(found, both_draw, np.minimum(fails[0], fails[1]) - 1)
             # Cards drawn in a drought are not played then: effects wait in hand.
-            self.draw(s, draw_count, stuck, round_number, time)
-        failing = stuck & ~found
-        active_fails = failing & (fails[0] <= fails[1])
-        other_fails = failing & (fails[1] <= fails[0])
+            self.draw_some(s, races, draw_count, round_number, time)
+        active_fails = ~found & (fails[0] <= fails[1])
+        other_fails = ~found & (fails[1] <= fails[0])
         # Both unable to draw at once: the active player wins.
-        self.run_out(seat, active_fails & ~other_fails, round_number, time)
-        self.run_out(other, other_fails, round_number, time)
+        self.run_out_some(seat, races[active_fails & ~other_fails], round_number, time)
+        self.run_out_some(other, races[other_fails], round_number, time)
 
-    def _drought_in_turn(self, seat: int, stuck: np.ndarray, steps: list, fails: list, round_number: int,
+    def _drought_in_turn(self, seat: int, races: np.ndarray, steps: list, fails: list, round_number: int,
                          time: int) -> None:
         """Drought draws one player at a time, the active player first: it stops at the first drought card.
 
@@ -237,39 +322,38 @@ class _Race:
         first event (a drought card found, or a draw that fails) in that order decides.
         """
         other = 1 - seat
-        active_event = 2 * np.minimum(steps[0], fails[0]) - 1
-        other_event = 2 * np.minimum(steps[1], fails[1])
-        active_first = active_event < other_event
         k_active = np.minimum(steps[0], fails[0])
         k_other = np.minimum(steps[1], fails[1])
+        active_first = 2 * k_active - 1 < 2 * k_other
         # Cards each player draws: up to and including the deciding draw, minus the failed draw itself.
         active_draws = np.where(active_first, np.where(steps[0] < fails[0], k_active, k_active - 1), k_other)
         other_draws = np.where(active_first, k_active - 1, np.where(steps[1] < fails[1], k_other, k_other - 1))
-        self.draw(seat, active_draws, stuck, round_number, time)
-        self.draw(other, other_draws, stuck, round_number, time)
-        self.run_out(seat, stuck & active_first & (fails[0] <= steps[0]), round_number, time)
-        self.run_out(other, stuck & ~active_first & (fails[1] <= steps[1]), round_number, time)
+        self.draw_some(seat, races, active_draws, round_number, time)
+        self.draw_some(other, races, other_draws, round_number, time)
+        self.run_out_some(seat, races[active_first & (fails[0] <= steps[0])], round_number, time)
+        self.run_out_some(other, races[~active_first & (fails[1] <= steps[1])], round_number, time)
 
     def turn_draw(self, seat: int, round_number: int, time: int) -> None:
         count = self.spec.seats[seat].first_turn_draw if round_number == 1 else self.spec.draws_per_turn
         if count or self.spec.draw_at_end:
-            self.draw(seat, np.full(len(self.columns), count, dtype=np.int32), self.out_round[seat] == 0,
-                      round_number, time)
+            self.draw(seat, count, self.alive[seat], round_number, time)
 
     def turn(self, seat: int, round_number: int, time: int) -> None:
         spec = self.spec
         if spec.drought and spec.terrain_turns is not None:
-            self.in_play[self.in_play & (self.expires <= time)] = False
+            np.logical_and(self.in_play, self.expires > time, out=self.in_play)
         if not spec.draw_at_end:
             self.turn_draw(seat, round_number, time)
         if spec.drought:
-            self.force_terrain(seat, self.out_round[seat] == 0, time)
-        self.play_effects(seat, self.out_round[seat] == 0, round_number, time)
+            self.force_terrain(seat, self.alive[seat], time)
+        if self.effects:
+            # The races with cards when the effects begin play them all, even one that runs out meanwhile.
+            self.play_effects(seat, self.alive[seat].copy(), round_number, time)
         if spec.drought:
-            active = self.out_round[seat] == 0
-            self.force_terrain(seat, active, time)
-            self.drought(seat, active, round_number, time)
-            self.force_terrain(seat, self.out_round[seat] == 0, time)
+            if self.effects:
+                # Effects may have drawn drought cards since the last play (without effects nothing changed).
+                self.force_terrain(seat, self.alive[seat], time)
+            self.drought(seat, self.alive[seat], round_number, time)
         if spec.draw_at_end:
             self.turn_draw(seat, round_number, time)
 
@@ -296,11 +380,28 @@ def race_task(spec: RaceSpec, rng: np.random.Generator, n: int) -> np.ndarray:
     ended on each round: the later seat's round under
     :data:`deckstat.terms.BOTH_OUT_RULES` (Licum), the earlier one otherwise.
     """
-    race = _Race(spec, rng, n)
-    for round_number in range(1, spec.max_rounds + 1):
-        for seat in (0, 1):
-            time = 2 * round_number if spec.simultaneous else 2 * round_number + seat
-            race.turn(seat, round_number, time)
-        if (race.out_round > 0).all():
-            break
-    return race.tallies()
+    dealt = []
+    for seat in spec.seats:
+        keep = None
+        if spec.keep is not None:
+            def keep(counts, event=spec.keep):
+                return evaluate(event, group_counts(counts, spec.keep_keys, spec.keep_distinct))
+        cells = deal_order(seat.cell_counts, seat.keep_table, n, rng, hand_size=spec.hand_size,
+                           set_aside=spec.set_aside, limit=1 if keep is not None else 0, keep=keep)
+        # Trial-major and as small as the cell ids allow: each race reads its own cards.
+        dtype = _small(len(seat.cell_counts))
+        dealt.append((np.ascontiguousarray(cells["hand"].T, dtype=dtype),
+                      np.ascontiguousarray(cells["library"].T, dtype=dtype)))
+    tallies = np.zeros((4, spec.max_rounds + 2), dtype=np.int64)
+    # The races are dealt above, all at once: how they are grouped below changes speed, never the numbers.
+    for start in range(0, n, SUB_BLOCK):
+        race = _Race(spec, [(hand[start:start + SUB_BLOCK], library[start:start + SUB_BLOCK])
+                            for hand, library in dealt])
+        for round_number in range(1, spec.max_rounds + 1):
+            for seat in (0, 1):
+                time = 2 * round_number if spec.simultaneous else 2 * round_number + seat
+                race.turn(seat, round_number, time)
+            if (race.out_round > 0).all():
+                break
+        tallies += race.tallies()
+    return tallies

@@ -18,6 +18,7 @@ engine (:mod:`deckstat.engines.race`).
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -191,6 +192,63 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     0   first           46               1.0
     1  second           46               0.0
     """
+    race = _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
+                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=method, n_trials=n_trials,
+                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent)
+    if race.spec is None:
+        table, summary, game_end = _exact_race(race.profile, race.seats, race.libraries, race.names)
+    else:
+        tallies, n_done = _simulate(race, rng, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
+        table, summary, game_end = _simulated_race(race.profile, tallies, n_done, race.spec.max_rounds, race.names)
+    return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=race.provenance)
+
+
+@runner.pooled
+def mean_turns(deck: Deck, game: str | Profile, *, keep: str | None = None, mulligan: bool = True,
+               n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
+               allow_absent: bool = False) -> tuple[dict[str, float], str]:
+    """The mean turn each seat runs out on, the deck racing a copy of itself, and the method.
+
+    The ``mean_turn`` column of :func:`deckout`'s summary for the same
+    arguments (the game's default policy, drought rule and drought reading),
+    with the same seed the same numbers, without the tables and their
+    intervals: what a sweep over many decks needs of each.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "Terrain", "count": 10, "type": "Terrain"},
+    ...                                  {"name": "Personnage", "count": 40, "type": "Personnage"}])
+    >>> mean_turns(deck, "jdg")  # 45 cards left after the 5-card hand, one drawn a turn: the last on turn 45
+    ({'first': 45.0, 'second': 45.0}, 'exact')
+    """
+    race = _setup(deck, game, opponent=None, policy=DEFAULT_POLICY, drought=True, terrain_turns=None,
+                  drought_order="together", keep=keep, mulligan=mulligan, method="auto", n_trials=n_trials,
+                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent)
+    if race.spec is None:
+        rounds = _deterministic_rounds(race.profile, race.seats, race.libraries)
+        return {seat: float(r) for seat, r in zip(SEATS, rounds)}, "exact"
+    tallies, n_done = _simulate(race, rng, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
+    means = {seat: _mean_turn(tallies[i, 1:race.spec.max_rounds + 1], n_done) for i, seat in enumerate(SEATS)}
+    return means, "simulate"
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """A checked deck-out question: the seats, the provenance and, when simulated, the race to run."""
+
+    profile: Profile
+    seats: tuple[SeatSpec, SeatSpec]
+    libraries: list[int]
+    names: list[tuple[str, str]]
+    provenance: dict
+    spec: RaceSpec | None
+
+
+def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: str, drought: bool,
+           terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool, method: str,
+           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool) -> _Setup:
+    """Check a deck-out question (see :func:`deckout`) and reduce it to seats, provenance and race."""
     profile = get_profile(game)
     check_deck(deck)
     if opponent is not None:
@@ -264,9 +322,8 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                   "warnings": same_size_warning(profile, decks),
                   "deckstat_version": __version__}
     names = [(decks[0].name, decks[1].name), (decks[1].name, decks[0].name)]
-    if chosen == "exact":
-        table, summary, game_end = _exact_race(profile, seats, libraries, names)
-    else:
+    spec = None
+    if chosen == "simulate":
         spec = RaceSpec(seats=seats, keep_keys=tuple(keep_groups), keep_distinct=keep_distinct, keep=keep_event,
                         hand_size=profile.hand_size,
                         set_aside=profile.set_aside, draws_per_turn=profile.draws_per_turn, rule=profile.deckout,
@@ -274,19 +331,34 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
                         policy=policy, drought=drought_group is not None, terrain_turns=terrain_turns,
                         max_rounds=(max(libraries) + 1) // max(profile.draws_per_turn, 1) + 3,
                         drought_order=drought_order)
-        streams = runner.make_streams(rng)
-        tallies, n_done = runner.simulate(functools.partial(race_task, spec), streams, n_trials=n_trials,
-                                          chunk_size=chunk_size, n_workers=n_workers, description="deck-out")
-        provenance.update(runner.provenance(streams))
-        table, summary, game_end = _simulated_race(profile, tallies, n_done, spec.max_rounds, names)
-    return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=provenance)
+    return _Setup(profile=profile, seats=seats, libraries=libraries, names=names, provenance=provenance, spec=spec)
+
+
+def _simulate(race: _Setup, rng, *, n_trials: int | None, chunk_size: int, n_workers: int) -> tuple[np.ndarray, int]:
+    """Run the races of ``race``; the tallies of :func:`deckstat.engines.race.race_task` and the races run."""
+    streams = runner.make_streams(rng)
+    tallies, n_done = runner.simulate(functools.partial(race_task, race.spec), streams, n_trials=n_trials,
+                                      chunk_size=chunk_size, n_workers=n_workers, description="deck-out")
+    race.provenance.update(runner.provenance(streams))
+    return tallies, n_done
+
+
+def _deterministic_rounds(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int]) -> list[int]:
+    """The round each seat runs out on without effects or droughts."""
+    return [deterministic_round(lib, s.first_turn_draw, profile.draws_per_turn, profile.deckout)
+            for lib, s in zip(libraries, seats)]
+
+
+def _mean_turn(hist: np.ndarray, n_done: int) -> float:
+    """Mean turn of a simulated distribution (``hist[j]``: races that ran out on turn ``j + 1``)."""
+    p = hist / n_done
+    return float(np.dot(np.arange(1, hist.size + 1), p) / p.sum())
 
 
 def _exact_race(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int],
                 names: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Without effects or droughts every game runs out on the same turn: the tables of that certainty."""
-    rounds = [deterministic_round(lib, s.first_turn_draw, profile.draws_per_turn, profile.deckout)
-              for lib, s in zip(libraries, seats)]
+    rounds = _deterministic_rounds(profile, seats, libraries)
     times = [2 * r if profile.turn_order == "simultaneous" else 2 * r + i for i, r in enumerate(rounds)]
     rows, summary = [], []
     for i, r in enumerate(rounds):
@@ -330,7 +402,7 @@ def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_roun
         p = hist / n_done
         first = int(tallies[2, i])
         first_low, first_high = runner.wilson_interval(first, n_done)
-        summary.append({**identity, "mean_turn": float(np.dot(np.arange(1, max_rounds + 1), p) / p.sum()),
+        summary.append({**identity, "mean_turn": _mean_turn(hist, n_done),
                         "median_turn": int(np.searchsorted(np.cumsum(p), 0.5) + 1),
                         "earliest_turn": int(turns[0] + 1), "latest_turn": int(turns[-1] + 1),
                         "p_runs_out_first": first / n_done, "ci_low": first_low, "ci_high": first_high,
