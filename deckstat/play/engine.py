@@ -18,7 +18,7 @@ import numpy as np
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.kernel import deal_order
-from deckstat.events import Event, count_caps, evaluate, groups_of
+from deckstat.events import Event, evaluate, groups_of, saturation_caps
 from deckstat.play.base import PlayModel, Reduction, Schedule
 
 
@@ -138,7 +138,7 @@ def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_
         groups = groups_of(keep)
         columns += [dealing_deck.mask(group).astype(np.int64) for group in groups.values()]
         keys = tuple(groups)
-        caps = count_caps(keep)
+        caps = saturation_caps(keep)
 
         def keep_holds(arrays, keep=keep, keys=keys):
             return evaluate(keep, dict(zip(keys, arrays)))

@@ -42,11 +42,11 @@ from deckstat.events import (
     NameGroup,
     Not,
     Or,
-    count_caps,
     evaluate,
     groups_of,
     parse_event,
     parse_group,
+    saturation_caps,
 )
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.schema import canonical_column
@@ -342,7 +342,7 @@ def compile_events(deck: Deck, events: Iterable[Event]) -> Compiled:
     conditions = []
     for event in events:
         own = list(groups_of(event))
-        caps = {key: min(cap, sizes[key]) for key, cap in count_caps(event).items()}
+        caps = {key: min(cap, sizes[key]) for key, cap in saturation_caps(event).items()}
 
         def holds(arrays, event=event, own=own):
             return evaluate(event, dict(zip(own, arrays)))
