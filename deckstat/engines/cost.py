@@ -97,13 +97,15 @@ def format_bytes(n_bytes: float) -> str:
 
     Examples
     --------
-    >>> format_bytes(512), format_bytes(3 * 2**20), format_bytes(1.25 * 2**30)
-    ('1 KiB', '3.0 MiB', '1.2 GiB')
+    >>> format_bytes(512), format_bytes(3 * 2**20), format_bytes(256 * 2**20), format_bytes(1.25 * 2**30)
+    ('1 KiB', '3.0 MiB', '256 MiB', '1.2 GiB')
     """
     if n_bytes < 2**20:
         return f"{max(n_bytes / 2**10, 1):.0f} KiB"
-    if n_bytes < 2**30:
+    if n_bytes < 100 * 2**20:
         return f"{n_bytes / 2**20:.1f} MiB"
+    if n_bytes < 2**30:
+        return f"{n_bytes / 2**20:.0f} MiB"
     return f"{n_bytes / 2**30:.1f} GiB"
 
 
