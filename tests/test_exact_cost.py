@@ -279,3 +279,49 @@ def test_exact_mulligan_rule_not_modelled_is_still_refused():
     deck = deckstat.load_deck(WANKUL)
     with pytest.raises(deckstat.DeckstatError, match="does not model the london mulligan"):
         deckstat.odds(deck, "wankul", "Terrain>=1", mulligan_rule="london", method="exact")
+
+
+# --- faster paths agree with the slower ones they replaced -----------------------------------------
+
+def _old_seen_after_wrap(compiled, event, keep, h, s, d):
+    """P(event) among the cards seen after ``d`` draws past the wrap, the way the engine first computed it.
+
+    One three-segment array per draw count: the old hand's redrawn cards, the rest of it, the whole library.
+    """
+    counts, membership = compiled.cell_counts, compiled.cell_membership
+    n = int(counts.sum())
+    drawable = n - s
+    kept = exact.segment_weights(counts, membership, [h, d], [keep.tracker((0,)), event.tracker((0, 1))])
+    p = (kept[h, d] * np.multiply.outer(keep.mask(), event.mask())).sum() / exact.total_ways(n, [h, d])
+    wrap = h + d - (drawable - h)
+    sizes = [wrap, h - wrap, drawable - h]
+    weights = exact.segment_weights(counts, membership, sizes, [keep.tracker((0, 1)), event.tracker((0, 2))])
+    mull = np.multiply.outer(1.0 - keep.mask(), event.mask())
+    return p + (weights[tuple(sizes)] * mull).sum() / exact.total_ways(n, sizes)
+
+
+@pytest.mark.parametrize("text", ["Terrain>=2 and [cost=1]>=3", "distinct([cost=1])>=3 and Terrain<4",
+                                  "not [clan=Laink]>=5 or distinct(Terrain)==4"])
+@pytest.mark.parametrize("set_aside", [0, 3])
+def test_one_array_past_the_wrap_agrees_with_one_per_draw(text, set_aside):
+    deck = deckstat.load_deck(WANKUL)
+    tree = deckstat.events.parse_event(text)
+    compiled = _setup.compile_events(deck, [tree, deckstat.events.parse_event("Terrain>=1")])
+    event, keep = compiled.conditions
+    h = 5
+    drawable = deck.size - set_aside
+    draws = list(range(drawable - 2 * h - 1, drawable - h + 1))  # the last plain draw, then every wrap
+    p, _ = exact.zone_odds(compiled.cell_counts, compiled.cell_membership, event, hand_size=h,
+                           set_aside=set_aside, draws=draws, keep=keep)
+    for d, got in zip(draws[1:], p[1:]):
+        assert got == pytest.approx(_old_seen_after_wrap(compiled, event, keep, h, set_aside, d), abs=TIGHT)
+
+
+def test_a_tracker_of_the_rest_counts_the_cards_in_no_segment():
+    deck = deckstat.load_deck(WANKUL)
+    compiled = _setup.compile_events(deck, [deckstat.events.parse_event("distinct([cost=1])>=2 and Terrain>=3")])
+    event = compiled.conditions[0]
+    counts, membership = compiled.cell_counts, compiled.cell_membership
+    rest = exact.segment_weights(counts, membership, [4, 7], [event.tracker((0, 2))])
+    explicit = exact.segment_weights(counts, membership, [4, 7, 39], [event.tracker((0, 2))])
+    np.testing.assert_allclose(rest[4, 7], explicit[4, 7, 39], rtol=1e-13)

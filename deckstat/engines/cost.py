@@ -127,7 +127,7 @@ def weights_cost(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes: Se
     n_segments = len(sizes)
     passes, operations, largest = float(base), 1, base
     for run in exact.name_runs(names):
-        once = {cell: exact.cell_axes(cell_membership[cell], trackers, tracker_axes, n_segments, True)
+        once = {cell: exact.cell_axes(cell_membership[cell], trackers, tracker_axes, n_segments + 1, True)
                 for cell in run}
         named = sorted({axis for cell in run for axes in once[cell] for axis in axes})
         flagged = len(run) > 1 and bool(named)
@@ -137,7 +137,7 @@ def weights_cost(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes: Se
             passes += base + size  # the reshaped array padded with the flag axes
             operations += 2
         for cell in run:
-            moves = exact.cell_axes(cell_membership[cell], trackers, tracker_axes, n_segments, False)
+            moves = exact.cell_axes(cell_membership[cell], trackers, tracker_axes, n_segments + 1, False)
             counts = tuple(len(m) for m in moves)
             once_axes = tuple(tuple(a) for a in once[cell])
             split_passes, split_operations = _place_cost(int(cell_counts[cell]), tuple(int(s) for s in sizes),
@@ -158,7 +158,9 @@ def _place_cost(left: int, sizes: tuple[int, ...], moves: tuple[int, ...],
                 moved: frozenset = frozenset()) -> tuple[float, int]:
     """Array passes (in units of the array's size) and operations of ``_place`` from ``segment`` on."""
     if segment == len(sizes):
-        return 2.0, 2  # weight * state, added to the output
+        # The rest's saturating shifts, then weight * state added to the output.
+        shifts = (moves[segment] + len([a for a in once[segment] if a not in moved])) if left else 0
+        return 2.0 + 3 * shifts, 2 + 4 * shifts
     passes, operations = 0.0, 0
     for j in range(min(left, sizes[segment]) + 1):
         now = moved

@@ -45,7 +45,8 @@ class Tracker:
     Attributes
     ----------
     segments : tuple of int
-        Indices of the segments whose cards are counted.
+        Indices of the segments whose cards are counted; the index one past
+        the last segment stands for the *rest*, the cards in no segment.
     groups : tuple of int
         Column indices into the cell membership matrix.
     caps : tuple of int
@@ -126,7 +127,7 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
     names = cell_name_ids(n_cells, trackers)
 
     def axes_of(cell: int, distinct: bool) -> list[list[int]]:
-        return cell_axes(cell_membership[cell], trackers, tracker_axes, len(sizes), distinct)
+        return cell_axes(cell_membership[cell], trackers, tracker_axes, len(sizes) + 1, distinct)
 
     state = np.zeros(shape)
     state[(0,) * len(shape)] = 1.0
@@ -165,7 +166,7 @@ def state_shape(sizes: Sequence[int], trackers: Sequence[Tracker]) -> tuple[list
 
 def cell_axes(member: np.ndarray, trackers: Sequence[Tracker], tracker_axes: list[list[int]], n_segments: int,
               distinct: bool) -> list[list[int]]:
-    """Per segment, the axes a cell in groups ``member`` moves: plain groups (by its cards), or distinct ones."""
+    """Per segment (and the rest, last), the axes a cell in groups ``member`` moves: plain groups, or distinct ones."""
     return [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
              for k, (group, axis) in enumerate(zip(tracker.groups, axes))
              if member[group] and tracker.is_distinct(k) == distinct] for i in range(n_segments)]
@@ -203,6 +204,13 @@ def _place(state: np.ndarray, out: np.ndarray, left: int, segment: int, sizes: S
     per cell even over several segments: ``moved`` holds those already moved.
     """
     if segment == len(sizes):
+        # The cards left over are the rest's.
+        if left:
+            for axis in moves[segment]:
+                state = _shift(state, axis, left, saturate=True)
+            for axis in once[segment]:
+                if axis not in moved:
+                    state = _shift(state, axis, 1, saturate=True)
         out += weight * state
         return
     for j in range(min(left, sizes[segment]) + 1):
@@ -382,14 +390,19 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
         mull = weigh(cell_counts, cell_membership, [h, h + max(plain)],
                                [keep.tracker((0,)), event.tracker((1,))])
     both_mask = _outer(mull_mask, event_mask)
+    wrapped = None
+    if len(plain) < len(draws):
+        # Past the wrap the zone is the whole library and the first `wrap` cards of the old hand (A), the rest of
+        # which (B) lies under them: segments A and B of up to h cards each, then the set-aside cards; the event
+        # counts A and the rest (the library). One array answers every wrap at (wrap, h - wrap, s).
+        wrapped = weigh(cell_counts, cell_membership, [h, h, s], [keep.tracker((0, 1)), event.tracker((0, 3))])
     for i, d in enumerate(draws):
         out[i] = prob([], [], (h, d), kept_mask, kept)[0]
         wrap = h + d - (drawable - h)
         if wrap <= 0:
             out[i] += prob([], [], (h, h + d), both_mask, mull)[0]
         else:
-            sizes = [wrap, h - wrap, drawable - h]
-            out[i] += prob(sizes, [keep.tracker((0, 1)), event.tracker((0, 2))], tuple(sizes), both_mask)[0]
+            out[i] += prob([], [], (wrap, h - wrap, s), both_mask, wrapped)[0]
     return out, p_keep
 
 
