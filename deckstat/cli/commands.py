@@ -189,8 +189,10 @@ def odds(
     Exact where it applies (no mulligan, or Wankul's single bottom mulligan):
     multivariate hypergeometric over disjoint groups of cards, with the
     profile's set-aside cards, mulligan and keep rule, and turn-1 draw rule.
-    Otherwise (London, Vancouver, free mulligans, several bottom mulligans) or
-    with --simulate, the Monte Carlo kernel, with 95% intervals. The question
+    Otherwise (London, Vancouver, free mulligans, several bottom mulligans),
+    with --simulate, or when the exact engine would take over ~1 s or 256 MiB
+    (--exact forces it; docs/exact.md), the Monte Carlo kernel, with 95%
+    intervals. The question
     is about one deck under its own draw rules: rules that couple both
     players' decks (Wankul's drought draws when no Terrain is anywhere) belong
     to the two-player deck-out model, not to these odds. Mid-game, with the
@@ -300,8 +302,9 @@ def when(
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
-    Exact when the event can only become true as cards are seen (>=, >) and
-    the exact engine models the mulligan; simulated otherwise.
+    Exact when the event can only become true as cards are seen (>=, >), the
+    exact engine models the mulligan and it is cheap (docs/exact.md); simulated
+    otherwise.
     """
     with user_errors():
         check_plot(plot)
