@@ -504,6 +504,26 @@ def count_caps(event: Event) -> dict[str, int]:
     return caps
 
 
+def saturation_caps(event: Event) -> dict[str, int]:
+    """Return, per group key, the smallest count at which counts can be saturated without changing ``event``.
+
+    A count compared with ``>= n`` or ``< n`` only matters up to ``n`` ("``n``
+    or more" decides it); with ``>``, ``<=``, ``==`` or ``!=`` up to ``n + 1``
+    (:func:`count_caps`). The exact engine's arrays have one axis of
+    ``cap + 1`` entries per group, so this tighter cap makes them smaller.
+
+    Examples
+    --------
+    >>> saturation_caps(parse_event("Terrain>=2 and Dragon==1 and Sort<3"))
+    {'terrain': 2, 'dragon': 2, 'sort': 3}
+    """
+    caps: dict[str, int] = {}
+    for count in iter_counts(event):
+        cap = count.n if count.op in (">=", "<") else count.n + 1
+        caps[count.group.key] = max(caps.get(count.group.key, 0), cap)
+    return caps
+
+
 _COMPARE = {
     ">=": np.greater_equal, "<=": np.less_equal, ">": np.greater, "<": np.less,
     "==": np.equal, "!=": np.not_equal,

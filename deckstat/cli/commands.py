@@ -30,6 +30,7 @@ from deckstat.cli.options import (
     DrawsOpt,
     DroughtOrder,
     EventsOpt,
+    ExactOpt,
     Format,
     FormatOpt,
     GameOpt,
@@ -164,6 +165,7 @@ def odds(
     broken: BrokenOpt = None,
     draws: DrawsOpt = None,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
@@ -182,8 +184,10 @@ def odds(
     Exact where it applies (no mulligan, or Wankul's single bottom mulligan):
     multivariate hypergeometric over disjoint groups of cards, with the
     profile's set-aside cards, mulligan and keep rule, and turn-1 draw rule.
-    Otherwise (London, Vancouver, free mulligans, several bottom mulligans) or
-    with --simulate, the Monte Carlo kernel, with 95% intervals. The question
+    Otherwise (London, Vancouver, free mulligans, several bottom mulligans),
+    with --simulate, or when the exact engine would take over ~1 s or 256 MiB
+    (--exact forces it; docs/exact.md), the Monte Carlo kernel, with 95%
+    intervals. The question
     is about one deck under its own draw rules: rules that couple both
     players' decks (Wankul's drought draws when no Terrain is anywhere) belong
     to the two-player deck-out model, not to these odds. Mid-game, with the
@@ -202,7 +206,7 @@ def odds(
             result = deckstat.odds(loaded, profile, event, **_known_turns(turns, draws), seat=seat.value,
                                    zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision), allow_absent=allow_absent,
+                                   method=method(simulate, trials, precision, exact), allow_absent=allow_absent,
                                    known=described, priority=priority)
             draw(plot, "plot_odds", result)
             emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
@@ -212,9 +216,10 @@ def odds(
             result = deckstat.odds(loaded, profile, event, turns=parse_turns("0-6" if turns is None else turns),
                                    seat=seat.value, zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                    mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
-                                   resource=resource, method=method(simulate, trials, precision), n_trials=trials,
-                                   rng=seed, precision=precision, max_trials=max_trials, chunk_size=chunk_size,
-                                   n_workers=workers, allow_absent=allow_absent, priority=priority,
+                                   resource=resource, method=method(simulate, trials, precision, exact),
+                                   n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
+                                   chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
+                                   priority=priority,
                                    draws=parse_draws(draws))
         draw(plot, "plot_odds", result)
         summary = result.summary.iloc[0]
@@ -278,6 +283,7 @@ def when(
     resource: ResourceOpt = None,
     priority: PriorityOpt = None,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
@@ -293,8 +299,9 @@ def when(
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
-    Exact when the event can only become true as cards are seen (>=, >) and
-    the exact engine models the mulligan; simulated otherwise.
+    Exact when the event can only become true as cards are seen (>=, >), the
+    exact engine models the mulligan and it is cheap (docs/exact.md); simulated
+    otherwise.
     """
     import pandas as pd
 
@@ -310,7 +317,7 @@ def when(
             result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
                                    mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision), n_trials=trials, rng=seed,
+                                   method=method(simulate, trials, precision, exact), n_trials=trials, rng=seed,
                                    precision=precision, max_trials=max_trials, chunk_size=chunk_size,
                                    n_workers=workers, allow_absent=allow_absent, priority=priority)
         draw(plot, "plot_when", result)
@@ -342,6 +349,7 @@ def curve(
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     precision: PrecisionOpt = None,
@@ -372,7 +380,7 @@ def curve(
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
                                     turns=parse_turns(turns), seat=seat.value, policy=policy, keep=keep,
-                                    mulligan=not no_mulligan, method=method(simulate, trials, precision),
+                                    mulligan=not no_mulligan, method=method(simulate, trials, precision, exact),
                                     n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
                                     chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_curve", result)
@@ -412,6 +420,7 @@ def mulligan(
     resource: ResourceOpt = None,
     priority: PriorityOpt = None,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
@@ -455,7 +464,7 @@ def mulligan(
             result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
                                        seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
                                        mulligan_limit=mulligan_limit, resource=resource,
-                                       method=method(simulate, trials), n_trials=trials, rng=seed,
+                                       method=method(simulate, trials, exact=exact), n_trials=trials, rng=seed,
                                        chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
                                        priority=priority)
         draw(plot, "plot_mulligan", result)
@@ -660,6 +669,7 @@ def ratio(
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
@@ -702,7 +712,7 @@ def ratio(
                                     turns=parse_turns(turns) if turns is not None else DEFAULT_RATIO_TURNS,
                                     seat=seat.value, zone=zone, target=target, target_turn=target_turn,
                                     flood=flood, keep=keep, mulligan=not no_mulligan,
-                                    method=method(simulate, trials), n_trials=trials, rng=seed,
+                                    method=method(simulate, trials, exact=exact), n_trials=trials, rng=seed,
                                     chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
                                     objective=objective, card=card, curve_group=curve_group, policy=policy)
         draw(plot, "plot_ratio", result)
@@ -760,6 +770,7 @@ def compare(
     broken: BrokenOpt = None,
     draws: DrawsOpt = None,
     simulate: SimulateOpt = False,
+    exact: ExactOpt = False,
     unpaired: Annotated[bool, typer.Option("--unpaired", help="Simulate the decks independently instead of "
                                            "with the same shuffles (wider intervals on the difference).")] = False,
     with_deckout: Annotated[bool, typer.Option("--deckout", help="Also show each deck's deck-out turns.")] = False,
@@ -796,8 +807,9 @@ def compare(
             result = deckstat.compare(loaded, profile, event, **asked, seat=seat.value,
                                       zone=zone.value, keep=keep, mulligan=not no_mulligan,
                                       mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
-                                      method=method(simulate, trials), paired=not unpaired, n_trials=trials,
-                                      rng=seed, chunk_size=chunk_size, n_workers=workers, with_deckout=with_deckout,
+                                      method=method(simulate, trials, exact=exact), paired=not unpaired,
+                                      n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
+                                      with_deckout=with_deckout,
                                       ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
                                       allow_absent=allow_absent, known=described,
                                       priority=priority)

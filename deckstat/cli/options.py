@@ -29,7 +29,7 @@ FLAGS = {
     "target": "--target", "target_turn": "--target-turn", "policy": "--policy", "terrain_turns": "--terrain-turns",
     "drought_order": "--drought-order", "flood": "--flood", "copies_by": "--copies-by",
     "opponent": "--opponent", "decks": "DECKS", "table": "--table", "paired": "--unpaired", "pool": "--pool",
-    "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "without --simulate",
+    "mulligan=False": "--no-mulligan", "method='simulate'": "--simulate", "method='exact'": "--exact",
     "allow_absent": "--allow-absent", "allow_absent=True": "--allow-absent", "max_trials": "--max-trials",
     "priority": "--priority", "cards": "--card", "groups": "--group",
     "by_turn": "--by-turn", "objective": "--objective", "objective='curve'": "--objective curve", "card": "--card",
@@ -87,6 +87,11 @@ PriorityOpt = Annotated[str | None, typer.Option(help="Cards London, Vancouver, 
                                                  "keep rule's, the event's, then the resource group's needs.")]
 SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
                                            "engine applies (--trials and --precision imply it).")]
+ExactOpt = Annotated[bool, typer.Option("--exact", help="Use the exact engine even when it would be slow (by "
+                                        "default it is used when it models the rules and its predicted cost is "
+                                        "under ~1 s and 256 MiB); refused up front beyond 10 min or 4 GiB.")]
+
+
 def count_parser(name: str) -> Callable[[object], int]:
     """A Typer ``parser=`` for a whole number written as people write it (``200000``, ``100_000``, ``1e8``).
 
@@ -163,8 +168,13 @@ def parse_counts(text: str) -> list[int]:
     return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
 
 
-def method(simulate: bool, trials: int | None = None, precision: float | None = None) -> str:
-    """The method the flags ask for: ``--simulate``, ``--trials`` and ``--precision`` ask for simulation."""
+def method(simulate: bool, trials: int | None = None, precision: float | None = None, exact: bool = False) -> str:
+    """The method the flags ask for: ``--exact`` exact; ``--simulate``, ``--trials``, ``--precision`` simulation."""
+    if exact and (simulate or trials is not None or precision is not None):
+        raise DeckstatError("--exact asks for the exact engine, --simulate, --trials and --precision for the "
+                            "simulation: give one or the other")
+    if exact:
+        return "exact"
     return "simulate" if simulate or trials is not None or precision is not None else "auto"
 
 
@@ -220,7 +230,12 @@ def simulation_note(result: Result) -> str:
     """
     from deckstat.present import format as present
 
-    return present.simulation_note(result, present.SEED_RERUN)
+    note = present.simulation_note(result, present.SEED_RERUN)
+    # Why auto simulated what the exact engine models (its predicted cost), before how.
+    reason = result.provenance.get("method_reason")
+    if reason and "exact would take" in reason:
+        reason += "; --exact forces it"
+    return "; ".join(n for n in (reason, note) if n)
 
 
 KnownOpt = Annotated[list[str] | None, typer.Option(

@@ -34,6 +34,9 @@ from deckstat.terms import ZONES
 
 MAX_EXACT_DECK = 500
 
+#: What computes a weight array: :func:`segment_weights`, or a stand-in with the same arguments.
+Weigh = Callable[[np.ndarray, np.ndarray, Sequence[int], Sequence["Tracker"]], np.ndarray]
+
 
 @dataclass(frozen=True)
 class Tracker:
@@ -42,7 +45,8 @@ class Tracker:
     Attributes
     ----------
     segments : tuple of int
-        Indices of the segments whose cards are counted.
+        Indices of the segments whose cards are counted; the index one past
+        the last segment stands for the *rest*, the cards in no segment.
     groups : tuple of int
         Column indices into the cell membership matrix.
     caps : tuple of int
@@ -80,11 +84,20 @@ def _shift(arr: np.ndarray, axis: int, delta: int, saturate: bool) -> np.ndarray
         src[axis] = slice(0, n - delta)
         out[tuple(dst)] = arr[tuple(src)]
     if saturate:
-        last = [slice(None)] * arr.ndim
-        tail = [slice(None)] * arr.ndim
-        last[axis] = slice(n - 1, n)
-        tail[axis] = slice(max(n - 1 - delta, 0), n)
-        out[tuple(last)] = arr[tuple(tail)].sum(axis=axis, keepdims=True)
+        # Everything from n - 1 - delta up piles on the last index. Slice by slice rather than a sum over the
+        # axis: numpy reduces a short inner axis one element at a time, tens of times slower (same order of
+        # additions, so the same numbers).
+        at = [slice(None)] * arr.ndim
+
+        def index(i: int) -> tuple:
+            at[axis] = slice(i, i + 1)
+            return tuple(at)
+
+        start = max(n - 1 - delta, 0)
+        pile = out[index(n - 1)]
+        np.copyto(pile, arr[index(start)])
+        for i in range(start + 1, n):
+            pile += arr[index(i)]
     return out
 
 
@@ -118,36 +131,16 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
     last cell: a name split over several cells (by another group that tells
     its printings apart) still counts once.
     """
-    shape = [s + 1 for s in sizes]
-    tracker_axes: list[list[int]] = []
-    for tracker in trackers:
-        axes = []
-        for cap in tracker.caps:
-            axes.append(len(shape))
-            shape.append(cap + 1)
-        tracker_axes.append(axes)
+    shape, tracker_axes = state_shape(sizes, trackers)
     n_cells = len(cell_counts)
-    names = next((t.cell_names for t in trackers if t.cell_names), None)
-    names = np.asarray(names, dtype=np.int64) if names else np.arange(n_cells)
+    names = cell_name_ids(n_cells, trackers)
 
     def axes_of(cell: int, distinct: bool) -> list[list[int]]:
-        """Per segment, the axes this cell moves: plain groups (by its cards) or distinct ones (by one)."""
-        member = cell_membership[cell]
-        return [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
-                 for k, (group, axis) in enumerate(zip(tracker.groups, axes))
-                 if member[group] and tracker.is_distinct(k) == distinct] for i in range(len(sizes))]
+        return cell_axes(cell_membership[cell], trackers, tracker_axes, len(sizes) + 1, distinct)
 
     state = np.zeros(shape)
     state[(0,) * len(shape)] = 1.0
-    # Cells of one name side by side (the order cells are folded in does not change the weights).
-    order = np.argsort(names, kind="stable")
-    start = 0
-    while start < n_cells:
-        stop = start + 1
-        while stop < n_cells and names[order[stop]] == names[order[start]]:
-            stop += 1
-        run = [int(c) for c in order[start:stop]]
-        start = stop
+    for run in name_runs(names):
         once = {cell: axes_of(cell, True) for cell in run}
         named = sorted({axis for cell in run for axes in once[cell] for axis in axes})
         if len(run) > 1 and named:
@@ -167,6 +160,48 @@ def segment_weights(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes:
     return state
 
 
+def state_shape(sizes: Sequence[int], trackers: Sequence[Tracker]) -> tuple[list[int], list[list[int]]]:
+    """Shape of :func:`segment_weights`' array, and the axes of each tracker's groups in it."""
+    shape = [s + 1 for s in sizes]
+    tracker_axes: list[list[int]] = []
+    for tracker in trackers:
+        axes = []
+        for cap in tracker.caps:
+            axes.append(len(shape))
+            shape.append(cap + 1)
+        tracker_axes.append(axes)
+    return shape, tracker_axes
+
+
+def cell_axes(member: np.ndarray, trackers: Sequence[Tracker], tracker_axes: list[list[int]], n_segments: int,
+              distinct: bool) -> list[list[int]]:
+    """Per segment (and the rest, last), the axes a cell in groups ``member`` moves: plain groups, or distinct ones."""
+    return [[axis for tracker, axes in zip(trackers, tracker_axes) if i in tracker.segments
+             for k, (group, axis) in enumerate(zip(tracker.groups, axes))
+             if member[group] and tracker.is_distinct(k) == distinct] for i in range(n_segments)]
+
+
+def cell_name_ids(n_cells: int, trackers: Sequence[Tracker]) -> np.ndarray:
+    """The card name of each cell as the trackers give it (each cell its own name when none does)."""
+    names = next((t.cell_names for t in trackers if t.cell_names), None)
+    return np.asarray(names, dtype=np.int64) if names else np.arange(n_cells)
+
+
+def name_runs(names: np.ndarray) -> list[list[int]]:
+    """The cells grouped by name, in the order :func:`segment_weights` folds them in.
+
+    Cells of one name side by side (the order cells are folded in does not change the weights).
+    """
+    order = np.argsort(names, kind="stable")
+    runs: list[list[int]] = []
+    for cell in order:
+        if runs and names[runs[-1][0]] == names[cell]:
+            runs[-1].append(int(cell))
+        else:
+            runs.append([int(cell)])
+    return runs
+
+
 def _place(state: np.ndarray, out: np.ndarray, left: int, segment: int, sizes: Sequence[int],
            moves: list[list[int]], once: list[list[int]], weight: float, moved: frozenset) -> None:
     """Add to ``out`` every way to spread ``left`` cards of one cell over segments ``segment`` onwards.
@@ -178,6 +213,13 @@ def _place(state: np.ndarray, out: np.ndarray, left: int, segment: int, sizes: S
     per cell even over several segments: ``moved`` holds those already moved.
     """
     if segment == len(sizes):
+        # The cards left over are the rest's.
+        if left:
+            for axis in moves[segment]:
+                state = _shift(state, axis, left, saturate=True)
+            for axis in once[segment]:
+                if axis not in moved:
+                    state = _shift(state, axis, 1, saturate=True)
         out += weight * state
         return
     for j in range(min(left, sizes[segment]) + 1):
@@ -257,7 +299,7 @@ def _outer(*masks: np.ndarray) -> np.ndarray:
 
 def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condition, *, hand_size: int,
               set_aside: int, draws: Sequence[int], zone: str = "seen",
-              keep: Condition | None = None) -> tuple[np.ndarray, float]:
+              keep: Condition | None = None, weigh: Weigh | None = None) -> tuple[np.ndarray, float]:
     """Exact P(event) in a zone, for each number of cards drawn after the opening hand.
 
     Parameters
@@ -279,6 +321,9 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
         and not yet drawn again.
     keep : Condition, optional
         Keep rule of a one-time bottom mulligan; ``None`` for no mulligan.
+    weigh : callable, optional
+        What computes the weight arrays (default :func:`segment_weights`);
+        :mod:`deckstat.engines.cost` passes one that only records their sizes.
 
     Returns
     -------
@@ -289,6 +334,7 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
     cell_counts = np.asarray(cell_counts, dtype=np.int64)
     n_cards = int(cell_counts.sum())
     check_exact_size(n_cards)
+    weigh = weigh or segment_weights
     draws = [int(d) for d in draws]
     h, s = hand_size, set_aside
     drawable = n_cards - s
@@ -305,7 +351,7 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
     def prob(sizes: list[int], trackers: list[Tracker], index: tuple, mask: np.ndarray,
              weights: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         if weights is None:
-            weights = segment_weights(cell_counts, cell_membership, sizes, trackers)
+            weights = weigh(cell_counts, cell_membership, sizes, trackers)
         return float((weights[index] * mask).sum() / total_ways(n_cards, [i for i in index])), weights
 
     p_keep = 1.0
@@ -320,7 +366,7 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
         if zone == "bottom":
             return np.full(len(draws), event.on_empty()), p_keep
         most = h + max(draws, default=0)
-        weights = segment_weights(cell_counts, cell_membership, [most], [event.tracker((0,))])
+        weights = weigh(cell_counts, cell_membership, [most], [event.tracker((0,))])
         return np.array([prob([], [], (h + d,), event_mask, weights)[0] for d in draws]), p_keep
 
     keep_mask = keep.mask()
@@ -342,7 +388,7 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
         return out, p_keep
 
     # Kept first hand: the zone is the hand (segment 0) and the next d cards (segment 1).
-    kept = segment_weights(cell_counts, cell_membership, [h, max(draws)],
+    kept = weigh(cell_counts, cell_membership, [h, max(draws)],
                            [keep.tracker((0,)), event.tracker((0, 1))])
     kept_mask = _outer(keep_mask, event_mask)
     # Mulligan: the first hand (segment 0) goes under the deck; the zone is the next h + d cards,
@@ -350,23 +396,28 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
     plain = [d for d in draws if h + d <= drawable - h]
     mull = None
     if plain:
-        mull = segment_weights(cell_counts, cell_membership, [h, h + max(plain)],
+        mull = weigh(cell_counts, cell_membership, [h, h + max(plain)],
                                [keep.tracker((0,)), event.tracker((1,))])
     both_mask = _outer(mull_mask, event_mask)
+    wrapped = None
+    if len(plain) < len(draws):
+        # Past the wrap the zone is the whole library and the first `wrap` cards of the old hand (A), the rest of
+        # which (B) lies under them: segments A and B of up to h cards each, then the set-aside cards; the event
+        # counts A and the rest (the library). One array answers every wrap at (wrap, h - wrap, s).
+        wrapped = weigh(cell_counts, cell_membership, [h, h, s], [keep.tracker((0, 1)), event.tracker((0, 3))])
     for i, d in enumerate(draws):
         out[i] = prob([], [], (h, d), kept_mask, kept)[0]
         wrap = h + d - (drawable - h)
         if wrap <= 0:
             out[i] += prob([], [], (h, h + d), both_mask, mull)[0]
         else:
-            sizes = [wrap, h - wrap, drawable - h]
-            out[i] += prob(sizes, [keep.tracker((0, 1)), event.tracker((0, 2))], tuple(sizes), both_mask)[0]
+            out[i] += prob([], [], (wrap, h - wrap, s), both_mask, wrapped)[0]
     return out, p_keep
 
 
 def redeal_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condition, *, hand_size: int,
                 set_aside: int, draws: Sequence[int], zone: str, keep: Condition,
-                limit: int) -> tuple[np.ndarray, float]:
+                limit: int, weigh: Weigh | None = None) -> tuple[np.ndarray, float]:
     """Exact P(event) under the Pokémon mulligan: reshuffle and redraw while the hand fails ``keep``.
 
     Every hand comes from a fresh shuffle, so the kept deal is the
@@ -386,6 +437,8 @@ def redeal_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Con
         The keep rule.
     limit : int
         Mulligans allowed; the hand after the last one is kept whatever it holds.
+    weigh : callable, optional
+        As in :func:`zone_odds`.
 
     Returns
     -------
@@ -395,10 +448,11 @@ def redeal_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Con
     """
     cell_counts = np.asarray(cell_counts, dtype=np.int64)
     n_cards = int(cell_counts.sum())
+    weigh = weigh or segment_weights
     plain, _ = zone_odds(cell_counts, cell_membership, event, hand_size=hand_size, set_aside=set_aside,
-                         draws=draws, zone=zone)
+                         draws=draws, zone=zone, weigh=weigh)
     h, s = hand_size, set_aside
-    q = float(segment_weights(cell_counts, cell_membership, [h], [keep.tracker((0,))])[(h,)].ravel()
+    q = float(weigh(cell_counts, cell_membership, [h], [keep.tracker((0,))])[(h,)].ravel()
               @ keep.mask().ravel() / total_ways(n_cards, [h]))
     fail_all = (1.0 - q) ** limit
     if zone == "bottom" or q == 0.0:
@@ -407,11 +461,11 @@ def redeal_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Con
     if zone == "set_aside":
         if s == 0:
             return plain, q
-        weights = segment_weights(cell_counts, cell_membership, [s, h], [event.tracker((0,)), keep.tracker((1,))])
+        weights = weigh(cell_counts, cell_membership, [s, h], [event.tracker((0,)), keep.tracker((1,))])
         joint = (weights[(s, h)] * _outer(event.mask(), keep.mask())).sum() / total_ways(n_cards, [s, h])
         joint = np.full(len(draws), joint)
     else:
-        weights = segment_weights(cell_counts, cell_membership, [h, max(draws)],
+        weights = weigh(cell_counts, cell_membership, [h, max(draws)],
                                   [keep.tracker((0,)), event.tracker((0, 1))])
         mask = _outer(keep.mask(), event.mask())
         joint = np.array([(weights[(h, d)] * mask).sum() / total_ways(n_cards, [h, d]) for d in draws])

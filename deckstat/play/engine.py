@@ -18,7 +18,7 @@ import numpy as np
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.kernel import deal_order
-from deckstat.events import Event, count_caps, evaluate, groups_of
+from deckstat.events import Event, evaluate, groups_of, saturation_caps
 from deckstat.play.base import PlayModel, Reduction, Schedule
 
 
@@ -112,7 +112,7 @@ def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.n
 
 
 def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_size: int, set_aside: int,
-                keep: Event | None) -> np.ndarray:
+                keep: Event | None, weigh: exact.Weigh | None = None) -> np.ndarray:
     """Exact P(playable by turn t), t = 1..max_turn, for a target whose model reduces to an event on the cards seen.
 
     Parameters
@@ -126,6 +126,8 @@ def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_
     hand_size, set_aside : int
     keep : Event or None
         Keep rule of one bottom mulligan (the exact engine models one), or ``None``.
+    weigh : callable, optional
+        As in :func:`deckstat.engines.exact.zone_odds` (:func:`deckstat.engines.cost.dry_run` passes it).
 
     Returns
     -------
@@ -138,7 +140,7 @@ def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_
         groups = groups_of(keep)
         columns += [dealing_deck.mask(group).astype(np.int64) for group in groups.values()]
         keys = tuple(groups)
-        caps = count_caps(keep)
+        caps = saturation_caps(keep)
 
         def keep_holds(arrays, keep=keep, keys=keys):
             return evaluate(keep, dict(zip(keys, arrays)))
@@ -151,7 +153,8 @@ def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_
                                 reduction.holds)
     turns = np.arange(1, schedule.max_turn + 1)
     probs, _ = exact.zone_odds(cell_counts, membership.astype(bool), condition, hand_size=hand_size,
-                               set_aside=set_aside, draws=[int(schedule.drawn[t]) for t in turns], keep=keep_condition)
+                               set_aside=set_aside, draws=[int(schedule.drawn[t]) for t in turns], keep=keep_condition,
+                               weigh=weigh)
     probs = np.clip(np.maximum.accumulate(probs), 0.0, 1.0)
     return np.where(turns >= reduction.from_turn, probs, 0.0)
 

@@ -28,6 +28,7 @@ from deckstat._version import __version__
 from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
+from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
@@ -42,11 +43,11 @@ from deckstat.events import (
     NameGroup,
     Not,
     Or,
-    count_caps,
     evaluate,
     groups_of,
     parse_event,
     parse_group,
+    saturation_caps,
 )
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.schema import canonical_column
@@ -58,6 +59,13 @@ from deckstat.text import fold, suggest
 RESOURCE_MULLIGANS = ("london", "vancouver", "free", "hearthstone")
 #: The most mulligans a ``pokemon`` rule may be given.
 MAX_REDEALS = 10_000
+#: ``method="auto"`` uses the exact engine when its predicted time and peak memory stay within these
+#: (:mod:`deckstat.engines.cost`): beyond, simulating is faster at the default trial counts.
+AUTO_EXACT_SECONDS = 1.0
+AUTO_EXACT_BYTES = 256 * 2**20
+#: ``method="exact"`` is refused up front beyond these.
+MAX_EXACT_SECONDS = 600.0
+MAX_EXACT_BYTES = 4 * 2**30
 #: Values an "absent group" message lists before "…".
 SHOWN_VALUES = 8
 
@@ -342,7 +350,7 @@ def compile_events(deck: Deck, events: Iterable[Event]) -> Compiled:
     conditions = []
     for event in events:
         own = list(groups_of(event))
-        caps = {key: min(cap, sizes[key]) for key, cap in count_caps(event).items()}
+        caps = {key: min(cap, sizes[key]) for key, cap in saturation_caps(event).items()}
 
         def holds(arrays, event=event, own=own):
             return evaluate(event, dict(zip(own, arrays)))
@@ -511,14 +519,22 @@ class Setup:
         """Whether the exact engine models these rules (no mulligan, one bottom mulligan, or the Pokémon rule)."""
         return self.rule in ("none", "pokemon") or (self.rule == "bottom" and self.limit == 1)
 
-    def exact_odds(self, condition: exact.Condition, draws, zone: str = "seen") -> tuple[np.ndarray, float]:
-        """Exact P(condition) in ``zone`` for each number of draws, and P(keep the first hand), under these rules."""
+    def exact_odds(self, condition: exact.Condition, draws, zone: str = "seen",
+                   weigh: exact.Weigh | None = None) -> tuple[np.ndarray, float]:
+        """Exact P(condition) in ``zone`` for each number of draws, and P(keep the first hand), under these rules.
+
+        ``weigh`` replaces :func:`deckstat.engines.exact.segment_weights` (see :meth:`exact_cost`).
+        """
         rules = {"hand_size": self.profile.hand_size, "set_aside": self.profile.set_aside, "draws": draws,
-                 "zone": zone, "keep": self.keep_condition}
+                 "zone": zone, "keep": self.keep_condition, "weigh": weigh}
         if self.rule == "pokemon":
             return exact.redeal_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition,
                                      limit=self.limit, **rules)
         return exact.zone_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition, **rules)
+
+    def exact_cost(self, condition: exact.Condition, draws, zone: str = "seen") -> Cost:
+        """What :meth:`exact_odds` with these arguments would cost, predicted without running it."""
+        return dry_run(self.exact_odds, condition, draws, zone)
 
     def condition(self, i: int) -> exact.Condition:
         """Engine condition of event ``i``."""
@@ -711,25 +727,62 @@ def each_event(texts: list[str], rules: dict, answer: Callable[[Setup], tuple[pd
         The events' tables and summaries, one after the other.
     provenance : dict
     """
-    tables, summaries, provenance = [], [], {}
+    tables, summaries, provenance, reasons = [], [], {}, []
     for text in texts:
         table, summary, provenance = answer(prepare(events=[text], **rules))
         tables.append(table)
         summaries.append(summary)
+        reason = provenance.pop("method_reason", None)
+        if reason:
+            reasons.append(f"{text}: {reason}" if len(texts) > 1 else reason)
+    if reasons:
+        provenance["method_reason"] = "; ".join(reasons)
     provenance["question"] = question
     return pd.concat(tables, ignore_index=True), pd.concat(summaries, ignore_index=True), provenance
 
 
-def choose_method(setup: Setup, method: str, needs_order: bool = False) -> str:
-    """The engine for ``method``: ``auto`` picks exact whenever it models the question."""
+def choose_method(setup: Setup, method: str, needs_order: bool = False,
+                  cost: Callable[[], Cost] | None = None) -> str:
+    """The engine for ``method``: ``auto`` picks exact whenever it models the question (see :func:`pick_method`)."""
+    return pick_method(setup, method, needs_order, cost)[0]
+
+
+def pick_method(setup: Setup, method: str, needs_order: bool = False,
+                cost: Callable[[], Cost] | None = None) -> tuple[str, str | None]:
+    """The engine for ``method``, and why ``auto`` simulated a question the exact engine models (else ``None``).
+
+    ``auto`` picks exact when it models the question and, given ``cost``
+    (the exact computation's :func:`deckstat.engines.cost.dry_run`), when
+    it is predicted to take at most :data:`AUTO_EXACT_SECONDS` and
+    :data:`AUTO_EXACT_BYTES`. ``exact`` is refused up front when it does not
+    model the question, or would need more than :data:`MAX_EXACT_SECONDS` or
+    :data:`MAX_EXACT_BYTES`.
+    """
     check_choice(method, "method", METHODS)
     capable = setup.exact_capable and not needs_order
     if method == "exact" and not capable:
-        what = f"the {setup.rule} mulligan" if not setup.exact_capable else "this question"
-        raise DeckstatError(f"the exact engine does not model {what}; use {param('method', 'simulate')}")
-    if method == "auto":
-        return "exact" if capable else "simulate"
-    return method
+        subject = f"the {setup.rule} mulligan" if not setup.exact_capable else "this question"
+        raise DeckstatError(f"the exact engine does not model {subject}; use {param('method', 'simulate')}")
+    if method == "simulate" or not capable:
+        return "simulate", None
+    if setup.deck.size > exact.MAX_EXACT_DECK:
+        if method == "exact":
+            exact.check_exact_size(setup.deck.size)
+        return "simulate", (f"the exact engine handles decks of up to {exact.MAX_EXACT_DECK} cards, this one has "
+                            f"{setup.deck.size}: simulated")
+    if cost is None:
+        return "exact", None
+    predicted = cost()
+    if method == "exact":
+        if predicted.seconds > MAX_EXACT_SECONDS or predicted.peak_bytes > MAX_EXACT_BYTES:
+            raise DeckstatError(f"the exact engine would take {predicted.describe()} for this question, beyond its "
+                                f"limits ({format_seconds(MAX_EXACT_SECONDS)}, {format_bytes(MAX_EXACT_BYTES)}); "
+                                f"use {param('method', 'simulate')}, or ask about fewer groups or turns")
+        return "exact", None
+    if predicted.seconds > AUTO_EXACT_SECONDS or predicted.peak_bytes > AUTO_EXACT_BYTES:
+        return "simulate", (f"exact would take {predicted.describe()}: simulated (auto uses exact up to "
+                            f"{format_seconds(AUTO_EXACT_SECONDS)} and {format_bytes(AUTO_EXACT_BYTES)})")
+    return "exact", None
 
 
 def check_simulation(n_trials: object, precision: object, chunk_size: object, n_workers: object,

@@ -25,6 +25,7 @@ from deckstat._validate import check_deck, check_events, check_turns
 from deckstat.deck import Deck
 from deckstat.engines import runner
 from deckstat.engines.cells import shared_partition
+from deckstat.engines.cost import Cost
 from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, to_text
@@ -37,8 +38,8 @@ from deckstat.questions._setup import (
     check_pooled,
     check_simulation,
     check_zone,
-    choose_method,
     key_columns,
+    pick_method,
     prepare,
     turn_plan,
     zone_size,
@@ -208,7 +209,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     names = _names(decks)
     # One root seed for every simulated part, the deck-out and ratio tables included.
     streams = runner.make_streams(rng)
-    tables, odds_tables, provenance = [], [], {}
+    tables, odds_tables, provenance, reasons = [], [], {}, []
     if known is None and draws is not None:
         raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
                             f"{param('known')}, or ask by {param('turns')}")
@@ -238,7 +239,10 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         if not allow_absent:
             check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
                          resource=resource, scope="any deck compared")
-        chosen = "exact" if all(choose_method(s, method) == "exact" for s in setups) else "simulate"
+        picks = [pick_method(s, method, cost=functools.partial(_odds_cost, s, turns, seat, zone))
+                 for s in setups]
+        chosen = "exact" if all(m == "exact" for m, _ in picks) else "simulate"
+        reasons += [f"{name}: {r}" for name, (_, r) in zip(names, picks) if r]
         if chosen == "exact":
             frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", allow_absent=True,
                            **common).table for d in decks]
@@ -268,12 +272,20 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                        "warnings": same_size_warning(profile, [profile.drawn_deck(d) for d in decks])})
     if with_deckout or ratio_counts is not None:
         provenance.update(runner.provenance(streams))
+    if reasons:
+        provenance["method_reason"] = "; ".join(reasons)
     provenance.pop("deck_source", None)
     provenance.pop("deck_size", None)
     return CompareResult(table=pd.concat(tables, ignore_index=True),
                          odds=pd.concat(odds_tables, ignore_index=True)[
                              known_cards.KNOWN_COLUMNS if known is not None else ODDS_COLUMNS], cards=cards,
                          deckout=deckout_table, ratio=ratio_table, provenance=provenance)
+
+
+def _odds_cost(setup: Setup, turns, seat: str, zone: str) -> Cost:
+    """What the exact odds of ``setup``'s event would cost."""
+    _, per_seat = turn_plan(setup, turns, seat, zone)
+    return setup.exact_cost(setup.condition(0), all_draws(per_seat), zone)
 
 
 def _names(decks: list[Deck]) -> list[str]:

@@ -11,13 +11,14 @@ import pandas as pd
 from deckstat._validate import check_choice, check_seats, check_turns
 from deckstat.deck import Deck
 from deckstat.engines import runner
+from deckstat.engines.cost import Cost, dry_run
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, parse_group
 from deckstat.games.profiles import Profile
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
-from deckstat.questions._setup import check_groups, check_simulation, prepare
+from deckstat.questions._setup import check_groups, check_simulation, pick_method, prepare
 from deckstat.results import CurveResult, frame
 from deckstat.terms import METHODS
 from deckstat.text import fold, suggest
@@ -59,7 +60,9 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     keep, mulligan :
         The keep rule of the profile's bottom mulligan, and whether to take it (as in :func:`deckstat.odds`).
     method : {"auto", "exact", "simulate"}
-        ``auto``: exact for targets whose model reduces to an event on the cards seen, simulated for the others.
+        ``auto``: exact for targets whose model reduces to an event on the cards seen (when its predicted cost
+        is small, as in :func:`deckstat.odds`; ``provenance["method_reason"]`` says why not), simulated for the
+        others.
     n_trials, rng, precision, chunk_size, n_workers, max_trials :
         Simulation settings, as in :func:`deckstat.odds`.
     allow_absent : bool
@@ -115,6 +118,22 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     exact_limit_ok = setup.rule == "none" or setup.limit == 1
     use_exact = [r is not None and method != "simulate" and exact_limit_ok for r in reduced]
     provenance = dict(setup.provenance)
+    reasons = []
+    for i, label in enumerate(labels):
+        if use_exact[i]:
+            def cost(i=i) -> Cost:
+                total = Cost()
+                for plan in plans:
+                    total += dry_run(exact_curve, reduced[i], drawn, plan, hand_size=profile.hand_size,
+                                     set_aside=profile.set_aside, keep=keep_event)
+                return total
+
+            chosen, reason = pick_method(setup, method, cost=cost)
+            use_exact[i] = chosen == "exact"
+            if reason:
+                reasons.append(f"{label}: {reason}" if len(labels) > 1 else reason)
+    if reasons:
+        provenance["method_reason"] = "; ".join(reasons)
     provenance.update({"play_model": model.kind, "policy": model.policy})
     simulated = [i for i, e in enumerate(use_exact) if not e]
     tallies, n_done = None, None

@@ -11,15 +11,18 @@ import pandas as pd
 from deckstat._validate import check_events, check_seats
 from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
+from deckstat.engines.cost import Cost
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.questions._setup import (
     Setup,
+    all_draws,
     check_simulation,
-    choose_method,
     default_keep_remedy,
     mulligan_settings,
+    pick_method,
     prepare,
+    turn_plan,
 )
 from deckstat.questions.odds import odds
 from deckstat.results import MulliganResult, frame
@@ -92,7 +95,18 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                     resource=resource, allow_absent=allow_absent,
                     keep_remedy=default_keep_remedy(profile, can_skip=False), priority=priority)
-    chosen = choose_method(setup, method)
+
+    def by_turn_cost() -> Cost:
+        # The exact by-turn odds compile each event on its own, as odds() does.
+        total = Cost()
+        for text in texts:
+            one = prepare(deck, profile, [text], keep=setup.keep_text, mulligan_rule=setup.rule,
+                          mulligan_limit=setup.limit, resource=resource, allow_absent=True, priority=priority)
+            _, per_seat = turn_plan(one, turns, seat)
+            total = total + one.exact_cost(one.condition(0), all_draws(per_seat))
+        return total
+
+    chosen, reason = pick_method(setup, method, cost=by_turn_cost)
     streams = runner.make_streams(rng) if chosen == "simulate" else None
     common = {"method": chosen, "n_trials": n_trials, "rng": streams, "chunk_size": chunk_size,
               "n_workers": n_workers, "allow_absent": allow_absent}
@@ -109,6 +123,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                [BY_TURN_COLUMNS].reset_index(drop=True))
     identity = {"deck": setup.deck.name, "game": profile.id}
     provenance = dict(setup.provenance)
+    if reason:
+        provenance["method_reason"] = reason
     if chosen == "exact":
         kept_rows, mull_p, n_done = _kept_hand_exact(setup)
         mull_low = mull_high = mull_p

@@ -21,8 +21,8 @@ from deckstat.questions._setup import (
     all_draws,
     check_simulation,
     check_zone,
-    choose_method,
     each_event,
+    pick_method,
     turn_plan,
     zone_size,
 )
@@ -77,7 +77,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         deck times the kept hand size (see ``docs/mulligans.md``).
     method : {"auto", "exact", "simulate"}
         ``auto`` uses the exact engine when it models the rules (no mulligan,
-        one bottom mulligan, or the Pokémon rule), the Monte Carlo kernel otherwise.
+        one bottom mulligan, or the Pokémon rule) and its predicted cost is
+        small (at most about a second and 256 MiB, see
+        :mod:`deckstat.engines.cost`), the Monte Carlo kernel otherwise; then
+        ``provenance["method_reason"]`` says why. ``exact`` forces the exact
+        engine, and is refused up front when it would need more than 10
+        minutes or 4 GiB.
     n_trials : int, optional
         Simulated trials (default 200 000).
     rng : int, Generator or None
@@ -195,11 +200,13 @@ def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, tur
 
 def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, precision, chunk_size,
               n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    chosen = choose_method(setup, method)
     profile = setup.profile
     turn_list, per_seat = turn_plan(setup, turns, seat, zone)
     draws = all_draws(per_seat)
+    chosen, reason = pick_method(setup, method, cost=lambda: setup.exact_cost(setup.condition(0), draws, zone))
     provenance = dict(setup.provenance)
+    if reason:
+        provenance["method_reason"] = reason
     if chosen == "exact":
         probs, p_keep = setup.exact_odds(setup.condition(0), draws, zone)
         probs = np.clip(probs, 0.0, 1.0)

@@ -811,7 +811,10 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     questions = _Questions(profile=profile, texts=texts, resource_event=resource_event,
                            flood_event=f"{label}>={flood}", turns=turn_list, seat=seat, zone=zone, keep=keep,
                            mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
-                           n_workers=n_workers, streams=streams, simulated=chosen == "simulate", goal=goal)
+                           n_workers=n_workers, streams=streams,
+                           # Under auto a question the exact engine models may still be simulated (too costly):
+                           # every question gets its stream, which an exact one does not read.
+                           simulated=chosen == "simulate" or method == "auto", goal=goal)
     tables, provenance, methods, added = [], {}, {}, []
     with track(f"ratio: {label} counts", total=len(count_list), unit="counts") as counts_done:
         for k in count_list:

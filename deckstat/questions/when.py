@@ -17,9 +17,9 @@ from deckstat.questions._setup import (
     Setup,
     all_draws,
     check_simulation,
-    choose_method,
     each_event,
     is_increasing,
+    pick_method,
     turn_plan,
 )
 from deckstat.results import WhenResult, frame
@@ -40,8 +40,9 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     """Distribution of the first turn at which an event holds among the cards seen.
 
     Exact when the event can only become true as cards are seen (comparisons
-    ``>=``/``>``, or ``<``/``<=`` under ``not``) and the exact engine models the
-    mulligan; simulated otherwise. Parameters as in :func:`deckstat.odds`
+    ``>=``/``>``, or ``<``/``<=`` under ``not``), the exact engine models the
+    mulligan and it is cheap enough (see ``method`` in :func:`deckstat.odds`);
+    simulated otherwise. Parameters as in :func:`deckstat.odds`
     (``allow_absent``, ``priority``, ``precision`` and ``max_trials`` included; the precision
     is that of the ``cdf`` intervals); ``max_turn`` is the last turn followed.
 
@@ -84,9 +85,12 @@ def _widest_cdf(tallies: np.ndarray, n_trials: int) -> float:
 
 def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precision, chunk_size,
               n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    chosen = choose_method(setup, method, needs_order=not is_increasing(setup.events[0]))
     turns, per_seat = turn_plan(setup, range(max_turn + 1), seat, turns_name="max_turn")
+    chosen, reason = pick_method(setup, method, needs_order=not is_increasing(setup.events[0]),
+                                 cost=lambda: setup.exact_cost(setup.condition(0), all_draws(per_seat)))
     provenance = dict(setup.provenance)
+    if reason:
+        provenance["method_reason"] = reason
     if chosen == "exact":
         draws = all_draws(per_seat)
         probs, _ = setup.exact_odds(setup.condition(0), draws)
