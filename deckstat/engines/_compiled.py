@@ -39,7 +39,7 @@ def draw(bits, scaled, cell_counts, table, cells_out, prefix_out):
     table : ndarray of int16, shape (n_cells, n_groups)
     cells_out : ndarray of int8 or int16, shape (length, n_trials), or shape (0, 0) for none
     prefix_out : ndarray of int16, shape (n_groups, length + 1, n_trials), or shape (0, 0, 0) for none
-        Row 0 must hold zeros.
+        Row 0 must hold zeros. Only for two cells; otherwise :func:`prefix_counts` follows.
     """
     length, n_trials = bits.shape
     n_cells = cell_counts.shape[0]
@@ -48,21 +48,13 @@ def draw(bits, scaled, cell_counts, table, cells_out, prefix_out):
     for c in range(n_cells):
         n_cards += cell_counts[c]
     want_cells = cells_out.shape[0] > 0
-    want_prefix = prefix_out.shape[0] > 0
+    want_prefix = prefix_out.shape[0] > 0 and n_cells == 2
     # bounds[j]: cards left in cells 0..j; the drawn card lies past every boundary at or below its index.
     bounds = np.empty((n_cells - 1, TILE), dtype=np.int32)
     index = np.empty(TILE, dtype=np.int32)
     cell = np.empty(TILE, dtype=np.int32)
     running = np.zeros((n_groups, TILE), dtype=np.int32)
-    # Membership of the drawn card by group, without a gather: the first cell's, plus steps at boundaries crossed.
-    first_cell = np.empty(n_groups, dtype=np.int32)
-    steps = np.empty((max(n_cells - 1, 0), n_groups), dtype=np.int32)
-    for g in range(n_groups):
-        first_cell[g] = table[0, g]
-        for j in range(n_cells - 1):
-            steps[j, g] = table[j + 1, g] - table[j, g]
-    added = np.empty((n_groups, TILE), dtype=np.int32)
-    past = np.empty(TILE, dtype=np.int32)
+    columns = np.ascontiguousarray(table.T).astype(np.int32)
     for first in range(0, n_trials, TILE):
         width = min(TILE, n_trials - first)
         total = np.int32(0)
@@ -80,31 +72,25 @@ def draw(bits, scaled, cell_counts, table, cells_out, prefix_out):
                 for k in range(width):
                     index[k] = np.int32(row[k])
             cell[:width] = 0
-            for g in range(n_groups):
-                added[g, :width] = first_cell[g]
             for j in range(n_cells - 1):
-                bound = bounds[j]
                 for k in range(width):
-                    past[k] = np.int32(bound[k] <= index[k])
-                    cell[k] += past[k]
-                    bound[k] -= 1 - past[k]
-                for g in range(n_groups):
-                    step = steps[j, g]
-                    if step:
-                        add = added[g]
-                        for k in range(width):
-                            add[k] += step * past[k]
+                    past = np.int32(bounds[j, k] <= index[k])
+                    cell[k] += past
+                    bounds[j, k] -= 1 - past
             if want_cells:
                 out = cells_out[i, first:first + width]
                 for k in range(width):
                     out[k] = cell[k]
             if want_prefix:
+                # Two cells: membership is linear in the cell id (no gather, which costs more here than a
+                # separate pass of prefix_counts does).
                 for g in range(n_groups):
-                    add = added[g]
                     counts = running[g]
+                    base = columns[g, 0]
+                    step = columns[g, 1] - base
                     out = prefix_out[g, i + 1, first:first + width]
                     for k in range(width):
-                        counts[k] += add[k]
+                        counts[k] += base + step * cell[k]
                         out[k] = counts[k]
 
 
@@ -121,46 +107,53 @@ def prefix_counts(cells, table, out):
             before = out[g, i]
             after = out[g, i + 1]
             for t in range(n_trials):
-                after[t] = before[t] + member[row[t]]
+                after[t] = before[t] + member[np.uint32(row[t])]
 
 
-@nb.njit(inline="always", **_JIT)
-def _bottom_one(hand, member, counts, surplus_resource, n_bottom, table, put_back, met, ranks):
-    """Group counts of the ``n_bottom`` cards one hand (cell ids in drawn order) puts under the deck, into ``put_back``.
+@nb.njit(**_JIT)
+def _bottom_tile(hands, width, member, counts, surplus_resource, n_bottom, table, under):
+    """Group counts of the ``n_bottom`` cards each hand of a tile puts under the deck, into ``under[:, :width]``.
 
-    The needs policy of :func:`deckstat.engines.kernel.need_ranks` and the
-    choice of :func:`deckstat.engines.kernel.bottom_choice`: a card's rank is
-    the first need it serves that earlier wanted cards have not met;
-    unwanted cards rank ``n_needs`` (``n_needs + 1`` for a surplus resource
-    card when ``surplus_resource``: the last need is the resource group); the
-    highest ranks go first, and among equal ranks the card drawn last.
+    ``hands[w]`` holds hand ``w``'s cell ids in drawn order. The needs policy
+    of :func:`deckstat.engines.kernel.need_ranks` and the choice of
+    :func:`deckstat.engines.kernel.bottom_choice`: a card's rank is the first
+    need it serves that earlier wanted cards have not met; unwanted cards
+    rank ``n_needs`` (``n_needs + 1`` for a surplus resource card when
+    ``surplus_resource``: the last need is the resource group); the highest
+    ranks go first, and among equal ranks the card drawn last.
     """
-    length = hand.shape[0]
+    length = hands.shape[1]
     n_needs = member.shape[1]
     n_groups = table.shape[1]
-    met[:] = 0
-    # Branch-free: the hand's cards are random, so branches on them would be mispredicted half the time.
-    for p in range(length):
-        cell = hand[p]
-        rank = n_needs
-        for i in range(n_needs - 1, -1, -1):
-            serves = member[cell, i] & (met[i] < counts[i])
-            rank = i if serves else rank
-        wanted = rank < n_needs
-        for i in range(n_needs):
-            met[i] += member[cell, i] & wanted
-        if n_needs:
-            rank += surplus_resource & (not wanted) & member[cell, n_needs - 1]
-        ranks[p] = rank * length + p
-    put_back[:] = 0
-    for _ in range(min(n_bottom, length)):
-        chosen = 0
-        for p in range(1, length):
-            if ranks[p] > ranks[chosen]:
-                chosen = p
-        ranks[chosen] = -1
+    met = np.zeros(n_needs, dtype=np.int64)
+    scores = np.empty(length, dtype=np.int64)
+    # Branch-free (bitwise tests, selects): the cards are random, so branches on them would be mispredicted.
+    for w in range(width):
+        met[:] = 0
+        for p in range(length):
+            cell = np.uint32(hands[w, p])
+            rank = n_needs
+            for i in range(n_needs):
+                serves = (rank == n_needs) & member[cell, i] & (met[i] < counts[i])
+                rank = i if serves else rank
+            wanted = rank < n_needs
+            for i in range(n_needs):
+                met[i] += member[cell, i] & wanted
+            if surplus_resource:
+                rank += (not wanted) & member[cell, n_needs - 1]
+            scores[p] = rank * length + p
         for g in range(n_groups):
-            put_back[g] += table[hand[chosen], g]
+            under[g, w] = 0
+        for _ in range(min(n_bottom, length)):
+            chosen = 0
+            best = scores[0]
+            for p in range(1, length):
+                higher = scores[p] > best
+                chosen = p if higher else chosen
+                best = scores[p] if higher else best
+            scores[chosen] = -1
+            for g in range(n_groups):
+                under[g, w] += table[np.uint32(hands[w, chosen]), g]
 
 
 @nb.njit(**_JIT)
@@ -172,17 +165,14 @@ def settle(cells, prefix, keeps, rows, start, drawn_size, n_bottom, member, coun
     round's draws for its ``n`` pending trials, ``keeps`` which of them keep,
     ``rows`` their rows in the outputs. The kept hand is the ``drawn_size``
     cards from ``start`` less the ``n_bottom`` it puts under the deck (see
-    :func:`_bottom_one`); ``seen[:, d]`` adds the ``d`` next cards.
+    :func:`_bottom_tile`); ``seen[:, d]`` adds the ``d`` next cards.
     ``bottom`` may have shape (0, 0, 0): not computed.
     """
     n_groups = prefix.shape[0]
     n_trials = keeps.shape[0]
     n_draws = seen.shape[1]
     library = start + drawn_size
-    met = np.zeros(member.shape[1], dtype=np.int64)
-    ranks = np.empty(drawn_size, dtype=np.int64)
     hands = np.empty((TILE, drawn_size), dtype=cells.dtype)
-    put_back = np.zeros(n_groups, dtype=np.int64)
     kept = np.empty((n_groups, TILE), dtype=np.int32)
     under = np.zeros((n_groups, TILE), dtype=np.int32)
     columns = np.empty(TILE, dtype=np.int64)
@@ -203,32 +193,40 @@ def settle(cells, prefix, keeps, rows, start, drawn_size, n_bottom, member, coun
             for p in range(drawn_size):
                 row = cells[start + p]
                 for w in range(width):
-                    hands[w, p] = row[columns[w]]
+                    hands[w, p] = row[np.uint64(columns[w])]
         for g in range(n_groups):
             at_start = prefix[g, start]
             at_library = prefix[g, library]
             for w in range(width):
-                t = columns[w]
+                t = np.uint64(columns[w])
                 kept[g, w] = at_library[t] - at_start[t]
                 under[g, w] = 0
         if n_bottom:
-            for w in range(width):
-                _bottom_one(hands[w], member, counts, surplus_resource, n_bottom, table, put_back, met, ranks)
-                for g in range(n_groups):
-                    kept[g, w] -= put_back[g]
-                    under[g, w] = put_back[g]
-        for g in range(n_groups):
-            for d in range(n_draws):
+            _bottom_tile(hands, width, member, counts, surplus_resource, n_bottom, table, under)
+            for g in range(n_groups):
                 for w in range(width):
-                    t = columns[w]
-                    seen[g, d, targets[w]] = kept[g, w] + prefix[g, library + d, t] - prefix[g, library, t]
+                    kept[g, w] -= under[g, w]
+        for g in range(n_groups):
+            at_library = prefix[g, library]
+            for d in range(n_draws):
+                drawn = prefix[g, library + d]
+                out = seen[g, d]
+                for w in range(width):
+                    t = np.uint64(columns[w])
+                    out[np.uint64(targets[w])] = kept[g, w] + drawn[t] - at_library[t]
             if want_bottom:
                 for d in range(n_draws):
+                    out = bottom[g, d]
                     for w in range(width):
-                        bottom[g, d, targets[w]] = under[g, w]
+                        out[np.uint64(targets[w])] = under[g, w]
+            at_start = prefix[g, start]
+            at_zero = prefix[g, 0]
+            hand_row = hand_out[g]
+            aside_row = aside_out[g]
             for w in range(width):
-                t = columns[w]
-                hand_out[g, targets[w]] = kept[g, w]
-                aside_out[g, targets[w]] = prefix[g, start, t] - prefix[g, 0, t]
+                t = np.uint64(columns[w])
+                target = np.uint64(targets[w])
+                hand_row[target] = kept[g, w]
+                aside_row[target] = at_start[t] - at_zero[t]
         for w in range(width):
-            mulligans[targets[w]] = k
+            mulligans[np.uint64(targets[w])] = k

@@ -91,19 +91,36 @@ def card_indices(rng: np.random.Generator, n_cards: int, length: int, n_trials: 
     return bits.astype(index_type)
 
 
+#: Trials a reshuffling mulligan round carries from the draw to the kept zones at a time: their arrays stay
+#: in the cache between the steps. The random numbers are drawn for the whole round first, so this changes no
+#: number.
+ROUND_CHUNK = 1 << 14
+
+
 def _draw(cell_counts, table, n_trials: int, length: int, rng, *, cells: bool, prefix: bool):
     """Draw ``length`` positions of ``n_trials`` shuffles: (cell ids or None, prefix counts or None)."""
     cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
     n_cards = int(cell_counts.sum())
     if length > n_cards:
         raise ValueError(f"cannot draw {length} cards from {n_cards}")
-    table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
-    dtype = cell_dtype(len(cell_counts))
-    cells_out = np.zeros((length, n_trials) if cells else (0, 0), dtype=dtype)
-    prefix_out = np.zeros((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
+    bits = scaled = None
     if length and n_trials and len(cell_counts) > 1:
         bits, scaled = _random_bits(rng, n_cards, length, n_trials)
+    return _draw_from(bits, scaled, cell_counts, table, n_trials, length, cells=cells, prefix=prefix)
+
+
+def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool):
+    """:func:`_draw` from its random words (None when no random number is needed: one cell or nothing drawn)."""
+    table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
+    dtype = cell_dtype(len(cell_counts))
+    # Past two cells, prefix counts are a second pass over the cell ids (see _compiled.draw).
+    fused = len(cell_counts) == 2
+    cells_out = np.zeros((length, n_trials) if cells or (prefix and not fused) else (0, 0), dtype=dtype)
+    prefix_out = np.zeros((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
+    if bits is not None:
         _compiled().draw(bits, scaled, cell_counts, table, cells_out, prefix_out)
+        if prefix and not fused:
+            _compiled().prefix_counts(cells_out, table, prefix_out)
     elif prefix and length:
         # One cell: every position holds it (and no random number is spent).
         prefix_out[:] = (table[0][:, None] * np.arange(length + 1, dtype=np.int16))[:, :, None]
@@ -505,7 +522,8 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
     hand_out = np.zeros((n_groups, n_trials), dtype=np.int16)
     aside_out = np.zeros((n_groups, n_trials), dtype=np.int16)
     mulligans = np.zeros(n_trials, dtype=np.int16)
-    first_hand = None
+    first_hand = np.zeros((n_groups, n_trials), dtype=np.int16)
+    cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
     pending = np.arange(n_trials)
     for k in range(limit + 1):
         if pending.size == 0:
@@ -515,43 +533,52 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
         n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
         scry = rule == "vancouver" and k > 0
         length = min(n_cards, set_aside + drawn_size + max_draws + scry)
-        cells, prefix = _draw(cell_counts, table16, pending.size, length, rng, cells=True, prefix=True)
+        bits = scaled = None
+        if length and len(cell_counts) > 1:
+            bits, scaled = _random_bits(rng, n_cards, length, pending.size)
         start = set_aside
-        drawn = prefix[:, start + drawn_size] - prefix[:, start]
-        if first_hand is None:
-            first_hand = drawn
-        keeps = keep(drawn) if k < limit else np.ones(pending.size, dtype=bool)
-        rows = pending[keeps]
-        if rows.size and not scry:
-            needs.settle(cells, prefix, keeps, pending, start, drawn_size, n_bottom, table16, k, seen, bottom,
-                         hand_out, aside_out, mulligans)
-        elif rows.size:
-            # Vancouver after a mulligan: a smaller hand, then the scry of the top card.
-            prefix = prefix[:, :, keeps]
-            kept = drawn[:, keeps]
-            under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
-            library_start = start + drawn_size
-            after = library_start + np.arange(max_draws + 1)
-            library = prefix[:, after] - prefix[:, library_start][:, None]
-            if length > library_start:
-                # The top card stays when the hand plus it would want it, else it goes under the deck.
-                ranks = needs.ranks(cells[start:library_start + 1, keeps], drawn_size)
-                away = ranks[-1] == needs.size
-                # Without it, draw d reaches one card further; it comes back only as the very last card.
-                top_counts = prefix[:, library_start + 1] - prefix[:, library_start]
-                beyond = after + 1 > length
-                shifted = prefix[:, np.minimum(after + 1, length)] - prefix[:, library_start + 1][:, None] \
-                    + np.where(beyond[None, :, None], top_counts[:, None, :], 0)
-                library = np.where(away[None, None, :], shifted, library)
-                under += np.where(away[None, None, :] & ~beyond[None, :, None], top_counts[:, None, :],
-                                  0).astype(np.int16)
-            seen[:, :, rows] = kept[:, None, :] + library
-            if bottom.size:
-                bottom[:, :, rows] = under
-            hand_out[:, rows] = kept
-            aside_out[:, rows] = prefix[:, start] - prefix[:, 0]
-            mulligans[rows] = k
-        pending = pending[~keeps]
+        left = []
+        for first in range(0, pending.size, ROUND_CHUNK):
+            part = pending[first:first + ROUND_CHUNK]
+            part_bits = None if bits is None else bits[:, first:first + ROUND_CHUNK]
+            cells, prefix = _draw_from(part_bits, scaled, cell_counts, table16, part.size, length, cells=True,
+                                       prefix=True)
+            drawn = prefix[:, start + drawn_size] - prefix[:, start]
+            if k == 0:  # every trial is pending, in order
+                first_hand[:, first:first + part.size] = drawn
+            keeps = keep(drawn) if k < limit else np.ones(part.size, dtype=bool)
+            rows = part[keeps]
+            if rows.size and not scry:
+                needs.settle(cells, prefix, keeps, part, start, drawn_size, n_bottom, table16, k, seen, bottom,
+                             hand_out, aside_out, mulligans)
+            elif rows.size:
+                # Vancouver after a mulligan: a smaller hand, then the scry of the top card.
+                prefix = prefix[:, :, keeps]
+                kept = drawn[:, keeps]
+                under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
+                library_start = start + drawn_size
+                after = library_start + np.arange(max_draws + 1)
+                library = prefix[:, after] - prefix[:, library_start][:, None]
+                if length > library_start:
+                    # The top card stays when the hand plus it would want it, else it goes under the deck.
+                    ranks = needs.ranks(cells[start:library_start + 1, keeps], drawn_size)
+                    away = ranks[-1] == needs.size
+                    # Without it, draw d reaches one card further; it comes back only as the very last card.
+                    top_counts = prefix[:, library_start + 1] - prefix[:, library_start]
+                    beyond = after + 1 > length
+                    shifted = prefix[:, np.minimum(after + 1, length)] - prefix[:, library_start + 1][:, None] \
+                        + np.where(beyond[None, :, None], top_counts[:, None, :], 0)
+                    library = np.where(away[None, None, :], shifted, library)
+                    under += np.where(away[None, None, :] & ~beyond[None, :, None], top_counts[:, None, :],
+                                      0).astype(np.int16)
+                seen[:, :, rows] = kept[:, None, :] + library
+                if bottom.size:
+                    bottom[:, :, rows] = under
+                hand_out[:, rows] = kept
+                aside_out[:, rows] = prefix[:, start] - prefix[:, 0]
+                mulligans[rows] = k
+            left.append(part[~keeps])
+        pending = np.concatenate(left)
     dealt = {"hand": hand_out, "first_hand": first_hand, "seen": seen, "mulligans": mulligans,
              "set_aside": aside_out}
     if "bottom" in zones:
