@@ -1,9 +1,12 @@
 """The kernel's compiled loops (numba): one trial at a time over position-major arrays.
 
-Imported by :mod:`deckstat.engines.kernel` on first use only, so that
+Imported by :mod:`deckstat.engines.kernel` on the first draw only, so that
 ``import deckstat`` and commands that never simulate do not load numba.
-Compiled code is cached on disk (``cache=True``): a process pays the
-compilation once per machine, then about a tenth of a second to load it.
+Compiled code is cached on disk (``cache=True``, next to this file or in
+numba's user cache): the first simulation on a machine compiles it (a few
+seconds), later processes load it; starting the JIT and loading costs about
+half a second, paid once at import (:func:`_load`), which worker processes
+inherit from the forkserver that preloads this module.
 
 Every loop here maps random numbers to cards exactly as the position-major
 numpy formulation described in :mod:`deckstat.engines.kernel` does: the card
@@ -230,3 +233,34 @@ def settle(cells, prefix, keeps, rows, start, drawn_size, n_bottom, member, coun
                 aside_row[target] = at_start[t] - at_zero[t]
         for w in range(width):
             mulligans[np.uint64(targets[w])] = k
+
+
+def _load() -> None:
+    """Load (or compile, the first time on a machine) the common signatures: one cost, paid at import.
+
+    The first call of a compiled function costs about half a second (the JIT
+    starts); paying it here lets worker processes inherit it from the server
+    they fork from.
+    """
+    one = np.zeros((1, 1), dtype=np.uint32)
+    counts = np.array([1, 1], dtype=np.int64)
+    table = np.array([[1], [0]], dtype=np.int16)
+    for cell_type in (np.int8, np.int16):
+        cells = np.zeros((1, 1), dtype=cell_type)
+        prefix = np.zeros((1, 2, 1), dtype=np.int16)
+        draw(one, True, counts, table, cells, prefix)
+        # A column slice of a round's random words (see kernel.ROUND_CHUNK): a non-contiguous array.
+        draw(np.zeros((2, 2), dtype=np.uint32)[:, :1], True, counts, table, np.zeros((2, 1), dtype=cell_type),
+             np.zeros((1, 3, 1), dtype=np.int16))
+        prefix_counts(cells, table, prefix)
+        keeps = np.ones(1, dtype=np.bool_)
+        rows = np.zeros(1, dtype=np.int64)
+        member = np.ones((2, 1), dtype=np.bool_)
+        seen = np.zeros((1, 1, 1), dtype=np.int16)
+        settle(cells, prefix, keeps, rows, 0, 1, 1, member, np.ones(1, dtype=np.int64), True, table, 0, seen,
+               np.zeros((0, 0, 0), dtype=np.int16), np.zeros((1, 1), dtype=np.int16),
+               np.zeros((1, 1), dtype=np.int16), np.zeros(1, dtype=np.int16))
+
+
+
+_load()
