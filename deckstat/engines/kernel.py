@@ -238,7 +238,8 @@ def bottom_choice(ranks: np.ndarray, n_bottom: int) -> np.ndarray:
 
     Unwanted cards go first, then wanted cards from the last need up; among
     cards of one rank, the card drawn last goes first (a uniformly random
-    choice, the hand being in shuffled order).
+    choice, the hand being in shuffled order). The kernel applies this rule
+    one hand at a time in its compiled loop; this is its array statement.
 
     Examples
     --------
@@ -273,23 +274,16 @@ class _Needs:
             counts = counts + (round(self.resource_target * kept_size),)
         return need_ranks(hand_cells, self.member, counts)
 
-    def bottom_ranks(self, hand_cells: np.ndarray, kept_size: int) -> np.ndarray:
-        """:meth:`ranks`, with the unwanted resource cards ranked after the other unwanted cards.
-
-        Past its share, a resource card is surplus: it goes under the deck
-        before an unwanted card of another kind (a flooded hand sheds lands,
-        not spells).
-        """
-        ranks = self.ranks(hand_cells, kept_size)
-        if self.resource_target is not None:
-            surplus = (ranks == self.size) & self.member[:, -1][hand_cells]
-            ranks[surplus] = self.size + 1
-        return ranks
-
-
     def settle(self, cells, prefix, keeps, pending, start, drawn_size, n_bottom, table, k, seen, bottom, hand_out,
                aside_out, mulligans) -> None:
-        """Write the zones of the pending trials that keep hand ``k`` (see ``_compiled.settle``)."""
+        """Write the zones of the pending trials that keep hand ``k`` (see ``_compiled.settle``).
+
+        The cards put under the deck are those :func:`bottom_choice` picks from
+        :meth:`ranks`, with the unwanted resource cards ranked after the other
+        unwanted cards: past its share, a resource card is surplus and goes
+        under the deck before an unwanted card of another kind (a flooded hand
+        sheds lands, not spells).
+        """
         counts = self.counts
         if self.resource_target is not None:
             counts = counts + (round(self.resource_target * (drawn_size - n_bottom)),)

@@ -124,7 +124,7 @@ def part_sizes(n_trials: int, bytes_per_trial: int) -> list[int]:
     >>> part_sizes(131072, 100)
     [131072]
     >>> part_sizes(10, PART_BYTES // 4)
-    [3, 3, 2, 2]
+    [4, 3, 3]
     """
     n_parts = max(1, min(n_trials, -(-n_trials * bytes_per_trial // PART_BYTES)))
     size, rest = divmod(n_trials, n_parts)
