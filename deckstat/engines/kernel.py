@@ -115,9 +115,13 @@ def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, 
     dtype = cell_dtype(len(cell_counts))
     # Past two cells, prefix counts are a second pass over the cell ids (see _compiled.draw).
     fused = len(cell_counts) == 2
-    cells_out = np.zeros((length, n_trials) if cells or (prefix and not fused) else (0, 0), dtype=dtype)
-    prefix_out = np.zeros((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
+    # The compiled loops write every entry but the prefix counts' row 0: no need to clear the rest first.
+    allocate = np.zeros if bits is None else np.empty
+    cells_out = allocate((length, n_trials) if cells or (prefix and not fused) else (0, 0), dtype=dtype)
+    prefix_out = allocate((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
     if bits is not None:
+        if prefix:
+            prefix_out[:, 0] = 0
         _compiled().draw(bits, scaled, cell_counts, table, cells_out, prefix_out)
         if prefix and not fused:
             _compiled().prefix_counts(cells_out, table, prefix_out)
