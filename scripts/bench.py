@@ -1,10 +1,11 @@
-"""Benchmark deckstat's Monte Carlo kernel against a plain-Python baseline and the exact engine.
+"""Benchmark deckstat's Monte Carlo kernel against a plain-Python baseline, a compiled loop and the exact engine.
 
 Every figure is measured in the same run, and speed is reported as a ratio to
 the baseline measured alongside it, so the numbers compare across machines.
 The methods of a scenario are alternated round by round (baseline, kernel,
-exact, baseline, …), so a busy spell of a shared machine falls on all of them,
-and each is quoted as the minimum and the median over the rounds.
+exact, compiled loops, baseline, …), so a busy spell of a shared machine falls
+on all of them, and each is quoted as the minimum and the median over the
+rounds.
 
 Scenarios
 ---------
@@ -12,10 +13,23 @@ wankul
     A 50-card Wankul deck with 10 Terrains and three cost buckets; the
     Wankul mulligan with keep rule ``Terrain>=1``; event
     ``Terrain>=1 and [cost<=1]>=1`` for turns 0-10, first seat.
-mtg
+mtg no mulligan
     The user profile ``data/mtg/profile.toml`` (60 cards, 24 lands, 7-card
-    hand, on the play, London mulligan to 5 redrawing hands with 0, 1, 6 or 7
-    lands); P(at least 4 lands seen by turn 4).
+    hand, on the play) without mulligan: P(at least 4 lands seen by turn 4,
+    i.e. in the top 10 cards).
+mtg london
+    The same with the profile's London mulligan to 5 (redrawing hands with 0,
+    1, 6 or 7 lands).
+
+The two mtg scenarios are also timed against the compiled yardstick
+``shared/yardstick/rsbase`` beside the repository (or ``$DECKSTAT_YARDSTICK``),
+a Rust loop answering the same questions with a Fisher-Yates shuffle of the
+10 cards looked at (``prefix``, the practical limit) or of the whole deck
+(``full``, what a per-game simulator does). It is built with ``cargo build
+--release --offline`` into the system's temporary directory when cargo is
+installed, and skipped with a note otherwise. Its time is the loop's own (its
+process start left out); the kernel's is the whole ``deckstat.odds`` call. The
+column "kernel ÷ this" is the kernel's speed over each method's.
 
 play
     With ``--play``: playability curves of every card of the 40-card Duel
@@ -29,8 +43,8 @@ play
 
 Usage::
 
-    python scripts/bench.py                 # both scenarios, 4M kernel trials each, 5 alternated rounds
-    python scripts/bench.py --quick         # smaller runs (a smoke test)
+    python scripts/bench.py                 # the kernel scenarios, 4M kernel trials each, 5 alternated rounds
+    python scripts/bench.py --quick         # every section asked for, small (a smoke test the test suite runs)
     python scripts/bench.py --memory        # also peak memory at 10^7 and 10^8 trials
     python scripts/bench.py --workers       # also 10^8 trials on 1, 2 and 4 worker processes (minutes)
     python scripts/bench.py --workers --no-kernel --workers-trials 1e7   # that section alone, smaller
@@ -73,9 +87,11 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -184,13 +200,14 @@ def peak_memory(scenario: str, n_trials: int) -> float:
 
 
 def run_kernel(scenario: str, n_trials: int, seed: int = 1):
+    """One deckstat.odds simulation of ``scenario`` (``wankul``, ``mtg`` or ``mtg plain``), in this process."""
     if scenario == "wankul":
         deck = deckstat.Deck.from_table(WANKUL_CARDS)
         return deckstat.odds(deck, "wankul", WANKUL_EVENT, turns=WANKUL_TURNS, seat="first",
                              method="simulate", n_trials=n_trials, rng=seed).table
     deck = deckstat.load_deck(MTG_DECK)
     return deckstat.odds(deck, str(MTG_PROFILE), "Land>=4", turns=[4], seat="first", method="simulate",
-                         n_trials=n_trials, rng=seed).table
+                         mulligan=scenario != "mtg plain", n_trials=n_trials, rng=seed).table
 
 
 def run_workers(scenario: str, n_trials: int, n_workers: int, seed: int = 1):
@@ -355,6 +372,138 @@ def batch_section(n_trials: int, rounds: int, console: Console, figures: dict) -
     console.print(table)
 
 
+def plain_baseline(n_trials: int, seed: int) -> float:
+    """P(at least 4 lands in the top 10 of 60 cards with 24 lands), no mulligan, plain Python."""
+    rng = random.Random(seed)
+    deck = ["L"] * 24 + ["S"] * 36
+    hits = 0
+    for _ in range(n_trials):
+        rng.shuffle(deck)
+        hits += deck[:10].count("L") >= 4
+    return hits / n_trials
+
+
+def build_yardstick() -> tuple[Path | None, str]:
+    """Build the Rust yardstick (``shared/yardstick/rsbase`` beside the repository, or ``$DECKSTAT_YARDSTICK``).
+
+    Returns the binary, or None and why it is skipped. The build goes to a
+    directory under the system's temporary directory (the source may be
+    read-only) and is reused by later runs.
+    """
+    source = Path(os.environ.get("DECKSTAT_YARDSTICK", ROOT.parent / "shared" / "yardstick" / "rsbase"))
+    if not (source / "Cargo.toml").is_file():
+        return None, f"no compiled yardstick: {source} has no Cargo.toml"
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        return None, "no compiled yardstick: cargo is not installed"
+    target = Path(tempfile.gettempdir()) / "deckstat-bench-yardstick"
+    built = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path",
+                            str(source / "Cargo.toml"), "--target-dir", str(target)], capture_output=True, text=True)
+    binary = target / "release" / "rsbase"
+    if built.returncode or not binary.is_file():
+        reason = (built.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"no compiled yardstick: cargo build failed ({reason})"
+    return binary, ""
+
+
+def yardstick_method(binary: Path, mode: str, shuffle: str, n_trials: int, seconds: list[float]):
+    """A method for :func:`alternate` running the Rust loop; its own timing of the loop goes to ``seconds``.
+
+    The loop's own clock leaves out the process start (about a millisecond), so the compiled figure is the
+    loop alone.
+    """
+    def run() -> float:
+        out = subprocess.run([str(binary), mode, str(n_trials), shuffle], capture_output=True, text=True,
+                             check=True).stdout
+        fields = dict(field.split("=") for field in out.split() if "=" in field)
+        seconds.append(float(fields["secs"]))
+        return float(fields["p"])
+    return run
+
+
+def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: int, rounds: int,
+                   yardstick: Path | None, yardstick_note: str, console: Console, figures: dict) -> None:
+    """Kernel, plain-Python baseline and compiled yardstick on each scenario, alternated round by round."""
+    table = Table(title=f"Trials per second (one core), methods alternated over {rounds} rounds: min / median time")
+    for column in ("scenario", "method", "trials", "seconds (min / median)", "trials/s (best)",
+                   "× baseline (best / median)", "kernel ÷ this (best / median)", "result"):
+        table.add_column(column, justify="right" if column not in ("scenario", "method") else "left")
+
+    # Warm up: the first simulation imports scipy.stats, starts the JIT and fills caches, which no round should
+    # pay for.
+    for scenario in ("wankul", "mtg", "mtg plain"):
+        run_kernel(scenario, 1_000)
+    deck = deckstat.Deck.from_table(WANKUL_CARDS)
+    scenarios = {
+        "wankul": {"baseline": lambda: wankul_baseline(baseline_trials, 1),
+                   "kernel": lambda: run_kernel("wankul", kernel_trials),
+                   "exact": lambda: deckstat.odds(deck, "wankul", WANKUL_EVENT, turns=WANKUL_TURNS, seat="first",
+                                                  method="exact").table},
+        "mtg plain": {"baseline": lambda: plain_baseline(baseline_trials, 1),
+                      "kernel": lambda: run_kernel("mtg plain", kernel_trials)},
+        "mtg": {"baseline": lambda: mtg_baseline(baseline_trials, 1),
+                "kernel": lambda: run_kernel("mtg", kernel_trials)},
+    }
+    labels = {"wankul": "wankul", "mtg plain": "mtg no mulligan", "mtg": "mtg london"}
+    loops = {"mtg plain": "plain", "mtg": "london"}
+    for scenario, methods in scenarios.items():
+        loop_seconds = {}
+        if yardstick is not None and scenario in loops:
+            for shuffle in ("prefix", "full"):
+                loop_seconds[shuffle] = []
+                methods[f"compiled {shuffle}"] = yardstick_method(yardstick, loops[scenario], shuffle,
+                                                                  yardstick_trials, loop_seconds[shuffle])
+        timings = alternate(methods, rounds)
+        for shuffle, seconds in loop_seconds.items():
+            timings[f"compiled {shuffle}"] = (timings[f"compiled {shuffle}"][0], min(seconds),
+                                              statistics.median(seconds))
+        trials = {"baseline": baseline_trials, "kernel": kernel_trials, "compiled prefix": yardstick_trials,
+                  "compiled full": yardstick_trials}
+        best = {name: trials[name] / low for name, (_, low, _) in timings.items() if name in trials}
+        median = {name: trials[name] / med for name, (_, _, med) in timings.items() if name in trials}
+        kern = timings["kernel"][0]
+        figure = {"baseline_trials_per_s": best["baseline"], "kernel_trials_per_s": best["kernel"],
+                  "ratio_best": best["kernel"] / best["baseline"],
+                  "ratio_median": median["kernel"] / median["baseline"]}
+        names = {"baseline": "python random.shuffle", "kernel": "deckstat kernel",
+                 "compiled prefix": "compiled loop, 10-card partial shuffle (Rust)",
+                 "compiled full": "compiled loop, full shuffle (Rust)"}
+        for name, (result, low, med) in timings.items():
+            if name == "exact":
+                continue
+            if name == "kernel":
+                p = kern["p"].iloc[-1]
+                shown = f"{p:.4f} [{kern['ci_low'].iloc[-1]:.4f}, {kern['ci_high'].iloc[-1]:.4f}]"
+            else:
+                shown = f"{result[-1] if isinstance(result, np.ndarray) else result:.4f}"
+            versus = "—" if name == "kernel" else \
+                f"{best['kernel'] / best[name]:.2f} / {median['kernel'] / median[name]:.2f}"
+            table.add_row(labels[scenario], names[name], f"{trials[name]:,}", f"{low:.3f} / {med:.3f}",
+                          f"{best[name]:,.0f}", f"{best[name] / best['baseline']:,.1f} / "
+                          f"{median[name] / median['baseline']:,.1f}", versus, shown)
+            if name.startswith("compiled"):
+                key = name.replace(" ", "_")
+                figure[f"{key}_trials_per_s"] = best[name]
+                figure[f"kernel_over_{key}_best"] = best["kernel"] / best[name]
+                figure[f"kernel_over_{key}_median"] = median["kernel"] / median[name]
+        if "exact" in timings:
+            exact, exact_min, exact_med = timings["exact"]
+            worst_z = float(np.max(np.abs(kern["p"] - exact["p"])
+                                   / np.sqrt(exact["p"] * (1 - exact["p"]) / kernel_trials)))
+            table.add_row(labels[scenario], "deckstat exact engine", "—", f"{exact_min:.3f} / {exact_med:.3f}", "—",
+                          "—", "—", f"turn 10: {exact['p'].iloc[-1]:.6f}; kernel's max |z| {worst_z:.2f}")
+            figure.update({"exact_seconds_min": exact_min, "exact_seconds_median": exact_med, "max_abs_z": worst_z})
+        figure["p"] = float(kern["p"].iloc[-1])
+        figures[scenario.replace(" ", "_")] = figure
+    console.print(table)
+    if yardstick_note:
+        console.print(yardstick_note)
+    else:
+        console.print("The compiled loops answer the same questions (their London bottoms toward the deck's land "
+                      "share, deckstat's needs policy toward the event's lands, so their p differ); their time is "
+                      "the loop's own, the kernel's the whole deckstat.odds call.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
@@ -379,6 +528,7 @@ def main() -> None:
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 4_000_000
+    yardstick_trials = 1_000_000 if args.quick else 20_000_000
     rounds = 2 if args.quick else args.rounds
     console = Console(width=160)
     figures = {}
@@ -396,55 +546,9 @@ def main() -> None:
             args.json.write_text(json.dumps(figures, indent=2))
         return
 
-    table = Table(title=f"Trials per second (one core), methods alternated over {rounds} rounds: min / median time")
-    for column in ("scenario", "method", "trials", "seconds (min / median)", "trials/s (best)",
-                   "× baseline (best / median)", "result"):
-        table.add_column(column, justify="right" if column not in ("scenario", "method") else "left")
-
-    # Warm up: the first simulation imports scipy.stats and fills caches, which no round should pay for.
-    for scenario in ("wankul", "mtg"):
-        run_kernel(scenario, 1_000)
-
-    # Wankul.
-    deck = deckstat.Deck.from_table(WANKUL_CARDS)
-    timings = alternate({
-        "baseline": lambda: wankul_baseline(baseline_trials, 1),
-        "kernel": lambda: run_kernel("wankul", kernel_trials),
-        "exact": lambda: deckstat.odds(deck, "wankul", WANKUL_EVENT, turns=WANKUL_TURNS, seat="first",
-                                       method="exact").table,
-    }, rounds)
-    (base_p, base_min, base_med), (kern, kern_min, kern_med), (exact, exact_min, exact_med) = \
-        timings["baseline"], timings["kernel"], timings["exact"]
-    base_rate, kern_rate = baseline_trials / base_min, kernel_trials / kern_min
-    ratio_best = kern_rate / base_rate
-    ratio_median = (kernel_trials / kern_med) / (baseline_trials / base_med)
-    worst_z = float(np.max(np.abs(kern["p"] - exact["p"]) / np.sqrt(exact["p"] * (1 - exact["p"]) / kernel_trials)))
-    table.add_row("wankul", "python random.shuffle", f"{baseline_trials:,}", f"{base_min:.2f} / {base_med:.2f}",
-                  f"{base_rate:,.0f}", "1", f"turn 10: {base_p[-1]:.4f}")
-    table.add_row("wankul", "deckstat kernel", f"{kernel_trials:,}", f"{kern_min:.2f} / {kern_med:.2f}",
-                  f"{kern_rate:,.0f}", f"{ratio_best:,.0f} / {ratio_median:,.0f}",
-                  f"turn 10: {kern['p'].iloc[-1]:.4f}; max |z| vs exact {worst_z:.2f}")
-    table.add_row("wankul", "deckstat exact engine", "—", f"{exact_min:.3f} / {exact_med:.3f}", "—", "—",
-                  f"turn 10: {exact['p'].iloc[-1]:.6f} (11 turns)")
-    figures["wankul"] = {"baseline_trials_per_s": base_rate, "kernel_trials_per_s": kern_rate,
-                         "ratio_best": ratio_best, "ratio_median": ratio_median, "exact_seconds_min": exact_min,
-                         "exact_seconds_median": exact_med, "max_abs_z": worst_z}
-
-    # MTG-like, London mulligan.
-    timings = alternate({"baseline": lambda: mtg_baseline(baseline_trials, 1),
-                         "kernel": lambda: run_kernel("mtg", kernel_trials)}, rounds)
-    (mtg_base_p, mtg_base_min, mtg_base_med), (mtg, mtg_min, mtg_med) = timings["baseline"], timings["kernel"]
-    mtg_base_rate, mtg_rate = baseline_trials / mtg_base_min, kernel_trials / mtg_min
-    mtg_ratio_median = (kernel_trials / mtg_med) / (baseline_trials / mtg_base_med)
-    table.add_row("mtg london", "python random.shuffle", f"{baseline_trials:,}",
-                  f"{mtg_base_min:.2f} / {mtg_base_med:.2f}", f"{mtg_base_rate:,.0f}", "1", f"{mtg_base_p:.4f}")
-    table.add_row("mtg london", "deckstat kernel", f"{kernel_trials:,}", f"{mtg_min:.2f} / {mtg_med:.2f}",
-                  f"{mtg_rate:,.0f}", f"{mtg_rate / mtg_base_rate:,.0f} / {mtg_ratio_median:,.0f}",
-                  f"{mtg['p'].iloc[0]:.4f} [{mtg['ci_low'].iloc[0]:.4f}, {mtg['ci_high'].iloc[0]:.4f}]")
-    figures["mtg"] = {"baseline_trials_per_s": mtg_base_rate, "kernel_trials_per_s": mtg_rate,
-                      "ratio_best": mtg_rate / mtg_base_rate, "ratio_median": mtg_ratio_median,
-                      "p": float(mtg["p"].iloc[0])}
-    console.print(table)
+    yardstick_binary, yardstick_note = build_yardstick()
+    kernel_section(baseline_trials, kernel_trials, yardstick_trials, rounds, yardstick_binary, yardstick_note,
+                   console, figures)
 
     if args.memory:
         memory = Table(title="Peak resident memory of a fresh process (MiB)")

@@ -6,14 +6,17 @@ No pandas here and no per-trial Python loop; randomness comes from a
 Representation. Cards are reduced to *cells* (disjoint classes by group
 membership). A shuffled deck prefix is drawn position by position without
 replacement, for all trials at once: with ``bounds[j]`` the number of
-remaining cards in cells ``0..j`` (cumulative), a uniform ``u`` scaled by the
-remaining deck size falls below exactly the boundaries at or above the drawn
-card's cell, and those boundaries drop by one. A position costs a handful of
-operations per cell boundary over contiguous arrays of trials, whatever the
-deck size, and no deck matrix is ever built. Arrays are position-major
-(``[position, trial]``) so that every step and every prefix sum runs over
-contiguous memory; cell ids are ``int8`` (``int16`` past 127 cells) and counts
-``int16``.
+remaining cards in cells ``0..j`` (cumulative), a uniform index among the
+remaining cards falls below exactly the boundaries above the drawn card's
+cell, and those boundaries drop by one. The loops run compiled (numba, in
+:mod:`deckstat.engines._compiled`, loaded on the first draw) over tiles of
+256 trials, position by position, so that a step is a few SIMD operations
+per cell boundary, whatever the deck size, and no deck matrix is ever built.
+Arrays are position-major (``[position, trial]``); cell ids are ``int8``
+(``int16`` past 127 cells) and counts ``int16``. The random numbers of
+position ``i`` are the ``i``-th row of one position-major draw, so a longer
+draw from the same generator state extends a shorter one (:func:`deal` and
+:func:`deal_order` deal the same shuffles).
 
 Zones are differences of prefix counts: the cards seen after ``d`` draws by
 a player who kept hand ``k`` under the Wankul rule are the positions after
@@ -43,30 +46,89 @@ def cell_dtype(n_cells: int) -> np.dtype:
     return np.dtype(np.int8) if n_cells <= 127 else np.dtype(np.int16)
 
 
+def _compiled():
+    """The compiled loops, imported on first use (numba costs a third of a second to import)."""
+    from deckstat.engines import _compiled
+
+    return _compiled
+
+
+def _random_bits(rng: np.random.Generator, n_cards: int, length: int, n_trials: int) -> tuple[np.ndarray, bool]:
+    """Random words for :func:`card_indices`, as the compiled loops read them: (bits, scaled).
+
+    For decks under 256 cards, 24 random bits in the high bits of uint32
+    words (``scaled``, the index is computed where it is used); otherwise the
+    indices themselves.
+    """
+    if n_cards < 256:
+        words = rng.bit_generator.random_raw(-(-length * n_trials // 2))
+        return words.view(np.uint32)[:length * n_trials].reshape(length, n_trials), True
+    uniforms = rng.random((length, n_trials))
+    uniforms *= np.arange(n_cards, n_cards - length, -1)[:, None]
+    return uniforms.astype(np.uint32), False
+
+
 def card_indices(rng: np.random.Generator, n_cards: int, length: int, n_trials: int) -> np.ndarray:
     """Uniform indices of the card drawn at each position among those remaining.
 
     Row ``i`` holds integers in ``[0, n_cards - i)``. For decks under 256
     cards they come from 24 random bits each, ``(u * remaining) >> 24`` in
     32-bit integers (two per 64-bit word of the bit generator, about twice as
-    fast as floats); larger decks use float64 uniforms.
+    fast as floats); larger decks use float64 uniforms. The kernel's draws
+    read the same numbers (computed inside its compiled loop).
 
     Returns
     -------
     ndarray of int16 (int32 for decks of 2**15 cards or more), shape (length, n_trials)
     """
-    remaining = np.arange(n_cards, n_cards - length, -1)
     index_type = np.int16 if n_cards < 2**15 else np.int32
-    if n_cards < 256:
-        words = rng.bit_generator.random_raw(-(-length * n_trials // 2))
-        bits = words.view(np.uint32)[:length * n_trials].reshape(length, n_trials)
-        bits >>= np.uint32(8)
-        bits *= remaining.astype(np.uint32)[:, None]
-        bits >>= np.uint32(24)
+    bits, scaled = _random_bits(rng, n_cards, length, n_trials)
+    if not scaled:
         return bits.astype(index_type)
-    uniforms = rng.random((length, n_trials))
-    uniforms *= remaining[:, None]
-    return uniforms.astype(index_type)
+    bits = bits >> np.uint32(8)
+    bits *= np.arange(n_cards, n_cards - length, -1).astype(np.uint32)[:, None]
+    bits >>= np.uint32(24)
+    return bits.astype(index_type)
+
+
+#: Trials a reshuffling mulligan round carries from the draw to the kept zones at a time: their arrays stay
+#: in the cache between the steps. The random numbers are drawn for the whole round first, so this changes no
+#: number.
+ROUND_CHUNK = 1 << 14
+
+
+def _draw(cell_counts, table, n_trials: int, length: int, rng, *, cells: bool, prefix: bool):
+    """Draw ``length`` positions of ``n_trials`` shuffles: (cell ids or None, prefix counts or None)."""
+    cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
+    n_cards = int(cell_counts.sum())
+    if length > n_cards:
+        raise ValueError(f"cannot draw {length} cards from {n_cards}")
+    bits = scaled = None
+    if length and n_trials and len(cell_counts) > 1:
+        bits, scaled = _random_bits(rng, n_cards, length, n_trials)
+    return _draw_from(bits, scaled, cell_counts, table, n_trials, length, cells=cells, prefix=prefix)
+
+
+def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool):
+    """:func:`_draw` from its random words (None when no random number is needed: one cell or nothing drawn)."""
+    table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
+    dtype = cell_dtype(len(cell_counts))
+    # Past two cells, prefix counts are a second pass over the cell ids (see _compiled.draw).
+    fused = len(cell_counts) == 2
+    # The compiled loops write every entry but the prefix counts' row 0: no need to clear the rest first.
+    allocate = np.zeros if bits is None else np.empty
+    cells_out = allocate((length, n_trials) if cells or (prefix and not fused) else (0, 0), dtype=dtype)
+    prefix_out = allocate((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
+    if bits is not None:
+        if prefix:
+            prefix_out[:, 0] = 0
+        _compiled().draw(bits, scaled, cell_counts, table, cells_out, prefix_out)
+        if prefix and not fused:
+            _compiled().prefix_counts(cells_out, table, prefix_out)
+    elif prefix and length:
+        # One cell: every position holds it (and no random number is spent).
+        prefix_out[:] = (table[0][:, None] * np.arange(length + 1, dtype=np.int16))[:, :, None]
+    return (cells_out if cells else None), (prefix_out if prefix else None)
 
 
 def draw_cells(cell_counts: np.ndarray, n_trials: int, length: int, rng: np.random.Generator) -> np.ndarray:
@@ -87,27 +149,8 @@ def draw_cells(cell_counts: np.ndarray, n_trials: int, length: int, rng: np.rand
     ndarray of int8 or int16, shape (length, n_trials)
         Cell id of each drawn card, position-major.
     """
-    cell_counts = np.asarray(cell_counts, dtype=np.int64)
-    n_cards = int(cell_counts.sum())
-    if length > n_cards:
-        raise ValueError(f"cannot draw {length} cards from {n_cards}")
-    n_cells = len(cell_counts)
-    dtype = cell_dtype(n_cells)
-    out = np.zeros((length, n_trials), dtype=dtype)
-    if n_cells <= 1 or length == 0:
-        return out
-    cards = card_indices(rng, n_cards, length, n_trials)
-    bounds = np.repeat(np.cumsum(cell_counts[:-1]).astype(cards.dtype)[:, None], n_trials, axis=1)
-    above = np.empty(n_trials, dtype=bool)
-    for i in range(length):
-        card = cards[i]
-        cell = out[i]
-        for j in range(n_cells - 1):
-            # The card lies after boundary j unless the boundary is above its index.
-            np.greater(bounds[j], card, out=above)
-            bounds[j] -= above
-            cell += ~above
-    return out
+    table = np.zeros((len(cell_counts), 0), dtype=np.int16)
+    return _draw(cell_counts, table, n_trials, length, rng, cells=True, prefix=False)[0]
 
 
 def draw_prefix_counts(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, length: int,
@@ -116,47 +159,13 @@ def draw_prefix_counts(cell_counts: np.ndarray, table: np.ndarray, n_trials: int
 
     The same draws as :func:`draw_cells` followed by :func:`prefix_counts`
     (identical results for the same generator state), without materialising
-    cell ids: with boundaries ``j`` crossed (``above[j]``: the card lies in a
-    cell at or before ``j``), a group's count grows by ``t[-1] - sum_j
-    (t[j + 1] - t[j]) * above[j]`` where ``t`` is the group's membership by
-    cell, which is a few additions of booleans per group.
+    cell ids.
 
     Returns
     -------
     ndarray of int16, shape (n_groups, length + 1, n_trials)
     """
-    cell_counts = np.asarray(cell_counts, dtype=np.int64)
-    n_cards = int(cell_counts.sum())
-    if length > n_cards:
-        raise ValueError(f"cannot draw {length} cards from {n_cards}")
-    table = np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1)
-    n_cells, n_groups = table.shape
-    out = np.zeros((n_groups, length + 1, n_trials), dtype=np.int16)
-    if length == 0:
-        return out
-    if n_cells == 1:
-        out[:] = (table[0][:, None] * np.arange(length + 1, dtype=np.int16))[:, :, None]
-        return out
-    cards = card_indices(rng, n_cards, length, n_trials)
-    bounds = np.repeat(np.cumsum(cell_counts[:-1]).astype(cards.dtype)[:, None], n_trials, axis=1)
-    above = np.empty((n_cells - 1, n_trials), dtype=bool)
-    steps = np.diff(table, axis=0)  # (n_cells - 1, n_groups)
-    plans = [(int(table[-1, g]), [(int(steps[j, g]), j) for j in range(n_cells - 1) if steps[j, g]])
-             for g in range(n_groups)]
-    for i in range(length):
-        card = cards[i]
-        for j in range(n_cells - 1):
-            np.greater(bounds[j], card, out=above[j])
-            bounds[j] -= above[j]
-        for g, (last, terms) in enumerate(plans):
-            previous, current = out[g, i], out[g, i + 1]
-            if last:
-                np.add(previous, 1, out=current)
-            else:
-                current[...] = previous
-            for sign, j in terms:
-                (np.subtract if sign > 0 else np.add)(current, above[j], out=current)
-    return out
+    return _draw(cell_counts, table, n_trials, length, rng, cells=False, prefix=True)[1]
 
 
 def prefix_counts(cells: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -174,13 +183,10 @@ def prefix_counts(cells: np.ndarray, table: np.ndarray) -> np.ndarray:
         ``[g, j, :]`` = cards of group ``g`` among the first ``j`` drawn.
     """
     length, n_trials = cells.shape
-    table = np.asarray(table, dtype=np.int16).reshape(len(table), -1)
+    table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(table), -1))
     out = np.zeros((table.shape[1], length + 1, n_trials), dtype=np.int16)
-    for g in range(table.shape[1]):
-        member = np.take(table[:, g], cells)
-        # A running sum row by row: numpy's cumsum along the leading axis is strided and much slower.
-        for j in range(length):
-            np.add(out[g, j], member[j], out=out[g, j + 1])
+    if length and n_trials:
+        _compiled().prefix_counts(np.ascontiguousarray(cells), table, out)
     return out
 
 
@@ -236,7 +242,8 @@ def bottom_choice(ranks: np.ndarray, n_bottom: int) -> np.ndarray:
 
     Unwanted cards go first, then wanted cards from the last need up; among
     cards of one rank, the card drawn last goes first (a uniformly random
-    choice, the hand being in shuffled order).
+    choice, the hand being in shuffled order). The kernel applies this rule
+    one hand at a time in its compiled loop; this is its array statement.
 
     Examples
     --------
@@ -271,18 +278,23 @@ class _Needs:
             counts = counts + (round(self.resource_target * kept_size),)
         return need_ranks(hand_cells, self.member, counts)
 
-    def bottom_ranks(self, hand_cells: np.ndarray, kept_size: int) -> np.ndarray:
-        """:meth:`ranks`, with the unwanted resource cards ranked after the other unwanted cards.
+    def settle(self, cells, prefix, keeps, pending, start, drawn_size, n_bottom, table, k, seen, bottom, hand_out,
+               aside_out, mulligans) -> None:
+        """Write the zones of the pending trials that keep hand ``k`` (see ``_compiled.settle``).
 
-        Past its share, a resource card is surplus: it goes under the deck
-        before an unwanted card of another kind (a flooded hand sheds lands,
-        not spells).
+        The cards put under the deck are those :func:`bottom_choice` picks from
+        :meth:`ranks`, with the unwanted resource cards ranked after the other
+        unwanted cards: past its share, a resource card is surplus and goes
+        under the deck before an unwanted card of another kind (a flooded hand
+        sheds lands, not spells).
         """
-        ranks = self.ranks(hand_cells, kept_size)
+        counts = self.counts
         if self.resource_target is not None:
-            surplus = (ranks == self.size) & self.member[:, -1][hand_cells]
-            ranks[surplus] = self.size + 1
-        return ranks
+            counts = counts + (round(self.resource_target * (drawn_size - n_bottom)),)
+        _compiled().settle(cells, prefix, keeps, pending, start, drawn_size, n_bottom,
+                           np.ascontiguousarray(self.member), np.array(counts, dtype=np.int64),
+                           self.resource_target is not None, np.ascontiguousarray(table, dtype=np.int16), k, seen,
+                           bottom, hand_out, aside_out, mulligans)
 
 
 def _needs(table, needs, resource, resource_target) -> _Needs:
@@ -363,7 +375,7 @@ def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size
     if mulligan == "hearthstone":
         return _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, policy)
     return _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, mulligan,
-                           mulligan_limit, keep, policy)
+                           mulligan_limit, keep, policy, zones)
 
 
 def bottom_mulligans(hand_counts, keep, n_trials: int, *, hand_size: int, set_aside: int, limit: int) -> np.ndarray:
@@ -499,16 +511,17 @@ def _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, 
 
 
 def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, rule, limit, keep,
-                    needs: _Needs):
+                    needs: _Needs, zones):
     n_cards = int(cell_counts.sum())
     n_groups = table.shape[1]
     table16 = np.asarray(table, dtype=np.int16).reshape(len(table), -1)
     seen = np.zeros((n_groups, max_draws + 1, n_trials), dtype=np.int16)
-    bottom = np.zeros_like(seen)
+    bottom = np.zeros((n_groups, max_draws + 1, n_trials) if "bottom" in zones else (0, 0, 0), dtype=np.int16)
     hand_out = np.zeros((n_groups, n_trials), dtype=np.int16)
     aside_out = np.zeros((n_groups, n_trials), dtype=np.int16)
     mulligans = np.zeros(n_trials, dtype=np.int16)
-    first_hand = None
+    first_hand = np.zeros((n_groups, n_trials), dtype=np.int16)
+    cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
     pending = np.arange(n_trials)
     for k in range(limit + 1):
         if pending.size == 0:
@@ -518,48 +531,57 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
         n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
         scry = rule == "vancouver" and k > 0
         length = min(n_cards, set_aside + drawn_size + max_draws + scry)
-        cells = draw_cells(cell_counts, pending.size, length, rng)
-        prefix = prefix_counts(cells, table16)
+        bits = scaled = None
+        if length and len(cell_counts) > 1:
+            bits, scaled = _random_bits(rng, n_cards, length, pending.size)
         start = set_aside
-        drawn = prefix[:, start + drawn_size] - prefix[:, start]
-        if first_hand is None:
-            first_hand = drawn
-        keeps = keep(drawn) if k < limit else np.ones(pending.size, dtype=bool)
-        rows = pending[keeps]
-        if rows.size:
-            prefix = prefix[:, :, keeps]
-            kept = drawn[:, keeps]
-            under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
-            if n_bottom:
-                hand_cells = cells[start:start + drawn_size, keeps]
-                chosen = bottom_choice(needs.bottom_ranks(hand_cells, drawn_size - n_bottom), n_bottom)
-                put_back = np.stack([(table16[:, g][hand_cells] * chosen).sum(axis=0) for g in range(n_groups)])
-                kept = kept - put_back
-                # Bottomed cards are past every draw reported (draws stop before the deck runs out).
-                under += put_back[:, None, :].astype(np.int16)
-            library_start = start + drawn_size
-            after = library_start + np.arange(max_draws + 1)
-            library = prefix[:, after] - prefix[:, library_start][:, None]
-            if scry and length > library_start:
-                # The top card stays when the hand plus it would want it, else it goes under the deck.
-                ranks = needs.ranks(cells[start:library_start + 1, keeps], drawn_size)
-                away = ranks[-1] == needs.size
-                # Without it, draw d reaches one card further; it comes back only as the very last card.
-                top_counts = prefix[:, library_start + 1] - prefix[:, library_start]
-                beyond = after + 1 > length
-                shifted = prefix[:, np.minimum(after + 1, length)] - prefix[:, library_start + 1][:, None] \
-                    + np.where(beyond[None, :, None], top_counts[:, None, :], 0)
-                library = np.where(away[None, None, :], shifted, library)
-                under += np.where(away[None, None, :] & ~beyond[None, :, None], top_counts[:, None, :],
-                                  0).astype(np.int16)
-            seen[:, :, rows] = kept[:, None, :] + library
-            bottom[:, :, rows] = under
-            hand_out[:, rows] = kept
-            aside_out[:, rows] = prefix[:, start] - prefix[:, 0]
-            mulligans[rows] = k
-        pending = pending[~keeps]
-    return {"hand": hand_out, "first_hand": first_hand, "seen": seen, "mulligans": mulligans,
-            "set_aside": aside_out, "bottom": bottom}
+        left = []
+        for first in range(0, pending.size, ROUND_CHUNK):
+            part = pending[first:first + ROUND_CHUNK]
+            part_bits = None if bits is None else bits[:, first:first + ROUND_CHUNK]
+            cells, prefix = _draw_from(part_bits, scaled, cell_counts, table16, part.size, length, cells=True,
+                                       prefix=True)
+            drawn = prefix[:, start + drawn_size] - prefix[:, start]
+            if k == 0:  # every trial is pending, in order
+                first_hand[:, first:first + part.size] = drawn
+            keeps = keep(drawn) if k < limit else np.ones(part.size, dtype=bool)
+            rows = part[keeps]
+            if rows.size and not scry:
+                needs.settle(cells, prefix, keeps, part, start, drawn_size, n_bottom, table16, k, seen, bottom,
+                             hand_out, aside_out, mulligans)
+            elif rows.size:
+                # Vancouver after a mulligan: a smaller hand, then the scry of the top card.
+                prefix = prefix[:, :, keeps]
+                kept = drawn[:, keeps]
+                under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
+                library_start = start + drawn_size
+                after = library_start + np.arange(max_draws + 1)
+                library = prefix[:, after] - prefix[:, library_start][:, None]
+                if length > library_start:
+                    # The top card stays when the hand plus it would want it, else it goes under the deck.
+                    ranks = needs.ranks(cells[start:library_start + 1, keeps], drawn_size)
+                    away = ranks[-1] == needs.size
+                    # Without it, draw d reaches one card further; it comes back only as the very last card.
+                    top_counts = prefix[:, library_start + 1] - prefix[:, library_start]
+                    beyond = after + 1 > length
+                    shifted = prefix[:, np.minimum(after + 1, length)] - prefix[:, library_start + 1][:, None] \
+                        + np.where(beyond[None, :, None], top_counts[:, None, :], 0)
+                    library = np.where(away[None, None, :], shifted, library)
+                    under += np.where(away[None, None, :] & ~beyond[None, :, None], top_counts[:, None, :],
+                                      0).astype(np.int16)
+                seen[:, :, rows] = kept[:, None, :] + library
+                if bottom.size:
+                    bottom[:, :, rows] = under
+                hand_out[:, rows] = kept
+                aside_out[:, rows] = prefix[:, start] - prefix[:, 0]
+                mulligans[rows] = k
+            left.append(part[~keeps])
+        pending = np.concatenate(left)
+    dealt = {"hand": hand_out, "first_hand": first_hand, "seen": seen, "mulligans": mulligans,
+             "set_aside": aside_out}
+    if "bottom" in zones:
+        dealt["bottom"] = bottom
+    return dealt
 
 
 def _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, needs: _Needs):

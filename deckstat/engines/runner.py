@@ -52,7 +52,8 @@ FRESH_SEED_BOUND = 10**9
 SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
 #: What the forkserver imports once, for every worker it starts: the main module (as multiprocessing does by
 #: default; otherwise each worker re-imports the command or script) and the modules the blocks run.
-_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race"]
+_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race",
+                   "deckstat.engines._compiled"]
 
 
 @dataclass(frozen=True)

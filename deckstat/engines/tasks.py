@@ -5,6 +5,12 @@ across blocks (see :mod:`deckstat.engines.runner`); questions bind their
 parameters with ``functools.partial`` so that tasks can run in worker
 processes. Every task deals with :func:`deckstat.engines.kernel.deal` from a
 :class:`DealSpec`.
+
+A block whose arrays would pass :data:`PART_BYTES` (many groups, long
+horizons) is dealt in parts of equal size, one after the other from the same
+generator, and their tallies added: memory per block stays bounded whatever
+the groups and turns. The parts depend only on the question and the block
+size, so the numbers still depend only on the seed.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ import numpy as np
 
 from deckstat.engines.kernel import deal
 from deckstat.events import evaluate
+
+#: Bytes a part of a block may use for the kernel's arrays (estimated by :meth:`DealSpec.bytes_per_trial`).
+PART_BYTES = 96 * 2**20
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,16 @@ class DealSpec:
         """Split a column-major count array (n_columns, ...) into per-group arrays keyed like the events."""
         return group_counts(counts, self.group_keys, self.distinct_columns)
 
+    def bytes_per_trial(self, zones=("hand", "seen", "bottom")) -> int:
+        """An upper estimate of the kernel's memory per trial: random words, cell ids, prefix counts, zones."""
+        n_columns = self.table.shape[1]
+        hands = self.mulligan_limit + 1 if self.mulligan == "bottom" else 2
+        length = min(int(np.sum(self.cell_counts)), self.set_aside + hands * self.hand_size + self.max_draws + 1)
+        draws = self.max_draws + 1
+        zone_rows = sum(draws for zone in ("seen", "bottom") if zone in zones) + 3
+        # Every draw count of a zone also gets a few bool and int16 temporaries when the events are evaluated.
+        return 5 * length + 2 * n_columns * (length + 1 + zone_rows) + 8 * zone_rows
+
     def deal(self, rng: np.random.Generator, n_trials: int, zones=("hand", "seen", "bottom")) -> dict:
         """Run :func:`deckstat.engines.kernel.deal` for ``n_trials`` trials, computing ``zones``."""
         keep = None
@@ -97,6 +116,26 @@ def group_counts(counts: np.ndarray, group_keys: tuple[str, ...], distinct_colum
     return out
 
 
+def part_sizes(n_trials: int, bytes_per_trial: int) -> list[int]:
+    """Sizes of the parts a block of ``n_trials`` is dealt in: as few as keep each under :data:`PART_BYTES`.
+
+    Examples
+    --------
+    >>> part_sizes(131072, 100)
+    [131072]
+    >>> part_sizes(10, PART_BYTES // 4)
+    [4, 3, 3]
+    """
+    n_parts = max(1, min(n_trials, -(-n_trials * bytes_per_trial // PART_BYTES)))
+    size, rest = divmod(n_trials, n_parts)
+    return [size + 1] * rest + [size] * (n_parts - rest)
+
+
+def _in_parts(tally, n_trials: int, bytes_per_trial: int) -> np.ndarray:
+    """``tally(size)`` summed over the parts of a block (see :func:`part_sizes`)."""
+    return sum(tally(size) for size in part_sizes(n_trials, bytes_per_trial))
+
+
 def zone_counts(dealt: dict, zone: str, draws: list[int]) -> np.ndarray:
     """Group counts in ``zone`` for each number of draws: shape (n_groups, len(draws), n_trials)."""
     if zone in ("seen", "bottom"):
@@ -115,12 +154,15 @@ def odds_task(spec: DealSpec, events: tuple, zone: str, draws: tuple[int, ...], 
     trials where event ``i`` holds after each draw count; the last row counts
     the trials that kept their first hand (the same number in every column).
     """
-    dealt = spec.deal(rng, n_trials, zones=(zone,))
-    counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
-    # Row by row: count_nonzero over a leading axis is several times slower.
-    hits = [[np.count_nonzero(row) for row in evaluate(event, counts)] for event in events]
-    hits.append([np.count_nonzero(dealt["mulligans"] == 0)] * len(draws))
-    return np.array(hits, dtype=np.int64)
+    def tally(size):
+        dealt = spec.deal(rng, size, zones=(zone,))
+        counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
+        # Row by row: count_nonzero over a leading axis is several times slower.
+        hits = [[np.count_nonzero(row) for row in evaluate(event, counts)] for event in events]
+        hits.append([np.count_nonzero(dealt["mulligans"] == 0)] * len(draws))
+        return np.array(hits, dtype=np.int64)
+
+    return _in_parts(tally, n_trials, spec.bytes_per_trial((zone,)) + 2 * len(events) * len(draws))
 
 
 def when_task(spec: DealSpec, event, draws_by_seat: tuple[tuple[int, ...], ...], rng: np.random.Generator,
@@ -130,13 +172,16 @@ def when_task(spec: DealSpec, event, draws_by_seat: tuple[tuple[int, ...], ...],
     Returns an int64 array (n_seats, n_turns + 1); the last column counts
     trials where it never held within the turns.
     """
-    dealt = spec.deal(rng, n_trials, zones=("seen",))
-    out = []
-    for draws in draws_by_seat:
-        holds = evaluate(event, spec.counts_dict(dealt["seen"][:, list(draws), :]))
-        first = np.where(holds.any(axis=0), holds.argmax(axis=0), len(draws))
-        out.append(np.bincount(first, minlength=len(draws) + 1))
-    return np.array(out, dtype=np.int64)
+    def tally(size):
+        dealt = spec.deal(rng, size, zones=("seen",))
+        out = []
+        for draws in draws_by_seat:
+            holds = evaluate(event, spec.counts_dict(dealt["seen"][:, list(draws), :]))
+            first = np.where(holds.any(axis=0), holds.argmax(axis=0), len(draws))
+            out.append(np.bincount(first, minlength=len(draws) + 1))
+        return np.array(out, dtype=np.int64)
+
+    return _in_parts(tally, n_trials, spec.bytes_per_trial(("seen",)))
 
 
 def hand_task(spec: DealSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
@@ -171,11 +216,14 @@ def compare_task(specs: tuple[DealSpec, ...], event, zone: str, draws: tuple[int
             generators.append(clone)
     else:
         generators = rng.spawn(len(specs))
-    holds = []
-    for spec, generator in zip(specs, generators):
-        dealt = spec.deal(generator, n_trials, zones=(zone,))
-        counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
-        holds.append(evaluate(event, counts))
-    hits = [[np.count_nonzero(row) for row in h] for h in holds]
-    joint = [[np.count_nonzero(row) for row in (holds[0] & h)] for h in holds]
-    return np.array(hits + joint, dtype=np.int64)
+    def tally(size):
+        holds = []
+        for spec, generator in zip(specs, generators):
+            dealt = spec.deal(generator, size, zones=(zone,))
+            counts = spec.counts_dict(zone_counts(dealt, zone, list(draws)))
+            holds.append(evaluate(event, counts))
+        hits = [[np.count_nonzero(row) for row in h] for h in holds]
+        joint = [[np.count_nonzero(row) for row in (holds[0] & h)] for h in holds]
+        return np.array(hits + joint, dtype=np.int64)
+
+    return _in_parts(tally, n_trials, sum(spec.bytes_per_trial((zone,)) for spec in specs))

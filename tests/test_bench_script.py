@@ -1,0 +1,28 @@
+"""scripts/bench.py --quick runs every figure of its kernel section, so the script cannot rot."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bench_quick_alternates_kernel_baseline_and_yardstick(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--json", str(figures_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())
+    assert set(figures) == {"wankul", "mtg_plain", "mtg"}
+    for figure in figures.values():
+        assert figure["kernel_trials_per_s"] > figure["baseline_trials_per_s"] > 0
+        assert 0 < figure["p"] < 1
+    assert figures["wankul"]["max_abs_z"] < 5
+    # The compiled loops are there when cargo is, and the output says why when they are not.
+    if "compiled_prefix_trials_per_s" in figures["mtg"]:
+        for key in ("mtg", "mtg_plain"):
+            assert figures[key]["kernel_over_compiled_prefix_best"] > 0
+            assert figures[key]["kernel_over_compiled_full_median"] > 0
+    else:
+        assert "no compiled yardstick" in done.stdout
