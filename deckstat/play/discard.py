@@ -194,7 +194,7 @@ class DiscardModel(PlayModel):
         forced. So the draws, droughts, losses and Terrains in play do not depend
         on the target (until it is played, and then they no longer matter).
         """
-        n, size = block.n, block.size
+        n = block.n
         terrains = block.hand_terrains.astype(np.int64)  # Terrains in hand
         in_hand = np.full(n, block.hand.shape[0], dtype=np.int64)
         position = np.zeros(n, dtype=np.int64)
@@ -205,16 +205,10 @@ class DiscardModel(PlayModel):
             active = ~lost
             if not active.any():
                 break
-            reach = position + int(wanted)
-            lost |= active & (reach > size)
+            reach, losing, drought = block.draw_step(position, int(wanted), active, gone_at > turn, terrains == 0)
+            lost |= losing
             active &= ~lost
-            reach = np.where(active, reach, position)
             in_play = active & (gone_at > turn)
-            drought = active & ~in_play & (terrains == 0) & (block.next_terrain(position) >= reach)
-            found = block.next_terrain(reach)
-            lost |= drought & (found >= size)
-            active &= ~lost
-            reach = np.where(drought & active, found + 1, reach)
             terrains += block.terrains_before(reach) - block.terrains_before(position)
             in_hand += reach - position
             position = reach
@@ -261,7 +255,7 @@ class DiscardModel(PlayModel):
         n_classes = 3 + 2 * n_costs
         spare = slice(2, 3 + n_costs)          # non-target Personnages (the last: unreadable fodder)
         aimed = slice(3 + n_costs, n_classes)  # target Personnages
-        n, size = block.n, block.size
+        n = block.n
         seen = _Seen(block, target)
         counts = seen.hand_counts()
         position = np.zeros(n, dtype=np.int64)
@@ -276,19 +270,12 @@ class DiscardModel(PlayModel):
             active = ~lost & (first > last)
             if not active.any():
                 break
-            # The draw step: a draw from an empty library loses.
-            reach = position + int(wanted)
-            lost |= active & (reach > size)
+            # The draw step (an empty library loses), then the drought's draws until a Terrain comes.
+            reach, losing, drought = block.draw_step(position, int(wanted), active, gone_at > turn,
+                                                     counts[0] + counts[1] == 0)
+            lost |= losing
             active &= ~lost
-            reach = np.where(active, reach, position)
             in_play = active & (gone_at > turn)
-            # Drought: no Terrain in play, none in hand and none among the cards just drawn; draw until one comes.
-            no_terrain = (counts[0] + counts[1] == 0) & (block.next_terrain(position) >= reach)
-            drought = active & ~in_play & no_terrain
-            found = block.next_terrain(reach)
-            lost |= drought & (found >= size)
-            active &= ~lost
-            reach = np.where(drought & active, found + 1, reach)
             now = seen.library_counts(reach)
             counts += now - drawn
             drawn, position = now, reach
@@ -421,6 +408,21 @@ class _Block:
     def next_terrain(self, position: np.ndarray) -> np.ndarray:
         """Library position of each trial's first Terrain at or after ``position`` (the library size if none)."""
         return self.after[self.index(position)]
+
+    def draw_step(self, position: np.ndarray, wanted: int, active: np.ndarray, in_play: np.ndarray,
+                  no_terrain_held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A turn's draws, then the drought draws where no Terrain is in play, held or just drawn.
+
+        Returns the library position reached, the trials that lose on an empty library, and those in drought.
+        """
+        reach = position + wanted
+        lost = active & (reach > self.size)
+        active = active & ~lost
+        reach = np.where(active, reach, position)
+        drought = active & ~in_play & no_terrain_held & (self.next_terrain(position) >= reach)
+        found = self.next_terrain(reach)
+        dry = drought & (found >= self.size)
+        return np.where(drought & ~dry, found + 1, reach), lost | dry, drought
 
 
 class _Seen:
