@@ -150,11 +150,14 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     rows, summary = [], []
     identity = {"deck": drawn.name, "game": profile.id}
     for i, label in enumerate(labels):
+        answered: dict[bytes, np.ndarray] = {}  # seats that draw alike have the same exact curve
         for s, plan in enumerate(plans):
             if use_exact[i]:
-                cdf = exact_curve(reduced[i], drawn, plan, hand_size=profile.hand_size, set_aside=profile.set_aside,
-                                  keep=keep_event)
-                low = high = cdf
+                key = plan.drawn.tobytes()
+                if key not in answered:
+                    answered[key] = exact_curve(reduced[i], drawn, plan, hand_size=profile.hand_size,
+                                                set_aside=profile.set_aside, keep=keep_event)
+                cdf = low = high = answered[key]
                 done, how = None, "exact"
             else:
                 hist = tallies[s, simulated.index(i)]
