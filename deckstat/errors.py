@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from deckstat.i18n import tr
+
 _OPEN, _CLOSE = "\ue000", "\ue001"
 _MARK = re.compile(f"{_OPEN}([^{_OPEN}{_CLOSE}]*){_CLOSE}")
 
@@ -80,12 +82,13 @@ class DeckstatError(ValueError):
         if self.source:
             where.append(str(self.source))
         if self.line is not None:
-            where.append(f"line {self.line}")
+            where.append(tr("line {line}", line=self.line))
         if self.column is not None:
             col = self.column
-            where.append(f"column {col!r}" if isinstance(col, str) else f"position {col}")
+            where.append(tr("column {column!r}", column=col) if isinstance(col, str)
+                         else tr("position {position}", position=col))
         prefix = ", ".join(where)
-        return f"{prefix}: {self.message}" if prefix else self.message
+        return tr("{place}: {message}", place=prefix, message=self.message) if prefix else self.message
 
     def render(self, names: Mapping[str, str] | None = None) -> str:
         """The one-line message, with marked parameters written through ``names`` (default: Python names)."""

@@ -1,4 +1,10 @@
+import os
 from pathlib import Path
+
+# The suite reads English unless a test asks for French, whatever the machine's locale; a message that has no
+# French text fails instead of falling back to English (deckstat/i18n.py).
+os.environ["DECKSTAT_LANG"] = "en"
+os.environ["DECKSTAT_STRICT_I18N"] = "1"
 
 import numpy as np
 import pytest

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.cli.options import FLAGS, stdout, user_errors
+from deckstat.cli.options import FLAGS, LangOpt, stdout, user_errors
 from deckstat.errors import DeckstatError
 
 if TYPE_CHECKING:
@@ -97,6 +97,7 @@ def batch_command(
     plots: Annotated[bool, typer.Option("--plots", help="Also draw each odds and when event by turn, one line "
                                         "per task and seat, in --out/plots/.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
 

@@ -38,6 +38,7 @@ from deckstat.cli.options import (
     GoneOpt,
     KeepOpt,
     KnownOpt,
+    LangOpt,
     LimitOpt,
     MaxTrialsOpt,
     NoMulliganOpt,
@@ -77,6 +78,7 @@ from deckstat.cli.options import (
 )
 from deckstat.cli.progress import showing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import trn
 from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
 
 app = typer.Typer(
@@ -115,7 +117,7 @@ CopiesBy.__doc__ = "Readings of a copy limit."
 
 @app.command()
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
-             table: TableOpt = None,
+             table: TableOpt = None, lang: LangOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name, or by printing (name and collector "
                  "number, set, clan, rarity). Default: as the game profile says.")] = None) -> None:
@@ -135,7 +137,7 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
         if n_warnings:
             verdict += f" ({n_warnings} warning{'s' if n_warnings > 1 else ''})"
         size = result.provenance["deck_size"]
-        title = f"{deck} — {profile.name}, {size} card{'' if size == 1 else 's'}: {verdict}"
+        title = f"{deck} — {profile.name}, {trn('{n} card', '{n} cards', size)}: {verdict}"
         if result.table.empty:
             title += ". Every construction rule holds."
         title += "".join(f"\nnote: {note}" for note in result.provenance["notes"])
@@ -178,6 +180,7 @@ def odds(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -296,6 +299,7 @@ def when(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -362,6 +366,7 @@ def curve(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
 
@@ -431,6 +436,7 @@ def mulligan(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -577,6 +583,7 @@ def deckout(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -680,6 +687,7 @@ def ratio(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -786,6 +794,7 @@ def compare(
     plot: PlotOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -874,6 +883,7 @@ def report(
     pool: PoolOpt = None,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
@@ -898,7 +908,7 @@ def report(
 
 
 @games_app.callback()
-def games(ctx: typer.Context) -> None:
+def games(ctx: typer.Context, lang: LangOpt = None) -> None:
     """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -916,7 +926,8 @@ def games(ctx: typer.Context) -> None:
 
 
 @games_app.command("show")
-def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.")]) -> None:
+def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.")],
+               lang: LangOpt = None) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     from deckstat.cli import tables
     from deckstat.play import MODELS

@@ -123,6 +123,28 @@ MaxTrialsOpt = Annotated[int, typer.Option("--max-trials", parser=count_parser("
                                            "more is refused after the first block of trials.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (it is drawn on stderr, only "
                                         "when stderr is a terminal and the work lasts over a second).")]
+Lang = Enum("Lang", {name: name for name in ("en", "fr")}, type=str)
+Lang.__doc__ = "Languages of the output."
+
+
+def use_language(value: Lang | None) -> Lang | None:
+    """Write this command's output in ``value`` (``None``: as ``DECKSTAT_LANG`` or the locale say)."""
+    from deckstat.i18n import LanguageError, detect_language, set_language
+
+    # Always set, also to None: in one process (tests, notebooks) a command must not inherit the last one's --lang.
+    set_language(None if value is None else value.value)
+    if value is None:
+        try:
+            detect_language()
+        except LanguageError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2) from None
+    return value
+
+
+LangOpt = Annotated[Lang | None, typer.Option(
+    "--lang", callback=use_language, is_eager=True, show_default=False,
+    help="Language of tables, messages, reports and figures: fr or en (default: DECKSTAT_LANG, else the locale).")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
                                              "same numbers.")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
