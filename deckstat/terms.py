@@ -3,8 +3,13 @@
 Seats, zones, mulligan rules, methods, deck-out rules and play policies are
 referred to by these names in profiles, in the Python API, on the command
 line and in results; the defaults the Python API and the command line share
-are here too (this module imports nothing, so the command line starts fast).
+are here too (this module imports only :mod:`deckstat.i18n`, which imports
+nothing, so the command line starts fast). The words that describe each
+rule are English messages marked with ``N_``: show them through
+:func:`deckstat.i18n.tr`.
 """
+
+from deckstat.i18n import N_
 
 SEATS = ("first", "second")
 #: ``seat`` values that select both seats.
@@ -21,28 +26,28 @@ FORMATS = ("table", "csv", "json")
 
 MULLIGAN_RULES = ("none", "bottom", "london", "vancouver", "free", "hearthstone", "pokemon")
 MULLIGAN_WORDS = {
-    "none": "none",
-    "bottom": "put the hand under the deck and draw a new one from the top, no shuffle",
-    "london": "shuffle, draw a full hand, then put one card per mulligan under the deck (London)",
-    "vancouver": "shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
-                 "the deck (Vancouver)",
-    "free": "the first mulligan draws a full new hand; later ones are London mulligans",
-    "hearthstone": "once: every card the hand does not need is set aside, as many cards are drawn to replace "
-                   "them, then the set-aside cards are shuffled back into the deck (Hearthstone)",
-    "pokemon": "reveal the hand, shuffle it back and draw a full new one while it fails the keep rule "
-               "(Pokémon)",
+    "none": N_("none"),
+    "bottom": N_("put the hand under the deck and draw a new one from the top, no shuffle"),
+    "london": N_("shuffle, draw a full hand, then put one card per mulligan under the deck (London)"),
+    "vancouver": N_("shuffle, draw one card fewer per mulligan, then look at the top card and may put it under "
+                    "the deck (Vancouver)"),
+    "free": N_("the first mulligan draws a full new hand; later ones are London mulligans"),
+    "hearthstone": N_("once: every card the hand does not need is set aside, as many cards are drawn to replace "
+                      "them, then the set-aside cards are shuffled back into the deck (Hearthstone)"),
+    "pokemon": N_("reveal the hand, shuffle it back and draw a full new one while it fails the keep rule "
+                  "(Pokémon)"),
 }
 #: Mulligans a ``pokemon`` rule allows unless told otherwise: the rules set no limit, and a hand that fails the
 #: keep rule 100 times in a row is rare enough to leave out (the last hand is kept; see docs/mulligans.md).
 REDEAL_LIMIT = 100
 
 DECKOUT_RULES = {
-    "lose_on_failed_draw": "a player who must draw from an empty deck loses",
-    "lose_on_last_draw": "a player who draws the last card of their deck loses",
-    "end_after_last_draw": "drawing the last card ends the game at the end of that turn",
-    "end_when_both_cannot_draw": "the game ends when both players cannot draw at the end of a turn",
-    "lose_at_end_of_turn": "a player with no card to draw plays the turn and loses at its end",
-    "none": "running out of cards has no rules effect",
+    "lose_on_failed_draw": N_("a player who must draw from an empty deck loses"),
+    "lose_on_last_draw": N_("a player who draws the last card of their deck loses"),
+    "end_after_last_draw": N_("drawing the last card ends the game at the end of that turn"),
+    "end_when_both_cannot_draw": N_("the game ends when both players cannot draw at the end of a turn"),
+    "lose_at_end_of_turn": N_("a player with no card to draw plays the turn and loses at its end"),
+    "none": N_("running out of cards has no rules effect"),
 }
 #: Deck-out rules under which a seat runs out when a draw fails (the others: when it draws its last card).
 FAILED_DRAW_RULES = ("lose_on_failed_draw", "end_when_both_cannot_draw", "lose_at_end_of_turn")
@@ -51,18 +56,18 @@ BOTH_OUT_RULES = ("end_when_both_cannot_draw",)
 
 #: Readings of Wankul's « les joueurs piochent une carte à la fois jusqu'à en trouver un ».
 DROUGHT_ORDERS = {
-    "together": "both players draw one card, then both look: a round in which either finds a Terrain ends the "
-                "search; if both must draw and neither can, the active player wins",
-    "active_first": "one card at a time, one player after the other, the active player first; the search stops at "
-                    "the first Terrain, and the first player unable to draw loses",
+    "together": N_("both players draw one card, then both look: a round in which either finds a Terrain ends the "
+                   "search; if both must draw and neither can, the active player wins"),
+    "active_first": N_("one card at a time, one player after the other, the active player first; the search stops "
+                       "at the first Terrain, and the first player unable to draw loses"),
 }
 
 POLICIES = {
-    "none": "card effects are ignored: only the rules' draws move the decks",
-    "on_draw": "a card with a draw or mill effect is played as soon as its owner draws it (opening-hand cards on "
-               "the owner's first turn), and the cards it draws are played the same way",
-    "each_turn": "on each of its owner's turns, every effect card drawn since the last one is played once; the "
-                 "cards they draw wait for the next turn",
+    "none": N_("card effects are ignored: only the rules' draws move the decks"),
+    "on_draw": N_("a card with a draw or mill effect is played as soon as its owner draws it (opening-hand cards "
+                  "on the owner's first turn), and the cards it draws are played the same way"),
+    "each_turn": N_("on each of its owner's turns, every effect card drawn since the last one is played once; the "
+                    "cards they draw wait for the next turn"),
 }
 #: The policy of ``deckout`` (and of the deck report) unless another is asked for: the deck file's draw and mill
 #: columns count, played as soon as drawn. Without such columns every policy gives the same answer.

@@ -930,21 +930,10 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
                lang: LangOpt = None) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     from deckstat.cli import tables
-    from deckstat.play import MODELS
 
     with user_errors():
         profile = deckstat.get_profile(game)
-    rows = profile.describe()
-    model = MODELS.get(profile.play_model.kind)
-    if model is not None:
-        # The profile knows its model's name; the model knows its policies.
-        at = max(i for i, (label, _) in enumerate(rows) if label in ("play model", "play assumption")) + 1
-        default = profile.play_model.policy or model.default_policy
-        extra = [("play policy", f"{name}{' (default)' if name == default else ''}: {text}")
-                 for name, text in model.policies.items()]
-        extra += [("play setting", f"{key} = {value}") for key, value in profile.play_model.settings.items()]
-        rows[at:at] = extra
-    stdout().print(tables.key_value_table(rows))
+    stdout().print(tables.key_value_table(profile.describe(with_play_model=True)))
 
 
 app.command("batch")(batch_command)

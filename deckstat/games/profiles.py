@@ -4,12 +4,18 @@ A profile is a TOML file (see ``deckstat/games/*.toml`` and
 ``docs/profiles.md``). The shipped games are looked up by id or alias; any
 other value of ``game`` that names an existing ``.toml`` file is loaded as a
 user profile, with the same checks.
+
+The texts a player reads (description, rules, assumptions…) are English, each
+with an optional French twin, the same key with ``_fr`` appended
+(``description_fr``, ``text_fr``); they are kept as :class:`Text` values and
+shown with :func:`localized`.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -18,6 +24,7 @@ import numpy as np
 
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
+from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
 from deckstat.schema import canonical_column
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
@@ -30,6 +37,54 @@ from deckstat.terms import (
     TURN_ORDERS,
 )
 from deckstat.text import fold, fold_key, suggest
+
+
+class Text(str):
+    """A text of a profile: the English text itself, with its translations by language.
+
+    It is a ``str`` (the English text), so that code comparing or storing
+    profile texts sees one value in every language; :func:`localized` gives
+    the text of the current language.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> rule = Text("exactly 30 cards", {"fr": "exactement 30 cartes"})
+    >>> rule == "exactly 30 cards", localized(rule)
+    (True, 'exactly 30 cards')
+    >>> with language("fr"):
+    ...     localized(rule)
+    'exactement 30 cartes'
+    """
+
+    translations: Mapping[str, str]
+
+    def __new__(cls, english: str, translations: Mapping[str, str] | None = None) -> Text:
+        """``english``, with ``translations`` keyed by language (``{"fr": ...}``)."""
+        text = super().__new__(cls, english)
+        text.translations = dict(translations or {})
+        return text
+
+
+    def shown(self) -> str:
+        """The text in the current language (English when it has no translation into it)."""
+        return self.translations.get(get_language(), str(self))
+
+
+class _Message(Text):
+    """A profile text written by deckstat itself (a default), translated by the catalogue."""
+
+    def shown(self) -> str:
+        return tr(str(self))
+
+
+def localized(text: str) -> str:
+    """``text`` in the current language: its translation when it is a :class:`Text` that has one, else itself."""
+    return text.shown() if isinstance(text, Text) else text
+
+
+#: The languages a profile text may be translated into: the key ``<key>_<lang>`` holds the text of ``<lang>``.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
 
 RULE_KINDS = ("size", "copies", "count", "ratio", "distinct", "fraction", "allowed", "same_value")
 RULE_LEVELS = ("error", "warning")
@@ -92,8 +147,8 @@ class PlaySettings:
 
 
 #: The play model of a profile without a ``[play_model]`` table: a card is playable once in hand.
-HAND_PLAY = PlaySettings(kind="hand", assumptions=(
-    "No play model in this profile: a card counts as playable as soon as it is in hand (no cost, no condition).",))
+HAND_PLAY = PlaySettings(kind="hand", assumptions=(_Message(N_(
+    "No play model in this profile: a card counts as playable as soon as it is in hand (no cost, no condition).")),))
 
 
 @dataclass(frozen=True)
@@ -201,7 +256,7 @@ class Profile:
             ``turn >= 1``, 0 for turn 0.
         """
         if seat not in SEATS:
-            raise DeckstatError(f"seat must be one of {', '.join(SEATS)}, got {seat!r}")
+            raise DeckstatError(tr("seat must be one of {choices}, got {seat!r}", choices=", ".join(SEATS), seat=seat))
         if turn <= 0:
             return 0
         return self.first_turn_draw[seat] + (turn - 1) * self.draws_per_turn
@@ -249,59 +304,97 @@ class Profile:
         for part in self.parts:
             if part.id == wanted:
                 return part
-        raise DeckstatError(f"{self.name} has no deck part {wanted!r}; it has "
-                            f"{', '.join(p.id for p in self.parts)}")
+        raise DeckstatError(tr("{game} has no deck part {part!r}; it has {parts}", game=self.name, part=wanted,
+                               parts=", ".join(p.id for p in self.parts)))
 
-    def describe(self) -> list[tuple[str, str]]:
-        """Return the profile in words, as (field, text) pairs for ``deckstat games show``."""
-        rows = [("game", f"{self.name} ({self.id})"), ("about", self.description)]
+    def describe(self, *, with_play_model: bool = False) -> list[tuple[str, str]]:
+        """Return the profile in words, as (field, text) pairs for ``deckstat games show``, in the current language.
+
+        Parameters
+        ----------
+        with_play_model : bool
+            Also list the play model's policies (the default one marked) and the profile's settings for it,
+            after the play model's assumptions.
+        """
+        rows = [(tr("game"), f"{self.name} ({self.id})"), (tr("about"), localized(self.description))]
         for part in self.parts:
-            label = "deck" if len(self.parts) == 1 else f"{part.name} deck"
+            label = tr("deck") if len(self.parts) == 1 else tr("{part} deck", part=localized(part.name))
             for rule in part.rules:
-                rows.append((label, rule.text))
-        rows.append(("opening hand", f"{self.hand_size} cards"))
+                rows.append((label, localized(rule.text)))
+        rows.append((tr("opening hand"), trn("{n} card", "{n} cards", self.hand_size)))
         if self.set_aside:
-            rows.append(("set aside", f"{self.set_aside} cards from the top before the hand "
-                                      f"({self.set_aside_name})"))
+            rows.append((tr("set aside"), trn("{n} card from the top before the hand ({name})",
+                                              "{n} cards from the top before the hand ({name})", self.set_aside,
+                                              name=localized(self.set_aside_name))))
         if self.mulligan == "none":
-            rows.append(("mulligan", "none"))
+            rows.append((tr("mulligan"), tr(MULLIGAN_WORDS["none"])))
         else:
-            times = "once" if self.mulligan_limit == 1 else f"up to {self.mulligan_limit} times"
             if self.mulligan == "pokemon":
-                times = f"until the keep rule holds (after {self.mulligan_limit} mulligans the hand is kept)"
-            rows.append(("mulligan", f"{MULLIGAN_WORDS[self.mulligan]}, {times}; "
-                                     f"default keep rule: {self.keep}"))
-        draws = ", ".join(f"{seat} player {self.first_turn_draw[seat]}" for seat in SEATS)
-        rows.append(("turn 1 draw", draws))
-        rows.append(("later turns", f"{self.draws_per_turn} card(s) per turn"))
-        rows.append(("deck-out", DECKOUT_RULES[self.deckout]))
+                times = trn("until the keep rule holds (after {n} mulligan the hand is kept)",
+                            "until the keep rule holds (after {n} mulligans the hand is kept)", self.mulligan_limit)
+            elif self.mulligan_limit == 1:
+                times = tr("once")
+            else:
+                times = trn("up to {n} time", "up to {n} times", self.mulligan_limit)
+            rows.append((tr("mulligan"), tr("{rule}, {times}; default keep rule: {keep}",
+                                            rule=tr(MULLIGAN_WORDS[self.mulligan]), times=times, keep=self.keep)))
+        first, second = (self.first_turn_draw[seat] for seat in SEATS)
+        rows.append((tr("turn 1 draw"), ", ".join((trn("first player {n}", "first player {n}", first),
+                                                   trn("second player {n}", "second player {n}", second)))))
+        rows.append((tr("later turns"), trn("{n} card per turn", "{n} cards per turn", self.draws_per_turn)))
+        rows.append((tr("deck-out"), tr(DECKOUT_RULES[self.deckout])))
         if self.same_size:
-            rows.append(("both decks", "the two players' decks have the same number of cards"))
+            rows.append((tr("both decks"), tr("the two players' decks have the same number of cards")))
         if self.outside_decks:
-            rows.append(("outside the decks", f"{', '.join(group_words(g) for g in self.outside_decks)}: never "
-                                              "counted in a deck, never shuffled in or drawn"))
+            rows.append((tr("outside the decks"), tr("{groups}: never counted in a deck, never shuffled in or drawn",
+                                                     groups=", ".join(group_words(g) for g in self.outside_decks))))
         if self.drought_group:
-            stays = ("stays in play until the end" if self.drought_scored_after is None else
-                     f"is scored and discarded {self.drought_scored_after} turns after it is played")
-            rows.append(("drought rule", f"a {self.drought_group} card in play {stays} (deck-out model default)"))
+            if self.drought_scored_after is None:
+                drought = tr("a {group} card in play stays in play until the end (deck-out model default)",
+                             group=self.drought_group)
+            else:
+                drought = trn("a {group} card in play is scored and discarded {n} turn after it is played "
+                              "(deck-out model default)",
+                              "a {group} card in play is scored and discarded {n} turns after it is played "
+                              "(deck-out model default)", self.drought_scored_after, group=self.drought_group)
+            rows.append((tr("drought rule"), drought))
         if self.resource_group:
-            rows.append(("resource group", self.resource_group))
+            rows.append((tr("resource group"), self.resource_group))
         for text in self.special_rules:
-            rows.append(("special rule", text))
+            rows.append((tr("special rule"), localized(text)))
         play = self.play_model
-        rows.append(("play model", play.kind + (f", default policy {play.policy}" if play.policy else "")))
+        rows.append((tr("play model"), tr("{model}, default policy {policy}", model=play.kind, policy=play.policy)
+                     if play.policy else play.kind))
         for text in play.assumptions:
-            rows.append(("play assumption", text))
+            rows.append((tr("play assumption"), localized(text)))
+        if with_play_model:
+            rows.extend(self._play_policies())
         for text in play.sources:
-            rows.append(("play rules text", text))
+            rows.append((tr("play rules text"), text))
         for text in self.assumptions:
-            rows.append(("assumption", text))
+            rows.append((tr("assumption"), localized(text)))
         for text in self.sources:
-            rows.append(("rules text", text))
+            rows.append((tr("rules text"), text))
         for column, text in self.synonyms.describe():
-            rows.append(("same values", f"{column}: {text}"))
+            rows.append((tr("same values"), tr("{column}: {values}", column=column, values=text)))
         if self.path:
-            rows.append(("profile file", self.path))
+            rows.append((tr("profile file"), self.path))
+        return rows
+
+    def _play_policies(self) -> list[tuple[str, str]]:
+        """The play model's policies in words (the default one marked), then the profile's settings for it."""
+        from deckstat.play import MODELS  # the play models read profiles: imported when needed
+
+        model = MODELS.get(self.play_model.kind)
+        if model is None:
+            return []
+        default = self.play_model.policy or model.default_policy
+        rows = []
+        for name, text in model.policies.items():
+            words = (tr("{policy} (default): {text}", policy=name, text=tr(text)) if name == default else
+                     tr("{policy}: {text}", policy=name, text=tr(text)))
+            rows.append((tr("play policy"), words))
+        rows += [(tr("play setting"), f"{key} = {value}") for key, value in self.play_model.settings.items()]
         return rows
 
 
@@ -311,15 +404,16 @@ def group_words(text: str) -> str:
     return group.text if isinstance(group, NameGroup) else group.label
 
 
-_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table"}
+_TYPE_NAMES = {int: N_("an integer"), float: N_("a number"), str: N_("a string"), list: N_("a list"),
+               dict: N_("a table")}
 
 
 def _shown(value: object) -> str:
     """A wrong value, shortly: tables and lists are named, not printed."""
     if isinstance(value, dict):
-        return "a table"
+        return tr("a table")
     if isinstance(value, list):
-        return "a list"
+        return tr("a list")
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -327,13 +421,14 @@ def _shown(value: object) -> str:
 def _require(data: dict, key: str, kind: type | tuple, where: str, default: object = ...):
     if key not in data:
         if default is ...:
-            raise DeckstatError(f"missing {key!r}", source=where)
+            raise DeckstatError(tr("missing {key!r}", key=key), source=where)
         return default
     value = data[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        names = " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
-        raise DeckstatError(f"{key!r} must be {names}, got {_shown(value)}", source=where)
+        names = tr(" or ").join(tr(_TYPE_NAMES[k]) if k in _TYPE_NAMES else k.__name__ for k in kinds)
+        raise DeckstatError(tr("{key!r} must be {kinds}, got {value}", key=key, kinds=names, value=_shown(value)),
+                            source=where)
     return value
 
 
@@ -343,7 +438,8 @@ def _require_strings(data: dict, key: str, where: str, default: object = ...):
     if key in data:
         for item in value:
             if not isinstance(item, str):
-                raise DeckstatError(f"{key!r} must be a list of strings, got the item {_shown(item)}", source=where)
+                raise DeckstatError(tr("{key!r} must be a list of strings, got the item {item}", key=key,
+                                       item=_shown(item)), source=where)
     return value
 
 
@@ -351,24 +447,85 @@ def _require_count(data: dict, key: str, where: str, default: object = ..., *, l
     """An integer of at least ``least`` (hand sizes, draws, rule bounds)."""
     value = _require(data, key, int, where, default)
     if key in data and value < least:
-        raise DeckstatError(f"{key!r} must be at least {least}, got {value!r}", source=where)
+        raise DeckstatError(tr("{key!r} must be at least {least}, got {value!r}", key=key, least=least, value=value),
+                            source=where)
     return value
+
+
+def _check_translated_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
+    """Refuse a ``<key>_<lang>`` key whose ``<key>`` cannot be translated in this table (misspelt, or ``sources``)."""
+    for name in data:
+        base, _, lang = str(name).rpartition("_")
+        if not base or lang not in TRANSLATED or base in keys:
+            continue
+        if base == "sources":
+            raise DeckstatError(tr("{key!r}: 'sources' are quotes of the rules text and are shown as written in "
+                                   "every language; leave the key out", key=name), source=where)
+        raise DeckstatError(tr("{key!r} translates {base!r}, which has no translation in this table; the texts "
+                               "that have one here are {keys}", key=name, base=base,
+                               keys=", ".join(repr(k) for k in keys) or tr("none")), source=where)
+
+
+def _translation(data: dict, key: str, lang: str, kind: type, where: str):
+    """The ``<key>_<lang>`` twin of ``key`` (a string or a list of strings), or None when there is none."""
+    twin = f"{key}_{lang}"
+    if twin not in data:
+        return None
+    if key not in data:
+        raise DeckstatError(tr("{twin!r} translates {key!r}, which is missing; give the English text too",
+                               twin=twin, key=key), source=where)
+    values = [_require(data, twin, str, where)] if kind is str else _require_strings(data, twin, where)
+    if any(not value.strip() for value in values):
+        raise DeckstatError(tr("{twin!r} holds an empty text; write the translation, or leave the key out",
+                               twin=twin), source=where)
+    return values[0] if kind is str else values
+
+
+def _text(data: dict, key: str, where: str, default: str = ...) -> Text:
+    """A text a player reads (``description``, a rule's ``text``), with its ``<key>_fr`` translation if any."""
+    english = _require(data, key, str, where, default)
+    found = {}
+    for lang in TRANSLATED:
+        value = _translation(data, key, lang, str, where)
+        if value is not None:
+            found[lang] = value
+    return english if isinstance(english, Text) else Text(english, found)
+
+
+def _texts(data: dict, key: str, where: str) -> tuple[Text, ...]:
+    """A list of texts a player reads (``assumptions``), with the ``<key>_fr`` list of their translations if any."""
+    english = _require_strings(data, key, where, [])
+    found: dict[str, list[str]] = {}
+    for lang in TRANSLATED:
+        values = _translation(data, key, lang, list, where)
+        if values is None:
+            continue
+        if len(values) != len(english):
+            raise DeckstatError(trn("{twin!r} has {n} text for the {total} of {key!r}; give one translation per "
+                                    "English text, in the same order",
+                                    "{twin!r} has {n} texts for the {total} of {key!r}; give one translation per "
+                                    "English text, in the same order", len(values), twin=f"{key}_{lang}",
+                                    total=number(len(english)), key=key), source=where)
+        found[lang] = values
+    return tuple(Text(text, {lang: values[i] for lang, values in found.items()}) for i, text in enumerate(english))
 
 
 def _parse_rule(data: object, where: str) -> Rule:
     if not isinstance(data, dict):
-        raise DeckstatError(f"a rule must be a table [[decks.rules]], got {_shown(data)}", source=where)
+        raise DeckstatError(tr("a rule must be a table [[decks.rules]], got {value}", value=_shown(data)),
+                            source=where)
     kind = _require(data, "kind", str, where)
     if kind not in RULE_KINDS:
-        raise DeckstatError(f"unknown rule kind {kind!r}; expected one of {', '.join(RULE_KINDS)}"
-                            f"{suggest(kind, RULE_KINDS)}", source=where)
-    text = _require(data, "text", str, where)
+        raise DeckstatError(tr("unknown rule kind {kind!r}; expected one of {choices}", kind=kind,
+                               choices=", ".join(RULE_KINDS)) + suggest(kind, RULE_KINDS), source=where)
+    _check_translated_keys(data, ("text",), where)
+    text = _text(data, "text", where)
     source = _require(data, "source", str, where, "")
     rule_id = _require(data, "id", str, where, kind)
     level = _require(data, "level", str, where, "error")
     if level not in RULE_LEVELS:
-        raise DeckstatError(f"'level' must be one of {', '.join(RULE_LEVELS)}, got {level!r}"
-                            f"{suggest(level, RULE_LEVELS)}", source=where)
+        raise DeckstatError(tr("'level' must be one of {choices}, got {level!r}", choices=", ".join(RULE_LEVELS),
+                               level=level) + suggest(level, RULE_LEVELS), source=where)
     for key, key_type, required in _RULE_PARAMS[kind]:
         default = ... if required else None
         if key_type is int:
@@ -378,14 +535,16 @@ def _parse_rule(data: object, where: str) -> Rule:
         else:
             _require(data, key, key_type, where, default)
     if kind in ("count", "distinct") and "min" not in data and "max" not in data:
-        raise DeckstatError(f"a {kind!r} rule needs 'min' or 'max' (or both)", source=where)
+        raise DeckstatError(tr("a {kind!r} rule needs 'min' or 'max' (or both)", kind=kind), source=where)
     if data.get("min") is not None and data.get("max") is not None and data["min"] > data["max"]:
-        raise DeckstatError(f"'min' ({data['min']}) is larger than 'max' ({data['max']})", source=where)
+        raise DeckstatError(tr("'min' ({low}) is larger than 'max' ({high})", low=data["min"], high=data["max"]),
+                            source=where)
     if kind == "fraction" and data["max"] < 0:
-        raise DeckstatError(f"'max' must be at least 0, got {data['max']!r}", source=where)
+        raise DeckstatError(tr("'max' must be at least 0, got {value!r}", value=data["max"]), source=where)
     if kind == "allowed" and not data["groups"]:
-        raise DeckstatError("'groups' lists no group", source=where)
-    params = {k: v for k, v in data.items() if k not in ("kind", "text", "source", "id")}
+        raise DeckstatError(tr("'groups' lists no group"), source=where)
+    texts = {"text", *(f"text_{lang}" for lang in TRANSLATED)}
+    params = {k: v for k, v in data.items() if k not in ("kind", "source", "id", *texts)}
     params["level"] = level
     for key in ("group", "of"):
         if key in params:
@@ -399,29 +558,32 @@ def _parse_rule(data: object, where: str) -> Rule:
 def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
     """The decks a player builds (``[[decks]]``), each with its rules and the ``deck`` values that name it."""
     if not parts_data:
-        raise DeckstatError("'decks' lists no deck", source=where)
+        raise DeckstatError(tr("'decks' lists no deck"), source=where)
     parts: list[DeckPart] = []
     seen_aliases: dict[str, str] = {}
     for i, part in enumerate(parts_data):
         part_where = f"{where} [[decks]] #{i + 1}"
         if not isinstance(part, dict):
-            raise DeckstatError(f"each deck must be a table [[decks]], got {_shown(part)}", source=part_where)
-        rules = tuple(_parse_rule(r, f"{part_where} rule #{j + 1}")
+            raise DeckstatError(tr("each deck must be a table [[decks]], got {value}", value=_shown(part)),
+                                source=part_where)
+        rules = tuple(_parse_rule(r, tr("{place} rule #{number}", place=part_where, number=j + 1))
                       for j, r in enumerate(_require(part, "rules", list, part_where, [])))
         part_id = _require(part, "id", str, part_where, "main")
         if any(p.id == part_id for p in parts):
-            raise DeckstatError(f"two decks have the id {part_id!r}; give each deck its own 'id'",
+            raise DeckstatError(tr("two decks have the id {id!r}; give each deck its own 'id'", id=part_id),
                                 source=part_where)
         aliases = tuple(_require_strings(part, "aliases", part_where, [part_id]))
         if not aliases:
-            raise DeckstatError("'aliases' is empty; list the values of the 'deck' column that mean this deck",
+            raise DeckstatError(tr("'aliases' is empty; list the values of the 'deck' column that mean this deck"),
                                 source=part_where)
         for alias in aliases:
             if seen_aliases.get(fold(alias), part_id) != part_id:
-                raise DeckstatError(f"the alias {alias!r} names both the {seen_aliases[fold(alias)]!r} and the "
-                                    f"{part_id!r} deck", source=part_where)
+                raise DeckstatError(tr("the alias {alias!r} names both the {first!r} and the {second!r} deck",
+                                       alias=alias, first=seen_aliases[fold(alias)], second=part_id),
+                                    source=part_where)
             seen_aliases[fold(alias)] = part_id
-        parts.append(DeckPart(part_id, _require(part, "name", str, part_where, part_id), aliases, rules))
+        _check_translated_keys(part, ("name",), part_where)
+        parts.append(DeckPart(part_id, _text(part, "name", part_where, part_id), aliases, rules))
     return parts
 
 
@@ -435,36 +597,38 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
     if data is None:
         return NONE
     if not isinstance(data, dict):
-        raise DeckstatError(f"'synonyms' must be a table [synonyms], got {_shown(data)}", source=where)
+        raise DeckstatError(tr("'synonyms' must be a table [synonyms], got {value}", value=_shown(data)),
+                            source=where)
     sets: list[tuple[str, tuple[str, ...]]] = []
     columns: dict[str, str] = {}
     for key, value in data.items():
         swhere = f"{where} synonyms.{key}"
         column = canonical_column(key)
         if column in columns:
-            raise DeckstatError(f"{key!r} and {columns[column]!r} name the same column {column!r}; merge them",
-                                source=f"{where} [synonyms]")
+            raise DeckstatError(tr("{key!r} and {other!r} name the same column {column!r}; merge them", key=key,
+                                   other=columns[column], column=column), source=f"{where} [synonyms]")
         columns[column] = key
         if not isinstance(value, list):
-            raise DeckstatError(f"expected a list of sets of values such as [[\"Feu\", \"Fire\"]], got "
-                                f"{_shown(value)}", source=swhere)
+            raise DeckstatError(tr("expected a list of sets of values such as [[\"Feu\", \"Fire\"]], got {value}",
+                                   value=_shown(value)), source=swhere)
         seen: dict[str, str] = {}
         for spellings in value:
             if not isinstance(spellings, list) or not all(isinstance(v, str) for v in spellings):
-                raise DeckstatError(f"each set must be a list of strings such as [\"Feu\", \"Fire\"], got "
-                                    f"{_shown(spellings)}", source=swhere)
+                raise DeckstatError(tr("each set must be a list of strings such as [\"Feu\", \"Fire\"], got {value}",
+                                       value=_shown(spellings)), source=swhere)
             for spelling in spellings:
                 if not spelling.strip() or ";" in spelling:
-                    raise DeckstatError(f"{spelling!r} is not a value: expected a non-empty text without ';'",
-                                        source=swhere)
+                    raise DeckstatError(tr("{value!r} is not a value: expected a non-empty text without ';'",
+                                           value=spelling), source=swhere)
             folded = {fold(v) for v in spellings}
             if len(folded) < 2:
-                raise DeckstatError(f"the set {spellings!r} names a single value (case and accents are ignored "
-                                    "anyway); a set needs two different spellings or more", source=swhere)
+                raise DeckstatError(tr("the set {values!r} names a single value (case and accents are ignored "
+                                       "anyway); a set needs two different spellings or more", values=spellings),
+                                    source=swhere)
             clash = sorted(folded & seen.keys())
             if clash:
-                raise DeckstatError(f"{seen[clash[0]]!r} is in two sets; a value can mean only one thing",
-                                    source=swhere)
+                raise DeckstatError(tr("{value!r} is in two sets; a value can mean only one thing",
+                                       value=seen[clash[0]]), source=swhere)
             for spelling in spellings:
                 seen.setdefault(fold(spelling), spelling)
             sets.append((column, tuple(spellings)))
@@ -476,12 +640,20 @@ def _parse_play_model(data: object, where: str) -> PlaySettings:
         return HAND_PLAY
     mwhere = f"{where} [play_model]"
     if not isinstance(data, dict):
-        raise DeckstatError("'play_model' must be a table", source=where)
+        raise DeckstatError(tr("'play_model' must be a table"), source=where)
     kind = _require(data, "kind", str, mwhere)
-    rest = {k: v for k, v in data.items() if k not in ("kind", "policy", "assumptions", "sources")}
+    _check_translated_keys(data, ("assumptions",), mwhere)
+    texts = {"assumptions", *(f"assumptions_{lang}" for lang in TRANSLATED)}
+    rest = {k: v for k, v in data.items() if k not in ("kind", "policy", "sources", *texts)}
     return PlaySettings(kind=kind, policy=_require(data, "policy", str, mwhere, ""),
-                        assumptions=tuple(_require_strings(data, "assumptions", mwhere, [])),
+                        assumptions=_texts(data, "assumptions", mwhere),
                         sources=tuple(_require_strings(data, "sources", mwhere, [])), settings=rest)
+
+
+def _choice_error(key: str, value: str, choices, where: str) -> DeckstatError:
+    """A value of ``key`` that is none of ``choices``."""
+    return DeckstatError(tr("{key!r} must be one of {choices}, got {value!r}", key=key, choices=", ".join(choices),
+                            value=value) + suggest(value, list(choices)), source=where)
 
 
 def parse_profile(data: dict, *, where: str) -> Profile:
@@ -494,62 +666,62 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     """
     play = _require(data, "play", dict, where)
     pwhere = f"{where} [play]"
+    _check_translated_keys(data, ("description", "special_rules", "assumptions"), where)
+    _check_translated_keys(play, ("set_aside_name",), pwhere)
     parts = _parse_parts(_require(data, "decks", list, where), where)
     hand_size = _require_count(play, "hand_size", pwhere)
     set_aside = _require_count(play, "set_aside", pwhere, 0)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
     if mulligan not in MULLIGAN_RULES:
-        raise DeckstatError(f"'mulligan' must be one of {', '.join(MULLIGAN_RULES)}, got {mulligan!r}"
-                            f"{suggest(mulligan, MULLIGAN_RULES)}", source=pwhere)
+        raise _choice_error("mulligan", mulligan, MULLIGAN_RULES, pwhere)
     mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 0 if mulligan == "none" else
                                     REDEAL_LIMIT if mulligan == "pokemon" else 1)
     if mulligan != "none" and mulligan_limit < 1:
-        raise DeckstatError(f"'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got "
-                            f"{mulligan_limit}", source=pwhere)
+        raise DeckstatError(tr("'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got {limit}",
+                               mulligan=mulligan, limit=mulligan_limit), source=pwhere)
     if mulligan == "hearthstone" and mulligan_limit != 1:
-        raise DeckstatError(f"'mulligan_limit' must be 1 with mulligan = \"hearthstone\" (one round), got "
-                            f"{mulligan_limit}", source=pwhere)
+        raise DeckstatError(tr("'mulligan_limit' must be 1 with mulligan = \"hearthstone\" (one round), got {limit}",
+                               limit=mulligan_limit), source=pwhere)
     keep = _require(play, "keep", str, pwhere, None)
     if keep is not None:
         parse_event(keep, what=f"{pwhere} keep")
     if mulligan != "none" and keep is None:
-        raise DeckstatError("a profile with a mulligan needs a default 'keep' rule", source=pwhere)
+        raise DeckstatError(tr("a profile with a mulligan needs a default 'keep' rule"), source=pwhere)
     first = _require(play, "first_turn_draw", dict, pwhere)
     for seat in SEATS:
         _require_count(first, seat, f"{pwhere} first_turn_draw")
     draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1)
     deckout = _require(play, "deckout", str, pwhere, "lose_on_failed_draw")
     if deckout not in DECKOUT_RULES:
-        raise DeckstatError(f"'deckout' must be one of {', '.join(DECKOUT_RULES)}, got {deckout!r}"
-                            f"{suggest(deckout, list(DECKOUT_RULES))}", source=pwhere)
+        raise _choice_error("deckout", deckout, DECKOUT_RULES, pwhere)
     resource = _require(data, "resource_group", str, where, None)
     if resource:
         parse_group(resource, what=f"{where} resource_group")
     turn_order = _require(play, "turns", str, pwhere, "alternating")
     if turn_order not in TURN_ORDERS:
-        raise DeckstatError(f"'turns' must be one of {', '.join(TURN_ORDERS)}, got {turn_order!r}", source=pwhere)
+        raise _choice_error("turns", turn_order, TURN_ORDERS, pwhere)
     draw_step = _require(play, "draw_step", str, pwhere, "start")
     if draw_step not in DRAW_STEPS:
-        raise DeckstatError(f"'draw_step' must be one of {', '.join(DRAW_STEPS)}, got {draw_step!r}", source=pwhere)
+        raise _choice_error("draw_step", draw_step, DRAW_STEPS, pwhere)
     drought = _require(play, "drought", str, pwhere, None)
     if drought:
         parse_group(drought, what=f"{pwhere} drought")
     scored_after = _require_count(play, "drought_scored_after", pwhere, None, least=1)
     if scored_after is not None and not drought:
-        raise DeckstatError("'drought_scored_after' needs a 'drought' group", source=pwhere)
+        raise DeckstatError(tr("'drought_scored_after' needs a 'drought' group"), source=pwhere)
     same_size = _require(play, "same_size", bool, pwhere, False)
     outside = _require_strings(data, "outside_decks", where, [])
     for group in outside:
         parse_group(group, what=f"{where} outside_decks")
     draw_part = _require(play, "draw_deck", str, pwhere, parts[0].id)
     if draw_part not in {p.id for p in parts}:
-        raise DeckstatError(f"'draw_deck' {draw_part!r} is not one of the decks "
-                            f"({', '.join(p.id for p in parts)})", source=pwhere)
+        raise DeckstatError(tr("'draw_deck' {deck!r} is not one of the decks ({decks})", deck=draw_part,
+                               decks=", ".join(p.id for p in parts)), source=pwhere)
     return Profile(
         id=_require(data, "id", str, where),
         name=_require(data, "name", str, where),
         aliases=tuple(_require_strings(data, "aliases", where, [])),
-        description=_require(data, "description", str, where, ""),
+        description=_text(data, "description", where, ""),
         card_types=tuple(_require_strings(data, "card_types", where, [])),
         outside_decks=tuple(outside),
         signature_columns=tuple(dict.fromkeys(canonical_column(c) for c in
@@ -558,7 +730,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         parts=tuple(parts),
         hand_size=hand_size,
         set_aside=set_aside,
-        set_aside_name=_require(play, "set_aside_name", str, pwhere, "set aside"),
+        set_aside_name=_text(play, "set_aside_name", pwhere, _Message(N_("set aside"))),
         mulligan=mulligan,
         mulligan_limit=mulligan_limit,
         keep=keep,
@@ -571,8 +743,8 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         same_size=same_size,
         turn_order=turn_order,
         draw_step=draw_step,
-        special_rules=tuple(_require_strings(data, "special_rules", where, [])),
-        assumptions=tuple(_require_strings(data, "assumptions", where, [])),
+        special_rules=_texts(data, "special_rules", where),
+        assumptions=_texts(data, "assumptions", where),
         sources=tuple(_require_strings(data, "sources", where, [])),
         path=where,
         extra={k: v for k, v in data.items() if k == "notes"},
@@ -587,11 +759,12 @@ def load_profile_file(path: str | Path) -> Profile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise DeckstatError("profile file not found", source=str(path)) from None
+        raise DeckstatError(tr("profile file not found"), source=str(path)) from None
     except OSError as exc:
-        raise DeckstatError(f"cannot read the profile file ({exc.strerror or exc})", source=str(path)) from None
+        raise DeckstatError(tr("cannot read the profile file ({reason})", reason=exc.strerror or exc),
+                            source=str(path)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DeckstatError(f"not a valid TOML profile ({exc})", source=str(path)) from None
+        raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
     return parse_profile(data, where=str(path))
 
 
@@ -636,7 +809,7 @@ def get_profile(game: str | os.PathLike | Profile) -> Profile:
     if isinstance(game, os.PathLike):
         return load_profile_file(game)
     if not isinstance(game, str):
-        raise DeckstatError(f"game must be a name or a profile file, got {game!r}")
+        raise DeckstatError(tr("game must be a name or a profile file, got {game!r}", game=game))
     profiles = list_profiles()
     key = fold_key(game)
     for profile in profiles:
@@ -645,5 +818,5 @@ def get_profile(game: str | os.PathLike | Profile) -> Profile:
     if game.endswith(".toml") or Path(game).is_file():
         return load_profile_file(game)
     names = [p.id for p in profiles]
-    raise DeckstatError(f"unknown game {game!r}; expected one of {', '.join(names)} or a .toml profile file"
-                        f"{suggest(game, names)}")
+    raise DeckstatError(tr("unknown game {game!r}; expected one of {choices} or a .toml profile file", game=game,
+                           choices=", ".join(names)) + suggest(game, names))

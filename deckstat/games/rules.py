@@ -32,7 +32,8 @@ import numpy as np
 from deckstat.deck import LIST_SEPARATOR, Deck, is_missing
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import AttributeGroup, parse_group
-from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_profiles
+from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_profiles, localized
+from deckstat.i18n import number, tr, trn
 from deckstat.schema import canonical_column
 from deckstat.text import fold, fold_key
 
@@ -45,21 +46,23 @@ def _bounds(rule: Rule) -> tuple[int | None, int | None]:
     return rule.params.get("min"), rule.params.get("max")
 
 
-def _bound_text(low: int | None, high: int | None, unit: str) -> str:
-    """``unit`` is singular (``"card"``): "exactly 1 card", "at least 40 cards"."""
+def _bound_text(low: int | None, high: int | None, distinct: bool = False) -> str:
+    """The bounds in words: "exactly 1 card", "at least 40 cards", "exactly 5 different cards"."""
+    if low is not None and high is not None and low == high:
+        return (trn("exactly {n} different card", "exactly {n} different cards", low) if distinct else
+                trn("exactly {n} card", "exactly {n} cards", low))
     if low is not None and high is not None:
-        return f"exactly {_plural(low, unit)}" if low == high else f"{low} to {_plural(high, unit)}"
+        return (trn("{low} to {n} different card", "{low} to {n} different cards", high, low=number(low))
+                if distinct else trn("{low} to {n} card", "{low} to {n} cards", high, low=number(low)))
     if low is not None:
-        return f"at least {_plural(low, unit)}"
-    return f"at most {_plural(high, unit)}"
+        return (trn("at least {n} different card", "at least {n} different cards", low) if distinct else
+                trn("at least {n} card", "at least {n} cards", low))
+    return (trn("at most {n} different card", "at most {n} different cards", high) if distinct else
+            trn("at most {n} card", "at most {n} cards", high))
 
 
 def _outside(value: float, low: float | None, high: float | None) -> bool:
     return (low is not None and value < low) or (high is not None and value > high)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
@@ -67,7 +70,7 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
     out: list[dict] = []
 
     def add(subject: str, found: str, allowed: str) -> None:
-        out.append({"rule": rule.text, "level": p.get("level", "error"), "subject": subject,
+        out.append({"rule": localized(rule.text), "level": p.get("level", "error"), "subject": subject,
                     "found": found, "allowed": allowed})
 
     if rule.kind == "size":
@@ -81,8 +84,10 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
             size = size - grouped + (1 if grouped else 0)
         low, high = _bounds(rule)
         if _outside(size, low, high):
-            note = f" ({' + '.join(together)} counted as one)" if together else ""
-            add("deck size", f"{_plural(size, 'card')}{note}", _bound_text(low, high, "card"))
+            found = trn("{n} card", "{n} cards", size)
+            if together:
+                found = tr("{cards} ({groups} counted as one)", cards=found, groups=" + ".join(together))
+            add(tr("deck size"), found, _bound_text(low, high))
     elif rule.kind == "copies":
         rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
         if p.get("by") == "printing":
@@ -90,8 +95,8 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
         else:
             column = canonical_column(p.get("by", "name"))
             if column not in deck.cards.columns:
-                raise DeckstatError(f"the deck has no {column!r} column, needed by the rule {rule.text!r}",
-                                    source=deck.source)
+                raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
+                                       column=column, rule=localized(rule.text)), source=deck.source)
             values = list(deck.cards[column])
             keys = [None if is_missing(v) else fold(v) for v in values]
         totals: dict[object, int] = {}
@@ -103,51 +108,53 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
             shown.setdefault(key, str(value))
         for key, total in totals.items():
             if total > p["max"]:
-                add(shown[key], _plural(total, "copy").replace("copys", "copies"),
-                    f"at most {p['max']}")
+                add(shown[key], trn("{n} copy", "{n} copies", total), tr("at most {max}", max=number(p["max"])))
     elif rule.kind == "count":
         n = 0 if absent_column(deck, p["group"]) else deck.count(p["group"])
         low, high = _bounds(rule)
         if _outside(n, low, high):
-            add(p["group"], _plural(n, "card"), _bound_text(low, high, "card"))
+            add(p["group"], trn("{n} card", "{n} cards", n), _bound_text(low, high))
     elif rule.kind == "ratio":
         n = deck.count(p["group"])
         needed = math.ceil(deck.size / p["per"])
         if n < needed:
-            add(p["group"], f"{n} in {_plural(deck.size, 'card')}",
-                f"at least {needed} (1 per {_plural(p['per'], 'card')})")
+            add(p["group"], tr("{found} in {cards}", found=number(n), cards=trn("{n} card", "{n} cards", deck.size)),
+                tr("at least {needed} (1 per {cards})", needed=number(needed),
+                   cards=trn("{n} card", "{n} cards", p["per"])))
     elif rule.kind == "distinct":
         names = {fold(name) for name in deck.cards["name"][deck.mask(p["group"])]}
         low, high = _bounds(rule)
         if _outside(len(names), low, high):
-            add(p["group"], f"{len(names)} different", _bound_text(low, high, "different card"))
+            add(p["group"], trn("{n} different", "{n} different", len(names)), _bound_text(low, high, distinct=True))
     elif rule.kind == "fraction":
         n, of = deck.count(p["group"]), deck.count(p["of"])
         if n > p["max"] * of:
-            add(p["group"], f"{n} of {of} {p['of']}", f"at most {math.floor(p['max'] * of)} "
-                f"({p['max']:g} of {p['of']})")
+            add(p["group"], tr("{found} of {total} {group}", found=number(n), total=number(of), group=p["of"]),
+                tr("at most {most} ({share} of {group})", most=number(math.floor(p["max"] * of)),
+                   share=number(p["max"]), group=p["of"]))
     elif rule.kind == "allowed":
         mask = np.zeros(len(deck.cards), dtype=bool)
         for group in p["groups"]:
             mask |= deck.mask(group)
         for name, kind in zip(deck.cards["name"][~mask], deck.cards["type"][~mask]):
-            add(name, f"type {kind!r}" if not is_missing(kind) else "no type", " or ".join(p["groups"]))
+            add(name, tr("type {type!r}", type=kind) if not is_missing(kind) else tr("no type"),
+                tr(" or ").join(p["groups"]))
     elif rule.kind == "same_value":
         column = canonical_column(p["attribute"])
         rows = deck.mask(p["group"])
         if rows.any() and column not in deck.cards.columns:
-            raise DeckstatError(f"the deck has no {p['attribute']!r} column, needed by the rule "
-                                f"{rule.text!r}", source=deck.source)
+            raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
+                                   column=p["attribute"], rule=localized(rule.text)), source=deck.source)
         if rows.any():
             tally: dict[str, int] = {}
             label: dict[str, str] = {}
             for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
                 key = "" if is_missing(value) else fold(value)
                 tally[key] = tally.get(key, 0) + int(count)
-                label.setdefault(key, "(none)" if not key else str(value))
+                label.setdefault(key, tr("(none)") if not key else str(value))
             if len(tally) > 1:
-                found = ", ".join(f"{label[k]} ({_plural(n, 'card')})" for k, n in tally.items())
-                add(p["group"], found, f"one {p['attribute']}")
+                found = ", ".join(f"{label[k]} ({trn('{n} card', '{n} cards', n)})" for k, n in tally.items())
+                add(p["group"], found, tr("one {attribute}", attribute=p["attribute"]))
     return out
 
 
@@ -166,17 +173,19 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
     if len(profile.parts) == 1:
         return [(profile.parts[0], deck, [])]
     if "deck" not in deck.cards.columns:
-        names = "; ".join(f"{p.name}: {', '.join(p.aliases)}" for p in profile.parts)
-        raise DeckstatError(f"{profile.name} decks have {len(profile.parts)} parts; add a 'deck' column "
-                            f"naming each card's part ({names})", source=deck.source)
+        names = "; ".join(tr("{part}: {aliases}", part=localized(p.name), aliases=", ".join(p.aliases))
+                          for p in profile.parts)
+        raise DeckstatError(tr("{game} decks have {n} parts; add a 'deck' column naming each card's part ({names})",
+                               game=profile.name, n=number(len(profile.parts)), names=names), source=deck.source)
     known = {fold(a) for part in profile.parts for a in part.aliases}
     stray = []
     for name, value in zip(deck.cards["name"], deck.cards["deck"]):
         missing = is_missing(value) or not str(value).strip()
         if missing or fold(value) not in known:
-            stray.append({"rule": "every card belongs to one of the decks", "level": "error",
-                          "subject": name, "found": "no deck" if missing else f"deck {str(value)!r}",
-                          "allowed": " or ".join(p.aliases[0] for p in profile.parts)})
+            found = tr("no deck") if missing else tr("deck {value!r}", value=str(value))
+            stray.append({"rule": tr("every card belongs to one of the decks"), "level": "error",
+                          "subject": name, "found": found,
+                          "allowed": tr(" or ").join(p.aliases[0] for p in profile.parts)})
     # Stray cards belong to no part: they are reported once, under NO_PART, and counted in no deck.
     out = [(part, deck.part(part.aliases, label=part.name).with_synonyms(deck.synonyms), [])
            for part in profile.parts]
@@ -189,9 +198,15 @@ def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
     """A copy limit read ``by`` name or printing, whatever its profile says; its text says so."""
     if rule.params.get("by", "name") == copies_by:
         return rule
-    reading = "every printing of a name together" if copies_by == "name" else "each printing apart"
-    text = (f"at most {rule.params['max']} copies of a card, counting {reading} "
-            f"(the profile counts by {rule.params.get('by', 'name')})")
+    limit, by = rule.params["max"], rule.params.get("by", "name")
+    if copies_by == "name":
+        text = trn("at most {n} copy of a card, counting every printing of a name together (the profile counts "
+                   "by {by})", "at most {n} copies of a card, counting every printing of a name together (the "
+                   "profile counts by {by})", limit, by=by)
+    else:
+        text = trn("at most {n} copy of a card, counting each printing apart (the profile counts by {by})",
+                   "at most {n} copies of a card, counting each printing apart (the profile counts by {by})",
+                   limit, by=by)
     return replace(rule, params={**rule.params, "by": copies_by}, text=text)
 
 
@@ -223,10 +238,11 @@ def violations(deck: Deck, profile: Profile, *, copies_by: str | None = None) ->
                 found.extend(_check_rule(part_deck, rule))
             except ExpressionError as exc:
                 # A group over an attribute the deck lacks, e.g. [shiny=1] without a shiny column.
-                raise DeckstatError(f"cannot check the rule {rule.text!r}: {exc}", source=part_deck.source) from None
+                raise DeckstatError(tr("cannot check the rule {rule!r}: {error}", rule=localized(rule.text),
+                                       error=exc), source=part_deck.source) from None
         for row in found:
-            row["part"] = part.name
-            row["message"] = f"{row['subject']}: {row['found']}, allowed {row['allowed']} ({row['rule']})"
+            row["part"] = str(part.name)
+            row["message"] = tr("{subject}: {found}, allowed {allowed} ({rule})", **row)
             rows.append(row)
     return rows
 
@@ -245,16 +261,21 @@ def notes(deck: Deck, profile: Profile) -> list[str]:
     if outside.any():
         n = int(deck.counts[outside].sum())
         names = ", ".join(dict.fromkeys(str(name) for name in deck.cards["name"][outside]))
-        out.append(f"{_plural(n, 'card')} of {' or '.join(group_words(g) for g in profile.outside_decks)} ({names}) "
-                   "set apart: "
-                   "they count in no deck and are never drawn")
+        groups = tr(" or ").join(group_words(g) for g in profile.outside_decks)
+        out.append(trn("{n} card of {groups} ({names}) set apart: it counts in no deck and is never drawn",
+                       "{n} cards of {groups} ({names}) set apart: they count in no deck and are never drawn", n,
+                       groups=groups, names=names))
     counted = profile.counted_deck(deck)
     for part, part_deck, _ in _split_parts(counted, profile):
         for rule in part.rules:
             if rule.kind == "count" and (column := absent_column(part_deck, rule.params["group"])):
-                where = f"the {part.name} deck" if len(profile.parts) > 1 else "the deck"
-                out.append(f"{where} has no {column!r} column: no card is counted as {rule.params['group']} for "
-                           f"the rule {rule.text!r}; add the column to check it")
+                fields = {"column": column, "group": rule.params["group"], "rule": localized(rule.text)}
+                if len(profile.parts) > 1:
+                    out.append(tr("the {part} deck has no {column!r} column: no card is counted as {group} for the "
+                                  "rule {rule!r}; add the column to check it", part=localized(part.name), **fields))
+                else:
+                    out.append(tr("the deck has no {column!r} column: no card is counted as {group} for the rule "
+                                  "{rule!r}; add the column to check it", **fields))
     return out
 
 
@@ -295,7 +316,7 @@ def _best_matches(matched: dict[str, set]) -> list[tuple[str, set]]:
     for name, keys in matched.items():
         if keys and not any(keys < other for other in matched.values()):
             kept.setdefault(frozenset(keys), []).append(name)
-    return [(" or ".join(names), set(keys)) for keys, names in kept.items()]
+    return [(tr(" or ").join(names), set(keys)) for keys, names in kept.items()]
 
 
 def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
@@ -338,11 +359,12 @@ def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
             groups[fold(value)] = (label, total + int(count), seen + [card_type])
         decks = [(label, total) for label, total, seen in groups.values() if not typed or _looks_like_a_deck(seen)]
         if len(decks) >= 2:
-            listed = ", ".join(f"{label!r} ({_plural(total, 'card')})" for label, total in decks)
-            rows.append({"rule": "one deck per file: the cards of every deck in it are counted together",
-                         "subject": f"column {column!r}", "found": f"{len(decks)} decks: {listed}",
-                         "allowed": f"one deck; keep only the rows of one {column} value, e.g. {decks[0][0]!r}, "
-                                    "in a file of its own"})
+            listed = ", ".join(f"{label!r} ({trn('{n} card', '{n} cards', total)})" for label, total in decks)
+            rows.append({"rule": tr("one deck per file: the cards of every deck in it are counted together"),
+                         "subject": tr("column {column!r}", column=column),
+                         "found": trn("{n} deck: {decks}", "{n} decks: {decks}", len(decks), decks=listed),
+                         "allowed": tr("one deck; keep only the rows of one {column} value, e.g. {example!r}, in a "
+                                       "file of its own", column=column, example=decks[0][0])})
     others = [p for p in list_profiles() if p.id != profile.id]
     own_types = {fold(t) for t in profile.card_types}
     type_counts: dict[str, tuple[str, int]] = {}
@@ -353,20 +375,21 @@ def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
                 type_counts[fold(item)] = (label, total + int(count))
     matched = {p.name: {key for key in type_counts if key in {fold(t) for t in p.card_types}} for p in others}
     for owners, keys in _best_matches(matched):
-        shown = ", ".join(f"{type_counts[k][0]} ({_plural(type_counts[k][1], 'card')})" for k in type_counts
-                          if k in keys)
-        rows.append({"rule": f"the file holds {owners} cards? check the game", "subject": f"{owners} card types",
-                     "found": shown, "allowed": f"{profile.name} types" + (f" ({', '.join(profile.card_types)})"
-                                                                            if profile.card_types else "")})
+        shown = ", ".join(f"{type_counts[k][0]} ({trn('{n} card', '{n} cards', type_counts[k][1])})"
+                          for k in type_counts if k in keys)
+        allowed = (tr("{game} types ({types})", game=profile.name, types=", ".join(profile.card_types))
+                   if profile.card_types else tr("{game} types", game=profile.name))
+        rows.append({"rule": tr("the file holds {owners} cards? check the game", owners=owners),
+                     "subject": tr("{owners} card types", owners=owners), "found": shown, "allowed": allowed})
     own_columns = set(profile.signature_columns)
     columns = {canonical_column(str(c)): str(c) for c in deck.cards.columns}
     matched = {p.name: {c for c in columns if c not in own_columns and c in p.signature_columns} for p in others}
     for owners, keys in _best_matches(matched):
-        rows.append({"rule": f"the file holds {owners} cards? check the game", "subject": f"{owners} columns",
+        rows.append({"rule": tr("the file holds {owners} cards? check the game", owners=owners),
+                     "subject": tr("{owners} columns", owners=owners),
                      "found": ", ".join(columns[c] for c in columns if c in keys),
-                     "allowed": f"{profile.name} card data"})
-    part = profile.parts[0].name if len(profile.parts) == 1 else WHOLE_FILE
+                     "allowed": tr("{game} card data", game=profile.name)})
+    part = str(profile.parts[0].name) if len(profile.parts) == 1 else WHOLE_FILE
     for row in rows:
-        row.update(level="warning", part=part,
-                   message=f"{row['subject']}: {row['found']}, expected {row['allowed']} ({row['rule']})")
+        row.update(level="warning", part=part, message=tr("{subject}: {found}, expected {allowed} ({rule})", **row))
     return rows

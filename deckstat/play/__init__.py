@@ -9,6 +9,7 @@ deck. See :mod:`deckstat.play.base` for the contract every model follows and
 from __future__ import annotations
 
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import tr
 from deckstat.play.base import PlayModel
 from deckstat.play.bench import BenchModel
 from deckstat.play.condition import ConditionModel
@@ -33,12 +34,14 @@ def build_model(deck, profile, policy: str | None = None) -> PlayModel:
     """
     settings = profile.play_model
     if settings.kind not in MODELS:
-        raise DeckstatError(f"unknown play model {settings.kind!r} in the {profile.name} profile; expected one of "
-                            f"{', '.join(MODELS)}{suggest(settings.kind, list(MODELS))}")
+        raise DeckstatError(tr("unknown play model {model!r} in the {game} profile; expected one of {choices}",
+                               model=settings.kind, game=profile.name, choices=", ".join(MODELS))
+                            + suggest(settings.kind, list(MODELS)))
     model_class = MODELS[settings.kind]
     chosen = policy or settings.policy or model_class.default_policy
     chosen = model_class.policy_aliases.get(fold(chosen), chosen)
     if chosen not in model_class.policies:
-        raise DeckstatError(f"unknown {param('policy')} {chosen!r} for {profile.name}; expected one of "
-                            f"{', '.join(model_class.policies)}{suggest(chosen, list(model_class.policies))}")
+        raise DeckstatError(tr("unknown {option} {policy!r} for {game}; expected one of {choices}",
+                               option=param("policy"), policy=chosen, game=profile.name,
+                               choices=", ".join(model_class.policies)) + suggest(chosen, list(model_class.policies)))
     return model_class(deck=deck, profile=profile, policy=chosen, settings=dict(settings.settings))

@@ -23,6 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from deckstat.errors import DeckstatError
+from deckstat.i18n import tr
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,8 @@ class PlayModel:
         if not self.policy:
             self.policy = self.default_policy
         if self.policy not in self.policies:
-            raise DeckstatError(f"unknown policy {self.policy!r} for the {self.kind} play model; expected one of "
-                                f"{', '.join(self.policies)}")
+            raise DeckstatError(tr("unknown policy {policy!r} for the {model} play model; expected one of {choices}",
+                                   policy=self.policy, model=self.kind, choices=", ".join(self.policies)))
 
     @property
     def n_rows(self) -> int:

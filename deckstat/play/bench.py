@@ -23,6 +23,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
 from deckstat.text import fold
 
@@ -60,8 +61,8 @@ class BenchModel(PlayModel):
 
     kind: ClassVar[str] = "bench"
     policies: ClassVar[dict[str, str]] = {
-        "target": "Play the target when it can be played; otherwise play an Improvisateur whose spring fetches it; "
-                  "otherwise, when a Substitut needs an Improvisateur to take back, bench one (at most 4).",
+        "target": N_("Play the target when it can be played; otherwise play an Improvisateur whose spring fetches "
+                     "it; otherwise, when a Substitut needs an Improvisateur to take back, bench one (at most 4)."),
     }
     default_policy: ClassVar[str] = "target"
 
@@ -75,10 +76,11 @@ class BenchModel(PlayModel):
         known = np.logical_or.reduce(list(kinds.values())) if kinds else np.zeros(n_rows, bool)
         for row in np.flatnonzero(~known):
             value = cards["type"].iloc[row]
-            shown = "no value" if is_missing(value) else f"type {str(value)!r}"
-            raise DeckstatError(f"column 'type': card {names[row]!r} of the game deck has {shown}; the bench model "
-                                f"needs one of {', '.join(PLAYED_TYPES)} (or a preparation type: "
-                                f"{', '.join(PREPARATION_TYPES)})")
+            shown = tr("no value") if is_missing(value) else tr("type {type!r}", type=str(value))
+            raise DeckstatError(tr("column 'type': card {card!r} of the game deck has {found}; the bench model needs "
+                                   "one of {types} (or a preparation type: {preparation})", card=names[row],
+                                   found=shown, types=", ".join(PLAYED_TYPES),
+                                   preparation=", ".join(PREPARATION_TYPES)))
         self.is_improvisateur = kinds["Improvisateur"]
         has_tags = "tags" in cards.columns
         self.is_substitut = self.is_improvisateur & (deck.mask("[tags=Substitut]") if has_tags else False)
@@ -93,9 +95,9 @@ class BenchModel(PlayModel):
                 if is_missing(value) or not str(value).strip():
                     continue
                 if not self.is_improvisateur[row]:
-                    raise DeckstatError(f"column 'spring' (ressort): card {names[row]!r} is a "
-                                        f"{cards['type'].iloc[row]}, and only Improvisateurs have springs; "
-                                        "leave its cell empty")
+                    raise DeckstatError(tr("column 'spring' (ressort): card {card!r} is a {type}, and only "
+                                           "Improvisateurs have springs; leave its cell empty", card=names[row],
+                                           type=cards["type"].iloc[row]))
                 for item in str(value).split(LIST_SEPARATOR):
                     self.fetches[row] |= np.array([f == fold(item) for f in folded], dtype=bool)
         # The same Improvisateur twice on one bench is not allowed: fillers are counted by name.

@@ -23,6 +23,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
 from deckstat.text import fold, suggest
 
@@ -32,8 +33,8 @@ TYPES = ("INVOCATION", "EFFET", "CONTRE", "EQUIPEMENT", "TERRAIN")
 INVOCATION_SLOTS = 4
 
 #: What an unreadable condition is told to look like.
-CONDITION_FORMS = ("empty (none), 'TERRAIN' (any TERRAIN in play), 'TERRAIN: <card name>', 'sacrifice: <n>' "
-                   "(or 'sacrifier <n>'), several joined with ';', 'et' or 'and'")
+CONDITION_FORMS = N_("empty (none), 'TERRAIN' (any TERRAIN in play), 'TERRAIN: <card name>', 'sacrifice: <n>' "
+                      "(or 'sacrifier <n>'), several joined with ';', 'et' or 'and'")
 
 _NONE_WORDS = {"", "-", "aucune", "aucun", "none", "sans", "no"}
 _ANY_TERRAIN = {"terrain", "un terrain", "a terrain", "any terrain", "terrain quelconque",
@@ -119,9 +120,9 @@ class ConditionModel(PlayModel):
 
     kind: ClassVar[str] = "condition"
     policies: ClassVar[dict[str, str]] = {
-        "target": "Keep the TERRAIN slot for a TERRAIN the target needs and play it when held; summon "
-                  "condition-free INVOCATIONs as they come (up to 4, or 3 when a slot must stay free for the "
-                  "target) so they can be sacrificed or equipped; play the target as soon as it can be played.",
+        "target": N_("Keep the TERRAIN slot for a TERRAIN the target needs and play it when held; summon "
+                     "condition-free INVOCATIONs as they come (up to 4, or 3 when a slot must stay free for the "
+                     "target) so they can be sacrificed or equipped; play the target as soon as it can be played."),
     }
     default_policy: ClassVar[str] = "target"
 
@@ -137,9 +138,10 @@ class ConditionModel(PlayModel):
             type_of[deck.mask(f"[type={type_name}]") & (type_of < 0)] = index
         for row in np.flatnonzero(type_of < 0):
             value = cards["type"].iloc[row]
-            shown = "no value" if is_missing(value) else f"type {str(value)!r}"
-            raise DeckstatError(f"column 'type': card {names[row]!r} has {shown}; the condition model needs one "
-                                f"of {', '.join(TYPES)} (or Summon, Effect, Counter, Equipment)")
+            shown = tr("no value") if is_missing(value) else tr("type {type!r}", type=str(value))
+            raise DeckstatError(tr("column 'type': card {card!r} has {found}; the condition model needs one of "
+                                   "{types} (or Summon, Effect, Counter, Equipment)", card=names[row], found=shown,
+                                   types=", ".join(TYPES)))
         #: Index in :data:`TYPES` of each row.
         self.types = type_of
         self.is_terrain = type_of == TYPES.index("TERRAIN")
@@ -160,18 +162,19 @@ class ConditionModel(PlayModel):
             if is_missing(value) or not str(value).strip():
                 continue
             condition = parse_condition(value)
-            where = f"column 'condition' (condition d'invocation): card {names[row]!r}"
+            where = tr("column 'condition' (condition d'invocation): card {card!r}", card=names[row])
             if condition is None:
-                raise DeckstatError(f"{where} has {str(value)!r}; expected {CONDITION_FORMS}")
+                raise DeckstatError(tr("{where} has {value!r}; expected {forms}", where=where, value=str(value),
+                                       forms=tr(CONDITION_FORMS)))
             if condition.terrain is None and condition.sacrifices == 0:
                 continue
             if self.is_terrain[row]:
-                raise DeckstatError(f"{where} is a TERRAIN with a condition ({str(value)!r}); the condition model "
-                                    "reads conditions of INVOCATION, EFFET, CONTRE and EQUIPEMENT cards only: "
-                                    "leave the cell empty")
+                raise DeckstatError(tr("{where} is a TERRAIN with a condition ({value!r}); the condition model "
+                                       "reads conditions of INVOCATION, EFFET, CONTRE and EQUIPEMENT cards only: "
+                                       "leave the cell empty", where=where, value=str(value)))
             if condition.sacrifices > INVOCATION_SLOTS:
-                raise DeckstatError(f"{where} asks for {condition.sacrifices} sacrifices; a field holds at most "
-                                    f"{INVOCATION_SLOTS} INVOCATIONs to sacrifice")
+                raise DeckstatError(tr("{where} asks for {n} sacrifices; a field holds at most {slots} INVOCATIONs "
+                                       "to sacrifice", where=where, n=condition.sacrifices, slots=INVOCATION_SLOTS))
             self.sacrifices[row] = condition.sacrifices
             self.condition_text[row] = str(value).strip()
             if condition.terrain is None:
@@ -184,12 +187,15 @@ class ConditionModel(PlayModel):
             named = np.array([f == condition.terrain for f in folded], dtype=bool)
             if not named.any():
                 terrains = [names[r] for r in terrain_rows]
-                raise DeckstatError(f"{where} has {str(value)!r}: TERRAIN {condition.terrain!r} is not in the deck"
-                                    f"{suggest(condition.terrain, terrains)}; expected the name of one of its "
-                                    f"TERRAIN cards ({', '.join(terrains) or 'none'})")
+                raise DeckstatError(tr("{where} has {value!r}: TERRAIN {terrain!r} is not in the deck{suggestion}; "
+                                       "expected the name of one of its TERRAIN cards ({terrains})", where=where,
+                                       value=str(value), terrain=condition.terrain,
+                                       suggestion=suggest(condition.terrain, terrains),
+                                       terrains=", ".join(terrains) or tr("none")))
             if not self.is_terrain[named].all():
-                raise DeckstatError(f"{where} has {str(value)!r}: {condition.terrain!r} is not a "
-                                    "TERRAIN; expected the name of a TERRAIN card of the deck")
+                raise DeckstatError(tr("{where} has {value!r}: {terrain!r} is not a TERRAIN; expected the name of a "
+                                       "TERRAIN card of the deck", where=where, value=str(value),
+                                       terrain=condition.terrain))
             self.allowed[row, np.flatnonzero(named)] = True
         # A TERRAIN target is played into the slot: it is playable exactly when the slot holds it.
         self.allowed[terrain_rows] = False

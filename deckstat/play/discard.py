@@ -38,6 +38,7 @@ import numpy as np
 
 from deckstat.deck import attribute_column, is_missing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
 from deckstat.text import fold, suggest
 
@@ -48,8 +49,8 @@ SETTINGS = {
     "terrain_turns": "player turns (both players' counted) a Terrain stays in play; 0: never scored",
     "play_after_drought": "whether the player may play cards in the turn a drought ends",
 }
-_COST_HELP = ("the discard model needs the cost (cards to discard) of every Personnage it may play: "
-              "fill it in, or leave the card out")
+_COST_HELP = N_("the discard model needs the cost (cards to discard) of every Personnage it may play: fill it in, "
+                 "or leave the card out")
 
 
 @dataclass
@@ -63,11 +64,11 @@ class DiscardModel(PlayModel):
 
     kind: ClassVar[str] = "discard"
     policies: ClassVar[dict[str, str]] = {
-        "hold": "Plays only the Terrains the rules force and keeps every other card for the target, "
-                "played as soon as it can be paid.",
-        "curve": "Each turn the target cannot be played, plays other Personnages, the most expensive it can "
-                 "pay first, discarding only cards it does not need for the target (and keeping a Terrain "
-                 "for the next turn when Terrains are scored).",
+        "hold": N_("Plays only the Terrains the rules force and keeps every other card for the target, played as "
+                   "soon as it can be paid."),
+        "curve": N_("Each turn the target cannot be played, plays other Personnages, the most expensive it can pay "
+                    "first, discarding only cards it does not need for the target (and keeping a Terrain for the "
+                    "next turn when Terrains are scored)."),
     }
     default_policy: ClassVar[str] = "hold"
     policy_aliases: ClassVar[dict[str, str]] = POLICY_ALIASES
@@ -79,8 +80,8 @@ class DiscardModel(PlayModel):
         cards = self.deck.cards
         type_column = attribute_column(self.deck, "type")
         if type_column is None or all(is_missing(v) or not str(v).strip() for v in cards[type_column]):
-            raise DeckstatError("column 'type' (type de carte) has no value; the discard model needs each card's "
-                                "type (Terrain or Personnage): add a 'type' column")
+            raise DeckstatError(tr("column 'type' (type de carte) has no value; the discard model needs each card's "
+                                   "type (Terrain or Personnage): add a 'type' column"))
         self.terrain = self.deck.mask(self.profile.resource_group or "Terrain")
         self.labels = list(self.deck.labels)
         self.cost_column = attribute_column(self.deck, "cost")
@@ -103,17 +104,18 @@ class DiscardModel(PlayModel):
         settings = dict(self.settings or {})
         for key in settings:
             if key not in SETTINGS:
-                raise DeckstatError(f"unknown [play_model] setting {key!r} for the discard model; expected "
-                                    f"{', '.join(SETTINGS)}{suggest(key, list(SETTINGS))}")
+                raise DeckstatError(tr("unknown [play_model] setting {key!r} for the discard model; expected "
+                                       "{choices}", key=key, choices=", ".join(SETTINGS))
+                                    + suggest(key, list(SETTINGS)))
         default = self.profile.drought_scored_after or 0
         turns = settings.get("terrain_turns", default)
         if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0 or turns == 1:
-            raise DeckstatError(f"[play_model] terrain_turns must be 0 (Terrains are never scored) or a whole "
-                                f"number of turns >= 2 (a Terrain cannot be scored before the opponent's turn), "
-                                f"got {turns!r}")
+            raise DeckstatError(tr("[play_model] terrain_turns must be 0 (Terrains are never scored) or a whole "
+                                   "number of turns >= 2 (a Terrain cannot be scored before the opponent's turn), "
+                                   "got {value!r}", value=turns))
         after = settings.get("play_after_drought", True)
         if not isinstance(after, bool):
-            raise DeckstatError(f"[play_model] play_after_drought must be true or false, got {after!r}")
+            raise DeckstatError(tr("[play_model] play_after_drought must be true or false, got {value!r}", value=after))
         self.terrain_turns = turns
         self.play_after_drought = after
         #: The player's own turns a Terrain stays in play (None: for ever).
@@ -125,13 +127,14 @@ class DiscardModel(PlayModel):
         if len(needed) == 0:
             return
         if self.cost_column is None:
-            raise DeckstatError(f"column 'cost' (coût) is missing; {_COST_HELP} (card "
-                                f"{self.labels[needed[0]]!r} has none)")
+            raise DeckstatError(tr("column 'cost' (coût) is missing; {help} (card {card!r} has none)",
+                                   help=tr(_COST_HELP), card=self.labels[needed[0]]))
         row = int(needed[0])
         if row in self.bad_cost:
-            raise DeckstatError(f"column 'cost' (coût): card {self.labels[row]!r} has {self.bad_cost[row]!r}; "
-                                f"expected a whole number of cards to discard (0, 1, 2…)")
-        raise DeckstatError(f"column 'cost' (coût): card {self.labels[row]!r} has no value; {_COST_HELP}")
+            raise DeckstatError(tr("column 'cost' (coût): card {card!r} has {value!r}; expected a whole number of "
+                                   "cards to discard (0, 1, 2…)", card=self.labels[row], value=self.bad_cost[row]))
+        raise DeckstatError(tr("column 'cost' (coût): card {card!r} has no value; {help}", card=self.labels[row],
+                               help=tr(_COST_HELP)))
 
     def reduction(self, target: np.ndarray) -> Reduction | None:
         """None: drought draws bring cards beyond the schedule's, so playability is no event on the cards seen.

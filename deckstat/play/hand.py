@@ -8,6 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from deckstat.i18n import N_
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
 
 
@@ -20,7 +21,7 @@ class InHand(PlayModel):
     """
 
     kind: ClassVar[str] = "hand"
-    policies: ClassVar[dict[str, str]] = {"any": "play the target as soon as a copy is in hand"}
+    policies: ClassVar[dict[str, str]] = {"any": N_("play the target as soon as a copy is in hand")}
     default_policy: ClassVar[str] = "any"
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,

@@ -22,6 +22,7 @@ import pandas as pd
 
 from deckstat.deck import is_missing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
 from deckstat.text import fold, format_number, suggest
 
@@ -78,10 +79,10 @@ class LogisticsModel(PlayModel):
 
     kind: ClassVar[str] = "logistics"
     policies: ClassVar[dict[str, str]] = {
-        "target": "Each turn, put the Logistique cards that produce the most into play and recruit the target "
-                  "as soon as the logistics in play pay for it; no other card is played.",
-        "peasant": "As target, and when the target cannot be paid, also recruit the cheapest affordable peasant "
-                   "(one is enough) so that the entrepôt gives its point from then on.",
+        "target": N_("Each turn, put the Logistique cards that produce the most into play and recruit the target "
+                     "as soon as the logistics in play pay for it; no other card is played."),
+        "peasant": N_("As target, and when the target cannot be paid, also recruit the cheapest affordable peasant "
+                      "(one is enough) so that the entrepôt gives its point from then on."),
     }
     default_policy: ClassVar[str] = "target"
 
@@ -95,22 +96,22 @@ class LogisticsModel(PlayModel):
         costed = is_unit | deck.mask("[type=Stratégie]")
         for row in np.flatnonzero(~(self.is_logistics | costed)):
             value = table["type"].iloc[row]
-            found = "no value" if is_missing(value) else f"type {str(value)!r}"
-            raise DeckstatError(f"column 'type': card {table['name'].iloc[row]!r} has {found}; the logistics play "
-                                f"model reads Unité, Logistique and Stratégie cards (English Unit, Logistics, "
-                                f"Strategy)", source=deck.source)
+            found = tr("no value") if is_missing(value) else tr("type {type!r}", type=str(value))
+            raise DeckstatError(tr("column 'type': card {card!r} has {found}; the logistics play model reads Unité, "
+                                   "Logistique and Stratégie cards (English Unit, Logistics, Strategy)",
+                                   card=table["name"].iloc[row], found=found), source=deck.source)
         self.cost = np.zeros(self.n_rows, dtype=np.int64)
         if costed.any() and "cost" not in table.columns:
-            raise DeckstatError("column 'cost' (coût) is missing; the logistics play model needs the cost of every "
-                                "Unité and Stratégie", source=deck.source)
+            raise DeckstatError(tr("column 'cost' (coût) is missing; the logistics play model needs the cost of "
+                                   "every Unité and Stratégie"), source=deck.source)
         for row in np.flatnonzero(costed):
-            self.cost[row] = self._number(table, "cost", "coût", row, "the cost of every Unité and Stratégie")
+            self.cost[row] = self._number(table, "cost", "coût", row, tr("the cost of every Unité and Stratégie"))
         self.production = np.where(self.is_logistics, DEFAULT_PRODUCTION, 0).astype(np.int64)
         if "logistics" in table.columns:
             for row in np.flatnonzero(self.is_logistics):
                 self.production[row] = self._number(
                     table, "logistics", "logistique", row,
-                    "the production of every Logistique card (or no column at all: each then produces 1)")
+                    tr("the production of every Logistique card (or no column at all: each then produces 1)"))
         # Largest producer first, then the lowest row: the card the policy puts into play.
         logistics_rows = np.flatnonzero(self.is_logistics)
         self._drop_order = logistics_rows[np.argsort(-self.production[logistics_rows], kind="stable")]
@@ -124,9 +125,9 @@ class LogisticsModel(PlayModel):
         where = f"{getattr(self.profile, 'path', '') or getattr(self.profile, 'id', 'profile')} [play_model]"
         for key in self.settings:
             if key not in DEFAULT_SETTINGS:
-                raise DeckstatError(f"unknown setting {key!r} for the logistics play model; expected "
-                                    f"{', '.join(DEFAULT_SETTINGS)}{suggest(key, list(DEFAULT_SETTINGS))}",
-                                    source=where)
+                raise DeckstatError(tr("unknown setting {key!r} for the logistics play model; expected {choices}",
+                                       key=key, choices=", ".join(DEFAULT_SETTINGS))
+                                    + suggest(key, list(DEFAULT_SETTINGS)), source=where)
         settings = {**DEFAULT_SETTINGS, **self.settings}
         per_turn = settings["logistics_per_turn"]
         if isinstance(per_turn, str) and fold(per_turn) in UNLIMITED:
@@ -134,16 +135,16 @@ class LogisticsModel(PlayModel):
         elif isinstance(per_turn, int) and not isinstance(per_turn, bool) and per_turn >= 1:
             self.per_turn = per_turn
         else:
-            raise DeckstatError(f"'logistics_per_turn' must be a whole number of at least 1 or \"any\", got "
-                                f"{per_turn!r}", source=where)
+            raise DeckstatError(tr("'logistics_per_turn' must be a whole number of at least 1 or \"any\", got "
+                                   "{value!r}", value=per_turn), source=where)
         points = settings["warehouse_points"]
         if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-            raise DeckstatError(f"'warehouse_points' must be a whole number of at least 0, got {points!r}",
-                                source=where)
+            raise DeckstatError(tr("'warehouse_points' must be a whole number of at least 0, got {value!r}",
+                                   value=points), source=where)
         self.warehouse_points = points
         if not isinstance(settings["peasants"], str):
-            raise DeckstatError(f"'peasants' must be a group such as \"[name~paysan]\", got "
-                                f"{settings['peasants']!r}", source=where)
+            raise DeckstatError(tr("'peasants' must be a group such as \"[name~paysan]\", got {value!r}",
+                                   value=settings["peasants"]), source=where)
         self.peasant_group = settings["peasants"]
 
     def _number(self, table: pd.DataFrame, column: str, french: str, row: int, needed: str) -> int:
@@ -151,9 +152,10 @@ class LogisticsModel(PlayModel):
         number = _whole(value)
         if number is None:
             name = table["name"].iloc[row]
-            found = "no value" if is_missing(value) or not str(value).strip() else f"{_shown(value)}"
-            raise DeckstatError(f"column {column!r} ({french}): card {name!r} has {found}; the logistics play model "
-                                f"needs {needed}, as a whole number of at least 0", source=self.deck.source)
+            found = tr("no value") if is_missing(value) or not str(value).strip() else _shown(value)
+            raise DeckstatError(tr("column {column!r} ({french}): card {card!r} has {found}; the logistics play model "
+                                   "needs {needed}, as a whole number of at least 0", column=column, french=french,
+                                   card=name, found=found, needed=needed), source=self.deck.source)
         return number
 
     def _last_turn(self, schedule: Schedule, library_size: int) -> int:

@@ -30,6 +30,7 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never
 from deckstat.text import fold
 
@@ -71,13 +72,13 @@ class ManaModel(PlayModel):
 
     kind: ClassVar[str] = "mana"
     policies: ClassVar[dict[str, str]] = {
-        "civ_first": ("charge a card every turn, never the last copy of the target in hand (nor, for an evolution, "
-                      "the last base creature while none is in the battle zone); first a card bringing a "
-                      "civilization the target or its base still lacks in mana, otherwise a card that is neither "
-                      "target nor base, the most expensive first; cast the cheapest base creature as soon as "
-                      "possible, then evolve"),
-        "first_drawn": ("charge the card that has been in hand longest, never a target card (an evolution's base "
-                        "creatures may go); cast the cheapest base creature as soon as possible, then evolve"),
+        "civ_first": N_("charge a card every turn, never the last copy of the target in hand (nor, for an "
+                        "evolution, the last base creature while none is in the battle zone); first a card bringing "
+                        "a civilization the target or its base still lacks in mana, otherwise a card that is "
+                        "neither target nor base, the most expensive first; cast the cheapest base creature as soon "
+                        "as possible, then evolve"),
+        "first_drawn": N_("charge the card that has been in hand longest, never a target card (an evolution's base "
+                          "creatures may go); cast the cheapest base creature as soon as possible, then evolve"),
     }
     default_policy: ClassVar[str] = "civ_first"
 
@@ -94,28 +95,29 @@ class ManaModel(PlayModel):
 
         def require(column: str, french: str, why: str) -> list:
             if column not in cards.columns:
-                raise DeckstatError(f"the deck has no column '{column}' ({french}); the mana model needs {why}: "
-                                    f"add a '{french}' column")
+                raise DeckstatError(tr("the deck has no column {column!r} ({french}); the mana model needs {why}: "
+                                       "add a {french!r} column", column=column, french=french, why=why))
             return list(cards[column])
 
         costs = []
-        for label, value in zip(labels, require("cost", "coût", "every card's cost")):
+        for label, value in zip(labels, require("cost", "coût", tr("every card's cost"))):
             number = None if is_missing(value) else _number(value)
             if number is None or not math.isfinite(number) or number < 0 or number != int(number):
-                shown = "no value" if is_missing(value) else f"cost {value!r}"
-                raise DeckstatError(f"column 'cost' (coût): card {label!r} has {shown}; the mana model needs every "
-                                    "card's cost as a whole number >= 0 (fill in the coût column)")
+                shown = tr("no value") if is_missing(value) else tr("cost {cost!r}", cost=value)
+                raise DeckstatError(tr("column 'cost' (coût): card {card!r} has {found}; the mana model needs every "
+                                       "card's cost as a whole number >= 0 (fill in the coût column)", card=label,
+                                       found=shown))
             costs.append(int(number))
         self.costs = np.asarray(costs, dtype=np.int64)
 
         civ_sets, civ_lists = [], []  # civ_lists: in the order the cell writes them
         for label, value in zip(labels, require("civilization", "civilisation",
-                                                "every card's civilization (any card can be charged as mana)")):
+                                                tr("every card's civilization (any card can be charged as mana)"))):
             items = _items(value)
             if not items:
-                raise DeckstatError(f"column 'civilization' (civilisation): card {label!r} has no value; the mana "
-                                    "model needs every card's civilization (any card can be charged as mana), "
-                                    "e.g. Feu, or Feu;Nature for a multicolour card")
+                raise DeckstatError(tr("column 'civilization' (civilisation): card {card!r} has no value; the mana "
+                                       "model needs every card's civilization (any card can be charged as mana), "
+                                       "e.g. Feu, or Feu;Nature for a multicolour card", card=label))
             civ_lists.append(list(dict.fromkeys(canonical("civilization", v) for v in items)))
             civ_sets.append(frozenset(civ_lists[-1]))
         self.card_civs = civ_sets
@@ -141,8 +143,9 @@ class ManaModel(PlayModel):
         for label, evolution, own, wanted in zip(labels, self.is_evolution, races, evolves):
             needed = set(wanted or own) if evolution else set()
             if evolution and not needed:
-                raise DeckstatError(f"column 'race': evolution creature {label!r} has no race; the mana model needs "
-                                    "the race it evolves from (fill in race, or an evolves_from / évolue_de column)")
+                raise DeckstatError(tr("column 'race': evolution creature {card!r} has no race; the mana model needs "
+                                       "the race it evolves from (fill in race, or an evolves_from / évolue_de "
+                                       "column)", card=label))
             self.base_races.append(needed)
         plain_creature = self.is_creature & ~self.is_evolution
         #: bases[r]: the non-evolution creatures an evolution r can be put on (all False for other cards).
