@@ -20,3 +20,12 @@ def data_dir() -> Path:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261129)
+
+
+@pytest.fixture(autouse=True)
+def _language_follows_the_environment():
+    """A test that asks for French (``--lang fr`` in process, ``set_language``) leaves the next test in English."""
+    yield
+    from deckstat.i18n import set_language
+
+    set_language(None)
