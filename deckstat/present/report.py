@@ -1,13 +1,24 @@
-"""Writing a deck report: a folder with ``report.md`` (or ``report.html``) and the figures it shows.
+"""Writing a deck report: ``report.md`` with its figures beside it, or one self-contained ``report.html``.
 
 Every number comes from a :class:`deckstat.questions.report.Report` (see
-:func:`deckstat.report`); nothing is computed here. The page is written only
-after every figure, so an error leaves no half-written report.
+:func:`deckstat.report`); nothing is computed here. The report is first
+built as a small document — headings, paragraphs, bullet lists, tables and
+figures, with inline code — in the current language (:mod:`deckstat.i18n`),
+then written as Markdown or as HTML from that one model, so the two formats
+always say the same thing and neither is converted from the other. The
+page is written only after every figure, so an error leaves no half-written
+report.
 """
 
 from __future__ import annotations
 
+import base64
 import html
+import re
+import string
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +27,7 @@ from deckstat._validate import check_choice
 from deckstat._version import __version__
 from deckstat.errors import DeckstatError, render_marks
 from deckstat.games.profiles import list_profiles
+from deckstat.i18n import N_, french_typography, get_language, localise_number, number, tr, trn
 from deckstat.play import MODELS
 from deckstat.present.format import (
     SEED_RERUN,
@@ -31,17 +43,560 @@ from deckstat.questions.report import Report
 REPORT_FORMATS = ("markdown", "html")
 
 
-def _table(frame: pd.DataFrame) -> str:
-    """A Markdown table of a small DataFrame (cells already formatted as text)."""
-    header = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    rows = ["| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |"
-            for row in frame.itertuples(index=False)]
-    return "\n".join([header, rule, *rows])
+# --------------------------------------------------------------------------- the document model
+
+@dataclass(frozen=True)
+class Code:
+    """Inline code in a paragraph: a command, a column, a keep rule (``<code>`` in HTML, backticks in Markdown)."""
+
+    text: str
+
+
+#: A piece of a paragraph: plain text (card names included, written as they are) or code.
+Span = str | Code
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading: level 1 for the page's title, 2 for its sections."""
+
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph of text and code spans."""
+
+    spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True)
+class Items:
+    """A bullet list, each item a sequence of spans."""
+
+    items: tuple[tuple[Span, ...], ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of text cells; the columns whose every cell is a number are aligned right."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    @property
+    def numeric(self) -> tuple[bool, ...]:
+        """Whether each column holds numbers (every non-empty cell starts with one)."""
+        return tuple(bool(cells) and all(_NUMBER.match(c) or c in ("", "–") for c in cells)
+                     for cells in zip(*self.rows)) if self.rows else tuple(False for _ in self.header)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure: the PNG file ``name`` (beside the Markdown page, inside the HTML page), its alt text and caption."""
+
+    name: str
+    alt: str
+    caption: str
+
+
+Block = Heading | Paragraph | Items | Table | Figure
+
+
+@dataclass(frozen=True)
+class Document:
+    """A report as blocks, in the language ``lang`` it was written in."""
+
+    title: str
+    lang: str
+    blocks: tuple[Block, ...]
+
+    def figures(self) -> list[Figure]:
+        """The figures, in the page's order."""
+        return [block for block in self.blocks if isinstance(block, Figure)]
+
+
+#: A cell that is a number, a percentage or an estimate ("87.3%", "<0.01%", "12 (your deck)", "±0,4 %").
+_NUMBER = re.compile(r"^[<>≤≥±+\-−]?\s?\d")
+#: A percentage written the English way: a digit right before ``%`` (French puts a no-break space there).
+_ENGLISH_PERCENT = re.compile(r"\d%")
+
+
+def _spans(template: str, **fields: object) -> tuple[Span, ...]:
+    """The spans of a translated message: each field given as :class:`Code` stays code, the rest is text.
+
+    ``template`` is the message as :func:`deckstat.i18n.tr` returns it without fields, so that the
+    code a message names (a command, a column) is marked in whichever language it is written.
+
+    Examples
+    --------
+    >>> _spans("see {command} for {what}", command=Code("deckstat curve"), what="more")
+    ('see ', Code(text='deckstat curve'), ' for more')
+    """
+    spans: list[Span] = []
+    for literal, name, spec, conversion in string.Formatter().parse(template):
+        pieces: list[Span] = [literal] if literal else []
+        if name is not None:
+            value = fields[name]
+            if isinstance(value, Code):
+                pieces.append(value)
+            else:
+                value = repr(value) if conversion == "r" else str(value) if conversion == "s" else value
+                pieces.append(format(value, spec or ""))
+        for piece in pieces:
+            if isinstance(piece, str) and spans and isinstance(spans[-1], str):
+                spans[-1] += piece
+            elif piece != "":
+                spans.append(piece)
+    return tuple(spans)
+
+
+def _text(template: str, **fields: object) -> Paragraph:
+    """A paragraph from a translated message (see :func:`_spans`)."""
+    return Paragraph(_spans(template, **fields))
+
+
+def _percent(text: str) -> str:
+    r"""A probability written by :mod:`deckstat.present.format`, in the current language.
+
+    A percentage still written the English way ("87.3%", "99.9% [99.4%, 99.98%]") is written the
+    French way in French; one already in French form is left as it is.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     _percent("99.9% [99.4%, 99.98%]"), _percent("87.34% ± 0.07%"), _percent("87,3\xa0%")
+    ('99,9\xa0% [99,4\xa0%\xa0; 99,98\xa0%]', '87,34\xa0% ± 0,07\xa0%', '87,3\xa0%')
+    """
+    if get_language() == "en" or not _ENGLISH_PERCENT.search(text):
+        return text
+    # The comma between an interval's ends would read as a decimal comma in French: a semicolon.
+    text = re.sub(r"\[([^\[\],]*), ([^\[\],]*)\]", r"[\1; \2]", text)
+    return french_typography(localise_number(text))
+
+
+def _clauses(parts: Iterable[str]) -> str:
+    """Clauses joined with semicolons, with French's no-break space before each in French."""
+    return ("\u00a0; " if get_language() == "fr" else "; ").join(parts)
+
+
+def _estimate(p: float, low: float, high: float, method: str) -> str:
+    return _percent(format_estimate(p, low, high, method))
+
+
+def _probability(p: float) -> str:
+    return _percent(format_probability(p))
+
+
+# --------------------------------------------------------------------------- the report's text
+
+#: What the report calls its parts when it says which were simulated.
+_PART_NAMES = {"hands": N_("opening hand"), "by_turn": N_("by turn"), "mulligan": N_("mulligan"),
+               "ratio": N_("resource count"), "deckout": N_("deck-out"), "shield_triggers": N_("shield triggers"),
+               "playability": N_("playability")}
+#: A by-turn column: an event for one seat.
+_SEAT_COLUMNS = {"first": N_("{event} (first)"), "second": N_("{event} (second)"), "both": N_("{event} (both)")}
+#: A deck-out line: one seat's run-out turn.
+_SEAT_DECKOUT = {"first": N_("first player: turn {median} (median; mean {mean}, earliest {earliest})"),
+                 "second": N_("second player: turn {median} (median; mean {mean}, earliest {earliest})")}
+#: The level of a broken construction rule, as the table of violations shows it.
+_LEVELS = {"error": N_("error"), "warning": N_("warning")}
+
+
+def how_computed(report: Report) -> str:
+    """Which parts are simulated, each with its trials, and the seed that reproduces them."""
+    parts = report.parts()
+    simulated = []
+    for part in report.simulated():
+        provenance = parts[part].provenance
+        name = tr(_PART_NAMES[part])
+        if "deckout_n_trials" in provenance:  # the ratio sweep: only its deck-out turns are simulated
+            simulated.append(trn("{part}: {n} deck-out race per count", "{part}: {n} deck-out races per count",
+                                 provenance["deckout_n_trials"], part=name))
+        else:
+            trials = trial_count(parts[part]) or report.n_trials
+            simulated.append(trn("{part}: {n} trial", "{part}: {n} trials", trials, part=name))
+    if not simulated:
+        return tr("Every number is exact.")
+    return tr("Simulated parts ({parts}), {seed}; 95% intervals shown as ± when symmetric, else as [low, high]. "
+              "The other numbers are exact.", parts=_clauses(simulated),
+              seed=seed_note(report.provenance, SEED_RERUN))
+
+
+def build_document(report: Report) -> Document:
+    """The report as a :class:`Document` in the current language; figures named as :func:`write_report` saves them.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`deckstat.report`.
+
+    Returns
+    -------
+    Document
+    """
+    profile, deck = report.profile, report.deck
+    blocks: list[Block] = [
+        Heading(1, f"{deck.name} — {profile.name}"),
+        Paragraph((f"{trn('{n} card', '{n} cards', deck.size)}. deckstat {__version__}. {how_computed(report)}",)),
+        Heading(2, tr("Is the deck legal?")),
+    ]
+    violations = report.validation.table
+    if violations.empty:
+        blocks.append(_text(tr("Yes: every construction rule of the game holds.")))
+    else:
+        blocks.append(_text(tr("No.") if not report.validation.legal else tr("Yes, with warnings.")))
+        blocks.append(Table(
+            (tr("deck"), tr("level"), tr("subject"), tr("found"), tr("allowed"), tr("rule")),
+            tuple((str(v.part), tr(_LEVELS[v.level]) if v.level in _LEVELS else str(v.level), str(v.subject),
+                   _cell(v.found), _cell(v.allowed), str(v.rule))
+                  for v in violations.itertuples(index=False))))
+    blocks += [Heading(2, tr("Opening hand")),
+               Table((tr("event"), tr("kept opening hand")),
+                     tuple((event, _estimate(row.p, row.ci_low, row.ci_high, row.method))
+                           for event, row in zip(report.events, report.hands.table.itertuples(index=False))))]
+    if report.mulligan is not None:
+        summary = report.mulligan.summary.iloc[0]
+        kept = _estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"], summary["method"])
+        blocks += [_text(tr("Mulligan ({rule}, keep rule {keep}): the first hand is kept {kept} of the time."),
+                         rule=summary["mulligan_rule"], keep=Code(str(summary["keep"])), kept=kept),
+                   Figure("mulligan.png", tr("Chart: probability by turn with the {rule} mulligan and keeping every "
+                                             "first hand.", rule=summary["mulligan_rule"]),
+                          tr("With the mulligan and keeping every first hand, by turn."))]
+    if report.shield_triggers is not None:
+        blocks += _shield_section(report)
+    blocks += [Heading(2, tr("By turn")),
+               _text(tr("Probability of holding at least one, among the kept hand and the cards drawn since (turn 0 "
+                        "is the opening hand)."))]
+    by_turn = report.by_turn.table
+    pivot = by_turn.assign(cell=[_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                 for r in by_turn.itertuples(index=False)])
+    pivot = pivot.pivot_table(index="turn", columns=["event", "seat"], values="cell", aggfunc="first", sort=False)
+    header = [tr("turn")] + [tr(_SEAT_COLUMNS[s], event=e) if s in _SEAT_COLUMNS else f"{e} ({s})"
+                             for e, s in pivot.columns]
+    blocks += [Table(tuple(header), tuple((number(turn), *cells) for turn, *cells in
+                                          pivot.reset_index().itertuples(index=False))),
+               Figure("odds.png", tr("Chart: the probabilities of the table above by turn, one line per event and "
+                                     "player."),
+                      tr("Probability of holding at least one, by turn."))]
+    if report.playability is not None:
+        blocks += _playability_section(report)
+    if report.ratio is not None:
+        blocks += _ratio_section(report)
+    blocks += _deckout_section(report)
+    return Document(title=f"{deck.name} — {profile.name}", lang=get_language(), blocks=tuple(blocks))
+
+
+def _cell(value: object) -> str:
+    """A cell of the violations table: numbers in the current language, text as it is."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not pd.isna(value):
+        return number(value)
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def _shield_section(report: Report) -> list[Block]:
+    """P(at least k shield triggers among the shields) for k = 1..3 and their expected number, in words."""
+    triggers = report.shield_triggers
+    shields = triggers.shields
+    aside = report.profile.set_aside_name or tr("set-aside cards")
+    blocks: list[Block] = [Heading(2, tr("Shield triggers"))]
+    if triggers.cards == 0:
+        return blocks + [_text(tr("No card of the deck is marked as a shield trigger (déclencheur de bouclier) in "
+                                  "its shield_trigger column, so none of your {shields} {aside} can be one."),
+                               shields=number(shields), aside=aside)]
+    rows = triggers.odds.table
+    one = _estimate(rows["p"].iloc[0], rows["ci_low"].iloc[0], rows["ci_high"].iloc[0], rows["method"].iloc[0])
+    named = trn("{n} shield trigger (déclencheur de bouclier)", "{n} shield triggers (déclencheurs de bouclier)",
+                triggers.cards)
+    # A sum of exact probabilities may land just below a half (0.8749999…): round that off first.
+    expected = number(round(triggers.expected, 9), 2)
+    blocks.append(_text(tr("With {named} in {size} cards, at least one of your {shields} {aside} is a shield trigger "
+                           "{one} of the time; on average {expected} of them are."),
+                        named=named, size=number(report.deck.size), shields=number(shields), aside=aside, one=one,
+                        expected=expected))
+    shown = min(3, shields)
+    return blocks + [Table(
+        (tr("shield triggers among the {shields} {aside}", shields=number(shields), aside=aside), tr("probability")),
+        tuple((tr("at least {k}", k=number(k)), _estimate(r.p, r.ci_low, r.ci_high, r.method))
+              for k, r in zip(range(1, shown + 1), rows.head(shown).itertuples(index=False))))]
+
+
+def _playability_section(report: Report) -> list[Block]:
+    """The "Playability by turn" section: cards x turns, the mean first turn, P(not by the last turn), the figure."""
+    playable, profile = report.playability, report.profile
+    blocks: list[Block] = [Heading(2, tr("Playability by turn"))]
+    if playable.curve is None:
+        return blocks + [_text(tr("No playability curve: {reason}."), reason=render_marks(playable.error))]
+    result = playable.curve
+    table, summary = result.table, result.summary.set_index("target")
+    kind, policy = result.provenance["play_model"], result.provenance["policy"]
+    described = MODELS[kind].policies.get(policy, "") if kind in MODELS else ""
+    last = int(table["turn"].max())
+    if playable.names > len(playable.copies):
+        followed = tr("the {shown} most-copied of the deck's {names} cards", shown=number(len(playable.copies)),
+                      names=number(playable.names))
+    else:
+        followed = tr("every card of the deck")
+    spans = _spans(tr("Probability that the card can be played on or before each turn, first player, for {followed} "
+                      "(every printing of a name together): play model {kind}, policy {policy}"),
+                   followed=followed, kind=Code(kind), policy=Code(policy))
+    if described:
+        # A policy's description is a sentence; inside the parentheses it loses its full stop.
+        spans += (f" ({described.rstrip('.')})",)
+    spans += (". ",)
+    if profile.id in {p.id for p in list_profiles()}:
+        spans += _spans(tr("{command} gives the model's assumptions; {curve} other cards, groups, seats and "
+                           "policies."), command=Code(f"deckstat games show {profile.id}"),
+                        curve=Code("deckstat curve"))
+    else:
+        spans += _spans(tr("The profile file's {table} table gives the model's assumptions; {curve} other cards, "
+                           "groups, seats and policies."), table=Code("[play_model]"), curve=Code("deckstat curve"))
+    blocks.append(Paragraph(_joined(spans)))
+    if not playable.mulligan:
+        blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not "
+                               "{mulligan}."), mulligan=profile.mulligan))
+    simulated = table[table["method"] == "simulate"]
+    if not simulated.empty:
+        widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
+        blocks.append(_text(trn("Simulated: {n} game; every 95% interval is within ±{width}.",
+                                "Simulated: {n} games; every 95% interval is within ±{width}.",
+                                trial_count(result) or report.n_trials, width=_probability(widest))))
+    turns = list(dict.fromkeys(int(t) for t in table["turn"]))
+    header = [tr("card"), tr("copies"), *(tr("turn {turn}", turn=number(t)) for t in turns),
+              tr("mean first turn"), tr("P(not by turn {turn})", turn=number(last))]
+    rows = []
+    for target, part in table.groupby("target", sort=False):
+        mean = summary.loc[target, "mean_turn"]
+        copies = playable.copies.get(target)
+        rows.append((str(target), "" if copies is None else number(copies),
+                     *(_probability(p) for p in part["p"]),
+                     "–" if pd.isna(mean) else number(mean, 2), _probability(summary.loc[target, "p_never"])))
+    return blocks + [
+        Table(tuple(header), tuple(rows)),
+        _text(tr("Mean first turn: among the games where the card is playable by turn {turn}."), turn=number(last)),
+        Figure("playability.png", tr("Chart: the playability curves of the table above, one line per card."),
+               tr("Probability that each card can be played on or before each turn, first player.")),
+    ]
+
+
+def _joined(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """``spans`` with neighbouring text joined."""
+    out: list[Span] = []
+    for span in spans:
+        if isinstance(span, str) and out and isinstance(out[-1], str):
+            out[-1] += span
+        elif span != "":
+            out.append(span)
+    return tuple(out)
+
+
+def _ratio_section(report: Report) -> list[Block]:
+    """The "How many resource cards?" section: the decision, one row per count, the figure."""
+    result = report.ratio
+    sweep, summary = result.table, result.summary.iloc[0]
+    group, flood, target_turn = summary["group"], summary["flood"], int(summary["target_turn"])
+    methods = result.provenance["methods"]
+    at_target = sweep[sweep["turn"] == target_turn]
+    last_turn = int(sweep["turn"].max())
+    last = sweep[sweep["turn"] == last_turn]
+    recommended = None if pd.isna(summary["recommended"]) else int(summary["recommended"])
+    blocks: list[Block] = [Heading(2, tr("How many {group} cards?", group=group)),
+                           *(_text(line) for line in ratio_decision(result))]
+    counts = []
+    for k, now in zip(at_target["resource_count"], at_target["is_current"]):
+        text = number(k)
+        if now:
+            text = tr("{count} (your deck)", count=text)
+        if k == recommended:
+            text = tr("{count} ◀ recommended", count=text)
+        counts.append(text)
+    columns = {
+        tr("count"): counts,
+        tr("legal"): [tr("yes") if legal else tr("no: {reason}", reason=why.split(";")[0])
+                      for legal, why in zip(at_target["legal"], at_target["violations"])],
+        tr("≥1 in opening hand"): [_probability(p) for p in at_target["p_resource_in_hand"]],
+        tr("≥{flood} in opening hand (flood)", flood=number(flood)): [_probability(p)
+                                                                      for p in at_target["p_flood_in_hand"]],
+    }
+    if "mulligan_rate" in at_target.columns:
+        columns[tr("mulligan rate")] = [_probability(p) for p in at_target["mulligan_rate"]]
+    if target_turn != last_turn:
+        columns[tr("by turn {turn}", turn=number(last_turn))] = [_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                                                 for r in last.itertuples(index=False)]
+    if at_target["deckout_turn_first"].notna().any():
+        simulated = methods.get("deckout_turn_first") == "simulate"
+        name = tr("deck runs out (mean turn, simulated)") if simulated else tr("deck runs out (turn)")
+        columns[name] = [number(t, 2) if simulated else number(t) for t in at_target["deckout_turn_first"]]
+    blocks.append(Table(tuple(columns), tuple(zip(*columns.values()))))
+    if result.provenance["added_cards"]:
+        blocks.append(_text(tr("Counts above what the deck's {group} cards allow add generic cards: {cards}."),
+                            group=group, cards=", ".join(result.provenance["added_cards"])))
+    return blocks + [Figure("ratio.png", tr("Chart: the probability against the number of {group} cards, with the "
+                                            "target.", group=group),
+                            tr("Probability against the number of {group} cards.", group=group))]
+
+
+def _deckout_section(report: Report) -> list[Block]:
+    """The "When does the deck run out?" section: each seat's turn, who runs out first, the model, the figure."""
+    race, profile = report.deckout, report.profile
+    items: list[tuple[Span, ...]] = []
+    for summary in race.summary.itertuples(index=False):
+        fields = {"median": number(summary.median_turn), "mean": number(summary.mean_turn, 2),
+                  "earliest": number(summary.earliest_turn)}
+        items.append((tr(_SEAT_DECKOUT[summary.seat], **fields),))
+    first = race.summary.set_index("seat").loc["first"]
+    shown = _estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
+    items += [(tr("P(first player runs out first) = {p}", p=shown),), (policy_note(race.provenance),)]
+    if race.provenance["mulligan_rule"] != profile.mulligan:
+        items.append((tr("every first hand is kept: the deck-out model has no {mulligan} mulligan",
+                         mulligan=profile.mulligan),))
+    items.append((_clauses(race.provenance["assumptions"]),))
+    return [Heading(2, tr("When does the deck run out?")), Items(tuple(items)),
+            Figure("deckout.png", tr("Chart: on which turn each player's deck runs out."),
+                   tr("The turn each player's deck runs out."))]
+
+
+# --------------------------------------------------------------------------- Markdown
+
+def _markdown_text(text: str) -> str:
+    """Text written so that Markdown shows it as it is (a card name with ``*`` or a backtick, say)."""
+    return re.sub(r"([\\`*]|<(?=[A-Za-z/!?]))", r"\\\1", text)
+
+
+def _markdown_spans(spans: Sequence[Span]) -> str:
+    out = []
+    for span in spans:
+        if isinstance(span, Code):
+            fence = "``" if "`" in span.text else "`"
+            pad = " " if fence == "``" else ""
+            out.append(f"{fence}{pad}{span.text}{pad}{fence}")
+        else:
+            out.append(_markdown_text(span))
+    return "".join(out)
+
+
+def _markdown_cell(text: str) -> str:
+    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(document: Document) -> str:
+    """The document as Markdown; each figure is an image of its PNG file, named as saved beside the page."""
+    lines: list[str] = []
+    for block in document.blocks:
+        if isinstance(block, Heading):
+            lines.append(f"{'#' * block.level} {_markdown_text(block.text)}")
+        elif isinstance(block, Paragraph):
+            lines.append(_markdown_spans(block.spans))
+        elif isinstance(block, Items):
+            lines.extend(f"- {_markdown_spans(item)}" for item in block.items)
+        elif isinstance(block, Table):
+            lines.append("| " + " | ".join(_markdown_cell(c) for c in block.header) + " |")
+            lines.append("|" + "|".join("---" for _ in block.header) + "|")
+            lines.extend("| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in block.rows)
+        elif isinstance(block, Figure):
+            alt = _markdown_text(block.alt).replace("[", "\\[").replace("]", "\\]")
+            lines += [f"![{alt}]({block.name})", "", f"*{_markdown_text(block.caption)}*"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- HTML
+
+#: The page's style: a readable width, tables with borders, numbers aligned right, figures as wide as the text.
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       line-height: 1.5; color: #1f2328; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.6rem; margin-bottom: .5rem; }
+h2 { font-size: 1.25rem; margin-top: 2.2rem; padding-bottom: .2rem; border-bottom: 1px solid #d0d7de; }
+code { font-family: ui-monospace, "Cascadia Mono", Consolas, Menlo, monospace; font-size: .9em;
+       background: #f3f4f6; padding: .05em .3em; border-radius: 4px; }
+.table { overflow-x: auto; margin: 1rem 0; }
+table { border-collapse: collapse; font-size: .93rem; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #c8ced6; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f3f4f6; }
+td { min-width: 7rem; }
+.num { text-align: right; }
+td.num { min-width: 0; white-space: nowrap; }
+figure { margin: 1.2rem 0; }
+figure img { display: block; max-width: 100%; height: auto; }
+figcaption { font-size: .9rem; color: #57606a; margin-top: .3rem; }
+""".strip()
+
+
+def _escape(text: str) -> str:
+    """Text as HTML text (not an attribute: quotes stay as they are, easier to read in the page's source)."""
+    return html.escape(text, quote=False)
+
+
+def _html_spans(spans: Sequence[Span]) -> str:
+    return "".join(f"<code>{_escape(s.text)}</code>" if isinstance(s, Code) else _escape(s) for s in spans)
+
+
+def _html_row(cells: Sequence[str], numeric: Sequence[bool], tag: str) -> str:
+    cells = (f'<{tag} class="num">{_escape(c)}</{tag}>' if num else f"<{tag}>{_escape(c)}</{tag}>"
+             for c, num in zip(cells, numeric))
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def to_html(document: Document, images: dict[str, bytes]) -> str:
+    """The document as one HTML page, each figure's PNG inside it as a ``data:`` URI.
+
+    Parameters
+    ----------
+    document : Document
+    images : dict of str to bytes
+        The PNG of each figure, by the figure's ``name``.
+
+    Returns
+    -------
+    str
+        A page that needs no other file: its style and figures are inside it.
+    """
+    body = []
+    for block in document.blocks:
+        if isinstance(block, Heading):
+            body.append(f"<h{block.level}>{_escape(block.text)}</h{block.level}>")
+        elif isinstance(block, Paragraph):
+            body.append(f"<p>{_html_spans(block.spans)}</p>")
+        elif isinstance(block, Items):
+            body.append("<ul>\n" + "\n".join(f"<li>{_html_spans(item)}</li>" for item in block.items) + "\n</ul>")
+        elif isinstance(block, Table):
+            numeric = block.numeric
+            rows = "\n".join(_html_row(row, numeric, "td") for row in block.rows)
+            body.append(f'<div class="table"><table>\n<thead>{_html_row(block.header, numeric, "th")}</thead>\n'
+                        f"<tbody>\n{rows}\n</tbody>\n</table></div>")
+        elif isinstance(block, Figure):
+            data = base64.b64encode(images[block.name]).decode("ascii")
+            body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(block.alt, quote=True)}">'
+                        f"<figcaption>{_escape(block.caption)}</figcaption></figure>")
+    return (f'<!DOCTYPE html>\n<html lang="{document.lang}">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{_escape(document.title)}</title>\n<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<main>\n"
+            + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
+
+
+# --------------------------------------------------------------------------- writing
+
+def _plots(report: Report) -> dict[str, object]:
+    """The report's figures, by the file name they are saved as."""
+    from deckstat.present import plots
+
+    figures = {"odds.png": plots.plot_odds(report.by_turn)}
+    if report.mulligan is not None:
+        figures["mulligan.png"] = plots.plot_mulligan(report.mulligan)
+    if report.ratio is not None:
+        figures["ratio.png"] = plots.plot_ratio(report.ratio)
+    playable = report.playability
+    if playable is not None and playable.curve is not None:
+        figures["playability.png"] = plots.plot_curve(playable.curve)
+    figures["deckout.png"] = plots.plot_deckout(report.deckout)
+    return figures
 
 
 def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> Path:
-    """Write ``report`` into the folder ``out`` (created if needed); return the page's path.
+    """Write ``report`` into the folder ``out`` (created if needed), in the current language; return the page's path.
 
     Parameters
     ----------
@@ -50,6 +605,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     out : str or Path
         Folder to write into.
     fmt : {"markdown", "html"}
+        ``"markdown"`` writes ``report.md`` and its figures as PNG files beside it; ``"html"`` writes one
+        ``report.html`` that holds its figures and style, to open in a browser or send as it is.
 
     Returns
     -------
@@ -61,228 +618,17 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     check_choice(fmt, "fmt", REPORT_FORMATS)
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise DeckstatError("exists and is not a folder", source=str(out))
-    profile, deck = report.profile, report.deck
+        raise DeckstatError(tr("exists and is not a folder"), source=str(out))
+    document = build_document(report)
+    figures = _plots(report)
     out.mkdir(parents=True, exist_ok=True)
-    figures = {"odds": plots.save(plots.plot_odds(report.by_turn), out / "odds.png")}
-    if report.mulligan is not None:
-        figures["mulligan"] = plots.save(plots.plot_mulligan(report.mulligan), out / "mulligan.png")
-    if report.ratio is not None:
-        figures["ratio"] = plots.save(plots.plot_ratio(report.ratio), out / "ratio.png")
-    playable = report.playability
-    if playable is not None and playable.curve is not None:
-        figures["playability"] = plots.save(plots.plot_curve(playable.curve), out / "playability.png")
-    figures["deckout"] = plots.save(plots.plot_deckout(report.deckout), out / "deckout.png")
-
-    name = deck.name
-    lines = [f"# {name} — {profile.name}", "", f"{deck.size} cards. deckstat {__version__}. {how_computed(report)}",
-             ""]
-    lines += ["## Is the deck legal?", ""]
-    violations = report.validation.table
-    if violations.empty:
-        lines += ["Yes: every construction rule of the game holds.", ""]
-    else:
-        lines += ["No." if not report.validation.legal else "Yes, with warnings.", "",
-                  _table(violations[["part", "level", "subject", "found", "allowed", "rule"]]
-                         .rename(columns={"part": "deck"})), ""]
-    lines += ["## Opening hand", ""]
-    rows = [{"event": e, "kept opening hand": format_estimate(row.p, row.ci_low, row.ci_high, row.method)}
-            for e, row in zip(report.events, report.hands.table.itertuples(index=False))]
-    lines += [_table(pd.DataFrame(rows)), ""]
-    if report.mulligan is not None:
-        summary = report.mulligan.summary.iloc[0]
-        kept = format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"], summary["method"])
-        lines += [f"Mulligan ({summary['mulligan_rule']}, keep rule `{summary['keep']}`): the first hand is kept "
-                  f"{kept} of the time.", "", f"![mulligan]({figures['mulligan'].name})", ""]
-    if report.shield_triggers is not None:
-        lines += _shield_section(report)
-    lines += ["## By turn", "", "Probability of holding at least one, among the kept hand and the cards drawn "
-              "since (turn 0 is the opening hand).", ""]
-    by_turn = report.by_turn.table
-    pivot = by_turn.assign(cell=[format_estimate(r.p, r.ci_low, r.ci_high, r.method)
-                                 for r in by_turn.itertuples(index=False)])
-    pivot = pivot.pivot_table(index="turn", columns=["event", "seat"], values="cell", aggfunc="first", sort=False)
-    pivot.columns = [f"{e} ({s})" for e, s in pivot.columns]
-    lines += [_table(pivot.reset_index()), "", f"![by turn]({figures['odds'].name})", ""]
-    if playable is not None:
-        lines += _playability_section(report, figures.get("playability"))
-    if report.ratio is not None:
-        lines += _ratio_section(report, figures["ratio"].name)
-    race = report.deckout
-    lines += ["## When does the deck run out?", ""]
-    for summary in race.summary.itertuples(index=False):
-        lines.append(f"- {summary.seat} player: turn {summary.median_turn} (median; mean {summary.mean_turn:.2f}, "
-                     f"earliest {summary.earliest_turn})")
-    first = race.summary.set_index("seat").loc["first"]
-    shown = format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
-    lines += [f"- P(first player runs out first) = {shown}",
-              f"- {policy_note(race.provenance)}",
-              *([f"- every first hand is kept: the deck-out model has no {profile.mulligan} mulligan"]
-                if race.provenance["mulligan_rule"] != profile.mulligan else []),
-              f"- {'; '.join(race.provenance['assumptions'])}", "",
-              f"![deck-out]({figures['deckout'].name})", ""]
-    text = "\n".join(lines)
     if fmt == "markdown":
-        page = out / "report.md"
-        page.write_text(text, encoding="utf-8")
+        for name, figure in figures.items():
+            plots.save(figure, out / name)
+        page, text = out / "report.md", to_markdown(document)
     else:
-        page = out / "report.html"
-        page.write_text(_to_html(text, name), encoding="utf-8")
+        with tempfile.TemporaryDirectory(prefix="deckstat-report-") as folder:
+            images = {name: plots.save(figure, Path(folder) / name).read_bytes() for name, figure in figures.items()}
+        page, text = out / "report.html", to_html(document, images)
+    page.write_text(text, encoding="utf-8")
     return page
-
-
-def _playability_section(report: Report, figure: Path | None) -> list[str]:
-    """The "Playability by turn" section: cards x turns, the mean first turn, P(not by the last turn), the figure."""
-    playable, profile = report.playability, report.profile
-    lines = ["## Playability by turn", ""]
-    if playable.curve is None:
-        return lines + [f"No playability curve: {render_marks(playable.error)}.", ""]
-    result = playable.curve
-    table, summary = result.table, result.summary.set_index("target")
-    kind, policy = result.provenance["play_model"], result.provenance["policy"]
-    described = MODELS[kind].policies.get(policy, "") if kind in MODELS else ""
-    last = int(table["turn"].max())
-    shipped = profile.id in {p.id for p in list_profiles()}
-    where = f"`deckstat games show {profile.id}`" if shipped else "The profile file's `[play_model]` table"
-    followed = (f"the {len(playable.copies)} most-copied of the deck's {playable.names} cards"
-                if playable.names > len(playable.copies) else "every card of the deck")
-    lines += [f"Probability that the card can be played on or before each turn, first player, for {followed} "
-              f"(every printing of a name together): play model `{kind}`, policy `{policy}`"
-              f"{f' ({described})' if described else ''}. {where} gives the model's assumptions; `deckstat curve` "
-              "other cards, groups, seats and policies.", ""]
-    if not playable.mulligan:
-        lines += [f"Every first hand is kept: playability curves model the bottom mulligan, not {profile.mulligan}.",
-                  ""]
-    simulated = table[table["method"] == "simulate"]
-    if not simulated.empty:
-        widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
-        lines += [f"Simulated: {trial_count(result) or report.n_trials:,} games; every 95% interval is within "
-                  f"±{format_probability(widest)}.", ""]
-    rows = []
-    for target, part in table.groupby("target", sort=False):
-        row = {"card": target, "copies": playable.copies.get(target, "")}
-        row.update({f"turn {t}": format_probability(p) for t, p in zip(part["turn"], part["p"])})
-        mean = summary.loc[target, "mean_turn"]
-        row["mean first turn"] = "–" if pd.isna(mean) else f"{mean:.2f}"
-        row[f"P(not by turn {last})"] = format_probability(summary.loc[target, "p_never"])
-        rows.append(row)
-    lines += [_table(pd.DataFrame(rows)), "",
-              f"Mean first turn: among the games where the card is playable by turn {last}.", ""]
-    return lines + [f"![playability]({figure.name})", ""]
-
-
-def _ratio_section(report: Report, figure: str) -> list[str]:
-    """The "How many resource cards?" section: the decision, one row per count, the figure."""
-    result = report.ratio
-    sweep, summary = result.table, result.summary.iloc[0]
-    group, flood, target_turn = summary["group"], summary["flood"], int(summary["target_turn"])
-    methods = result.provenance["methods"]
-    at_target = sweep[sweep["turn"] == target_turn]
-    last = sweep[sweep["turn"] == sweep["turn"].max()]
-    recommended = None if pd.isna(summary["recommended"]) else int(summary["recommended"])
-    lines = [f"## How many {group} cards?", "", *ratio_decision(result), ""]
-    count = [f"{k}{' (your deck)' if now else ''}{' ◀ recommended' if k == recommended else ''}"
-             for k, now in zip(at_target["resource_count"], at_target["is_current"])]
-    columns = {
-        "count": count,
-        "legal": ["yes" if ok else "no: " + why.split(";")[0]
-                  for ok, why in zip(at_target["legal"], at_target["violations"])],
-        "≥1 in opening hand": [format_probability(p) for p in at_target["p_resource_in_hand"]],
-        f"≥{flood} in opening hand (flood)": [format_probability(p) for p in at_target["p_flood_in_hand"]],
-    }
-    if "mulligan_rate" in at_target.columns:
-        columns["mulligan rate"] = [format_probability(p) for p in at_target["mulligan_rate"]]
-    if target_turn != int(last["turn"].iloc[0]):
-        columns[f"by turn {int(last['turn'].iloc[0])}"] = [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
-                                                           for r in last.itertuples(index=False)]
-    if at_target["deckout_turn_first"].notna().any():
-        simulated = methods.get("deckout_turn_first") == "simulate"
-        columns["deck runs out (mean turn, simulated)" if simulated else "deck runs out (turn)"] = [
-            f"{t:.2f}" if simulated else f"{t:g}" for t in at_target["deckout_turn_first"]]
-    lines += [_table(pd.DataFrame(columns)), ""]
-    if result.provenance["added_cards"]:
-        lines += [f"Counts above what the deck's {group} cards allow add generic cards: "
-                  f"{', '.join(result.provenance['added_cards'])}.", ""]
-    return lines + [f"![ratio]({figure})", ""]
-#: What the report calls its parts when it says which were simulated.
-_PART_NAMES = {"hands": "opening hand", "by_turn": "by turn", "mulligan": "mulligan", "ratio": "resource count",
-               "deckout": "deck-out", "shield_triggers": "shield triggers", "playability": "playability"}
-
-
-def how_computed(report: Report) -> str:
-    """Which parts are simulated, each with its trials, and the seed that reproduces them."""
-    parts = report.parts()
-    simulated = []
-    for part in report.simulated():
-        provenance = parts[part].provenance
-        if "deckout_n_trials" in provenance:  # the ratio sweep: only its deck-out turns are simulated
-            simulated.append(f"{_PART_NAMES[part]}: {provenance['deckout_n_trials']:,} deck-out races per count")
-        else:
-            trials = trial_count(parts[part]) or report.n_trials
-            simulated.append(f"{_PART_NAMES[part]}: {trials:,} trials")
-    if not simulated:
-        return "Every number is exact."
-    return (f"Simulated parts ({'; '.join(simulated)}), {seed_note(report.provenance, SEED_RERUN)}; 95% intervals "
-            "shown as ± when symmetric, else as [low, high]. The other numbers are exact.")
-
-
-def _shield_section(report: Report) -> list[str]:
-    """P(at least k shield triggers among the shields) for k = 1..3 and their expected number, in words."""
-    triggers = report.shield_triggers
-    shields = triggers.shields
-    aside = report.profile.set_aside_name or "set-aside cards"
-    lines = ["## Shield triggers", ""]
-    if triggers.cards == 0:
-        return lines + [f"No card of the deck is marked as a shield trigger (déclencheur de bouclier) in its "
-                        f"shield_trigger column, so none of your {shields} {aside} can be one.", ""]
-    rows = triggers.odds.table
-    one = format_estimate(rows["p"].iloc[0], rows["ci_low"].iloc[0], rows["ci_high"].iloc[0], rows["method"].iloc[0])
-    several = triggers.cards != 1
-    named = (f"{triggers.cards} shield trigger{'s' if several else ''} "
-             f"(déclencheur{'s' if several else ''} de bouclier)")
-    # A sum of exact probabilities may land just below a half (0.8749999…): round that off first.
-    expected = f"{round(triggers.expected, 9):.2f}"
-    lines += [f"With {named} in {report.deck.size} cards, at least one of your {shields} {aside} is a shield trigger "
-              f"{one} of the time; on average {expected} of them are.", ""]
-    table = pd.DataFrame({
-        f"shield triggers among the {shields} {aside}": [f"at least {k}" for k in range(1, min(3, shields) + 1)],
-        "probability": [format_estimate(r.p, r.ci_low, r.ci_high, r.method)
-                        for r in rows.head(min(3, shields)).itertuples(index=False)],
-    })
-    return lines + [_table(table), ""]
-
-
-def _to_html(markdown: str, title: str) -> str:
-    """Render the report's small Markdown subset (headings, lists, tables, images) as HTML."""
-    body, table = [], []
-
-    def flush_table():
-        if not table:
-            return
-        cells = [[html.escape(c.strip().replace("\\|", "|")) for c in row.strip("|").split(" | ")] for row in table]
-        head = "".join(f"<th>{c}</th>" for c in cells[0])
-        rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in cells[2:])
-        body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
-        table.clear()
-
-    for line in markdown.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush_table()
-        if line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("!["):
-            alt, src = line[2:].split("](")
-            body.append(f'<p><img src="{html.escape(src.rstrip(")"))}" alt="{html.escape(alt)}"></p>')
-        elif line.startswith("- "):
-            body.append(f"<li>{html.escape(line[2:])}</li>")
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    flush_table()
-    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}img{max-width:100%}")
-    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n")

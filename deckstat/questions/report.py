@@ -17,6 +17,7 @@ from deckstat.engines import runner
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import tr
 from deckstat.questions.curve import curve, last_play_turn
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
@@ -180,7 +181,7 @@ def _groups(deck: Deck, profile: Profile) -> list[str]:
             return [f"[civilization={v}]" for v in values]
     types = deck.cards.groupby("type")["count"].sum().sort_values(ascending=False)
     if types.empty:
-        raise DeckstatError("the deck has no card type to report on", source=deck.source)
+        raise DeckstatError(tr("the deck has no card type to report on"), source=deck.source)
     return [str(types.index[0])]
 
 
