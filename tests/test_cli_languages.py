@@ -208,6 +208,13 @@ def test_french_seat_names_ask_the_same_question(french_seat, seat):
     assert ok(run(*args, "--seat", french_seat)) == ok(run(*args, "--seat", seat))
 
 
+def test_mulligan_takes_french_seat_names_and_writes_the_seat_in_french():
+    args = ["mulligan", WANKUL, "-g", "wankul", "--turns", "0-1"]
+    french = ok(run(*args, "--seat", "tous", "--lang", "fr"))
+    assert "P(Terrain>=1) par tour, les deux joueurs" in french
+    assert _percents(french, "fr") == _percents(ok(run(*args, "--seat", "both", "--lang", "en")), "en")
+
+
 def test_the_python_api_accepts_french_seat_names():
     deck = deckstat.load_deck(WANKUL)
     french = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0, 2], seat="premier").table

@@ -66,6 +66,7 @@ from deckstat.cli.options import (
     count_parser,
     draw,
     emit,
+    english_seat,
     known_mapping,
     method,
     parse_counts,
@@ -428,7 +429,8 @@ def mulligan(
     event: OptionalEventsOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns of the by-turn comparison (default 0-6).",
                                               show_default=False)] = None,
-    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.")] = Seat.first,
+    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.",
+                                       callback=english_seat)] = Seat.first,
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Keep or mulligan this opening hand? Names (\"A, B, 2 C\"), a card file, or group counts "
         "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
