@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from deckstat.errors import DeckstatError, param
-from deckstat.terms import BOTH_SEATS, SEATS
+from deckstat.terms import BOTH_SEATS, SEAT_ALIASES, SEATS
 from deckstat.text import suggest
 
 
@@ -165,8 +165,17 @@ def check_deck(value: object, name: str = "deck"):
     return value
 
 
+def seat_name(seat: object) -> object:
+    """``seat`` in English: a French name (``premier``, ``les-deux``) as the seat it stands for; anything else as is."""
+    return SEAT_ALIASES.get(seat, seat) if isinstance(seat, str) else seat
+
+
 def check_seats(seat: object, *, single: bool = False) -> tuple[str, ...]:
-    """The seats ``seat`` names: ``"first"``, ``"second"``, or both (``"both"``) unless ``single``."""
+    """The seats ``seat`` names: ``"first"``, ``"second"``, or both (``"both"``) unless ``single``.
+
+    French names are accepted too: ``"premier"``, ``"second"``, ``"les-deux"`` or ``"tous"``.
+    """
+    seat = seat_name(seat)
     allowed = SEATS if single else SEATS + BOTH_SEATS[:1]
     if isinstance(seat, str) and seat in BOTH_SEATS and not single:
         return SEATS

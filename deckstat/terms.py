@@ -14,6 +14,8 @@ from deckstat.i18n import N_
 SEATS = ("first", "second")
 #: ``seat`` values that select both seats.
 BOTH_SEATS = ("both", "all")
+#: The seats in French, as a player types them (``--seat premier``), and the seat each stands for.
+SEAT_ALIASES = {"premier": "first", "deuxieme": "second", "deuxième": "second", "les-deux": "both", "tous": "both"}
 
 ZONES = ("seen", "hand", "set_aside", "bottom")
 #: Zones fixed once the game starts: reported at turn 0 only.

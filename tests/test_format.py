@@ -57,9 +57,9 @@ def test_format_percent(p, decimals, text):
 
 
 def test_difference_decimals_follow_the_interval():
-    assert format_difference(0.05, 0.05, 0.05, "exact") == "+5.00 pts"
-    assert format_difference(0.001234, 0.001, 0.00147, "simulate") == "+0.12 pts [+0.10, +0.15]"  # half 0.02
-    assert format_difference(0.001234, 0.0012, 0.00126, "simulate") == "+0.123 pts [+0.120, +0.126]"
+    assert format_difference(0.05, 0.05, 0.05, "exact") == "+5.00 pp"
+    assert format_difference(0.001234, 0.001, 0.00147, "simulate") == "+0.12 pp [+0.10, +0.15]"  # half 0.02
+    assert format_difference(0.001234, 0.0012, 0.00126, "simulate") == "+0.123 pp [+0.120, +0.126]"
 
 
 def _number(text: str) -> float:

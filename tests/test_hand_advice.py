@@ -170,7 +170,7 @@ def test_a_game_without_mulligan_is_refused():
 def test_cli_hand_advice():
     out = ok(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--hand", ", ".join(NAMES), "--event", GOAL,
                  "--by-turn", 2, "--seat", "both"))
-    assert "Keep or mulligan?" in out and "second player" in out and "points" in out
+    assert "Keep or mulligan?" in out and "second player" in out and " pp" in out
     data = ok_json(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--hand",
                        "Terrain=1, [cost<=1]=0, other=4", "--event", GOAL, "--by-turn", 2, "--format", "json"))
     assert data["table"][0]["advice"] == "keep"

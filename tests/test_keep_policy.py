@@ -323,7 +323,7 @@ def test_cli_best_under_hearthstone_and_pokemon():
     decisions = {row["hand"]: row["decision"] for row in data["policy"]}
     assert decisions["Terrain=1, [cost<=1]=0, other=4"] == "replace: other=4"
     out = ok(run(*base, "--mulligan-rule", "pokemon"))
-    assert "the rule leaves no choice" in out and "+0.00 points" in out
+    assert "the rule leaves no choice" in out and "+0.00 pp" in out
     data = ok_json(run(*base, "--mulligan-rule", "pokemon", "--format", "json"))
     assert data["summary"][0]["choice"].startswith("none")
 

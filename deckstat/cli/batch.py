@@ -11,6 +11,7 @@ from rich.text import Text
 
 from deckstat.cli.options import FLAGS, LangOpt, stdout, user_errors
 from deckstat.errors import DeckstatError
+from deckstat.i18n import N_, localise_number, tr, trn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,11 +28,11 @@ def _progress(quiet: bool):
 
 
 def _duration(seconds: float) -> str:
-    """``< 0.1 s``, ``0.4 s``, ``12 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    """``< 0.1 s``, ``0.4 s``, ``12 s``, ``3 min 20 s``, ``2 h 05 min`` (French: ``0,4 s``)."""
     if seconds < 0.1:
-        return "< 0.1 s"
+        return localise_number("< 0.1 s")
     if seconds < 10:
-        return f"{seconds:.1f} s"
+        return localise_number(f"{seconds:.1f} s")
     if seconds < 60:
         return f"{seconds:.0f} s"
     minutes, rest = divmod(round(seconds), 60)
@@ -45,9 +46,9 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     import pandas as pd
 
     table = Table(show_edge=False)
-    for column in ("task", "deck", "question", "swept", "method", "trials", "estimate"):
+    for column in (N_("task"), N_("deck"), N_("question"), N_("swept"), N_("method"), N_("trials"), N_("estimate")):
         # Deck labels and swept values are what a reader checks: folded onto more lines, never cut short.
-        table.add_column(column, justify="right" if column in ("trials", "estimate") else "left",
+        table.add_column(tr(column), justify="right" if column in ("trials", "estimate") else "left",
                          overflow="fold" if column in ("deck", "swept") else "ellipsis",
                          no_wrap=column in ("task", "question", "method", "trials", "estimate"))
     for row in tasks.itertuples(index=False):
@@ -55,7 +56,7 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
             estimate = _duration(row.seconds)
         else:
             estimate = row.estimate
-        trials = "" if pd.isna(row.trials) else f"{int(row.trials):,}".replace(",", " ")
+        trials = "" if pd.isna(row.trials) else localise_number(f"{int(row.trials):,}").replace(",", " ")
         swept = "\n".join(row.swept.split(", "))  # one setting a line: narrow enough for a terminal
         table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, swept, row.method or "",
                                                  trials, estimate)])
@@ -68,16 +69,19 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     exact = tasks[tasks["estimate"] == "timed"]
     unknown = n_tasks - len(simulated) - len(exact)
     work = float(tasks["seconds"].sum())
-    parts = [f"{name}: {n_tasks} task{'s' if n_tasks != 1 else ''}"]
+    parts = [trn("{name}: {n} task", "{name}: {n} tasks", n_tasks, name=name)]
     if len(simulated):
-        parts.append(f"{len(simulated)} estimated from timed runs of 2 000 and 50 000 trials")
+        parts.append(trn("{n} estimated from timed runs of 2 000 and 50 000 trials",
+                         "{n} estimated from timed runs of 2 000 and 50 000 trials", len(simulated)))
     if len(exact):
-        parts.append(f"{len(exact)} exact, timed by running them")
+        parts.append(trn("{n} exact, timed by running them", "{n} exact, timed by running them", len(exact)))
     if unknown:
-        parts.append(f"{unknown} without an estimate (see the estimate column)")
-    console.print(Text("; ".join(parts) + "."), soft_wrap=True)
-    console.print(Text(f"About {_duration(work)} of work, so about {_duration(work / workers)} on "
-                       f"{workers} worker{'s' if workers != 1 else ''}, plus their start."), soft_wrap=True)
+        parts.append(trn("{n} without an estimate (see the estimate column)",
+                         "{n} without an estimate (see the estimate column)", unknown))
+    console.print(Text(tr("; ").join(parts) + "."), soft_wrap=True)
+    console.print(Text(trn("About {work} of work, so about {each} on {n} worker, plus their start.",
+                           "About {work} of work, so about {each} on {n} workers, plus their start.", workers,
+                           work=_duration(work), each=_duration(work / workers))), soft_wrap=True)
 
 
 def batch_command(
@@ -118,32 +122,35 @@ def batch_command(
             _print_plan(tasks, n_workers, tasks.attrs.get("name", spec.stem))
             return
         if out is None:
-            raise DeckstatError(f"give the folder for the results with {BATCH_FLAGS['out']} DIR, or look at the "
-                                "tasks first with --dry-run")
+            raise DeckstatError(tr("give the folder for the results with {out} DIR, or look at the tasks first with "
+                                   "--dry-run", out=BATCH_FLAGS["out"]))
         try:
             with _progress(quiet):
                 result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite)
         except KeyboardInterrupt:
-            typer.echo(f"interrupted: the finished tasks are in {out / JOURNAL}; run the same command with "
-                       "--resume to finish", err=True)
+            typer.echo(tr("interrupted: the finished tasks are in {journal}; run the same command with --resume to "
+                          "finish", journal=out / JOURNAL), err=True)
             raise typer.Exit(code=130) from None
     tasks = result.tasks
     failed = tasks[tasks["status"] != "ok"]
     for row in failed.itertuples(index=False):
-        typer.echo(f"failed: task {row.task_id} ({row.description}): {row.error}", err=True)
+        typer.echo(tr("failed: task {task} ({description}): {error}", task=row.task_id,
+                      description=row.description, error=row.error), err=True)
     provenance = result.provenance
     files = [out / RESULTS_CSV] + ([out / RESULTS_PARQUET] if (out / RESULTS_PARQUET).exists() else [])
     n_rows = len(result.table)
-    summary = (f"{provenance['name']}: {len(tasks)} task{'s' if len(tasks) != 1 else ''}, "
-               f"{len(tasks) - len(failed)} ok, {len(failed)} failed; {n_rows} row{'s' if n_rows != 1 else ''} "
-               f"in {', '.join(str(f) for f in files)} (seed {provenance['seed']}; how it ran: "
-               f"{out / MANIFEST})")
+    summary = tr("{name}: {tasks}, {ok} ok, {failed} failed; {rows} in {files} (seed {seed}; how it ran: "
+                 "{manifest})", name=provenance["name"], tasks=trn("{n} task", "{n} tasks", len(tasks)),
+                 ok=localise_number(f"{len(tasks) - len(failed):,}"),
+                 failed=localise_number(f"{len(failed):,}"),
+                 rows=trn("{n} row", "{n} rows", n_rows), files=", ".join(str(f) for f in files),
+                 seed=provenance["seed"], manifest=out / MANIFEST)
     typer.echo(summary)
     if plots:
         with user_errors(BATCH_FLAGS):
             written = _write_plots(result.table, out / "plots")
-        typer.echo(f"{len(written)} figure{'s' if len(written) != 1 else ''} in {out / 'plots'}"
-                   if written else "no odds or when rows to draw")
+        typer.echo(trn("{n} figure in {folder}", "{n} figures in {folder}", len(written), folder=out / "plots")
+                   if written else tr("no odds or when rows to draw"))
     raise typer.Exit(code=1 if len(failed) else 0)
 
 

@@ -66,6 +66,7 @@ from deckstat.cli.options import (
     count_parser,
     draw,
     emit,
+    english_seat,
     known_mapping,
     method,
     parse_counts,
@@ -78,7 +79,7 @@ from deckstat.cli.options import (
 )
 from deckstat.cli.progress import showing
 from deckstat.errors import DeckstatError
-from deckstat.i18n import trn
+from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
 
 app = typer.Typer(
@@ -101,7 +102,11 @@ def _notes(result, profile, p_keep: float | None = None) -> list[str]:
 def _warn(lines) -> None:
     """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json."""
     for line in lines:
-        typer.echo(f"warning: {line}", err=True)
+        typer.echo(tr("warning: {message}", message=line), err=True)
+
+
+def _cards(n: int) -> str:
+    return trn("{n} card", "{n} cards", n)
 
 
 def _warn_file(loaded, profile) -> None:
@@ -110,6 +115,11 @@ def _warn_file(loaded, profile) -> None:
 
     _warn(f"{loaded.name}: {row['message']}" for row in file_warnings(loaded, profile))
 
+
+#: How a card changed from one deck to the next, in words (a count such as ``+2`` reads the same in French).
+CHANGES = {"added": N_("added"), "removed": N_("removed")}
+#: The zones of known cards, as a comparison names them.
+KNOWN_ZONES = {"hand": N_("hand"), "gone": N_("gone"), "bottom": N_("bottom"), "set_aside": N_("set_aside")}
 
 CopiesBy = Enum("CopiesBy", {name: name for name in COPIES_BY}, type=str)
 CopiesBy.__doc__ = "Readings of a copy limit."
@@ -132,15 +142,15 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         result = deckstat.validate(loaded, profile, copies_by=copies_by.value if copies_by else None)
-        verdict = "legal" if result.legal else "not legal"
+        verdict = tr("legal") if result.legal else tr("not legal")
         n_warnings = int(result.summary["warnings"].iloc[0])
         if n_warnings:
-            verdict += f" ({n_warnings} warning{'s' if n_warnings > 1 else ''})"
-        size = result.provenance["deck_size"]
-        title = f"{deck} — {profile.name}, {trn('{n} card', '{n} cards', size)}: {verdict}"
+            verdict = trn("{verdict} ({n} warning)", "{verdict} ({n} warnings)", n_warnings, verdict=verdict)
+        title = tr("{deck} — {game}, {cards}: {verdict}", deck=deck, game=profile.name,
+                   cards=_cards(result.provenance["deck_size"]), verdict=verdict)
         if result.table.empty:
-            title += ". Every construction rule holds."
-        title += "".join(f"\nnote: {note}" for note in result.provenance["notes"])
+            title = tr("{title}. Every construction rule holds.", title=title)
+        title += "".join("\n" + tr("note: {note}", note=note) for note in result.provenance["notes"])
         emit(result, fmt, table, title, lambda: [] if result.table.empty else [tables.violations_table(result.table)])
     raise typer.Exit(code=0 if result.legal else 1)
 
@@ -228,21 +238,23 @@ def odds(
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
         if zone.value in ("hand", "set_aside"):
-            notes.append(f"the {zone.value} zone is fixed once the game starts: reported at turn 0")
-        zone_words = {"seen": "in the kept hand and cards drawn", "hand": "in the kept opening hand",
-                      "set_aside": f"in the {profile.set_aside_name}", "bottom": "under the deck"}[zone.value]
+            notes.append(tr("the {zone} zone is fixed once the game starts: reported at turn 0", zone=zone.value))
+        zone_words = {"seen": tr("in the kept hand and cards drawn"), "hand": tr("in the kept opening hand"),
+                      "set_aside": tr("in the {set_aside}", set_aside=profile.set_aside_name),
+                      "bottom": tr("under the deck")}[zone.value]
         events = list(dict.fromkeys(result.table["event"]))
-        head = f"P({events[0]}) {zone_words}" if len(events) == 1 else f"P(event) {zone_words}"
-        title = f"{head} — {profile.name}, {deck} ({result.provenance['deck_size']} cards)"
+        head = f"P({events[0]}) {zone_words}" if len(events) == 1 else tr("P(event) {where}", where=zone_words)
+        title = tr("{head} — {game}, {deck} ({cards})", head=head, game=profile.name, deck=deck,
+                   cards=_cards(result.provenance["deck_size"]))
         if notes:
-            title += "\n" + "; ".join(notes)
+            title += "\n" + tr("; ").join(notes)
         emit(result, fmt, table, title, lambda: [tables.odds_table(result.table)])
 
 
 def _known_turns(turns: str | None, draws: str | None) -> dict:
     """The ``turns=``/``draws=`` arguments of the flags given (neither: turns 0-6 from now)."""
     if draws is not None and turns is not None:
-        raise DeckstatError("give --turns or --draws, not both")
+        raise DeckstatError(tr("give --turns or --draws, not both"))
     if draws is not None:
         return {"draws": parse_draws(draws)}
     return {"turns": parse_turns(turns)} if turns is not None else {}
@@ -252,24 +264,29 @@ def _known_title(result, profile, deck: Path, zone: str) -> str:
     """What is asked with known cards, and what is known, in words."""
     provenance = result.provenance
     events = list(dict.fromkeys(result.table["event"]))
-    head = f"P({events[0]})" if len(events) == 1 else "P(event)"
+    head = f"P({events[0]})" if len(events) == 1 else tr("P(event)")
     broken = provenance["broken"]
     shields = profile.set_aside_name
-    where = {"seen": "in hand" + (f" (with the {broken} broken {shields})" if broken else "")
-             + " and in the cards drawn next",
-             "hand": "in hand" + (f" (with the {broken} broken {shields})" if broken else ""),
-             "set_aside": f"among the {broken} broken {shields}" if broken else f"in the {shields}"}[zone]
-    names = {"hand": "in hand", "gone": "gone", "bottom": "under the deck", "set_aside": f"known {shields}"}
+    in_hand = trn("in hand (with the {n} broken {shields})", "in hand (with the {n} broken {shields})", broken,
+                  shields=shields) if broken else tr("in hand")
+    where = {"seen": tr("{where} and in the cards drawn next", where=in_hand), "hand": in_hand,
+             "set_aside": trn("among the {n} broken {shields}", "among the {n} broken {shields}", broken,
+                              shields=shields) if broken else tr("in the {set_aside}", set_aside=shields)}[zone]
+    names = {"hand": tr("in hand"), "gone": tr("gone"), "bottom": tr("under the deck"),
+             "set_aside": tr("known {shields}", shields=shields)}
     known = [f"{info['cards']} {names[z]} ({info['described']})" for z, info in provenance["known"].items()]
     if broken:
-        known.append(f"{broken} {shields} broken")
+        known.append(tr("{broken} {shields} broken", broken=broken, shields=shields))
     seats = set(result.table["seat"])
-    when = "turns from now" if seats == {"now"} else "turns from the opening hand"
+    when = tr("turns from now") if seats == {"now"} else tr("turns from the opening hand")
     if result.table["turn"].isna().all():
-        when = "cards drawn from now"
+        when = tr("cards drawn from now")
     when = f", {when}" if zone == "seen" else ""
-    return (f"{head} {where} — {profile.name}, {deck} ({provenance['deck_size']} cards); exact{when}\n"
-            f"known: {'; '.join(known) or 'nothing'}; {provenance['library']} cards left in the library")
+    asked = tr("{head} {where} — {game}, {deck} ({cards}); exact{when}", head=head, where=where, game=profile.name,
+               deck=deck, cards=_cards(provenance["deck_size"]), when=when)
+    return asked + "\n" + trn("known: {known}; {n} card left in the library",
+                              "known: {known}; {n} cards left in the library", provenance["library"],
+                              known=tr("; ").join(known) or tr("nothing"))
 
 
 @app.command()
@@ -310,7 +327,7 @@ def when(
     import pandas as pd
 
     from deckstat.cli import tables
-    from deckstat.present.format import format_estimate
+    from deckstat.present.format import format_estimate, seat_words
 
     with user_errors():
         check_plot(plot)
@@ -326,15 +343,17 @@ def when(
                                    n_workers=workers, allow_absent=allow_absent, priority=priority)
         draw(plot, "plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
-        lines = [f"First turn {' / '.join(events)} holds among the cards seen — {profile.name}, {deck}"]
+        lines = [tr("First turn {events} holds among the cards seen — {game}, {deck}", events=" / ".join(events),
+                    game=profile.name, deck=deck)]
         lines += _notes(result, profile)
         for summary in result.summary.itertuples(index=False):
-            mean = "—" if summary.mean_turn != summary.mean_turn else f"{summary.mean_turn:.2f}"
+            mean = "—" if summary.mean_turn != summary.mean_turn else number(summary.mean_turn, 2)
             median = f"> {max_turn}" if pd.isna(summary.median_turn) else str(summary.median_turn)
             prefix = f"{summary.event}, " if len(events) > 1 else ""
             never = format_estimate(summary.p_never, summary.p_never_low, summary.p_never_high, summary.method)
-            lines.append(f"{prefix}{summary.seat} player: mean turn {mean} (when it happens by turn {max_turn}), "
-                         f"median {median}, P(not by turn {max_turn}) {never}")
+            lines.append(prefix + tr("{seat}: mean turn {mean} (when it happens by turn {max_turn}), median {median}, "
+                                     "P(not by turn {max_turn}) {never}", seat=seat_words(summary.seat), mean=mean,
+                                     max_turn=max_turn, median=median, never=never))
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.when_table(result.table)])
 
 
@@ -390,14 +409,15 @@ def curve(
                                     chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
         draw(plot, "plot_curve", result)
         provenance = result.provenance
-        lines = [f"Playable on or before each turn — {profile.name}, {deck}",
-                 f"play model: {provenance['play_model']}, policy {provenance['policy']} "
-                 "(see `deckstat games show`); mean first turn among games where it is playable by the last turn"]
+        lines = [tr("Playable on or before each turn — {game}, {deck}", game=profile.name, deck=deck),
+                 tr("play model: {model}, policy {policy} (see `deckstat games show`); mean first turn among games "
+                    "where it is playable by the last turn", model=provenance["play_model"],
+                    policy=provenance["policy"])]
         lines += _notes(result, profile)
         simulated = result.table[result.table["method"] == "simulate"]
         if not simulated.empty:
             widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
-            lines.append(f"widest 95% interval ±{format_probability(widest)} (every interval: --format csv)")
+            lines.append(tr("widest 95% interval ±{p} (every interval: --format csv)", p=format_probability(widest)))
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
 
 
@@ -409,7 +429,8 @@ def mulligan(
     event: OptionalEventsOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns of the by-turn comparison (default 0-6).",
                                               show_default=False)] = None,
-    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.")] = Seat.first,
+    seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.",
+                                       callback=english_seat)] = Seat.first,
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Keep or mulligan this opening hand? Names (\"A, B, 2 C\"), a card file, or group counts "
         "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
@@ -450,6 +471,7 @@ def mulligan(
     docs/keep_policy.md).
     """
     from deckstat.cli import tables
+    from deckstat.present.format import seat_words
 
     if hand is not None or best:
         _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
@@ -459,8 +481,8 @@ def mulligan(
         return
     with user_errors():
         if by_turn is not None:
-            raise DeckstatError("--by-turn goes with --hand (keep or mulligan this hand) or --best (the best keep "
-                                "rule); the keep rule's odds by turn take --turns")
+            raise DeckstatError(tr("--by-turn goes with --hand (keep or mulligan this hand) or --best (the best keep "
+                                   "rule); the keep rule's odds by turn take --turns"))
         turns = "0-6" if turns is None else turns
         check_plot(plot)
         profile = deckstat.get_profile(game)
@@ -475,15 +497,16 @@ def mulligan(
                                        priority=priority)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
-        title = f"Mulligan — {profile.name}, {deck}: {summary['mulligan_rule']} rule, keep rule {summary['keep']}"
+        title = tr("Mulligan — {game}, {deck}: {rule} rule, keep rule {keep}", game=profile.name, deck=deck,
+                   rule=summary["mulligan_rule"], keep=summary["keep"])
         note = simulation_note(result)
         events = " / ".join(dict.fromkeys(result.by_turn["event"]))
 
         def build():
             keep_table, kept_hand, by_turn = tables.mulligan_tables(result)
-            return [keep_table, Text("Kept hand: how many cards of each group"), kept_hand,
-                    Text(f"P({events}) by turn, " + ("both players" if seat is Seat.both else f"{seat.value} player")),
-                    by_turn]
+            who = tr("both players") if seat is Seat.both else seat_words(seat.value)
+            return [keep_table, Text(tr("Kept hand: how many cards of each group")), kept_hand,
+                    Text(tr("P({events}) by turn, {who}", events=events, who=who)), by_turn]
 
         emit(result, fmt, table, title + ("\n" + note if note else ""), build)
 
@@ -492,19 +515,24 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
             simulated, pool, fmt, table, plot, allow_absent) -> None:
     """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
     from deckstat.cli import tables
+    from deckstat.present.format import seat_words
 
     with user_errors():
         if hand is not None and best:
-            raise DeckstatError("give --hand (keep or mulligan this hand) or --best (the best keep rule), not both")
+            raise DeckstatError(tr("give --hand (keep or mulligan this hand) or --best (the best keep rule), not "
+                                   "both"))
         what = "--hand" if hand is not None else "--best"
         if by_turn is None:
-            raise DeckstatError(f"{what} needs --by-turn, the turn by which --event should hold (e.g. --by-turn 2)")
-        for flag, given in (("--turns", turns is not None), ("--simulate, --trials or --seed", simulated),
+            raise DeckstatError(tr("{what} needs --by-turn, the turn by which --event should hold (e.g. --by-turn 2)",
+                                   what=what))
+        for flag, given in (("--turns", turns is not None), (tr("--simulate, --trials or --seed"), simulated),
                             ("--plot", plot is not None)):
             if given:
-                raise DeckstatError(f"{flag} does not apply to {what}, which is exact for one turn (--by-turn)")
+                raise DeckstatError(tr("{flag} does not apply to {what}, which is exact for one turn (--by-turn)",
+                                       flag=flag, what=what))
         if event and len(event) > 1:
-            raise DeckstatError(f"{what} answers for one --event at a time, got {len(event)}")
+            raise DeckstatError(tr("{what} answers for one --event at a time, got {count}", what=what,
+                                   count=len(event)))
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         _warn_file(loaded, profile)
@@ -514,18 +542,23 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
         if hand is not None:
             result = deckstat.hand_advice(loaded, profile, hand, goal, **common)
             row = result.table.iloc[0]
-            after = "" if row["mulligan_rule"] in ("hearthstone", "pokemon") else "after a mulligan, "
-            title = (f"Keep or mulligan? — {profile.name}, {deck}: hand {row['hand']}\n"
-                     f"P({row['event']}) by turn {row['turn']}, {_rule_words(row)}\n"
-                     f"note: {after}{row['later']}")
+            later = row["later"] if row["mulligan_rule"] in ("hearthstone", "pokemon") else \
+                tr("after a mulligan, {later}", later=row["later"])
+            title = "\n".join([tr("Keep or mulligan? — {game}, {deck}: hand {hand}", game=profile.name, deck=deck,
+                                  hand=row["hand"]),
+                               f"{tr('P({event}) by turn {turn}', event=row['event'], turn=row['turn'])}, "
+                               f"{_rule_words(row)}",
+                               tr("note: {note}", note=later)])
             emit(result, fmt, table, title, lambda: [tables.hand_advice_table(result.table)])
             return
         result = deckstat.keep_policy(loaded, profile, goal, **common)
         row = result.summary.iloc[0]
-        title = (f"Best keep rule — {profile.name}, {deck}: P({row['event']}) by turn {row['turn']}, "
-                 f"{_rule_words(row)}\nnote: {result.provenance['later']}")
+        title = (tr("Best keep rule — {game}, {deck}: {goal}, {rules}", game=profile.name, deck=deck,
+                    goal=tr("P({event}) by turn {turn}", event=row["event"], turn=row["turn"]),
+                    rules=_rule_words(row))
+                 + "\n" + tr("note: {note}", note=result.provenance["later"]))
         if row["mulligan_rule"] == "hearthstone":
-            title += f"\ncompared with the simple rule: {result.provenance['rule_later']}"
+            title += "\n" + tr("compared with the simple rule: {later}", later=result.provenance["rule_later"])
 
         def build():
             shown = [tables.keep_policy_summary_table(result.summary)]
@@ -537,9 +570,10 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
                     policy[policy["seat"] == seats[0]][columns].reset_index(drop=True)) for s in seats)
             replacing = row["mulligan_rule"] == "hearthstone"
             for seat_name in seats[:1] if same else seats:
-                whose = "both players (same draws)" if same else f"{seat_name} player"
-                shown += [Text(f"Hands to keep{' whole' if replacing else ''}, then hands to "
-                               f"{'replace cards from' if replacing else 'mulligan'} — {whose}"),
+                whose = tr("both players (same draws)") if same else seat_words(seat_name)
+                hands = tr("Hands to keep whole, then hands to replace cards from — {whose}", whose=whose) \
+                    if replacing else tr("Hands to keep, then hands to mulligan — {whose}", whose=whose)
+                shown += [Text(hands),
                           tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
             return shown
 
@@ -548,7 +582,9 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
 
 def _rule_words(row) -> str:
     limit = int(row["mulligan_limit"])
-    return f"{row['mulligan_rule']} mulligan rule, {'once' if limit == 1 else f'up to {limit} times'}"
+    if limit == 1:
+        return tr("{rule} mulligan rule, once", rule=row["mulligan_rule"])
+    return tr("{rule} mulligan rule, up to {limit} times", rule=row["mulligan_rule"], limit=limit)
 
 
 @app.command()
@@ -600,7 +636,7 @@ def deckout(
     and without the drought rule the answer is exact.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import format_estimate, format_probability, game_end_line, policy_note
+    from deckstat.present.format import format_estimate, format_probability, game_end_line, policy_note, seat_words
 
     with user_errors():
         check_plot(plot)
@@ -619,22 +655,27 @@ def deckout(
         draw(plot, "plot_deckout", result)
         provenance = result.provenance
         _warn(provenance["warnings"])
-        vs = f"against {opponent}" if opponent is not None else "against a copy of itself"
-        lines = [f"Deck-out — {profile.name}, {deck} (first player) {vs}: {DECKOUT_RULES[profile.deckout]}",
+        vs = tr("against {opponent}", opponent=opponent) if opponent is not None else tr("against a copy of itself")
+        lines = [tr("Deck-out — {game}, {deck} (first player) {vs}: {rule}", game=profile.name, deck=deck, vs=vs,
+                    rule=DECKOUT_RULES[profile.deckout]),
                  policy_note(provenance)]
         if provenance["drought"]:
-            lines.append("drought rule on; " + "; ".join(provenance["assumptions"][-2:]))
+            lines.append(tr("drought rule on; {assumptions}",
+                            assumptions=tr("; ").join(provenance["assumptions"][-2:])))
         note = simulation_note(result)
         if note:
             lines.append(note)
         for summary in result.summary.itertuples(index=False):
-            lines.append(f"{summary.seat} player runs out on turn {summary.median_turn} (median; mean "
-                         f"{summary.mean_turn:.2f}, earliest {summary.earliest_turn}, latest {summary.latest_turn})")
+            lines.append(tr("{seat} runs out on turn {turn} (median; mean {mean}, earliest {earliest}, latest "
+                            "{latest})", seat=seat_words(summary.seat), turn=summary.median_turn,
+                            mean=number(summary.mean_turn, 2), earliest=summary.earliest_turn,
+                            latest=summary.latest_turn))
         first = result.summary.iloc[0]
-        lines.append("P(first player runs out first) = "
-                     + format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
-                     + (f", at the same moment {format_probability(first['p_same_moment'])}"
-                        if first["p_same_moment"] else ""))
+        line = tr("P(first player runs out first) = {p}", p=format_estimate(first["p_runs_out_first"], first["ci_low"],
+                                                                             first["ci_high"], first["method"]))
+        if first["p_same_moment"]:
+            line = tr("{text}, at the same moment {p}", text=line, p=format_probability(first["p_same_moment"]))
+        lines.append(line)
         lines.append(game_end_line(result.game_end, provenance["game_end_text"]))
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
 
@@ -706,7 +747,7 @@ def ratio(
     and names the legal count that maximises it.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import ratio_decision
+    from deckstat.present.format import ratio_decision, seat_words
     from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
 
     with user_errors():
@@ -727,31 +768,37 @@ def ratio(
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
         events = " / ".join(result.summary["event"])
-        head = (f"P({events}) by number of {label} cards, {summary['seat']} player — {profile.name}, {deck} "
-                f"({provenance['deck_size']} cards, {summary['current_count']} {label} cards now)")
-        how = "deck rebuilt within the copy limit"
+        asked = tr("P({event}) by turn {turn}", event=events, turn=summary["target_turn"]) \
+            if provenance.get("objective") == "curve" else f"P({events})"
+        head = tr("{asked} by number of {label} cards, {seat} — {game}, {deck} ({cards}, {current} now)", asked=asked,
+                  label=label, seat=seat_words(summary["seat"]), game=profile.name, deck=deck,
+                  cards=_cards(provenance["deck_size"]),
+                  current=trn("{n} {label} card", "{n} {label} cards", summary["current_count"], label=label))
+        how = tr("deck rebuilt within the copy limit")
         if provenance["filler"]:
-            how += f", {', '.join(provenance['filler'])} first"
+            how = tr("{how}, {filler} first", how=how, filler=", ".join(provenance["filler"]))
         if provenance["added_cards"]:
-            how += f"; generic cards added: {', '.join(provenance['added_cards'])}"
+            how = tr("{how}; generic cards added: {cards}", how=how, cards=", ".join(provenance["added_cards"]))
         notes = [how, *_notes(result, profile)]
         if provenance.get("objective") == "curve":
-            head = (f"P({events}) by turn {summary['target_turn']}" + head[len(f"P({events})"):])
-            notes.append(f"play model {provenance['play_model']}, policy {provenance['policy']} (see `deckstat "
-                         "games show`)")
+            notes.append(tr("play model {model}, policy {policy} (see `deckstat games show`)",
+                            model=provenance["play_model"], policy=provenance["policy"]))
         if provenance["methods"].get("deckout_turn_first") == "simulate":
-            notes.append(f"deck-out turns simulated: {provenance['deckout_n_trials']:,} races per count, seed "
-                         f"{provenance['seed_entropy']}")
-        emit(result, fmt, table, head + "\n" + "; ".join(notes), lambda: [tables.ratio_table(result)])
+            notes.append(trn("deck-out turns simulated: {n} race per count, seed {seed}",
+                             "deck-out turns simulated: {n} races per count, seed {seed}",
+                             provenance["deckout_n_trials"], seed=provenance["seed_entropy"]))
+        emit(result, fmt, table, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result)])
         if fmt is not Format.table:
             return
-        lines = [f"✗ {count} {label} cards: {rows['violations'].iloc[0]}"
+        lines = [trn("✗ {n} {label} card: {violations}", "✗ {n} {label} cards: {violations}", count, label=label,
+                     violations=rows["violations"].iloc[0])
                  for count, rows in result.table.groupby("resource_count", sort=True) if not rows["legal"].iloc[0]]
         lines += ratio_decision(result, FLAGS)
         if result.summary["recommended"].notna().any():
-            lines.append("◀ recommended: the smallest legal count reaching the target; (now): the deck's own count")
+            lines.append(tr("◀ recommended: the smallest legal count reaching the target; (now): the deck's own "
+                            "count"))
         if "best" in result.summary.columns and result.summary["best"].notna().any():
-            lines.append("★ best: the legal count with the highest P at the target turn")
+            lines.append(tr("★ best: the legal count with the highest P at the target turn"))
         if lines:
             stdout().print(Text("\n".join(lines)), soft_wrap=True)
 
@@ -838,30 +885,37 @@ def _print_comparison(result, decks: list[Path], profile) -> None:
     console = stdout()
     for name in result.table["deck_b"].unique():
         changes = result.cards[result.cards["deck_b"] == name]
-        text = ", ".join(f"{c.name} {c.change}" for c in changes.itertuples(index=False)) or "same cards"
-        console.print(Text(f"{decks[0].name} → {name}: {text}"), soft_wrap=True)
+        text = ", ".join(f"{c.name} {tr(CHANGES[c.change]) if c.change in CHANGES else c.change}"
+                         for c in changes.itertuples(index=False)) or tr("same cards")
+        console.print(Text(tr("{deck_a} → {deck_b}: {changes}", deck_a=decks[0].name, deck_b=name, changes=text)),
+                      soft_wrap=True)
     note = simulation_note(result)
     if note:
-        pairing = "paired (same shuffles)" if result.provenance["paired"] else "independent runs"
-        console.print(Text(f"{note}; {pairing}"), soft_wrap=True)
+        pairing = tr("paired (same shuffles)") if result.provenance["paired"] else tr("independent runs")
+        console.print(Text(tr("; ").join([note, pairing])), soft_wrap=True)
     events = " / ".join(dict.fromkeys(result.table["event"]))
-    console.print(Text(f"P({events}) — {profile.name}; A = {result.table['deck_a'].iloc[0]}"))
+    console.print(Text(tr("P({events}) — {game}; A = {deck}", events=events, game=profile.name,
+                          deck=result.table["deck_a"].iloc[0])))
     if "known" in result.provenance:
-        known = "; ".join(f"{zone} {info['cards']} ({info['described']})"
-                          for zone, info in result.provenance["known"].items())
+        known = tr("; ").join(f"{tr(KNOWN_ZONES.get(zone, zone))} {info['cards']} ({info['described']})"
+                              for zone, info in result.provenance["known"].items()) or tr("nothing")
         broken = result.provenance["broken"]
-        console.print(Text(f"known: {known or 'nothing'}{f'; {broken} broken' if broken else ''}; exact, "
-                           "from now"), soft_wrap=True)
+        if broken:
+            known = tr("{known}; {broken} broken", known=known, broken=broken)
+        console.print(Text(tr("known: {known}; exact, from now", known=known)), soft_wrap=True)
     console.print(tables.compare_table(result))
     if result.deckout is not None:
-        console.print(Text("Deck-out (each deck against a copy of itself)"))
-        shown = result.deckout.assign(mean_turn=result.deckout["mean_turn"].round(2))
-        console.print(tables.frame_table(shown[["deck", "seat", "mean_turn", "median_turn", "earliest_turn",
-                                                "latest_turn"]]))
+        console.print(Text(tr("Deck-out (each deck against a copy of itself)")))
+        columns = ["deck", "seat", "mean_turn", "median_turn", "earliest_turn", "latest_turn"]
+        deckout = result.deckout
+        shown = deckout.assign(mean_turn=[localise_number(str(round(t, 2))) for t in deckout["mean_turn"]],
+                               seat=[tables.seat_cell(s) for s in deckout["seat"]])[columns]
+        console.print(tables.frame_table(shown.rename(columns={c: tables.header(c) for c in columns})))
     if result.ratio is not None:
         sweep = result.ratio
         last = sweep[(sweep["turn"] == sweep["turn"].max()) & (sweep["event"] == sweep["event"].iloc[0])]
-        console.print(Text(f"Ratio sweep: P({last['event'].iloc[0]}) by turn {int(last['turn'].iloc[0])}"))
+        console.print(Text(tr("Ratio sweep: {goal}", goal=tr("P({event}) by turn {turn}", event=last["event"].iloc[0],
+                                                               turn=int(last["turn"].iloc[0])))))
         console.print(tables.distribution_table(last.assign(value=[format_probability(p) for p in last["p"]]),
                                                 "resource_count", "deck", value="value", formatted=True))
 
@@ -904,7 +958,7 @@ def report(
                                      allow_absent=allow_absent, n_workers=workers)
         page = write_report(result, out, fmt="html" if html else "markdown")
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
-    stdout().print(Text(f"wrote {page} and its figures\n{how_computed(result)}"), soft_wrap=True)
+    stdout().print(Text(tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result)), soft_wrap=True)
 
 
 @games_app.callback()
@@ -913,7 +967,7 @@ def games(ctx: typer.Context, lang: LangOpt = None) -> None:
     if ctx.invoked_subcommand is not None:
         return
     table = Table()
-    for column in ("id", "game", "deck", "hand", "mulligan", "deck-out"):
+    for column in ("id", tr("game"), tr("deck"), tr("hand"), tr("mulligan"), tr("deck-out")):
         table.add_column(Text(column))
     for profile in deckstat.list_profiles():
         several = len(profile.parts) > 1

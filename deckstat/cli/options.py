@@ -15,7 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from deckstat.errors import DeckstatError
-from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SEATS, ZONES
+from deckstat.i18n import tr
+from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SEAT_ALIASES, SEATS, ZONES
 
 if TYPE_CHECKING:
     from deckstat.results import Result
@@ -39,8 +40,14 @@ FLAGS = {
 
 Format = Enum("Format", {name: name for name in FORMATS}, type=str)
 Format.__doc__ = "Output formats."
-Seat = Enum("Seat", {name: name for name in ("both",) + SEATS}, type=str)
-Seat.__doc__ = "Seats at the table."
+Seat = Enum("Seat", {name: name for name in ("both", *SEATS, *SEAT_ALIASES)}, type=str)
+Seat.__doc__ = "Seats at the table, in English or in French (premier, second, les-deux, tous)."
+
+
+def english_seat(seat: Seat | None) -> Seat | None:
+    """The seat a French name stands for (``premier`` -> ``first``): commands see first, second or both only."""
+    return None if seat is None else Seat(SEAT_ALIASES.get(seat.value, seat.value))
+
 Zone = Enum("Zone", {name: name for name in ZONES}, type=str)
 Zone.__doc__ = "Zones a question can count cards in."
 MulliganRule = Enum("MulliganRule", {name: name for name in MULLIGAN_RULES}, type=str)
@@ -65,8 +72,9 @@ EventsOpt = Annotated[list[str], typer.Option("--event", "-e", help="Event, e.g.
 OptionalEventsOpt = Annotated[list[str] | None, typer.Option("--event", "-e", help="Event(s) asked (default: the "
                                                              "resource group >= 1). Repeat for several.")]
 TurnsOpt = Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand.")]
-SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.")]
-OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player.")]
+SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.",
+                                       callback=english_seat)]
+OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player.", callback=english_seat)]
 ZoneOpt = Annotated[Zone, typer.Option(help="seen: kept hand and draws; hand: kept opening hand; set_aside: e.g. "
                                        "Duel Masters shields; bottom: cards a mulligan put under the deck.")]
 KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.g. \"Terrain>=1\" "
@@ -109,7 +117,7 @@ def count_parser(name: str) -> Callable[[object], int]:
                 # question, which refuses it in the words of every other bad count).
                 return parse_count(text, name, minimum=1)
         except DeckstatError as exc:
-            typer.echo(f"error: {exc.render(FLAGS)}", err=True)
+            typer.echo(tr("error: {message}", message=exc.render(FLAGS)), err=True)
             raise typer.Exit(code=2) from None
 
     return parse
@@ -137,7 +145,7 @@ def use_language(value: Lang | None) -> Lang | None:
         try:
             detect_language()
         except LanguageError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(tr("error: {message}", message=exc), err=True)
             raise typer.Exit(code=2) from None
     return value
 
@@ -172,7 +180,7 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
     try:
         yield
     except DeckstatError as exc:
-        typer.echo(f"error: {exc.render(flags)}", err=True)
+        typer.echo(tr("error: {message}", message=exc.render(flags)), err=True)
         raise typer.Exit(code=2) from None
 
 
@@ -193,8 +201,8 @@ def parse_counts(text: str) -> list[int]:
 def method(simulate: bool, trials: int | None = None, precision: float | None = None, exact: bool = False) -> str:
     """The method the flags ask for: ``--exact`` exact; ``--simulate``, ``--trials``, ``--precision`` simulation."""
     if exact and (simulate or trials is not None or precision is not None):
-        raise DeckstatError("--exact asks for the exact engine, --simulate, --trials and --precision for the "
-                            "simulation: give one or the other")
+        raise DeckstatError(tr("--exact asks for the exact engine, --simulate, --trials and --precision for the "
+                               "simulation: give one or the other"))
     if exact:
         return "exact"
     return "simulate" if simulate or trials is not None or precision is not None else "auto"
@@ -208,7 +216,7 @@ def rule_value(rule: Enum | None) -> str | None:
 def check_plot(path: Path | None) -> None:
     """Refuse a --plot file that is neither .png nor .svg, before anything is computed."""
     if path is not None and path.suffix.lower() not in (".png", ".svg"):
-        raise DeckstatError(f"--plot {str(path)!r}: expected a file name ending in .png or .svg")
+        raise DeckstatError(tr("--plot {path!r}: expected a file name ending in .png or .svg", path=str(path)))
 
 
 def draw(path: Path | None, function: str, result) -> None:
@@ -240,9 +248,10 @@ def emit(result: Result, fmt: Format, table: str | None, title: str,
 def check_table(fmt: Format, table: str | None) -> None:
     """Refuse --table without --format csv, where it would be ignored."""
     if table is not None and fmt is not Format.csv:
-        raise DeckstatError(f"--table picks the table of --format csv; with --format {fmt.value} it has no effect "
-                            "(json holds every table)" if fmt is Format.json else
-                            f"--table picks the table of --format csv; --format {fmt.value} shows every table")
+        raise DeckstatError(tr("--table picks the table of --format csv; with --format json it has no effect (json "
+                               "holds every table)") if fmt is Format.json else
+                            tr("--table picks the table of --format csv; --format {format} shows every table",
+                               format=fmt.value))
 
 
 def simulation_note(result: Result) -> str:
@@ -256,8 +265,8 @@ def simulation_note(result: Result) -> str:
     # Why auto simulated what the exact engine models (its predicted cost), before how.
     reason = result.provenance.get("method_reason")
     if reason and "exact would take" in reason:
-        reason += "; --exact forces it"
-    return "; ".join(n for n in (reason, note) if n)
+        reason = tr("{reason}; --exact forces it", reason=reason)
+    return tr("; ").join(n for n in (reason, note) if n)
 
 
 KnownOpt = Annotated[list[str] | None, typer.Option(

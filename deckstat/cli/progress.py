@@ -20,6 +20,7 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from deckstat.engines import progress
+from deckstat.i18n import localise_number
 
 #: Seconds of work before the bar appears.
 DELAY = 1.0
@@ -32,10 +33,14 @@ def _short(value: float) -> str:
     --------
     >>> _short(950), _short(12_345), _short(4_500_000), _short(1.2e9)
     ('950', '12.3k', '4.5M', '1.2G')
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     _short(12_345)
+    '12,3k'
     """
     for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if value >= limit:
-            return f"{value / limit:.1f}{suffix}"
+            return localise_number(f"{value / limit:.1f}{suffix}")
     return f"{value:.0f}"
 
 

@@ -7,13 +7,49 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.present.format import format_difference, format_estimate, format_probability
+from deckstat.i18n import N_, get_language, localise_number, number, tr, trn
+from deckstat.present.format import (
+    format_difference,
+    format_estimate,
+    format_points,
+    format_probability,
+    seat_words,
+)
 from deckstat.results import CompareResult, MulliganResult, RatioResult
+
+#: Column headers a table takes from a result's columns, as a player reads them.
+HEADERS = {"turn": N_("turn"), "count": N_("count"), "resource_count": N_("resource_count"), "seat": N_("seat"),
+           "event": N_("event"), "deck": N_("deck"), "mean_turn": N_("mean_turn"),
+           "median_turn": N_("median_turn"), "earliest_turn": N_("earliest_turn"),
+           "latest_turn": N_("latest_turn")}
+#: What a keep-or-mulligan decision and a construction rule's level read as.
+WORDS = {"keep": N_("keep"), "mulligan": N_("mulligan"), "error": N_("error"), "warning": N_("warning")}
+#: The two columns of the first-turn table, per seat.
+WHEN_HEADERS = {("first", "p"): N_("first: first on turn"), ("first", "cdf"): N_("first: by turn"),
+                ("second", "p"): N_("second: first on turn"), ("second", "cdf"): N_("second: by turn")}
 
 
 def _text(value: object) -> Text:
     """Table text shown as is: no rich markup, emoji codes or highlighting."""
     return Text(str(value))
+
+
+def header(column: str) -> str:
+    """The header of a column named after a result's column (``turn``), in the language."""
+    return tr(HEADERS[column]) if column in HEADERS else column
+
+
+def word(value: str) -> str:
+    """A decision or level of a result (``keep``, ``error``) in the language; other text as it is."""
+    return tr(WORDS[value]) if value in WORDS else str(value)
+
+
+def seat_cell(seat: str) -> str:
+    """A seat in a table's seat column: ``first`` in English, under a "seat" header; "premier joueur" in French.
+
+    French has no short word for the seat that reads alone in a cell, so it writes the player.
+    """
+    return str(seat) if get_language() == "en" else seat_words(seat)
 
 
 def odds_table(frame: pd.DataFrame) -> Table:
@@ -23,12 +59,12 @@ def odds_table(frame: pd.DataFrame) -> Table:
     """
     table = Table()
     row_key = "draws" if "draws" in frame.columns and frame["turn"].isna().all() else "turn"
-    table.add_column(_text("cards drawn" if row_key == "draws" else "turn"), justify="right")
+    table.add_column(_text(tr("cards drawn") if row_key == "draws" else header("turn")), justify="right")
     events = list(dict.fromkeys(frame["event"]))
     seats = list(dict.fromkeys(frame["seat"]))
     columns = [(e, s) for e in events for s in seats]
     for event, seat in columns:
-        who = "from now" if seat == "now" else f"{seat} player"
+        who = seat_words(seat)
         label = who if len(events) == 1 else f"{event}\n{who}"
         table.add_column(_text(label), justify="right")
     cells = {(getattr(r, row_key), r.event, r.seat): format_estimate(r.p, r.ci_low, r.ci_high, r.method)
@@ -41,14 +77,14 @@ def odds_table(frame: pd.DataFrame) -> Table:
 def when_table(frame: pd.DataFrame) -> Table:
     """First-turn distribution: P(first holds on turn t) and P(holds by turn t), per event and seat."""
     table = Table()
-    table.add_column(_text("turn"), justify="right")
+    table.add_column(_text(header("turn")), justify="right")
     events = list(dict.fromkeys(frame["event"]))
     seats = list(dict.fromkeys(frame["seat"]))
     for event in events:
         for seat in seats:
             prefix = f"{event}\n" if len(events) > 1 else ""
-            table.add_column(_text(f"{prefix}{seat}: first on turn"), justify="right")
-            table.add_column(_text(f"{prefix}{seat}: by turn"), justify="right")
+            table.add_column(_text(prefix + tr(WHEN_HEADERS[seat, "p"])), justify="right")
+            table.add_column(_text(prefix + tr(WHEN_HEADERS[seat, "cdf"])), justify="right")
     rows = {(r.turn, r.event, r.seat): r for r in frame.itertuples(index=False)}
     for turn in sorted(set(frame["turn"])):
         cells = []
@@ -68,20 +104,20 @@ def curve_table(frame: pd.DataFrame, summary: pd.DataFrame) -> Table:
     ``mean`` is the mean first playable turn among games where it comes by the last turn, ``>tN`` the
     probability that it does not.
     """
-    table = Table(title="P(playable on or before turn t), in %", box=box.SIMPLE_HEAD, pad_edge=False,
+    table = Table(title=tr("P(playable on or before turn t), in %"), box=box.SIMPLE_HEAD, pad_edge=False,
                   collapse_padding=True, padding=(0, 1))
-    table.add_column(_text("card or group"), overflow="fold", min_width=12)
-    table.add_column(_text("seat"), no_wrap=True)
+    table.add_column(_text(tr("card or group")), overflow="fold", min_width=12)
+    table.add_column(_text(header("seat")), no_wrap=True)
     turns = sorted(set(frame["turn"]))
     for turn in turns:
         table.add_column(_text(f"t{turn}"), justify="right", no_wrap=True)
-    table.add_column(_text("mean"), justify="right", no_wrap=True)
+    table.add_column(_text(tr("mean")), justify="right", no_wrap=True)
     table.add_column(_text(f">t{turns[-1]}"), justify="right", no_wrap=True)
     rows = {(r.target, r.seat, r.turn): r for r in frame.itertuples(index=False)}
     for s in summary.itertuples(index=False):
         cells = [_percent(rows[(s.target, s.seat, t)].p) for t in turns]
-        mean = "—" if s.mean_turn != s.mean_turn else f"{s.mean_turn:.2f}"
-        table.add_row(_text(s.target), _text(s.seat), *[_text(c) for c in cells], _text(mean),
+        mean = "—" if s.mean_turn != s.mean_turn else number(s.mean_turn, 2)
+        table.add_row(_text(s.target), _text(seat_cell(s.seat)), *[_text(c) for c in cells], _text(mean),
                       _text(_percent(s.p_never)))
     return table
 
@@ -89,10 +125,10 @@ def curve_table(frame: pd.DataFrame, summary: pd.DataFrame) -> Table:
 def _percent(p: float) -> str:
     """A probability in percent with one decimal, never rounded to a certainty it is not (``>99.9``, ``<0.1``)."""
     if 0 < p < 0.0005:
-        return "<0.1"
+        return localise_number("<0.1")
     if 0.9995 <= p < 1:
-        return ">99.9"
-    return f"{100 * p:.1f}"
+        return localise_number(">99.9")
+    return number(100 * p, 1)
 
 
 def key_value_table(rows: list[tuple[str, str]]) -> Table:
@@ -120,13 +156,13 @@ def distribution_table(frame: pd.DataFrame, row_key: str, column_key: str, value
     """A table with one row per ``row_key`` value and one column per ``column_key`` value.
 
     Values are probabilities shown as percentages, or text already formatted
-    when ``formatted`` is true.
+    when ``formatted`` is true. Seats as columns are named as a player reads them.
     """
     table = Table()
-    table.add_column(_text(row_key), justify="right")
+    table.add_column(_text(header(row_key)), justify="right")
     columns = list(dict.fromkeys(frame[column_key]))
     for column in columns:
-        table.add_column(_text(column), justify="right")
+        table.add_column(_text(seat_cell(column) if column_key == "seat" else column), justify="right")
     values = {(getattr(r, row_key), getattr(r, column_key)): getattr(r, value)
               for r in frame.itertuples(index=False)}
     for key in sorted(set(frame[row_key])):
@@ -140,11 +176,11 @@ def violations_table(frame: pd.DataFrame) -> Table:
     table = Table()
     multi = frame["part"].nunique() > 1 if len(frame) else False
     if multi:
-        table.add_column(_text("deck"))
-    for column in ("level", "subject", "found", "allowed", "rule"):
-        table.add_column(_text(column))
+        table.add_column(_text(header("deck")))
+    for column in (N_("level"), N_("subject"), N_("found"), N_("allowed"), N_("rule")):
+        table.add_column(_text(tr(column)))
     for row in frame.itertuples(index=False):
-        cells = [row.level, row.subject, row.found, row.allowed, row.rule]
+        cells = [word(row.level), row.subject, row.found, row.allowed, row.rule]
         table.add_row(*[_text(c) for c in ([row.part] if multi else []) + cells])
     return table
 
@@ -154,22 +190,24 @@ def mulligan_tables(result: MulliganResult) -> list[Table]:
     summary = result.summary.iloc[0]
     rule = summary["mulligan_rule"]
     keep = key_value_table([
-        ("keep the first hand", format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"],
-                                                summary["method"])),
-        ("expected mulligans", f"{summary['expected_mulligans']:.3f}"),
-    ] + [(f"{int(r.mulligans)} mulligan{'s' if r.mulligans != 1 else ''}",
+        (tr("keep the first hand"), format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"],
+                                                    summary["method"])),
+        (tr("expected mulligans"), number(summary["expected_mulligans"], 3)),
+    ] + [(trn("{n} mulligan", "{n} mulligans", int(r.mulligans)),
           format_estimate(r.p, r.ci_low, r.ci_high, r.method)) for r in result.mulligans.itertuples(index=False)])
     by_turn = result.by_turn
     with_rule = by_turn[by_turn["mulligan_rule"] == rule].reset_index(drop=True)
     without = by_turn[by_turn["mulligan_rule"] == "none"].reset_index(drop=True)
     keys = [k for k in ("event", "seat") if with_rule[k].nunique() > 1]
     turns = Table()
-    for column in (*keys, "turn", f"with {rule} mulligan", "keep every hand", "difference"):
+    for column in (*map(header, keys), header("turn"), tr("with {rule} mulligan", rule=rule),
+                   tr("keep every hand"), tr("difference")):
         turns.add_column(_text(column), justify="right")
     for a, b in zip(with_rule.itertuples(index=False), without.itertuples(index=False)):
         cells = [a.turn, format_estimate(a.p, a.ci_low, a.ci_high, a.method), format_probability(b.p),
-                 f"{(a.p - b.p) * 100:+.1f} points"]
-        turns.add_row(*[_text(c) for c in [getattr(a, k) for k in keys] + cells])
+                 format_points(a.p - b.p, 1)]
+        shown_keys = [seat_cell(a.seat) if k == "seat" else getattr(a, k) for k in keys]
+        turns.add_row(*[_text(c) for c in shown_keys + cells])
     return [keep, distribution_table(result.kept_hand, "count", "group"), turns]
 
 
@@ -189,21 +227,25 @@ def ratio_table(result: RatioResult) -> Table:
     table = Table(collapse_padding=True)
     deckout = frame["deckout_turn_first"].notna().any()
     deckout_simulated = methods.get("deckout_turn_first") == "simulate"
-    columns = [f"{group}\ncards", "legal", f"P({group}\nin hand)", f"P({group}≥{flood}\nin hand)"]
+    legal = tr("legal")
+    columns = [tr("{group}\ncards", group=group), legal, tr("P({group}\nin hand)", group=group),
+               tr("P({group}≥{flood}\nin hand)", group=group, flood=flood)]
     if "mulligan_rate" in frame.columns:
-        columns.append("mulligan\nrate")
-    columns.append(f"first {group}\nturn (mean)")
+        columns.append(tr("mulligan\nrate"))
+    columns.append(tr("first {group}\nturn (mean)", group=group))
     if deckout:
-        columns.append("deck runs out\n" + ("(mean turn,\nsimulated)" if deckout_simulated else "(turn, exact)"))
+        columns.append(tr("deck runs out\n(mean turn,\nsimulated)") if deckout_simulated else
+                       tr("deck runs out\n(turn, exact)"))
     copies = "target_copies" in frame.columns
     if copies:
-        columns.append(f"{provenance.get('card') or provenance.get('curve_group')}\ncopies")
+        columns.append(tr("{card}\ncopies", card=provenance.get("card") or provenance.get("curve_group")))
     for column in columns:
-        table.add_column(Text(column), justify="center" if column == "legal" else "right")
-    where = {"hand": "kept hand", "set_aside": f"in the {provenance.get('set_aside_name', 'set-aside cards')}"}
+        table.add_column(Text(column), justify="center" if column == legal else "right")
+    where = {"hand": tr("kept hand"),
+             "set_aside": tr("in the {set_aside}", set_aside=provenance.get("set_aside_name", "set-aside cards"))}
     for event in events:
         for turn in turns:
-            when = where.get(summary["zone"], f"turn {turn}")
+            when = where.get(summary["zone"]) or tr("turn {turn}", turn=turn)
             table.add_column(Text(when if len(events) == 1 else f"{event}\n{when}"), justify="right")
     recommended = {(row.event, int(row.target_turn)): int(row.recommended)
                    for row in result.summary.itertuples(index=False) if not pd.isna(row.recommended)}
@@ -221,15 +263,16 @@ def ratio_table(result: RatioResult) -> Table:
             mark += " ★" if best.get((r.event, r.turn)) == count else ""
             by_turn[r.event, r.turn] = format_estimate(r.p, r.ci_low, r.ci_high, r.method) + mark
         mean = first["expected_first_resource_turn"]
-        cells = [f"{count} (now)" if first["is_current"] else str(count), "✓" if first["legal"] else "✗",
+        cells = [tr("{count} (now)", count=count) if first["is_current"] else str(count),
+                 "✓" if first["legal"] else "✗",
                  approx("p_resource_in_hand") + format_probability(first["p_resource_in_hand"]),
                  approx("p_flood_in_hand") + format_probability(first["p_flood_in_hand"])]
         if "mulligan_rate" in frame.columns:
             cells.append(approx("mulligan_rate") + format_probability(first["mulligan_rate"]))
-        cells.append("–" if mean != mean else f"{approx('expected_first_resource_turn')}{mean:.2f}")  # NaN at 0
+        cells.append("–" if mean != mean else approx("expected_first_resource_turn") + number(mean, 2))  # NaN at 0
         if deckout:
             turn = first["deckout_turn_first"]
-            cells.append("–" if turn != turn else f"≈ {turn:.2f}" if deckout_simulated else f"{turn:g}")
+            cells.append("–" if turn != turn else "≈ " + number(turn, 2) if deckout_simulated else number(turn))
         if copies:
             cells.append(str(first["target_copies"]))
         table.add_row(*[Text(c) for c in cells], *[Text(by_turn.get((e, t), "–")) for e in events for t in turns])
@@ -243,9 +286,10 @@ def compare_table(result: CompareResult) -> Table:
     # With known cards asked by cards drawn, a row is a number of cards drawn, not a turn.
     by_draws = "draws" in frame.columns and frame["turn"].isna().all()
     table = Table()
-    for column in (("event", "deck") if several else ()) + ("cards drawn" if by_draws else "turn", "seat",
-                                                              "deck A", "deck B", "B − A [95% interval]",
-                                                              "p-value"):
+    columns = ((header("event"), header("deck")) if several else ()) + (
+        tr("cards drawn") if by_draws else header("turn"), header("seat"), tr("deck A"), tr("deck B"),
+        tr("B − A [95% interval]"), tr("p-value"))
+    for column in columns:
         table.add_column(Text(column), justify="right")
     # Each deck's own interval, from its odds table, so that a simulated p is written with its digits.
     odds = {(o.deck, o.event, o.seat, o.turn): o for o in result.odds.itertuples(index=False)}
@@ -257,9 +301,11 @@ def compare_table(result: CompareResult) -> Table:
 
     for r in frame.itertuples(index=False):
         interval = format_difference(r.diff, r.diff_ci_low, r.diff_ci_high, r.method)
-        p_value = "exact" if r.method == "exact" else (f"{r.p_value:.2g}" if r.p_value >= 1e-4 else "< 0.0001")
-        cells = [r.draws if by_draws else r.turn, r.seat, shown(r.deck_a, r), shown(r.deck_b, r), interval,
-                 p_value]
+        # "exact" is the same word in French.
+        p_value = "exact" if r.method == "exact" else localise_number(f"{r.p_value:.2g}" if r.p_value >= 1e-4
+                                                                      else "< 0.0001")
+        cells = [r.draws if by_draws else r.turn, seat_cell(r.seat), shown(r.deck_a, r), shown(r.deck_b, r),
+                 interval, p_value]
         table.add_row(*[Text(str(c)) for c in ([r.event, r.deck_b] if several else []) + cells])
     return table
 
@@ -272,14 +318,14 @@ def hand_advice_table(frame: pd.DataFrame) -> Table:
     """
     replacing = (frame["mulligan_rule"] == "hearthstone").any()
     table = Table()
-    headers = ("keep whole", "best replacement", "keep − replace") if replacing else \
-        ("keep", "mulligan", "keep − mulligan")
-    for column in ("seat", *headers, "advice"):
-        table.add_column(_text(column), justify="right")
+    headers = (N_("keep whole"), N_("best replacement"), N_("keep − replace")) if replacing else \
+        (N_("keep"), N_("mulligan"), N_("keep − mulligan"))
+    for column in (N_("seat"), *headers, N_("advice")):
+        table.add_column(_text(tr(column)), justify="right")
     for r in frame.itertuples(index=False):
-        advice = f"{r.advice} (forced by the rule)" if r.forced else r.advice
-        table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_keep),
-                                           format_probability(r.p_mulligan), f"{r.margin * 100:+.1f} points",
+        advice = tr("{advice} (forced by the rule)", advice=word(r.advice)) if r.forced else word(r.advice)
+        table.add_row(*[_text(c) for c in (seat_words(r.seat), format_probability(r.p_keep),
+                                           format_probability(r.p_mulligan), format_points(r.margin, 1),
                                            advice)])
     return table
 
@@ -288,14 +334,15 @@ def keep_policy_summary_table(frame: pd.DataFrame) -> Table:
     """One row per seat: P(event by the turn) with the best decisions and with the keep rule, and the gain."""
     keep = frame["keep"].iloc[0]
     # The Hearthstone comparison: kept whole when the keep rule holds, else every card outside the groups replaced.
-    rule = f"keep rule {keep},\nelse replace other" if (frame["mulligan_rule"] == "hearthstone").any() else \
-        f"keep rule {keep}"
+    rule = tr("keep rule {keep},\nelse replace other", keep=keep) \
+        if (frame["mulligan_rule"] == "hearthstone").any() else tr("keep rule {keep}", keep=keep)
     table = Table()
-    for column in ("seat", "best decisions", rule, "gain", "first hand kept\n(best / keep rule)"):
+    for column in (header("seat"), tr("best decisions"), rule, tr("gain"),
+                   tr("first hand kept\n(best / keep rule)")):
         table.add_column(_text(column), justify="right")
     for r in frame.itertuples(index=False):
-        table.add_row(*[_text(c) for c in (f"{r.seat} player", format_probability(r.p_best),
-                                           format_probability(r.p_keep_rule), f"{r.gain * 100:+.2f} points",
+        table.add_row(*[_text(c) for c in (seat_words(r.seat), format_probability(r.p_best),
+                                           format_probability(r.p_keep_rule), format_points(r.gain, 2),
                                            f"{format_probability(r.p_keep_first_best)} / "
                                            f"{format_probability(r.p_keep_first_rule)}")])
     return table
@@ -307,14 +354,15 @@ def keep_policy_table(frame: pd.DataFrame, replacing: bool = False) -> Table:
     ``replacing``: Hearthstone, where the mulligan is the best cards to replace.
     """
     table = Table()
-    table.add_column(_text("hand"), no_wrap=True)
-    headers = ("keep whole", "best\nreplacement", "keep − replace", "best", "keep rule,\nelse replace other") \
-        if replacing else ("keep", "mulligan", "keep − mulligan", "best", "keep rule")
-    for column in ("P(hand)", *headers):
-        table.add_column(_text(column), justify="right")
+    table.add_column(_text(tr("hand")), no_wrap=True)
+    headers = (N_("keep whole"), N_("best\nreplacement"), N_("keep − replace"), N_("best"),
+               N_("keep rule,\nelse replace other")) \
+        if replacing else (N_("keep"), N_("mulligan"), N_("keep − mulligan"), N_("best"), N_("keep rule"))
+    for column in (N_("P(hand)"), *headers):
+        table.add_column(_text(tr(column)), justify="right")
     ordered = frame.assign(order=(frame["decision"] != "keep")).sort_values("order", kind="stable")
     for r in ordered.itertuples(index=False):
         table.add_row(*[_text(c) for c in (r.hand, format_probability(r.p_hand), format_probability(r.p_keep),
-                                           format_probability(r.p_mulligan), f"{r.margin * 100:+.1f} points",
-                                           r.decision, r.keep_rule)])
+                                           format_probability(r.p_mulligan), format_points(r.margin, 1),
+                                           word(r.decision), word(r.keep_rule))])
     return table

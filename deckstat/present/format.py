@@ -14,17 +14,38 @@ import numpy as np
 import pandas as pd
 
 from deckstat.errors import DeckstatError, param, render_marks
+from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.results import RatioResult, Result
 
 #: How the seed of a simulated run is passed again on the command line.
 SEED_RERUN = "--seed {seed}"
 
 
+#: How the seat of a result is named for a reader; ``now`` is a known-cards question asked from now.
+SEAT_WORDS = {"first": N_("first player"), "second": N_("second player"), "now": N_("from now")}
+
+
+def seat_words(seat: str) -> str:
+    """A seat of a result as a player reads it (``first`` -> "first player", "premier joueur" in French).
+
+    Examples
+    --------
+    >>> seat_words("second")
+    'second player'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     seat_words("first")
+    'premier joueur'
+    """
+    return tr(SEAT_WORDS[seat]) if seat in SEAT_WORDS else str(seat)
+
+
 def format_probability(p: float) -> str:
-    """Format a probability as a percentage a player can read.
+    r"""Format a probability as a percentage a player can read.
 
     One decimal in the middle of the range; near 0 or 1, enough decimals to
-    show how far from certain it is.
+    show how far from certain it is. French writes a decimal comma and a
+    no-break space before ``%``.
 
     Examples
     --------
@@ -36,10 +57,18 @@ def format_probability(p: float) -> str:
     '0%'
     >>> format_probability(1e-7)
     '0.00001%'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_probability(0.8734), format_probability(1e-7)
+    ('87,3\xa0%', '0,00001\xa0%')
     """
     if p is None or pd.isna(p):
         return "–"
-    p = float(p)
+    return localise_number(_probability(float(p)))
+
+
+def _probability(p: float) -> str:
+    """:func:`format_probability` in English, whatever the language (the text other formats are built from)."""
     if p <= 0.0:
         return "0%"
     if p >= 1.0:
@@ -76,13 +105,22 @@ def interval_decimals(low: float, high: float) -> int:
 
 
 def format_percent(p: float, decimals: int) -> str:
-    """``p`` as a percentage with ``decimals`` decimals; never 0% or 100% unless it is exactly 0 or 1.
+    r"""``p`` as a percentage with ``decimals`` decimals; never 0% or 100% unless it is exactly 0 or 1.
 
     Examples
     --------
     >>> format_percent(0.5, 2), format_percent(0.99991, 1), format_percent(1.0, 3), format_percent(0.00012, 1)
     ('50.00%', '99.99%', '100%', '0.01%')
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_percent(0.5, 2)
+    '50,00\xa0%'
     """
+    return localise_number(_percent(p, decimals))
+
+
+def _percent(p: float, decimals: int) -> str:
+    """:func:`format_percent` in English, whatever the language."""
     p = float(p)
     if p <= 0.0:
         return "0%"
@@ -97,8 +135,23 @@ def format_percent(p: float, decimals: int) -> str:
     return f"{text}%"
 
 
+def format_interval(low: str, high: str) -> str:
+    r"""The two ends of an interval, already written: ``[1.2%, 3.4%]``; French ``[1,2 % ; 3,4 %]``.
+
+    French separates the ends with a semicolon, since its decimal mark is the comma.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_interval("1,2\xa0%", "3,4\xa0%")
+    '[1,2\xa0%\xa0; 3,4\xa0%]'
+    """
+    return tr("[{low}, {high}]", low=low, high=high)
+
+
 def format_estimate(p: float, low: float, high: float, method: str) -> str:
-    """``p`` as a percentage, with its 95% interval when simulated.
+    r"""``p`` as a percentage, with its 95% interval when simulated.
 
     Exact numbers (and intervals of zero width) are written by
     :func:`format_probability`. A simulated number is written with the
@@ -122,6 +175,11 @@ def format_estimate(p: float, low: float, high: float, method: str) -> str:
     '100% [99.62%, 100%]'
     >>> format_estimate(0.5, 0.5, 0.5, "exact")
     '50.0%'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_estimate(0.8734, 0.872747, 0.874050, "simulate"), format_estimate(0.999, 0.99436, 0.99982,
+    ...                                                                            "simulate")
+    ('87,34\xa0% ± 0,07\xa0%', '99,9\xa0% [99,4\xa0%\xa0; 99,98\xa0%]')
     """
     if method != "simulate" or pd.isna(low) or pd.isna(high) or not float(high) > float(low):
         return format_probability(p)
@@ -129,17 +187,37 @@ def format_estimate(p: float, low: float, high: float, method: str) -> str:
     decimals = interval_decimals(low, high)
     below, above = (p - low) * 100, (high - p) * 100
     half = round(max(below, above), decimals)
-    shown = format_percent(p, decimals)
+    shown = _percent(p, decimals)
     centre = float(shown.rstrip("%"))
     # Symmetric: the arms differ by less than half a unit of the last decimal shown.
     symmetric = abs(below - above) < 0.5 * 10 ** -decimals
     if symmetric and 0 < p < 1 and centre - half >= 0 and centre + half <= 100:
-        return f"{shown} ± {half:.{decimals}f}%"
-    return f"{shown} [{format_percent(low, decimals)}, {format_percent(high, decimals)}]"
+        return f"{localise_number(shown)} ± {localise_number(f'{half:.{decimals}f}%')}"
+    return f"{localise_number(shown)} {format_interval(format_percent(low, decimals), format_percent(high, decimals))}"
+
+
+def format_points(diff: float, decimals: int = 1) -> str:
+    r"""A difference of probabilities in percentage points, signed: ``+7.4 pp``; French ``+7,4 pts``.
+
+    Examples
+    --------
+    >>> format_points(0.0737), format_points(-0.0213, 2)
+    ('+7.4 pp', '-2.13 pp')
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_points(0.0737)
+    '+7,4\xa0pts'
+    """
+    return tr("{points} pp", points=_signed(diff, decimals))
+
+
+def _signed(diff: float, decimals: int) -> str:
+    """``diff`` in percentage points with its sign and ``decimals`` decimals, in the language's numbers."""
+    return localise_number(f"{float(diff) * 100:+.{decimals}f}")
 
 
 def format_difference(diff: float, low: float, high: float, method: str) -> str:
-    """A difference of probabilities in percentage points, with its 95% interval when simulated.
+    r"""A difference of probabilities in percentage points, with its 95% interval when simulated.
 
     The decimals follow the interval's width as in :func:`format_estimate`
     (at least 2 for exact differences).
@@ -147,15 +225,18 @@ def format_difference(diff: float, low: float, high: float, method: str) -> str:
     Examples
     --------
     >>> format_difference(0.0737, 0.0737, 0.0737, "exact")
-    '+7.37 pts'
+    '+7.37 pp'
     >>> format_difference(-0.0213, -0.0251, -0.0175, "simulate")
-    '-2.13 pts [-2.51, -1.75]'
+    '-2.13 pp [-2.51, -1.75]'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     format_difference(-0.0213, -0.0251, -0.0175, "simulate")
+    '-2,13\xa0pts [-2,51\xa0; -1,75]'
     """
     if method != "simulate" or pd.isna(low) or pd.isna(high) or not float(high) > float(low):
-        return f"{float(diff) * 100:+.2f} pts"
+        return format_points(diff, 2)
     decimals = max(2, interval_decimals(low, high))
-    return (f"{float(diff) * 100:+.{decimals}f} pts [{float(low) * 100:+.{decimals}f}, "
-            f"{float(high) * 100:+.{decimals}f}]")
+    return f"{format_points(diff, decimals)} {format_interval(_signed(low, decimals), _signed(high, decimals))}"
 
 
 def _plain(value: object) -> object:
@@ -209,7 +290,8 @@ def to_csv(result: Result, table: str | None = None) -> str:
     frames = result.frames()
     name = next(iter(frames)) if table is None else table
     if name not in frames:
-        raise DeckstatError(f"{param('table')} must be one of {', '.join(frames)}, got {name!r}")
+        raise DeckstatError(tr("{table} must be one of {choices}, got {name!r}", table=param("table"),
+                               choices=", ".join(frames), name=name))
     frame = frames[name]
     extra = {k: v for k, v in provenance_columns(result.provenance).items() if k not in frame.columns}
     return frame.assign(**extra).to_csv(index=False, lineterminator="\n")
@@ -218,10 +300,25 @@ def to_csv(result: Result, table: str | None = None) -> str:
 def ratio_where(zone: str, turn: int, set_aside_name: str = "set-aside cards") -> str:
     """Where and when a ratio target is checked, in words ("in the kept opening hand", "by turn 3")."""
     if zone == "set_aside":
-        return f"in the {set_aside_name}"
+        return tr("in the {set_aside}", set_aside=set_aside_name)
     if zone == "bottom":
-        return f"under the deck by turn {turn}"
-    return "in the kept opening hand" if zone == "hand" or turn == 0 else f"by turn {turn}"
+        return tr("under the deck by turn {turn}", turn=turn)
+    return tr("in the kept opening hand") if zone == "hand" or turn == 0 else tr("by turn {turn}", turn=turn)
+
+
+def _plural_of(counts: str) -> int:
+    """The number a list of counts written ``"11, 13"`` agrees with: the count itself when it is alone."""
+    parts = str(counts).split(", ")
+    return int(parts[0]) if len(parts) == 1 and parts[0].isdigit() else 2
+
+
+def _more_trials(result: RatioResult | None = None) -> str:
+    """How to decide what the sweep could not: more trials, or the exact engine where it applies."""
+    if result is not None and result.provenance.get("mulligan_rule") in ("none", "bottom") and \
+            result.provenance.get("mulligan_limit", 0) <= 1:
+        return tr("simulate more trials ({trials}) or use the exact engine ({exact})", trials=param("n_trials"),
+                  exact=param("method", "exact"))
+    return tr("simulate more trials ({trials})", trials=param("n_trials"))
 
 
 def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) -> list[str]:
@@ -252,27 +349,30 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
 
         if summary.decision == "decided":
             k = int(summary.recommended)
-            text = f"recommended: {k} {label} cards, the smallest legal count with {goal} ({shown(k)})"
+            text = trn("recommended: {n} {label} card, the smallest legal count with {goal} ({estimate})",
+                       "recommended: {n} {label} cards, the smallest legal count with {goal} ({estimate})", k,
+                       label=label, goal=goal, estimate=shown(k))
         elif summary.decision == "none" and legal.empty:
-            text = (f"no recommendation: no count swept from {at_turn.index.min()} to {at_turn.index.max()} gives "
-                    "a legal deck")
+            text = tr("no recommendation: no count swept from {low} to {high} gives a legal deck",
+                      low=at_turn.index.min(), high=at_turn.index.max())
         elif summary.decision == "none":
             best = int(legal["p"].idxmax())
-            text = (f"no legal count from {legal.index.min()} to {legal.index.max()} reaches {goal} (highest: "
-                    f"{best} {label} cards, {shown(best)})")
+            text = trn("no legal count from {low} to {high} reaches {goal} (highest: {n} {label} card, {estimate})",
+                       "no legal count from {low} to {high} reaches {goal} (highest: {n} {label} cards, {estimate})",
+                       best, low=legal.index.min(), high=legal.index.max(), goal=goal, label=label,
+                       estimate=shown(best))
         else:
-            unsure = [int(k) for k, status in legal["target_status"].items() if status == "undecided"]
-            how = f"simulate more trials ({param('n_trials')})"
-            if result.provenance.get("mulligan_rule") in ("none", "bottom") and \
-                    result.provenance.get("mulligan_limit", 0) <= 1:
-                how += f" or use the exact engine ({param('method', 'exact')})"
-            text = (f"undecided: the 95% interval of P({summary.event}) {where} contains "
-                    f"{format_probability(target)} at {', '.join(map(str, unsure))} {label} cards; {how}")
+            unsure = ", ".join(str(int(k)) for k, status in legal["target_status"].items() if status == "undecided")
+            text = trn("undecided: the 95% interval of P({event}) {where} contains {target} at {counts} {label} card; "
+                       "{how}",
+                       "undecided: the 95% interval of P({event}) {where} contains {target} at {counts} {label} "
+                       "cards; {how}", _plural_of(unsure), event=summary.event, where=where,
+                       target=format_probability(target), counts=unsure, label=label, how=_more_trials(result))
         smallest = summary.smallest_reaching
         if not pd.isna(smallest) and not bool(summary.smallest_reaching_legal):
             broken = str(at_turn.loc[int(smallest), "violations"]).split("; ")
-            text += (f"; {int(smallest)} would reach the target but is illegal: {broken[0]}"
-                     f"{' …' if len(broken) > 1 else ''}")
+            text = tr("{text}; {count} would reach the target but is illegal: {violation}", text=text,
+                      count=int(smallest), violation=broken[0] + (" …" if len(broken) > 1 else ""))
         lines.append(render_marks(text, names))
     return lines
 
@@ -282,28 +382,34 @@ def _best_sentence(result: RatioResult, summary) -> str:
     rows = result.table[(result.table["event"] == summary.event) & (result.table["turn"] == summary.target_turn)]
     at_turn = rows.set_index("resource_count")
     label, turn = summary.group, int(summary.target_turn)
-    goal = f"P({summary.event}) by turn {turn}"
+    goal = tr("P({event}) by turn {turn}", event=summary.event, turn=turn)
     if summary.best_decision == "none":
-        return (f"no best count: no count swept from {at_turn.index.min()} to {at_turn.index.max()} gives a legal "
-                "deck")
+        return tr("no best count: no count swept from {low} to {high} gives a legal deck",
+                  low=at_turn.index.min(), high=at_turn.index.max())
     k = int(summary.best)
     row = at_turn.loc[k]
     shown = format_estimate(row["p"], row["ci_low"], row["ci_high"], row["method"])
     close = summary.close_to_best
     if summary.best_decision == "decided":
-        text = f"best: {k} {label} cards, the legal count with the highest {goal} ({shown})"
+        text = trn("best: {n} {label} card, the legal count with the highest {goal} ({estimate})",
+                   "best: {n} {label} cards, the legal count with the highest {goal} ({estimate})", k, label=label,
+                   goal=goal, estimate=shown)
         if close:
-            text += f"; {close} {label} cards give the same"
+            text = trn("{text}; {close} {label} card gives the same", "{text}; {close} {label} cards give the same",
+                       _plural_of(close), text=text, close=close, label=label)
         return text
-    how = f"simulate more trials ({param('n_trials')})"
-    return (f"best estimate: {k} {label} cards, {goal} {shown}, but the 95% intervals at {close} {label} cards "
-            f"overlap its own, so the sweep cannot tell them apart; {how}")
+    return trn("best estimate: {n} {label} card, {goal} {estimate}, but the 95% intervals at {close} {label} cards "
+               "overlap its own, so the sweep cannot tell them apart; {how}",
+               "best estimate: {n} {label} cards, {goal} {estimate}, but the 95% intervals at {close} {label} cards "
+               "overlap its own, so the sweep cannot tell them apart; {how}", k, label=label, goal=goal,
+               estimate=shown, close=close, how=_more_trials())
 
 
 def seed_note(provenance: Mapping, rerun: str = "rng={seed}") -> str:
     """The seed of a simulated run and how to run it again ("" when the provenance records no seed).
 
-    ``rerun`` writes how the caller passes a seed back, e.g. a command-line flag.
+    ``rerun`` writes how the caller passes a seed back, e.g. a command-line flag. The seed is written as it is
+    typed back, without thousands separators.
 
     Examples
     --------
@@ -311,14 +417,19 @@ def seed_note(provenance: Mapping, rerun: str = "rng={seed}") -> str:
     'seed 483920175 (rerun with --seed 483920175)'
     >>> seed_note({"seed": None, "seed_entropy": 12, "seed_spawn_key": [3]})
     'seed entropy 12, spawn key [3]'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     seed_note({"seed": 483920175}, "--seed {seed}")
+    'graine 483920175 (relancer avec --seed 483920175)'
     """
     seed = provenance.get("seed")
     if seed is not None:
-        return f"seed {seed} (rerun with {rerun.format(seed=seed)})"
+        return tr("seed {seed} (rerun with {rerun})", seed=seed, rerun=rerun.format(seed=seed))
     if provenance.get("seed_entropy") is None:
         return ""
     # A Generator that had already been drawn from: no single number gives its streams again.
-    return f"seed entropy {provenance['seed_entropy']}, spawn key {list(provenance.get('seed_spawn_key', []))}"
+    return tr("seed entropy {entropy}, spawn key {key}", entropy=provenance["seed_entropy"],
+              key=list(provenance.get("seed_spawn_key", [])))
 
 
 def simulation_note(result, rerun: str = "rng={seed}") -> str:
@@ -331,7 +442,8 @@ def simulation_note(result, rerun: str = "rng={seed}") -> str:
     trials = trial_count(result)
     if not seed or trials is None:
         return ""
-    return f"simulated: {trials:,} trials, {seed}, 95% Wilson intervals (± or [low, high])"
+    return trn("simulated: {n} trial, {seed}, 95% Wilson intervals (± or [low, high])",
+               "simulated: {n} trials, {seed}, 95% Wilson intervals (± or [low, high])", trials, seed=seed)
 
 
 def trial_count(result: Result) -> int | None:
@@ -352,49 +464,70 @@ def policy_note(provenance: Mapping) -> str:
     "no card has a draw or mill effect, so only the rules' draws move the decks (policy on_draw)"
     >>> policy_note({"policy": "on_draw", "policy_text": "played when drawn", "effect_cards": [8, 8]})
     'policy on_draw: played when drawn; 8 cards of each deck have a draw or mill effect'
+    >>> policy_note({"policy": "none", "policy_text": "card effects are ignored", "effect_cards": [1, 0]})
+    "policy none: card effects are ignored; 1 card of the first player's deck and 0 of the second's has a draw or \
+mill effect, not played"
     """
     policy = provenance["policy"]
-    text = f"policy {policy}: {provenance['policy_text']}"
+    text = tr("policy {policy}: {text}", policy=policy, text=provenance["policy_text"])
     cards = provenance.get("effect_cards")
     if cards is None or (policy == "none" and not any(cards)):
         return text
     if not any(cards):
-        return f"no card has a draw or mill effect, so only the rules' draws move the decks " \
-               f"(policy {policy})"
+        return tr("no card has a draw or mill effect, so only the rules' draws move the decks (policy {policy})",
+                  policy=policy)
     if cards[0] == cards[1]:
-        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of each deck"
-        verb = "has" if cards[0] == 1 else "have"
+        text = trn("{text}; {n} card of each deck has a draw or mill effect",
+                   "{text}; {n} cards of each deck have a draw or mill effect", cards[0], text=text)
     else:
-        counted = f"{cards[0]} card{'s' if cards[0] != 1 else ''} of the first player's deck and {cards[1]} of the " \
-                  "second's"
-        verb = "have" if sum(cards) != 1 else "has"
-    return f"{text}; {counted} {verb} a draw or mill effect" + (", not played" if policy == "none" else "")
+        first = trn("{n} card of the first player's deck", "{n} cards of the first player's deck", cards[0])
+        text = trn("{text}; {first} and {second} of the second's has a draw or mill effect",
+                   "{text}; {first} and {second} of the second's have a draw or mill effect", sum(cards), text=text,
+                   first=first, second=number(cards[1]))
+    return tr("{text}, not played", text=text) if policy == "none" else text
 
 
 def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = None) -> str:
-    """The mulligan in force, in words ("" when the game has none)."""
+    r"""The mulligan in force, in words ("" when the game has none).
+
+    Examples
+    --------
+    >>> rules_note({"mulligan_rule": "bottom", "mulligan_limit": 1, "keep": "Terrain>=1"}, "bottom", 0.8734)
+    'bottom mulligan (up to 1), keep rule Terrain>=1, first hand kept 87.3%'
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     rules_note({"mulligan_rule": "bottom", "mulligan_limit": 1, "keep": "Terrain>=1"}, "bottom", 0.8734)
+    'mulligan bottom (1 au plus), règle de garde Terrain>=1, première main gardée à 87,3\xa0%'
+    """
     rule = provenance.get("mulligan_rule", "none")
     if rule == "none":
-        return "no mulligan" if profile_mulligan != "none" else ""
-    note = f"{rule} mulligan (up to {provenance['mulligan_limit']}), keep rule {provenance['keep']}"
+        return tr("no mulligan") if profile_mulligan != "none" else ""
+    note = tr("{rule} mulligan (up to {limit}), keep rule {keep}", rule=rule,
+              limit=number(provenance["mulligan_limit"]), keep=provenance["keep"])
     if p_keep is not None:
-        note += f", first hand kept {format_probability(p_keep)}"
+        note = tr("{note}, first hand kept {p}", note=note, p=format_probability(p_keep))
     return note
 
 
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
-    """When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
+    r"""When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
 
     Examples
     --------
     >>> table = pd.DataFrame({"turn": [24], "p": [1.0], "cdf": [1.0]})
     >>> game_end_line(table, "at the later of the two decks' run-out turns")
     "the game ends by deck-out on turn 24, at the later of the two decks' run-out turns"
+    >>> table = pd.DataFrame({"turn": [20, 21], "p": [0.25, 0.75], "cdf": [0.25, 1.0]})
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     game_end_line(table, "…")
+    "la partie s'arrête faute de cartes au tour 21 (médiane\xa0; moyenne 20,75, au plus tôt 20, au plus tard 21), …"
     """
     turns, p = game_end["turn"].to_numpy(), game_end["p"].to_numpy(dtype=float)
     median = int(turns[np.searchsorted(game_end["cdf"].to_numpy(dtype=float), 0.5)])
     if len(turns) == 1:
-        return f"the game ends by deck-out on turn {median}, {when_text}"
+        return tr("the game ends by deck-out on turn {turn}, {when}", turn=median, when=when_text)
     mean = float(np.dot(turns, p) / p.sum())
-    return (f"the game ends by deck-out on turn {median} (median; mean {mean:.2f}, earliest {turns.min()}, latest "
-            f"{turns.max()}), {when_text}")
+    return tr("the game ends by deck-out on turn {turn} (median; mean {mean}, earliest {earliest}, latest {latest}), "
+              "{when}", turn=median, mean=number(mean, 2), earliest=int(turns.min()), latest=int(turns.max()),
+              when=when_text)

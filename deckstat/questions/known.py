@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_seats, check_turns
+from deckstat._validate import check_seats, check_turns, seat_name
 from deckstat.engines.known import known_zone_odds
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
@@ -73,7 +73,7 @@ def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
     """
     profile = setup.profile
     seats = check_seats(seat)
-    from_now = isinstance(seat, str) and seat in BOTH_SEATS
+    from_now = seat_name(seat) in BOTH_SEATS
     if draws is not None:
         if turns_given:
             raise DeckstatError(f"give {param('turns')} or {param('draws')}, not both")
