@@ -76,7 +76,7 @@ COMMANDS = {
                  "valeur p", "B − A [intervalle à 95\u00a0%]", "premier joueur", "\u00a0pts"],
                 ["sample_deck.csv → sample_deck_v2.csv:", "Yéti en Vacances removed", "Wankul; A =", "p-value",
                  "B − A [95% interval]", " pp"]),
-    "games": (["games"], ["jeu", "deck vide"], ["game", "deck-out"]),
+    "games": (["games"], ["jeu", "deck épuisé"], ["game", "deck-out"]),
     "validate": (["validate", ILLEGAL, "-g", "wankul"], ["50 cartes\u00a0: illégal", "niveau", "erreur"],
                  ["50 cards: not legal", "level", "error"]),
 }
