@@ -198,15 +198,15 @@ def stdout_is_file() -> bool:
         return False
 
 
-def excel_csv(explicit: bool | None = None, *, to_file: bool | None = None) -> bool:
+def excel_csv(*, to_file: bool | None = None) -> bool:
     """Whether a CSV is written in the spreadsheet dialect.
 
-    As ``--excel``/``--no-excel`` say (or ``explicit``); otherwise in French when the CSV goes to a file
-    (``to_file``; default: whether stdout is one).
+    As ``--excel``/``--no-excel`` say; otherwise in French when the CSV goes to a file (``to_file``; default:
+    whether stdout is one).
     """
     from deckstat.i18n import get_language
 
-    chosen = _excel.get() if explicit is None else explicit
+    chosen = _excel.get()
     if chosen is not None:
         return chosen
     return get_language() == "fr" and (stdout_is_file() if to_file is None else to_file)
