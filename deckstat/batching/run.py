@@ -47,6 +47,7 @@ from deckstat.engines.runner import (
     widest_half_width,
 )
 from deckstat.errors import DeckstatError, param
+from deckstat.present.spreadsheet import PLAIN, csv_bytes, spreadsheet_dialect
 from deckstat.results import Result
 
 MANIFEST = "manifest.json"
@@ -479,7 +480,7 @@ def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) 
 
 def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, overwrite: bool = False,
-          run_task: RunTask | None = None) -> BatchResult:
+          run_task: RunTask | None = None, excel: bool = False) -> BatchResult:
     """Run every task of a batch spec and gather their tables into one tidy table.
 
     Parameters
@@ -507,6 +508,11 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     run_task : callable, optional
         ``run_task(task, seed) -> DataFrame`` (default:
         :func:`deckstat.batching.run_task`); must be picklable for processes and Dask.
+    excel : bool
+        Write ``results.csv`` in the spreadsheet dialect of the current
+        language (:mod:`deckstat.present.spreadsheet`: in French ``;`` and a
+        decimal comma, UTF-8 with a byte order mark) instead of plain CSV;
+        the manifest's ``results_csv`` says which.
 
     Returns
     -------
@@ -579,7 +585,9 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     failed = any(entry["status"] != "ok" for entry in entries)
     manifest.update(tasks=entries, ended=_now(), status="failed" if failed else "complete")
     if folder is not None:
-        write_atomic(folder / RESULTS_CSV, lambda p: table.to_csv(p, index=False, lineterminator="\n"))
+        dialect = spreadsheet_dialect() if excel else PLAIN
+        manifest["results_csv"] = {"sep": dialect.sep, "decimal": dialect.decimal, "encoding": dialect.encoding}
+        write_atomic(folder / RESULTS_CSV, lambda p: p.write_bytes(csv_bytes(table, dialect)))
         if parquet:
             write_atomic(folder / RESULTS_PARQUET, lambda p: _parquet_ready(table).to_parquet(p, index=False))
         _write_json(folder / MANIFEST, manifest)

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.cli.options import FLAGS, LangOpt, stdout, user_errors
+from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, stdout, user_errors
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, tr, trn
 
@@ -102,6 +102,7 @@ def batch_command(
                                         "per task and seat, in --out/plots/.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
 
@@ -126,7 +127,8 @@ def batch_command(
                                    "--dry-run", out=BATCH_FLAGS["out"]))
         try:
             with _progress(quiet):
-                result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite)
+                result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
+                               excel=excel_csv(to_file=True))
         except KeyboardInterrupt:
             typer.echo(tr("interrupted: the finished tasks are in {journal}; run the same command with --resume to "
                           "finish", journal=out / JOURNAL), err=True)

@@ -31,6 +31,7 @@ from deckstat.cli.options import (
     DroughtOrder,
     EventsOpt,
     ExactOpt,
+    ExcelOpt,
     Format,
     FormatOpt,
     GameOpt,
@@ -127,7 +128,7 @@ CopiesBy.__doc__ = "Readings of a copy limit."
 
 @app.command()
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
-             table: TableOpt = None, lang: LangOpt = None,
+             table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name, or by printing (name and collector "
                  "number, set, clan, rarity). Default: as the game profile says.")] = None) -> None:
@@ -191,6 +192,7 @@ def odds(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -317,6 +319,7 @@ def when(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -386,6 +389,7 @@ def curve(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
 
@@ -458,6 +462,7 @@ def mulligan(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -620,6 +625,7 @@ def deckout(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -729,6 +735,7 @@ def ratio(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -842,6 +849,7 @@ def compare(
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
+    excel: ExcelOpt = None,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -995,4 +1003,7 @@ app.command("batch")(batch_command)
 
 def main() -> None:
     """Entry point of the ``deckstat`` command."""
+    from deckstat.cli.terminal import protect_streams
+
+    protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
     app()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -168,10 +172,63 @@ PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the resu
 
 
 def stdout() -> Console:
-    """A console that prints text from decks and profiles as is."""
+    """A console that prints text from decks and profiles as is, in the characters stdout's encoding has."""
+    from deckstat.cli.terminal import plain_console_hooks
+
     # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
-    return Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
-                   emoji=False, highlight=False)
+    console = Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
+                      emoji=False, highlight=False)
+    for hook in plain_console_hooks(console.encoding):
+        console.push_render_hook(hook)
+    return console
+
+
+def use_excel(value: bool | None) -> bool | None:
+    """Remember this command's ``--excel``/``--no-excel`` (``None``: neither) for :func:`emit`."""
+    # Always set, also to None: in one process (tests, notebooks) a command must not inherit the last one's choice.
+    _excel.set(value)
+    return value
+
+
+_excel: ContextVar[bool | None] = ContextVar("deckstat_excel", default=None)
+ExcelOpt = Annotated[bool | None, typer.Option(
+    "--excel/--no-excel", callback=use_excel, show_default=False,
+    help="With --format csv: a file a spreadsheet opens as it is, in the language's dialect (French: ; and a "
+    "decimal comma), UTF-8 with a BOM, formulas neutralised. Default: on when the language is French and "
+    "stdout is a file; --no-excel writes the plain CSV programs read.")]
+
+
+def stdout_is_file() -> bool:
+    """Whether stdout is a regular file (``> results.csv``) rather than a terminal or a pipe."""
+    try:
+        return stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):  # a stream without a file descriptor (a test's capture)
+        return False
+
+
+def excel_csv(*, to_file: bool | None = None) -> bool:
+    """Whether a CSV is written in the spreadsheet dialect.
+
+    As ``--excel``/``--no-excel`` say; otherwise in French when the CSV goes to a file (``to_file``; default:
+    whether stdout is one).
+    """
+    from deckstat.i18n import get_language
+
+    chosen = _excel.get()
+    if chosen is not None:
+        return chosen
+    return get_language() == "fr" and (stdout_is_file() if to_file is None else to_file)
+
+
+def _write_bytes(data: bytes) -> None:
+    """Write ``data`` to stdout as they are (a spreadsheet's CSV is UTF-8 whatever the terminal's encoding)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(data.decode("utf-8-sig"))
+        return
+    buffer.write(data)
+    buffer.flush()
 
 
 @contextmanager
@@ -230,14 +287,25 @@ def draw(path: Path | None, function: str, result) -> None:
 
 def emit(result: Result, fmt: Format, table: str | None, title: str,
          build: Callable[[], list[Table | Text]] | None = None) -> None:
-    """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes."""
+    """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes.
+
+    The CSV is in the spreadsheet dialect when :func:`excel_csv` says so (``--excel``, or French into a file).
+    """
     from deckstat.present import format as present  # it loads pandas, which --help does without
 
     check_table(fmt, table)
-    if fmt is Format.csv:
+    if fmt is Format.csv and excel_csv():
+        from deckstat.present.spreadsheet import spreadsheet_dialect
+
+        _write_bytes(present.to_csv(result, table, excel=True).encode(spreadsheet_dialect().encoding))
+    elif fmt is Format.csv:
         sys.stdout.write(present.to_csv(result, table))
     elif fmt is Format.json:
-        sys.stdout.write(present.to_json(result) + "\n")
+        text = present.to_json(result)
+        if not _can_write(text):
+            # \u escapes: the same JSON, in the characters any encoding has.
+            text = json.dumps(json.loads(text), ensure_ascii=True, indent=2)
+        sys.stdout.write(text + "\n")
     else:
         console = stdout()
         console.print(Text(title), soft_wrap=True)
@@ -245,8 +313,21 @@ def emit(result: Result, fmt: Format, table: str | None, title: str,
             console.print(shown)
 
 
+def _can_write(text: str) -> bool:
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_table(fmt: Format, table: str | None) -> None:
-    """Refuse --table without --format csv, where it would be ignored."""
+    """Refuse --table and --excel without --format csv, where they would be ignored."""
+    from deckstat.i18n import tr
+
+    if _excel.get() and fmt is not Format.csv:
+        raise DeckstatError(tr("--excel writes the CSV of --format csv for a spreadsheet; with --format {format} it "
+                               "has no effect", format=fmt.value))
     if table is not None and fmt is not Format.csv:
         raise DeckstatError(tr("--table picks the table of --format csv; with --format json it has no effect (json "
                                "holds every table)") if fmt is Format.json else

@@ -282,11 +282,8 @@ def provenance_columns(provenance: dict) -> dict[str, object]:
     return out
 
 
-def to_csv(result: Result, table: str | None = None) -> str:
-    """CSV text of one table of a result (default: its main table), each row with the provenance to reproduce it.
-
-    Probabilities are numbers in [0, 1].
-    """
+def csv_table(result: Result, table: str | None = None) -> pd.DataFrame:
+    """One table of a result (default: its main table), each row with the provenance columns that reproduce it."""
     frames = result.frames()
     name = next(iter(frames)) if table is None else table
     if name not in frames:
@@ -294,7 +291,21 @@ def to_csv(result: Result, table: str | None = None) -> str:
                                choices=", ".join(frames), name=name))
     frame = frames[name]
     extra = {k: v for k, v in provenance_columns(result.provenance).items() if k not in frame.columns}
-    return frame.assign(**extra).to_csv(index=False, lineterminator="\n")
+    return frame.assign(**extra)
+
+
+def to_csv(result: Result, table: str | None = None, *, excel: bool = False) -> str:
+    r"""CSV text of one table of a result (default: its main table), each row with the provenance to reproduce it.
+
+    Probabilities are numbers in [0, 1]. With ``excel``, the spreadsheet
+    dialect of the current language (:mod:`deckstat.present.spreadsheet`:
+    ``;`` and a decimal comma in French, ``\r\n`` line ends, formulas
+    neutralised); write it with ``encoding="utf-8-sig", newline=""`` so that
+    the file starts with the byte order mark a spreadsheet needs.
+    """
+    from deckstat.present.spreadsheet import PLAIN, frame_to_csv, spreadsheet_dialect
+
+    return frame_to_csv(csv_table(result, table), spreadsheet_dialect() if excel else PLAIN)
 
 
 def ratio_where(zone: str, turn: int, set_aside_name: str = "set-aside cards") -> str:
