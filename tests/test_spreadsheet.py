@@ -73,7 +73,7 @@ def _assert_same_table(sheet: pd.DataFrame, records: list[dict]) -> None:
 def test_the_french_sheet_reads_back_as_the_json_numbers(question, tmp_path):
     args, code = QUESTIONS[question]
     data = _invoke([*args, "--format", "csv", "--excel", "--lang", "fr"], code)
-    document = json.loads(_invoke([*args, "--format", "json"], code))
+    document = json.loads(_invoke([*args, "--format", "json", "--lang", "fr"], code))
     first = [key for key in document if key not in ("question", "provenance")][0]
     sheet = _read_sheet(data, tmp_path)
     _assert_same_table(sheet, document[first])
