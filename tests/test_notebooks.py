@@ -177,7 +177,7 @@ def test_notebook_is_committed_without_outputs(path):
             assert not cell.outputs and cell.execution_count is None, f"{path.name} has stale outputs"
 
 
-OPENING = "01_opening_hands_and_the_wankul_mulligan.ipynb"
+OPENING = "01_mains_de_depart_et_mulligan_wankul.ipynb"  # in French
 TERRAIN_COUNT = "02_choosing_a_terrain_count.ipynb"
 DECKOUT = "03_deck_out_timing.ipynb"
 COMPARE = "04_comparing_two_decklists.ipynb"
@@ -204,6 +204,7 @@ def test_opening_hands_notebook():
         "with": "with_mulligan.table", "without": "without.table", "keep": "with_mulligan.summary",
         "strict": "report.summary", "kept_hand": "report.kept_hand", "by_turn": "report.by_turn",
         "simulated": "simulated.table", "seed": 'simulated.provenance["seed_entropy"]',
+        "kept_words": "format_probability(p_garde)", "language": "deckstat.get_language()",
     })
     path = sample_deck("wankul")
     cells = wankul_cells(path)
@@ -216,6 +217,9 @@ def test_opening_hands_notebook():
     p_mulligan = none_in(size, terrains, HAND)  # the first hand has no Terrain
     assert values["keep"]["p_keep_first"][0] == pytest.approx(1 - p_mulligan, abs=EXACT)
     assert values["keep"]["mulligan_rule"] == ["bottom"]
+    # The notebook writes in French: a decimal comma and a no-break space before %.
+    assert values["language"] == "fr"
+    assert values["kept_words"] == f"{100 * (1 - p_mulligan):.1f}\u00a0%".replace(".", ",")
     with_rows, without_rows = rows(values["with"]), rows(values["without"])
     assert [r["turn"] for r in with_rows] == [r["turn"] for r in without_rows] == list(range(7))
     exact_with = {}
