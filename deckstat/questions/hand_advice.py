@@ -116,7 +116,7 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
             advice = [decided] * len(engine.draws)
         else:
             advice = ["keep" if p_keep[i] >= p_mulligan[i] - TIE else "mulligan" for i in range(len(engine.draws))]
-    shown = known.source.removeprefix("hand ")
+    shown = known.text
     identity = {"deck": drawn.name, "game": profile.id, "event": question.event_text, "hand": shown}
     later_text = question.later_text(setup.keep_text if keep is not None else None)
     records = []
