@@ -23,7 +23,7 @@ import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError, param
-from deckstat.i18n import N_, tr
+from deckstat.i18n import N_, NBSP, get_language, tr
 from deckstat.schema import AMBIGUOUS_HEADERS, PRINTING_COLUMNS, TEXT_COLUMNS, canonical_column, printing_text
 from deckstat.text import fold, fold_key, suggest
 
@@ -552,7 +552,9 @@ class CardIndex:
                                    hint=hint), **where)
         candidates = by_name[key]
         if len(chosen) != 1:
-            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep="; ")
+            # French puts a no-break space before the semicolon between printings too.
+            sep = "; " if get_language() != "fr" else NBSP + "; "
+            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep=sep)
             if not chosen:
                 picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
                 raise DeckstatError(tr("no printing of {name!r} in {where} matches {picked!r}; it has {printings}",

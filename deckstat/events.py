@@ -69,7 +69,8 @@ MAX_DEPTH = 100
 #: ``{text}`` is the expression as typed, quoted, or a file name.
 _NAMED = {
     "event": N_("event {text}"), "group": N_("group {text}"), "keep rule": N_("keep rule {text}"),
-    "resource group": N_("resource group {text}"), "priority": N_("priority {text}"),
+    "resource group": N_("resource group {text}"), "drought group": N_("drought group {text}"),
+    "priority": N_("priority {text}"),
     "known cards": N_("known cards {text}"), "hand": N_("hand {text}"), "gone": N_("gone {text}"),
     "bottom": N_("bottom {text}"), "set-aside": N_("set-aside {text}"),
 }

@@ -21,6 +21,13 @@ NBSP = "\u00a0"
 POOL = "name,count,type\nTerrain,10,Terrain\nHéros,40,Personnage\n"
 
 
+@pytest.fixture(autouse=True)
+def _language_follows_the_environment_afterwards():
+    """``--lang`` sets the language of the process the command line runs in: give the next test its own."""
+    yield
+    i18n.set_language(None)
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
     """A folder with the pool, a CSV with a bad count on line 3, one without a name column, and a decklist."""
