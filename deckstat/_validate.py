@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import N_, tr
 from deckstat.terms import BOTH_SEATS, SEAT_ALIASES, SEATS
 from deckstat.text import suggest
 
@@ -43,9 +44,15 @@ def check_whole(value: object, name: str, *, minimum: int = 0, maximum: int | No
     deckstat.errors.DeckstatError: n_trials must be a whole number of at least 1, got 0
     """
     if not is_whole(value) or value < minimum or (maximum is not None and value > maximum):
-        bound = f"from {minimum} to {maximum}" if maximum is not None else (
-            f"of at least {minimum}" if minimum else "from 0")
-        raise DeckstatError(f"{param(name)} must be a whole number {bound}, got {_shown(value)}")
+        if maximum is not None:
+            message = tr("{name} must be a whole number from {minimum} to {maximum}, got {value}", name=param(name),
+                         minimum=minimum, maximum=maximum, value=_shown(value))
+        elif minimum:
+            message = tr("{name} must be a whole number of at least {minimum}, got {value}", name=param(name),
+                         minimum=minimum, value=_shown(value))
+        else:
+            message = tr("{name} must be a whole number from 0, got {value}", name=param(name), value=_shown(value))
+        raise DeckstatError(message)
     return int(value)
 
 
@@ -77,9 +84,20 @@ def parse_count(text: object, name: str, *, minimum: int = 0) -> int:
     elif isinstance(text, (float, np.floating)) and math.isfinite(text) and float(text).is_integer():
         value = int(text)
     if not is_whole(value) or value < minimum:
-        raise DeckstatError(f"{param(name)} must be a whole number of at least {minimum} "
-                            f"(e.g. 200000, 100_000 or 1e8), got {_shown(text)}")
+        raise DeckstatError(tr("{name} must be a whole number of at least {minimum} (e.g. 200000, 100_000 or 1e8), "
+                               "got {value}", name=param(name), minimum=minimum, value=_shown(text)))
     return int(value)
+
+
+#: What :func:`parse_ranges` says of a part that is not a number, and of a number beyond ``limit``, by its noun.
+_RANGE_MESSAGES = {
+    "turn": (N_("{option} {text!r}: {part!r} is not a turn or a range such as {example}"),
+             N_("{option} {text!r}: turn {high} is beyond any deck")),
+    "count": (N_("{option} {text!r}: {part!r} is not a count or a range such as {example}"),
+              N_("{option} {text!r}: count {high} is beyond any deck")),
+    "draw": (N_("{option} {text!r}: {part!r} is not a draw or a range such as {example}"),
+             N_("{option} {text!r}: draw {high} is beyond any deck")),
+}
 
 
 def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
@@ -90,18 +108,20 @@ def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int)
     >>> parse_ranges("0,2,4-6", option="turns", noun="turn", example="0-6", limit=1000)
     [0, 2, 4, 5, 6]
     """
+    not_a_range, beyond = _RANGE_MESSAGES.get(noun, _RANGE_MESSAGES["count"])
     values: set[int] = set()
     for part in text.split(","):
         part = part.strip()
         match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
         if not match:
-            raise DeckstatError(f"{option} {text!r}: {part!r} is not a {noun} or a range such as {example}")
+            raise DeckstatError(tr(not_a_range, option=option, text=text, part=part, example=example))
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) else low
         if high < low:
-            raise DeckstatError(f"{option} {text!r}: range {part!r} goes backwards; write {high}-{low}")
+            raise DeckstatError(tr("{option} {text!r}: range {part!r} goes backwards; write {high}-{low}",
+                                   option=option, text=text, part=part, high=high, low=low))
         if high > limit:
-            raise DeckstatError(f"{option} {text!r}: {noun} {high} is beyond any deck")
+            raise DeckstatError(tr(beyond, option=option, text=text, high=high))
         values.update(range(low, high + 1))
     return sorted(values)
 
@@ -136,7 +156,8 @@ def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     """Return ``value`` if it is one of ``choices``, or raise listing them (and the closest one)."""
     if not isinstance(value, str) or value not in choices:
         hint = suggest(value, list(choices)) if isinstance(value, str) else ""
-        raise DeckstatError(f"{param(name)} must be one of {', '.join(choices)}, got {_shown(value)}{hint}")
+        raise DeckstatError(tr("{name} must be one of {choices}, got {value}{hint}", name=param(name),
+                               choices=", ".join(choices), value=_shown(value), hint=hint))
     return value
 
 
@@ -144,7 +165,8 @@ def check_probability(value: object, name: str) -> float:
     """Return ``value`` as a float if it is a real number from 0 to 1."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not 0 <= float(value) <= 1:
-        raise DeckstatError(f"{param(name)} must be a probability from 0 to 1, got {_shown(value)}")
+        raise DeckstatError(tr("{name} must be a probability from 0 to 1, got {value}", name=param(name),
+                               value=_shown(value)))
     return float(value)
 
 
@@ -152,7 +174,8 @@ def check_half_width(value: object, name: str = "precision") -> float:
     """Return a wanted interval half-width: a real number strictly between 0 and 0.5."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not math.isfinite(float(value)) or not 0 < float(value) < 0.5:
-        raise DeckstatError(f"{param(name)} must be an interval half-width between 0 and 0.5, got {_shown(value)}")
+        raise DeckstatError(tr("{name} must be an interval half-width between 0 and 0.5, got {value}",
+                               name=param(name), value=_shown(value)))
     return float(value)
 
 
@@ -161,7 +184,8 @@ def check_deck(value: object, name: str = "deck"):
     from deckstat.deck import Deck
 
     if not isinstance(value, Deck):
-        raise DeckstatError(f"{param(name)} must be a Deck (see deckstat.load_deck), got {type(value).__name__}")
+        raise DeckstatError(tr("{name} must be a Deck (see deckstat.load_deck), got {kind}", name=param(name),
+                               kind=type(value).__name__))
     return value
 
 
@@ -188,13 +212,15 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
     values = [turns] if is_whole(turns) else None
     if values is None:
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
-            raise DeckstatError(f"{param(name)} must be a whole number or a list of them, got {_shown(turns)}")
+            raise DeckstatError(tr("{name} must be a whole number or a list of them, got {value}", name=param(name),
+                                   value=_shown(turns)))
         values = list(turns)
     if not values:
-        raise DeckstatError(f"{param(name)} is empty; give at least one turn")
+        raise DeckstatError(tr("{name} is empty; give at least one turn", name=param(name)))
     for turn in values:
         if not is_whole(turn) or turn < 0:
-            raise DeckstatError(f"{param(name)} must be whole numbers from 0, got {_shown(turn)}")
+            raise DeckstatError(tr("{name} must be whole numbers from 0, got {value}", name=param(name),
+                                   value=_shown(turn)))
     return sorted({int(t) for t in values})
 
 
@@ -203,11 +229,13 @@ def check_events(event: object, name: str = "event") -> list[str]:
     values = [event] if isinstance(event, str) else None
     if values is None:
         if not isinstance(event, Iterable):
-            raise DeckstatError(f"{param(name)} must be an event text or a list of them, got {_shown(event)}")
+            raise DeckstatError(tr("{name} must be an event text or a list of them, got {value}", name=param(name),
+                                   value=_shown(event)))
         values = list(event)
     if not values:
-        raise DeckstatError(f"{param(name)} is empty; give at least one event such as Terrain>=1")
+        raise DeckstatError(tr("{name} is empty; give at least one event such as Terrain>=1", name=param(name)))
     for text in values:
         if not isinstance(text, str):
-            raise DeckstatError(f"{param(name)} must be an event text or a list of them, got {_shown(text)}")
+            raise DeckstatError(tr("{name} must be an event text or a list of them, got {value}", name=param(name),
+                                   value=_shown(text)))
     return list(dict.fromkeys(values))

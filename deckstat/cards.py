@@ -23,6 +23,7 @@ import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import N_, NBSP, get_language, tr
 from deckstat.schema import AMBIGUOUS_HEADERS, PRINTING_COLUMNS, TEXT_COLUMNS, canonical_column, printing_text
 from deckstat.text import fold, fold_key, suggest
 
@@ -41,26 +42,26 @@ def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise DeckstatError("file not found", source=str(path)) from None
+        raise DeckstatError(tr("file not found"), source=str(path)) from None
     except IsADirectoryError:
-        raise DeckstatError("is a directory, expected a CSV or text file", source=str(path)) from None
+        raise DeckstatError(tr("is a directory, expected a CSV or text file"), source=str(path)) from None
     except OSError as exc:
-        raise DeckstatError(f"cannot be read ({exc.strerror})", source=str(path)) from None
+        raise DeckstatError(tr("cannot be read ({reason})", reason=exc.strerror), source=str(path)) from None
     if raw.startswith(b"PK\x03\x04"):
-        raise DeckstatError("is a zip archive (an .xlsx or .ods workbook?); save it as CSV first",
+        raise DeckstatError(tr("is a zip archive (an .xlsx or .ods workbook?); save it as CSV first"),
                             source=str(path))
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DeckstatError("is UTF-16 text; save it as UTF-8 or cp1252 (Excel: \"CSV UTF-8\" or "
-                            "\"CSV (séparateur: point-virgule)\")", source=str(path))
+        raise DeckstatError(tr("is UTF-16 text; save it as UTF-8 or cp1252 (Excel: \"CSV UTF-8\" or "
+                               "\"CSV (séparateur: point-virgule)\")"), source=str(path))
     if b"\x00" in raw:
-        raise DeckstatError("is a binary file, expected a CSV or text file", source=str(path))
+        raise DeckstatError(tr("is a binary file, expected a CSV or text file"), source=str(path))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         # Excel on French Windows writes cp1252.
         text = raw.decode("cp1252", errors="replace")
     if not text.strip():
-        raise DeckstatError("is empty, expected a header row and one row per card", source=str(path))
+        raise DeckstatError(tr("is empty, expected a header row and one row per card"), source=str(path))
     return text
 
 
@@ -133,13 +134,14 @@ def _parse_count(text: str, source: str, line: int, header: str) -> int:
         return 1
     number = _parse_number(value.rstrip("xX×"), decimal_comma=True)
     if number is None or not float(number).is_integer():
-        raise DeckstatError(f"count {value!r} is not a whole number", source=source, line=line,
+        raise DeckstatError(tr("count {value!r} is not a whole number", value=value), source=source, line=line,
                             column=header)
     if number <= 0:
-        raise DeckstatError(f"count {value!r} must be at least 1", source=source, line=line, column=header)
-    if number > MAX_COPIES:
-        raise DeckstatError(f"count {value!r} is too large (at most {MAX_COPIES})", source=source, line=line,
+        raise DeckstatError(tr("count {value!r} must be at least 1", value=value), source=source, line=line,
                             column=header)
+    if number > MAX_COPIES:
+        raise DeckstatError(tr("count {value!r} is too large (at most {maximum})", value=value, maximum=MAX_COPIES),
+                            source=source, line=line, column=header)
     return int(number)
 
 
@@ -172,7 +174,7 @@ def read_card_csv(path: str | Path) -> Deck:
         while not any(h.strip() for h in header):  # skip blank lines above the header
             header = next(reader)
     except (StopIteration, csv.Error):  # only delimiters, no header cell
-        raise DeckstatError("has no header row", source=source, line=reader.line_num or None) from None
+        raise DeckstatError(tr("has no header row"), source=source, line=reader.line_num or None) from None
     header_line = reader.line_num
     header = [h.strip() for h in header]
     canonical = [canonical_column(h) for h in header]
@@ -180,19 +182,17 @@ def read_card_csv(path: str | Path) -> Deck:
         _refuse_title_line(text, header, header_line, source)
     if "name" not in canonical:
         raise DeckstatError(
-            f"no card-name column; the header is {', '.join(repr(h) for h in header)}, expected one of "
-            "'name', 'nom', 'carte'", source=source, line=header_line)
+            tr("no card-name column; the header is {header}, expected one of 'name', 'nom', 'carte'",
+               header=", ".join(repr(h) for h in header)), source=source, line=header_line)
     for h in header:
         if fold_key(h) in AMBIGUOUS_HEADERS:
-            quantity, number = AMBIGUOUS_HEADERS[fold_key(h)]
-            raise DeckstatError(f"column {h!r} may mean the {quantity} of copies or the collector {number}; "
-                                "rename it 'quantité' (copies) or 'numéro' (collector number)", source=source,
-                                line=header_line, column=h)
+            raise DeckstatError(tr(AMBIGUOUS_HEADERS[fold_key(h)], column=h), source=source, line=header_line,
+                                column=h)
     for i, col in enumerate(canonical):
         if header[i] and canonical.index(col) != i:
             first = header[canonical.index(col)]
-            raise DeckstatError(f"columns {first!r} and {header[i]!r} both mean {col!r}", source=source,
-                                line=header_line)
+            raise DeckstatError(tr("columns {first!r} and {second!r} both mean {meaning!r}", first=first,
+                                   second=header[i], meaning=col), source=source, line=header_line)
     rows: list[list[str]] = []
     row_lines: list[int] = []
     name_idx = canonical.index("name")
@@ -204,27 +204,28 @@ def read_card_csv(path: str | Path) -> Deck:
                 continue
             if "\n" in fields[name_idx] or "\r" in fields[name_idx]:
                 shown = repr(fields[name_idx][:40]) + ("…" if len(fields[name_idx]) > 40 else "")
-                raise DeckstatError(f"the card name {shown} spans several lines; is a quote (\") left open?",
-                                    source=source, line=first_line, column=header[name_idx])
+                raise DeckstatError(tr("the card name {name} spans several lines; is a quote (\") left open?",
+                                       name=shown), source=source, line=first_line, column=header[name_idx])
             if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):
                 extra = next(f.strip() for f in fields[len(header):] if f.strip())
                 raise DeckstatError(
-                    f"{len(fields)} fields but the header has {len(header)} (delimiter {delimiter!r}); "
-                    f"the extra value is {extra!r}", source=source, line=reader.line_num)
+                    tr("{fields} fields but the header has {header} (delimiter {delimiter!r}); the extra value "
+                       "is {extra!r}", fields=len(fields), header=len(header), delimiter=delimiter, extra=extra),
+                    source=source, line=reader.line_num)
             fields = (fields + [""] * len(header))[: len(header)]
             rows.append(fields)
             row_lines.append(reader.line_num)
     except csv.Error as exc:
-        raise DeckstatError(f"malformed CSV ({exc})", source=source, line=reader.line_num) from None
+        raise DeckstatError(tr("malformed CSV ({reason})", reason=exc), source=source, line=reader.line_num) from None
     if not rows:
-        raise DeckstatError("has a header but no card rows", source=source, line=header_line)
+        raise DeckstatError(tr("has a header but no card rows"), source=source, line=header_line)
     # Spreadsheets often save trailing empty columns ("Nom;Qté;;"): drop them when they hold nothing.
     for i, h in enumerate(header):
         if not h:
             filled = [(ln, r[i].strip()) for r, ln in zip(rows, row_lines) if r[i].strip()]
             if filled:
-                raise DeckstatError(f"column {i + 1} has no header but holds {filled[0][1]!r}",
-                                    source=source, line=filled[0][0])
+                raise DeckstatError(tr("column {number} has no header but holds {value!r}", number=i + 1,
+                                       value=filled[0][1]), source=source, line=filled[0][0])
     keep_columns = [i for i, h in enumerate(header) if h]
     header = [header[i] for i in keep_columns]
     canonical = [canonical[i] for i in keep_columns]
@@ -234,7 +235,7 @@ def read_card_csv(path: str | Path) -> Deck:
     count_idx = canonical.index("count") if "count" in canonical else None
     for ln, row in zip(row_lines, rows):
         if not row[name_idx].strip():
-            raise DeckstatError("empty card name", source=source, line=ln, column=header[name_idx])
+            raise DeckstatError(tr("empty card name"), source=source, line=ln, column=header[name_idx])
     _refuse_total_row(rows, row_lines, name_idx, count_idx, source, header)
     decimal_comma = delimiter != ","
     columns: dict[str, list[object]] = {}
@@ -268,9 +269,10 @@ def _refuse_title_line(text: str, header: list[str], header_line: int, source: s
             fields = [f.strip() for f in next(csv.reader([line], delimiter=delimiter), [])]
             if sum(bool(f) for f in fields) >= 2 and "name" in (canonical_column(f) for f in fields):
                 title = " ".join(h for h in header if h)
-                raise DeckstatError(f"line {header_line} ({title!r}) is above the header on line {line_no} "
-                                    f"({line.strip()!r}); delete the title line(s) so that the header comes "
-                                    "first", source=source, line=header_line)
+                raise DeckstatError(tr("line {line} ({title!r}) is above the header on line {header_line} "
+                                       "({header!r}); delete the title line(s) so that the header comes first",
+                                       line=header_line, title=title, header_line=line_no, header=line.strip()),
+                                    source=source, line=header_line)
 
 
 def _refuse_total_row(rows: list[list[str]], row_lines: list[int], name_idx: int, count_idx: int | None,
@@ -285,13 +287,14 @@ def _refuse_total_row(rows: list[list[str]], row_lines: list[int], name_idx: int
         sums_up = bool(above) and counts[i] is not None and counts[i] == sum(above)
         if (i == len(rows) - 1 and len(rows) > 1) or sums_up:
             total = f" {row[count_idx].strip()!r}" if count_idx is not None and row[count_idx].strip() else ""
-            why = " (the sum of the rows above)" if sums_up else ""
-            raise DeckstatError(f"{name!r}{total}{why} looks like a total row, not a card; delete it (deckstat "
-                                "adds up the counts itself)", source=source, line=ln, column=header[name_idx])
+            why = tr(" (the sum of the rows above)") if sums_up else ""
+            raise DeckstatError(tr("{name!r}{total}{why} looks like a total row, not a card; delete it (deckstat "
+                                   "adds up the counts itself)", name=name, total=total, why=why),
+                                source=source, line=ln, column=header[name_idx])
 
 
 def _show(cell: str) -> str:
-    return repr(cell) if cell else "empty"
+    return repr(cell) if cell else tr("empty")
 
 
 def _same(a: object, b: object) -> bool:
@@ -329,10 +332,11 @@ def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
         for col in attributes:
             if not _same(records[j][col], record[col]):
                 raise DeckstatError(
-                    f"card {record['name']!r} is also on line {row_lines[j]} with {headers.get(col, col)} "
-                    f"{_show(raw[col][j])}, here {_show(raw[col][i])}; give each card one row, or the same "
-                    f"attributes{_printing_hint(printing, headers)}", source=source, line=row_lines[i],
-                    column=headers.get(col, col))
+                    tr("card {name!r} is also on line {line} with {column} {there}, here {here}; give each card "
+                       "one row, or the same attributes{hint}", name=record["name"], line=row_lines[j],
+                       column=headers.get(col, col), there=_show(raw[col][j]), here=_show(raw[col][i]),
+                       hint=_printing_hint(printing, headers)),
+                    source=source, line=row_lines[i], column=headers.get(col, col))
         counts[j] += counts[i]
     merged = table.iloc[keep].copy()
     merged["count"] = [counts[i] for i in keep]
@@ -343,8 +347,8 @@ def _printing_hint(printing: list[str], headers: dict[str, str]) -> str:
     """Which columns would make the two rows two printings of the name."""
     if printing:
         shown = ", ".join(repr(headers.get(c, c)) for c in printing)
-        return f" (printings of a name differ in {shown})"
-    return " (printings of a name differ in a column such as 'numéro', 'édition', 'clan' or 'rareté')"
+        return tr(" (printings of a name differ in {columns})", columns=shown)
+    return tr(" (printings of a name differ in a column such as 'numéro', 'édition', 'clan' or 'rareté')")
 
 
 _DECKLIST_LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
@@ -461,7 +465,11 @@ def _printing_matches(number: str | None, values: list[str], record: dict, colum
 def _describe(record: dict, columns: list[str]) -> str:
     """A printing's values for an error message: ``#35, Origins, Laink, Commune``."""
     texts = [printing_text(c, record.get(c)) for c in columns]
-    return ", ".join(t for t in texts if t) or "no number, set, clan or rarity"
+    return ", ".join(t for t in texts if t) or tr("no number, set, clan or rarity")
+
+
+#: How :class:`CardIndex` names the cards it looks names up in, by its ``noun``.
+_INDEX_NOUNS = {"pool": N_("the pool {source}"), "deck": N_("the deck {source}")}
 
 
 class CardIndex:
@@ -477,7 +485,7 @@ class CardIndex:
 
     def __init__(self, pool_deck: Deck, *, noun: str = "pool"):
         self.pool = pool_deck
-        self.where = f"the {noun} {pool_deck.source}"
+        self.noun = noun
         table = pool_deck.cards.drop(columns=["count", "deck"], errors="ignore")
         self.names = list(table["name"])
         self.columns = pool_deck.printing_columns
@@ -493,6 +501,11 @@ class CardIndex:
             for name, base in zip(table["name"], table["base_name"]):
                 if isinstance(base, str) and fold(base) != fold(name) and name not in self.by_base.get(fold(base), []):
                     self.by_base.setdefault(fold(base), []).append(name)
+
+    @property
+    def where(self) -> str:
+        """How messages name the pool: ``the pool cards.csv``."""
+        return tr(_INDEX_NOUNS.get(self.noun, _INDEX_NOUNS["pool"]), source=self.pool.source)
 
     def resolve(self, stripped: str, *, source: str, line: int | None = None,
                 column: int | None = None) -> tuple[int, int]:
@@ -522,30 +535,37 @@ class CardIndex:
             name = min((r[1] for r in readings if r[0] == count_text), key=len)
         count = int(count_text) if count_text else 1
         if count <= 0:
-            raise DeckstatError(f"count {count_text!r} must be at least 1", **where)
+            raise DeckstatError(tr("count {value!r} must be at least 1", value=count_text), **where)
         if count > MAX_COPIES:
-            raise DeckstatError(f"count {count_text!r} is too large (at most {MAX_COPIES})", **where)
+            raise DeckstatError(tr("count {value!r} is too large (at most {maximum})", value=count_text,
+                                   maximum=MAX_COPIES), **where)
         key = fold(name)
         if key not in by_name:
             full = next((by_base[fold(r[1])] for r in readings if fold(r[1]) in by_base), None)
             if full:
-                raise DeckstatError(f"unknown card {name!r} in {self.where}: it is the base name of "
-                                    f"{_listed([repr(n) for n in full])}; write the full name, e.g. "
-                                    f"'{count} {full[0]}'", **where)
+                raise DeckstatError(tr("unknown card {name!r} in {where}: it is the base name of {names}; write "
+                                       "the full name, e.g. '{count} {example}'", name=name, where=self.where,
+                                       names=_listed([repr(n) for n in full]), count=count, example=full[0]),
+                                    **where)
             hint = suggest(name, self.names)
-            raise DeckstatError(f"unknown card {name!r}, not in {self.where}{hint}", **where)
+            raise DeckstatError(tr("unknown card {name!r}, not in {where}{hint}", name=name, where=self.where,
+                                   hint=hint), **where)
         candidates = by_name[key]
         if len(chosen) != 1:
-            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep="; ")
+            # French puts a no-break space before the semicolon between printings too.
+            sep = "; " if get_language() != "fr" else NBSP + "; "
+            listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep=sep)
             if not chosen:
                 picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
-                raise DeckstatError(f"no printing of {name!r} in {self.where} matches {picked!r}; "
-                                    f"it has {listed}", **where)
+                raise DeckstatError(tr("no printing of {name!r} in {where} matches {picked!r}; it has {printings}",
+                                       name=name, where=self.where, picked=picked, printings=listed), **where)
             others = by_base.get(key, [])
-            also = f" (and it is the base name of {_listed([repr(n) for n in others])})" if others else ""
-            raise DeckstatError(f"{stripped!r} matches {len(chosen)} cards of {self.where}: "
-                                f"{listed}{also}; pick one with its number or printing values, e.g. "
-                                f"'{count} {pool_deck.labels[chosen[0]]}'", **where)
+            also = tr(" (and it is the base name of {names})", names=_listed([repr(n) for n in others])) \
+                if others else ""
+            raise DeckstatError(tr("{line!r} matches {matches} cards of {where}: {printings}{also}; pick one with "
+                                   "its number or printing values, e.g. '{count} {example}'", line=stripped,
+                                   matches=len(chosen), where=self.where, printings=listed, also=also, count=count,
+                                   example=pool_deck.labels[chosen[0]]), **where)
         return chosen[0], count
 
 
@@ -595,7 +615,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         entries.append((*index.resolve(stripped, source=source, line=line_no), section))
     records = index.records
     if not entries:
-        raise DeckstatError("lists no cards", source=source)
+        raise DeckstatError(tr("lists no cards"), source=source)
     rows = []
     for pool_index, count, sec in entries:
         row = dict(records[pool_index])
@@ -616,7 +636,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
 def _listed(items: list[str], sep: str = ", ") -> str:
     """Items joined, the long tail summed up as ``… and 12 more``."""
     shown = sep.join(items[:_MAX_LISTED])
-    return shown + (f"{sep}… and {len(items) - _MAX_LISTED} more" if len(items) > _MAX_LISTED else "")
+    return shown + (sep + tr("… and {more} more", more=len(items) - _MAX_LISTED) if len(items) > _MAX_LISTED else "")
 
 
 def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Deck:
@@ -643,6 +663,6 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
     if pool is not None:
         return read_decklist(path, pool)
     if Path(path).suffix.lower() in (".txt", ".dec", ".list"):
-        raise DeckstatError(f"looks like a text decklist; give the card pool CSV that resolves its names with "
-                            f"{param('pool')}", source=str(path))
+        raise DeckstatError(tr("looks like a text decklist; give the card pool CSV that resolves its names with "
+                               "{option}", option=param("pool")), source=str(path))
     return read_card_csv(path)

@@ -12,7 +12,16 @@ import numpy as np
 import pandas as pd
 
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.events import TEXT_OPS, AttributeGroup, DistinctGroup, Group, NameGroup, parse_group
+from deckstat.events import (
+    TEXT_OPS,
+    AttributeGroup,
+    DistinctGroup,
+    Group,
+    NameGroup,
+    expression_source,
+    parse_group,
+)
+from deckstat.i18n import number, tr
 from deckstat.schema import PRINTING_COLUMNS, canonical_column, printing_key, printing_labels
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.text import fold, format_number, suggest
@@ -73,7 +82,7 @@ class Deck:
         """
         table = pd.DataFrame(table).copy()
         if "name" not in table.columns:
-            raise DeckstatError("the card table has no 'name' column", source=source)
+            raise DeckstatError(tr("the card table has no 'name' column"), source=source)
         if "count" not in table.columns:
             table["count"] = 1
         if "type" not in table.columns:
@@ -82,8 +91,9 @@ class Deck:
         bad = counts.isna() | (counts <= 0) | (counts % 1 != 0) | (counts > MAX_COPIES)
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise DeckstatError(f"card {table['name'].iloc[row]!r} has count {table['count'].iloc[row]!r}; "
-                                f"expected a whole number of at least 1 and at most {MAX_COPIES:,}", source=source)
+            raise DeckstatError(tr("card {name!r} has count {count!r}; expected a whole number of at least 1 and at "
+                                   "most {maximum}", name=table["name"].iloc[row], count=table["count"].iloc[row],
+                                   maximum=number(MAX_COPIES)), source=source)
         table["count"] = counts.astype(np.int64)
         table["name"] = table["name"].astype(str).str.strip()
         front = ["name", "count", "type"]
@@ -193,8 +203,9 @@ class Deck:
             options = [str(c) for c in self.cards.columns if c != "count"]
             hint = suggest(group.attribute, options) or suggest(wanted, options)
             raise ExpressionError(
-                f"unknown attribute {group.attribute!r}; this deck has {', '.join(options)}{hint}",
-                source=f"group {group.label!r}", column=group.position)
+                tr("unknown attribute {attribute!r}; this deck has {columns}{hint}", attribute=group.attribute,
+                   columns=", ".join(options), hint=hint),
+                source=expression_source("group", repr(group.label)), column=group.position)
         values = list(self.cards[column])
         op, target = group.op, group.value
         if isinstance(target, float) and op not in TEXT_OPS:
@@ -219,8 +230,8 @@ class Deck:
         if op == "~=":
             return np.array([any(has_word(item, text) for item in _items(v) for text in wanted_values)
                              for v in values], dtype=bool)
-        raise ExpressionError(f"{op!r} needs a number, got {target!r}", source=f"group {group.label!r}",
-                              column=group.position)
+        raise ExpressionError(tr("{op!r} needs a number, got {value!r}", op=op, value=target),
+                              source=expression_source("group", repr(group.label)), column=group.position)
 
     def part(self, names: Iterable[str], *, label: str) -> Deck:
         """Return the cards whose ``deck`` column is one of ``names`` (for games with two decks).
@@ -233,8 +244,9 @@ class Deck:
             The part's name in messages.
         """
         if "deck" not in self.cards.columns:
-            raise DeckstatError(f"no 'deck' column to tell the {label} deck apart; add one whose values "
-                                f"are {', '.join(repr(n) for n in names)}", source=self.source)
+            raise DeckstatError(tr("no 'deck' column to tell the {label} deck apart; add one whose values are "
+                                   "{values}", label=label, values=", ".join(repr(n) for n in names)),
+                                source=self.source)
         wanted = {fold(n) for n in names}
         rows = np.array([fold(v) in wanted for v in self.cards["deck"]], dtype=bool)
         return Deck.from_table(self.cards[rows].drop(columns="deck"), source=f"{self.source} [{label}]")

@@ -46,6 +46,7 @@ from typing import Union
 import numpy as np
 
 from deckstat.errors import ExpressionError
+from deckstat.i18n import N_, tr
 from deckstat.text import fold, format_number
 
 COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
@@ -62,6 +63,31 @@ _ATTR_OP = re.compile(r">=|<=|==|!=|~=|=|>|<|~")
 _QUOTES = "\"'"
 #: Deepest nesting of parentheses and ``not`` accepted (keeps the parser off Python's recursion limit).
 MAX_DEPTH = 100
+
+
+#: How messages name an expression (or a description of cards), by the ``what`` deckstat's own callers give;
+#: ``{text}`` is the expression as typed, quoted, or a file name.
+_NAMED = {
+    "event": N_("event {text}"), "group": N_("group {text}"), "keep rule": N_("keep rule {text}"),
+    "resource group": N_("resource group {text}"), "drought group": N_("drought group {text}"),
+    "priority": N_("priority {text}"),
+    "known cards": N_("known cards {text}"), "hand": N_("hand {text}"), "gone": N_("gone {text}"),
+    "bottom": N_("bottom {text}"), "set-aside": N_("set-aside {text}"),
+}
+
+
+def expression_source(what: str, text: str) -> str:
+    """How messages name ``text`` read as ``what``: ``event 'Terrain>=1'``.
+
+    ``what`` is written in the current language when deckstat has words for it, else as given.
+
+    Examples
+    --------
+    >>> expression_source("keep rule", repr("Terrain>=2")), expression_source("profile.toml keep", "'x'")
+    ("keep rule 'Terrain>=2'", "profile.toml keep 'x'")
+    """
+    message = _NAMED.get(what)
+    return f"{what} {text}" if message is None else tr(message, text=text)
 
 
 def _quote(text: str) -> str:
@@ -155,23 +181,26 @@ class Count:
 
 @dataclass(frozen=True)
 class Not:
-    """Negation."""
+    """Negation; ``word`` is the keyword as written (``not``, ``non``), which :func:`to_text` echoes."""
 
     item: Event
+    word: str = field(default="not", compare=False)
 
 
 @dataclass(frozen=True)
 class And:
-    """Conjunction."""
+    """Conjunction; ``words`` are the keywords as written between the items (``and``, ``et``), if known."""
 
     items: tuple[Event, ...]
+    words: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
 class Or:
-    """Disjunction."""
+    """Disjunction; ``words`` are the keywords as written between the items (``or``, ``ou``), if known."""
 
     items: tuple[Event, ...]
+    words: tuple[str, ...] = field(default=(), compare=False)
 
 
 Event = Union[Count, Not, And, Or]
@@ -191,7 +220,7 @@ class _Tokenizer:
         self.what = what
 
     def error(self, message: str, position: int) -> ExpressionError:
-        return ExpressionError(message, source=f"{self.what} {self.text!r}", column=position)
+        return ExpressionError(message, source=expression_source(self.what, repr(self.text)), column=position)
 
     def tokens(self) -> list[_Token]:
         text, i, out = self.text, 0, []
@@ -210,22 +239,22 @@ class _Tokenizer:
                 out.append(self._attribute(i, end))
                 i = end + 1
             elif ch == "]":
-                raise self.error("']' without a matching '['", i + 1)
+                raise self.error(tr("']' without a matching '['"), i + 1)
             elif ch in "\"'":
                 end = text.find(ch, i + 1)
                 if end < 0:
-                    raise self.error(f"unclosed quote {ch}", i + 1)
+                    raise self.error(tr("unclosed quote {quote}", quote=ch), i + 1)
                 if not text[i + 1:end].strip():
-                    raise self.error("empty quoted name; expected a card type, tag or name between the quotes",
+                    raise self.error(tr("empty quoted name; expected a card type, tag or name between the quotes"),
                                      i + 1)
                 out.append(_Token("string", text[i + 1:end], i + 1))
                 i = end + 1
             elif ch in "<>=!~":
                 op = next((op for op in COUNT_OPS if text.startswith(op, i)), None)
                 if op is None:
-                    hint = "; '~' and '~=' only work inside [attribute~text]" if ch == "~" else ""
-                    raise self.error(f"unexpected {ch!r}; expected a comparison: {' '.join(COUNT_OPS)}{hint}",
-                                     i + 1)
+                    hint = tr("; '~' and '~=' only work inside [attribute~text]") if ch == "~" else ""
+                    raise self.error(tr("unexpected {char!r}; expected a comparison: {operators}{hint}", char=ch,
+                                        operators=" ".join(COUNT_OPS), hint=hint), i + 1)
                 out.append(_Token("op", op, i + 1))
                 i += len(op)
             else:
@@ -252,11 +281,11 @@ class _Tokenizer:
             elif ch == "]":
                 return j
             elif ch == "[":
-                raise self.error("'[' inside [...]; expected ']' to close the '[' at position "
-                                 f"{start + 1}", j + 1)
+                raise self.error(tr("'[' inside [...]; expected ']' to close the '[' at position {position}",
+                                    position=start + 1), j + 1)
         if quote:
-            raise self.error(f"unclosed quote {quote}", opened + 1)
-        raise self.error("'[' without a matching ']'", start + 1)
+            raise self.error(tr("unclosed quote {quote}", quote=quote), opened + 1)
+        raise self.error(tr("'[' without a matching ']'"), start + 1)
 
     def _attribute(self, start: int, end: int) -> _Token:
         inner = self.text[start + 1:end]
@@ -272,39 +301,40 @@ class _Tokenizer:
                 if match:
                     break
         if match is None:
-            raise self.error("expected an attribute comparison such as [cost<=1]", start + 1)
+            raise self.error(tr("expected an attribute comparison such as [cost<=1]"), start + 1)
         op = match.group(0)
         attribute = inner[: match.start()].strip()
         rest = inner[match.end():]
         raw_value = rest.strip()
         value_position = base + match.end() + len(rest) - len(rest.lstrip())
         if not attribute:
-            raise self.error(f"missing attribute name before {op!r}; expected something like [cost{op}1]",
+            raise self.error(tr("missing attribute name before {op!r}; expected something like [cost{op}1]", op=op),
                              base + len(inner) - len(inner.lstrip()))
         if any(ch in attribute for ch in _QUOTES):
-            raise self.error(f"quote in attribute name {attribute!r}; expected a column name such as cost",
-                             base + len(inner) - len(inner.lstrip()))
+            raise self.error(tr("quote in attribute name {attribute!r}; expected a column name such as cost",
+                                attribute=attribute), base + len(inner) - len(inner.lstrip()))
         if not raw_value:
-            raise self.error(f"missing value after {op!r}; expected a number or a text", base + match.end())
+            raise self.error(tr("missing value after {op!r}; expected a number or a text", op=op),
+                             base + match.end())
         if raw_value[0] in _QUOTES:
             body = raw_value[1:-1]
             if len(raw_value) < 2 or raw_value[-1] != raw_value[0] or raw_value[0] in body:
-                raise self.error(f"expected the quotes to surround the whole value, got {raw_value!r}",
-                                 value_position)
+                raise self.error(tr("expected the quotes to surround the whole value, got {value!r}",
+                                    value=raw_value), value_position)
             if not body.strip():
-                raise self.error(f"empty value after {op!r}; expected a number or a text", value_position)
+                raise self.error(tr("empty value after {op!r}; expected a number or a text", op=op), value_position)
             value: str | float = body
         elif any(ch in raw_value for ch in _QUOTES):
-            raise self.error(f"expected the quotes to surround the whole value, got {raw_value!r}",
+            raise self.error(tr("expected the quotes to surround the whole value, got {value!r}", value=raw_value),
                              value_position)
         elif op not in TEXT_OPS and _NUMBER.match(raw_value):
             value = float(raw_value.replace(",", "."))
             if not np.isfinite(value):
-                raise self.error(f"number {raw_value!r} is too large", value_position)
+                raise self.error(tr("number {value!r} is too large", value=raw_value), value_position)
         else:
             value = raw_value
         if op in ("<", "<=", ">", ">=") and not isinstance(value, float):
-            raise self.error(f"{op!r} needs a number, got {raw_value!r}", value_position)
+            raise self.error(tr("{op!r} needs a number, got {value!r}", op=op, value=raw_value), value_position)
         group = AttributeGroup(attribute, op, value, start + 1)
         return _Token("attr", self.text[start:end + 1], start + 1, group)
 
@@ -331,47 +361,51 @@ class _Parser:
 
     def parse(self) -> Event:
         if self.current.kind == "end":
-            raise self.error("empty expression; expected something like Terrain>=1")
+            raise self.error(tr("empty expression; expected something like Terrain>=1"))
         event = self.or_expr()
         if self.current.kind != "end":
             if self.current.kind == "rparen":
-                raise self.error("unexpected ')' without a matching '('; expected 'and', 'or' or the end")
-            raise self.error(f"unexpected {self.current.text!r}; expected 'and', 'or' or the end")
+                raise self.error(tr("unexpected ')' without a matching '('; expected 'and', 'or' or the end"))
+            raise self.error(tr("unexpected {token!r}; expected 'and', 'or' or the end", token=self.current.text))
         return event
 
     def or_expr(self) -> Event:
-        items = [self.and_expr()]
+        items, words = [self.and_expr()], []
         while self.current.kind == "keyword" and self.current.text == "or":
-            self.advance()
+            words.append(self.advance().value.lower())
             items.append(self.and_expr())
-        return items[0] if len(items) == 1 else Or(tuple(items))
+        return items[0] if len(items) == 1 else Or(tuple(items), tuple(words))
 
     def and_expr(self) -> Event:
-        items = [self.not_expr()]
+        items, words = [self.not_expr()], []
         while self.current.kind == "keyword" and self.current.text == "and":
-            self.advance()
+            words.append(self.advance().value.lower())
             items.append(self.not_expr())
-        return items[0] if len(items) == 1 else And(tuple(items))
+        return items[0] if len(items) == 1 else And(tuple(items), tuple(words))
 
     def not_expr(self) -> Event:
         token = self.current
         if (token.kind == "keyword" and token.text == "not") or token.kind == "lparen":
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise self.error(f"expression nested too deeply; expected at most {MAX_DEPTH} levels of "
-                                 "parentheses and 'not'")
+                raise self.error(tr("expression nested too deeply; expected at most {depth} levels of parentheses "
+                                    "and 'not'", depth=MAX_DEPTH))
             self.advance()
             if token.kind == "keyword":
-                event: Event = Not(self.not_expr())
+                event: Event = Not(self.not_expr(), token.value.lower())
             else:
                 event = self.or_expr()
                 if self.current.kind != "rparen":
-                    shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
-                    raise self.error(f"expected ')' to close the '(' at position {token.position}, got {shown}")
+                    raise self.error(tr("expected ')' to close the '(' at position {position}, got {token}",
+                                        position=token.position, token=self._shown()))
                 self.advance()
             self.depth -= 1
             return event
         return self.count()
+
+    def _shown(self) -> str:
+        """The current token for a message: quoted, or ``the end``."""
+        return repr(self.current.text) if self.current.kind != "end" else tr("the end")
 
     def count(self) -> Count:
         group = self.distinct() if self.current.kind == "keyword" and self.current.text == "distinct" \
@@ -381,13 +415,13 @@ class _Parser:
         op = self.advance().text
         number = self.current
         if number.kind != "int":
-            shown = f"{number.text!r}" if number.kind != "end" else "the end"
             hint = ""
             if number.kind == "op" and number.position == self.tokens[self.index - 1].position + len(op):
                 swapped = (number.text + op).replace("==", "=")
                 if swapped in COUNT_OPS and swapped != op + number.text:
-                    hint = f" (did you mean {swapped!r}?)"
-            raise self.error(f"expected a whole number after {op!r}, got {shown}{hint}")
+                    hint = tr(" (did you mean {operator!r}?)", operator=swapped)
+            raise self.error(tr("expected a whole number after {op!r}, got {token}{hint}", op=op, token=self._shown(),
+                                hint=hint))
         self.advance()
         return Count(group, "==" if op == "=" else op, number.value)
 
@@ -395,25 +429,25 @@ class _Parser:
         keyword = self.advance()
         word = keyword.value
         if self.current.kind != "lparen":
-            shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
-            raise self.error(f"expected '(' after {word!r}, got {shown}; write it as {word}(Impro)>=2, or quote "
-                             f"a card named {word!r}")
+            raise self.error(tr("expected '(' after {word!r}, got {token}; write it as {word}(Impro)>=2, or quote a "
+                                "card named {word!r}", word=word, token=self._shown()))
         opening = self.advance()
         if self.current.kind == "keyword" and self.current.text == "distinct":
-            raise self.error("distinct(...) inside distinct(...); expected a card group such as Impro or [cost<=1]")
+            raise self.error(tr("distinct(...) inside distinct(...); expected a card group such as Impro or "
+                                "[cost<=1]"))
         group = self.group()
         if self.current.kind != "rparen":
-            shown = f"{self.current.text!r}" if self.current.kind != "end" else "the end"
-            raise self.error(f"expected ')' to close the '(' at position {opening.position}, got {shown}; "
-                             f"{word}(...) holds a single card group, compared outside: {word}(Impro)>=2")
+            raise self.error(tr("expected ')' to close the '(' at position {position}, got {token}; {word}(...) "
+                                "holds a single card group, compared outside: {word}(Impro)>=2",
+                                position=opening.position, token=self._shown(), word=word))
         self.advance()
         return DistinctGroup(group, keyword.position)
 
     def group(self) -> Group:
         token = self.advance()
         if token.kind == "keyword" and token.text == "distinct":
-            raise self.error(f"{token.value}(...) counts different cards in an event; expected a single card group "
-                             "such as Terrain or [cost<=1] here", token)
+            raise self.error(tr("{word}(...) counts different cards in an event; expected a single card group such "
+                                "as Terrain or [cost<=1] here", word=token.value), token)
         if token.kind == "word":
             group: Group = NameGroup(token.text, token.position)
         elif token.kind == "string":
@@ -421,10 +455,10 @@ class _Parser:
         elif token.kind == "attr":
             group = token.value
         elif token.kind == "end":
-            raise self.error("unexpected end; expected a card group such as Terrain or [cost<=1]", token)
+            raise self.error(tr("unexpected end; expected a card group such as Terrain or [cost<=1]"), token)
         else:
-            raise self.error(f"unexpected {token.text!r}; expected a card group such as Terrain or [cost<=1]",
-                             token)
+            raise self.error(tr("unexpected {token!r}; expected a card group such as Terrain or [cost<=1]",
+                                token=token.text), token)
         return group
 
 
@@ -454,19 +488,19 @@ def parse_event(text: str, *, what: str = "event") -> Event:
     And(items=(Count(group=NameGroup(text='Terrain', ...
     """
     if not isinstance(text, str):
-        raise ExpressionError(f"expected text, got {type(text).__name__}", source=what)
+        raise ExpressionError(tr("expected text, got {kind}", kind=type(text).__name__), source=what)
     return _Parser(text, what).parse()
 
 
 def parse_group(text: str, *, what: str = "group") -> Group:
     """Parse a single group (``Terrain``, ``"Nom de carte"``, ``[cost<=1]``)."""
     if not isinstance(text, str):
-        raise ExpressionError(f"expected text, got {type(text).__name__}", source=what)
+        raise ExpressionError(tr("expected text, got {kind}", kind=type(text).__name__), source=what)
     parser = _Parser(text, what)
     group = parser.group()
     if parser.current.kind != "end":
-        raise parser.error(f"unexpected {parser.current.text!r}; expected a single card group such as "
-                           "Terrain or [cost<=1]")
+        raise parser.error(tr("unexpected {token!r}; expected a single card group such as Terrain or [cost<=1]",
+                              token=parser.current.text))
     return group
 
 
@@ -557,17 +591,27 @@ def evaluate(event: Event, counts: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def to_text(event: Event) -> str:
-    """Write ``event`` back in canonical form (used as the ``event`` column of results)."""
+    """Write ``event`` back in canonical form (used as the ``event`` column of results).
+
+    ``and``, ``or`` and ``not`` keep the language the player wrote them in (``et``, ``ou``, ``non``), so
+    results show the event as written; spacing, operators, brackets and ``distinct`` are canonical.
+
+    Examples
+    --------
+    >>> to_text(parse_event("Terrain >= 1 ET non Sort=0")), to_text(parse_event("A or B"))
+    ('Terrain>=1 et non Sort==0', 'A>=1 or B>=1')
+    """
     if isinstance(event, Count):
         return f"{event.group.label}{event.op}{event.n}"
     if isinstance(event, Not):
         inner = to_text(event.item)
-        return f"not {inner}" if isinstance(event.item, Count) else f"not ({inner})"
-    word = " and " if isinstance(event, And) else " or "
+        return f"{event.word} {inner}" if isinstance(event.item, Count) else f"{event.word} ({inner})"
+    default = "and" if isinstance(event, And) else "or"
+    words = event.words if len(event.words) == len(event.items) - 1 else (default,) * (len(event.items) - 1)
     parts = []
     for item in event.items:
         text = to_text(item)
         # A nested and/or is always bracketed, even ``(a and b) and c``: the text then parses back
         # to the same tree, not to a flattened one.
         parts.append(f"({text})" if isinstance(item, (And, Or)) else text)
-    return word.join(parts)
+    return parts[0] + "".join(f" {word} {part}" for word, part in zip(words, parts[1:]))

@@ -17,6 +17,7 @@ the group is equally likely, so :func:`cell_law` averages over them exactly
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,8 @@ from deckstat.cards import CardIndex, read_card_csv
 from deckstat.deck import Deck
 from deckstat.engines.known import compositions
 from deckstat.errors import DeckstatError, ExpressionError, param
-from deckstat.events import parse_group
+from deckstat.events import expression_source, parse_group
+from deckstat.i18n import N_, number, tr
 from deckstat.text import fold, fold_key, suggest
 
 #: Words for "every card in none of the groups listed".
@@ -45,6 +47,16 @@ ZONE_WORDS = {
     "bottom": ("bottom", "dessous"),
     "set_aside": ("set_aside", "shields", "boucliers", "mis de côté", "mises de côté"),
 }
+#: How a message says that one zone names more copies of a card than the deck has.
+_TOO_MANY_IN = {
+    "hand": N_("the hand names {named} copies of {card!r}, but the deck has {count}"),
+    "gone": N_("the gone names {named} copies of {card!r}, but the deck has {count}"),
+    "bottom": N_("the bottom names {named} copies of {card!r}, but the deck has {count}"),
+    "set_aside": N_("the set_aside names {named} copies of {card!r}, but the deck has {count}"),
+}
+#: A zone and the copies of a card it names, when several zones name more copies than the deck has.
+_ZONE_COPIES = {"hand": N_("hand ({copies})"), "gone": N_("gone ({copies})"), "bottom": N_("bottom ({copies})"),
+                "set_aside": N_("set_aside ({copies})")}
 #: Words for the number of set-aside cards broken (moved to the hand, unknown which).
 BROKEN_WORDS = ("broken", "brisés", "brisées", "cassés")
 
@@ -60,12 +72,15 @@ class KnownCards:
     classes : tuple of (ndarray of bool, int, str)
         Cards given by count only: the deck rows they may be, how many, and the label of the item.
     source : str
-        How messages name the description.
+        How messages name the description (``hand '2 LAINK'``).
+    text : str
+        The description as messages quote it (``'2 LAINK'``, a file name), without its zone.
     """
 
     rows: np.ndarray
     classes: tuple[tuple[np.ndarray, int, str], ...]
     source: str
+    text: str = ""
 
     @property
     def size(self) -> int:
@@ -153,16 +168,16 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
             row, count = index.resolve(line, source=source, line=line_no)
             rows[row] += count
         if not lines:
-            raise DeckstatError("lists no cards", source=source)
-        return KnownCards(rows, (), f"{what} {source}")
+            raise DeckstatError(tr("lists no cards"), source=source)
+        return KnownCards(rows, (), expression_source(what, source), source)
     if not isinstance(description, str):
-        raise DeckstatError(f"{what}: expected a card file, a decklist, names or group counts, got "
-                            f"{type(description).__name__}")
-    source = f"{what} {description!r}"
+        raise DeckstatError(tr("expected a card file, a decklist, names or group counts, got {kind}",
+                               kind=type(description).__name__), source=what)
+    source = expression_source(what, repr(description))
     items = _split_items(description)
     if not items:
-        raise DeckstatError("names no card; expected names (\"A, 2 B\") or group counts (\"Terrain=2, other=3\")",
-                            source=source)
+        raise DeckstatError(tr("names no card; expected names (\"A, 2 B\") or group counts (\"Terrain=2, "
+                               "other=3\")"), source=source)
     classes: list[tuple[np.ndarray, int, str]] = []
     listed = np.zeros(len(deck.cards), dtype=bool)
     other: tuple[int, int] | None = None
@@ -170,7 +185,8 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
         group_count = _group_count(item)
         if group_count is not None and fold(group_count[0]) in OTHER_WORDS:
             if other is not None:
-                raise DeckstatError(f"'{group_count[0]}' is given twice", source=source, column=position)
+                raise DeckstatError(tr("'{word}' is given twice", word=group_count[0]), source=source,
+                                    column=position)
             other = (group_count[1], position)
             continue
         if group_count is not None:
@@ -190,7 +206,7 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
         rows[row] += count
     if other is not None:
         classes.append((~listed, other[0], f"other={other[0]}"))
-    return KnownCards(rows, tuple((m, n, label) for m, n, label in classes if n > 0), source)
+    return KnownCards(rows, tuple((m, n, label) for m, n, label in classes if n > 0), source, repr(description))
 
 
 def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
@@ -201,8 +217,8 @@ def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
         matches = False
     if not matches:
         return exc
-    return DeckstatError(f"{exc.message}; {item!r} is a group of the deck: write a count, e.g. '{item}=1'",
-                         source=exc.source, column=exc.column)
+    return DeckstatError(tr("{message}; {item!r} is a group of the deck: write a count, e.g. '{item}=1'",
+                            message=exc.message, item=item), source=exc.source, column=exc.column)
 
 
 def looks_like_file(text: str) -> bool:
@@ -217,7 +233,7 @@ def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
         return [(None, f"{count} {label}") for count, label in zip(known.counts, known.labels) if count > 0]
     path = Path(description)
     if not path.is_file():
-        raise DeckstatError("no such file", source=str(path))
+        raise DeckstatError(tr("no such file"), source=str(path))
     text = path.read_text(encoding="utf-8-sig", errors="replace")
     return [(i, line.strip()) for i, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not line.strip().startswith(("#", "//", "["))]
@@ -231,19 +247,23 @@ def check_available(deck: Deck, known: Mapping[str, KnownCards]) -> None:
     if over.size:
         i = int(over[0])
         zones = [(zone, int(k.rows[i])) for zone, k in known.items() if k.rows[i]]
-        where = f"the {zones[0][0]} names" if len(zones) == 1 else \
-            " and ".join(f"{zone} ({n})" for zone, n in zones) + " name"
-        raise DeckstatError(f"{where} {int(named[i])} copies of {deck.labels[i]!r}, but the deck has "
-                            f"{int(counts[i])}")
+        facts = {"named": int(named[i]), "card": deck.labels[i], "count": int(counts[i])}
+        if len(zones) == 1:
+            raise DeckstatError(tr(_TOO_MANY_IN[zones[0][0]], **facts))
+        listed = [tr(_ZONE_COPIES[zone], copies=n) for zone, n in zones]
+        joined = functools.reduce(lambda first, second: tr("{first} and {second}", first=first, second=second),
+                                  listed)
+        raise DeckstatError(tr("{zones} name {named} copies of {card!r}, but the deck has {count}", zones=joined,
+                               **facts))
     left = counts - named
     for k in known.values():
         for mask, n, label in k.classes:
             if n > int(left[mask].sum()):
-                raise DeckstatError(f"{label}: the deck has only {int(left[mask].sum())} such cards besides the "
-                                    "cards named", source=k.source)
+                raise DeckstatError(tr("{label}: the deck has only {left} such cards besides the cards named",
+                                       label=label, left=int(left[mask].sum())), source=k.source)
     total = sum(k.size for k in known.values())
     if total > deck.size:
-        raise DeckstatError(f"{total} known cards, but the deck has {deck.size}")
+        raise DeckstatError(tr("{total} known cards, but the deck has {size}", total=total, size=deck.size))
 
 
 def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
@@ -295,8 +315,8 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
         if step == len(steps):
             outcomes.append(({z: drawn[z].copy() for z in zones}, p))
             if len(outcomes) > MAX_OUTCOMES:
-                raise DeckstatError(f"the cards given by group counts can be split over more than {MAX_OUTCOMES:,} "
-                                    "ways; name more of them, or count fewer groups")
+                raise DeckstatError(tr("the cards given by group counts can be split over more than {most} ways; "
+                                       "name more of them, or count fewer groups", most=number(MAX_OUTCOMES)))
             return
         zone, _, n = steps[step]
         inside = atom_keys[:, 1 + step].astype(bool)
@@ -330,7 +350,9 @@ def zone_of(word: object, *, where: str = "") -> str:
             return zone
     listed = "; ".join("/".join(words[:2]) for words in ZONE_WORDS.values())
     hint = suggest(word, [w for words in ZONE_WORDS.values() for w in words]) if isinstance(word, str) else ""
-    raise DeckstatError(f"{where}unknown zone {word!r}; the zones of known cards are {listed}{hint}")
+    message = tr("unknown zone {word!r}; the zones of known cards are {zones}{hint}", word=word, zones=listed,
+                 hint=hint)
+    raise DeckstatError(tr("{place}: {message}", place=where, message=message) if where else message)
 
 
 def parse_given(text: str) -> tuple[str, str]:
@@ -342,12 +364,14 @@ def parse_given(text: str) -> tuple[str, str]:
     ('hand', 'LAINK, 2 DRESSEUSE')
     """
     head, sep, tail = text.partition(":")
+    where = f"{param('given')} {text!r}"
     if not sep:
-        raise DeckstatError(f"{param('given')} {text!r}: expected a zone, a colon and the cards, e.g. "
-                            "'hand: Terrain=2, other=3'")
-    zone = zone_of(head.strip(), where=f"{param('given')} {text!r}: ")
+        raise DeckstatError(tr("{place}: {message}", place=where, message=tr(
+            "expected a zone, a colon and the cards, e.g. 'hand: Terrain=2, other=3'")))
+    zone = zone_of(head.strip(), where=where)
     if not tail.strip():
-        raise DeckstatError(f"{param('given')} {text!r}: no card after '{head.strip()}:'")
+        raise DeckstatError(tr("{place}: {message}", place=where,
+                               message=tr("no card after '{zone}:'", zone=head.strip())))
     return zone, tail.strip()
 
 
@@ -375,15 +399,15 @@ class Knowledge:
         if isinstance(known, Knowledge):
             return known
         if not isinstance(known, Mapping):
-            raise DeckstatError(f"{param('known')} must map zones to descriptions of cards, e.g. "
-                                f"{{'hand': 'Terrain=2, other=3'}}, got {type(known).__name__}")
+            raise DeckstatError(tr("{name} must map zones to descriptions of cards, e.g. {{'hand': 'Terrain=2, "
+                                   "other=3'}}, got {kind}", name=param("known"), kind=type(known).__name__))
         zones: dict[str, tuple] = {}
         broken = 0
         for word, value in known.items():
             if isinstance(word, str) and fold_key(word) in {fold_key(w) for w in BROKEN_WORDS}:
                 broken = check_whole(value, "broken")
                 continue
-            zone = zone_of(word, where=f"{param('known')}: ")
+            zone = zone_of(word, where=param("known"))
             items = tuple(value) if isinstance(value, (list, tuple)) else (value,)
             zones[zone] = zones.get(zone, ()) + items
         return cls(zones, broken)
@@ -397,7 +421,8 @@ class Knowledge:
                 out[zone] = KnownCards.none(deck)
                 continue
             out[zone] = KnownCards(sum((k.rows for k in parts), np.zeros(len(deck.cards), dtype=np.int64)),
-                                   tuple(c for k in parts for c in k.classes), "; ".join(k.source for k in parts))
+                                   tuple(c for k in parts for c in k.classes), "; ".join(k.source for k in parts),
+                                   "; ".join(k.text for k in parts))
         return out
 
     @property

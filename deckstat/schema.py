@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from deckstat.i18n import N_
 from deckstat.text import fold, fold_key, format_number
 
 #: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
@@ -62,8 +63,12 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
 
-#: Headers that mean the quantity in some files and the collector number in others: refused with a hint.
-AMBIGUOUS_HEADERS: dict[str, tuple[str, str]] = {"n": ("count", "number")}
+#: Headers that mean the quantity in some files and the collector number in others: refused with the
+#: message given here (its ``{column}`` is the header as written).
+AMBIGUOUS_HEADERS: dict[str, str] = {
+    "n": N_("column {column!r} may mean the count of copies or the collector number; rename it 'quantité' "
+            "(copies) or 'numéro' (collector number)"),
+}
 
 #: Columns that tell two cards of the same name apart (two printings), in the order labels show them.
 #: Rows of a card table with the same name and the same values here are one card; a difference in

@@ -7,6 +7,8 @@ import unicodedata
 
 import numpy as np
 
+from deckstat.i18n import tr
+
 
 def fold(text: object) -> str:
     """Return ``text`` case- and accent-insensitive, with spacing collapsed.
@@ -43,7 +45,7 @@ def suggest(word: str, candidates: list[str] | set[str]) -> str:
     """Return ``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
     by_fold = {fold(c): c for c in candidates}
     match = difflib.get_close_matches(fold(word), list(by_fold), n=1, cutoff=0.6)
-    return f"; did you mean {by_fold[match[0]]!r}?" if match else ""
+    return tr("; did you mean {name!r}?", name=by_fold[match[0]]) if match else ""
 
 
 def format_number(value: float) -> str:

@@ -62,7 +62,7 @@ def assert_user_error(result, *needles: str) -> str:
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
+    assert lines[0].startswith(("error: ", "erreur\u00a0: ")), lines[0]
     assert result.stdout == ""
     for needle in needles:
         assert needle in lines[0], lines[0]

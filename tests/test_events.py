@@ -151,8 +151,8 @@ def test_to_text_round_trips(text):
 
 def test_to_text_canonical_form():
     assert to_text(parse_event("Terrain >= 1")) == "Terrain>=1"
-    assert to_text(parse_event("Terrain=2 et non [coût<=1]")) == "Terrain==2 and not [coût<=1]>=1"
-    assert to_text(parse_event("'Grosse Bertha' ou non (a et b)")) == '"Grosse Bertha">=1 or not (a>=1 and b>=1)'
+    assert to_text(parse_event("Terrain=2 AND NOT [coût<=1]")) == "Terrain==2 and not [coût<=1]>=1"
+    assert to_text(parse_event("'Grosse Bertha' OR not (a And b)")) == '"Grosse Bertha">=1 or not (a>=1 and b>=1)'
     assert to_text(parse_event("[cost<=1.0]")) == "[cost<=1]>=1"
     assert to_text(parse_event('[name="Oui, Chef !"]')) == '[name="Oui, Chef !"]>=1'
     assert to_text(parse_event("[race=Dragon]")) == "[race=Dragon]>=1"

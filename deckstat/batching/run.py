@@ -47,6 +47,7 @@ from deckstat.engines.runner import (
     widest_half_width,
 )
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import tr
 from deckstat.present.spreadsheet import PLAIN, csv_bytes, spreadsheet_dialect
 from deckstat.results import Result
 
@@ -255,8 +256,8 @@ class Journal:
                 outcomes[outcome["task_id"]] = outcome
             except (ValueError, KeyError, TypeError):
                 # Lines are written whole, newline last: a complete line that does not read is damage.
-                raise DeckstatError(f"line {number} is damaged; start the run again with {param('overwrite')}",
-                                    source=str(self.path)) from None
+                raise DeckstatError(tr("line {number} is damaged; start the run again with {option}", number=number,
+                                       option=param("overwrite")), source=str(self.path)) from None
         if torn:
             os.truncate(self.path, len(data) - len(torn))
         return outcomes
@@ -286,7 +287,8 @@ def cores() -> int:
 
 def _failed(task: Any, seed: int, exc: BaseException) -> dict:
     return {"task_id": task.task_id, "status": "error", "seconds": None,
-            "error": f"the worker running it stopped: {_one_line(exc)}", "seed": seed, "columns": [], "rows": []}
+            "error": tr("the worker running it stopped: {reason}", reason=_one_line(exc)), "seed": seed, "columns": [],
+            "rows": []}
 
 
 class InProcess:
@@ -356,8 +358,9 @@ class Dask:
         try:
             import distributed
         except ImportError:
-            raise DeckstatError(f"{param('scheduler')} {self.scheduler!r} runs on Dask, which is not installed: "
-                                'pip install "deckstat[distributed]"') from None
+            raise DeckstatError(tr("{option} {scheduler!r} runs on Dask, which is not installed: pip install "
+                                   "\"deckstat[distributed]\"", option=param("scheduler"),
+                                   scheduler=self.scheduler)) from None
         self._distributed = distributed
         self.versions = {name: metadata.version(name) for name in ("dask", "distributed")}
         try:
@@ -370,8 +373,9 @@ class Dask:
                 self.workers = len(self._client.scheduler_info().get("workers", {}))
         except (OSError, TimeoutError) as exc:
             self.__exit__()
-            raise DeckstatError(f"{param('scheduler')} {self.scheduler!r}: cannot reach the Dask scheduler "
-                                f"({_one_line(exc)})") from None
+            raise DeckstatError(tr("{option} {scheduler!r}: cannot reach the Dask scheduler ({reason})",
+                                   option=param("scheduler"), scheduler=self.scheduler,
+                                   reason=_one_line(exc))) from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -427,8 +431,8 @@ def _check_scheduler(scheduler: object) -> str | None:
     if scheduler is None:
         return None
     if not isinstance(scheduler, str) or not (scheduler == "local" or "://" in scheduler):
-        raise DeckstatError(f"{param('scheduler')} must be \"local\" (a Dask cluster on this machine) or a "
-                            f"scheduler address such as tcp://host:8786, got {scheduler!r}")
+        raise DeckstatError(tr("{name} must be \"local\" (a Dask cluster on this machine) or a scheduler address "
+                               "such as tcp://host:8786, got {value!r}", name=param("scheduler"), value=scheduler))
     return scheduler
 
 
@@ -452,29 +456,31 @@ def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) 
         return None
     manifest_path, journal_path = folder / MANIFEST, folder / JOURNAL
     if folder.exists() and not folder.is_dir():
-        raise DeckstatError(f"{param('out')} {str(folder)!r} is a file; give a folder for the results")
+        raise DeckstatError(tr("{option} {folder!r} is a file; give a folder for the results", option=param("out"),
+                               folder=str(folder)))
     exists = manifest_path.exists() or journal_path.exists()
     if overwrite:
         for name in (MANIFEST, JOURNAL, RESULTS_CSV, RESULTS_PARQUET):
             (folder / name).unlink(missing_ok=True)
         return None
     if exists and not resume:
-        raise DeckstatError(f"{folder} holds a run already; add {param('resume')} to finish it, or "
-                            f"{param('overwrite')} to start again")
+        raise DeckstatError(tr("{folder} holds a run already; add {resume} to finish it, or {overwrite} to start "
+                               "again", folder=folder, resume=param("resume"), overwrite=param("overwrite")))
     if not exists:
         return None
     if not manifest_path.exists():
-        raise DeckstatError(f"{folder} has a journal but no {MANIFEST}; start again with {param('overwrite')}")
+        raise DeckstatError(tr("{folder} has a journal but no {manifest}; start again with {option}", folder=folder,
+                               manifest=MANIFEST, option=param("overwrite")))
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         digest = manifest["digest"]
     except (ValueError, KeyError, TypeError):
-        raise DeckstatError(f"this is not a deckstat batch manifest; start again with {param('overwrite')}",
-                            source=str(manifest_path)) from None
+        raise DeckstatError(tr("this is not a deckstat batch manifest; start again with {option}",
+                               option=param("overwrite")), source=str(manifest_path)) from None
     if digest != spec.digest:
-        raise DeckstatError(f"the spec or a file it uses changed since the run in {folder} started, so its rows "
-                            f"would not belong together; {param('overwrite')} to start again, or another "
-                            f"{param('out')} folder")
+        raise DeckstatError(tr("the spec or a file it uses changed since the run in {folder} started, so its rows "
+                               "would not belong together; {overwrite} to start again, or another {out} folder",
+                               folder=folder, overwrite=param("overwrite"), out=param("out")))
     return manifest
 
 
@@ -530,9 +536,11 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
         A failing task raises nothing: its error is in ``tasks``.
     """
     if resume and overwrite:
-        raise DeckstatError(f"give {param('resume')} or {param('overwrite')}, not both")
+        raise DeckstatError(tr("give {resume} or {overwrite}, not both", resume=param("resume"),
+                               overwrite=param("overwrite")))
     if out is None and (resume or overwrite):
-        raise DeckstatError(f"{param('resume' if resume else 'overwrite')} needs the {param('out')} folder of a run")
+        raise DeckstatError(tr("{option} needs the {out} folder of a run",
+                               option=param("resume" if resume else "overwrite"), out=param("out")))
     workers = None if workers is None else check_whole(workers, "workers", minimum=1)
     scheduler = _check_scheduler(scheduler)
     spec = _load(spec)
@@ -569,7 +577,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
             manifest["tasks"] = _task_entries(unique, outcomes, seed)
             _write_json(folder / MANIFEST, manifest)
         try:
-            with progress.track(f"batch {spec.name}", total=len(unique), unit="tasks") as bar:
+            with progress.track(tr("batch {name}", name=spec.name), total=len(unique), unit="tasks") as bar:
                 bar.advance(len(unique) - len(pending))
                 for outcome in executor.run(run_task, [(task, task.seed(seed)) for task in pending]):
                     if journal is not None:
@@ -685,7 +693,8 @@ def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) 
     shapes: dict[str, dict] = {}
     rows = []
     warmed = False
-    bar = progress.track(f"timing {spec.name}", total=len(spec.tasks) if calibrate else None, unit="tasks")
+    bar = progress.track(tr("timing {name}", name=spec.name), total=len(spec.tasks) if calibrate else None,
+                         unit="tasks")
     for task in spec.tasks:
         bar.advance()
         params = _params(task)

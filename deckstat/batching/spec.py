@@ -48,8 +48,9 @@ from deckstat.batching.tasks import (
     result_tables,
 )
 from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
-from deckstat.events import Count, parse_event, parse_group
+from deckstat.events import Count, expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
+from deckstat.i18n import N_, tr
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.questions._setup import (
     check_card_types,
@@ -98,11 +99,11 @@ class SpecError(DeckstatError):
         super().__init__(message, source=source, line=line, column=column)
 
     def _located(self) -> str:
-        where = ""
+        text = tr("{place}: {message}", place=self.key, message=self.message) if self.key else self.message
         if self.source:
-            where = f"{self.source}:{self.line}: " if self.line is not None else f"{self.source}: "
-        key = f"{self.key}: " if self.key else ""
-        return f"{where}{key}{self.message}"
+            place = f"{self.source}:{self.line}" if self.line is not None else self.source
+            text = tr("{place}: {message}", place=place, message=text)
+        return text
 
 
 @dataclass(frozen=True)
@@ -288,25 +289,31 @@ class _Where:
         return self.error(key, exc.render(SPEC_WORDS))
 
 
+#: How messages name the kind of a value a spec gives.
+_TYPE_NAMES = {bool: N_("true/false"), int: N_("a whole number"), float: N_("a number"), str: N_("a text"),
+               list: N_("a list"), dict: N_("a table")}
+
+
 def _type_name(value: object) -> str:
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "a text", list: "a list",
-            dict: "a table"}.get(type(value), type(value).__name__)
+    name = _TYPE_NAMES.get(type(value))
+    return type(value).__name__ if name is None else tr(name)
 
 
 def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | list[str]) -> dict:
     if not isinstance(table, Mapping):
-        raise where.error(key, f"expected a table, got {_type_name(table)}")
+        raise where.error(key, tr("expected a table, got {kind}", kind=_type_name(table)))
     for name in table:
         if name not in allowed:
             hint = suggest(str(name), list(allowed))
-            expected = "" if hint else f"; expected one of {', '.join(allowed)}"
-            raise where.error(f"{key}.{name}" if key else str(name), f"unknown key{hint}{expected}")
+            message = tr("unknown key{hint}", hint=hint) if hint else \
+                tr("unknown key; expected one of {keys}", keys=", ".join(allowed))
+            raise where.error(f"{key}.{name}" if key else str(name), message)
     return dict(table)
 
 
 def _text(where: _Where, key: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise where.error(key, f"expected a text, got {_type_name(value)} {value!r}")
+        raise where.error(key, tr("expected a text, got {kind} {value!r}", kind=_type_name(value), value=value))
     return value
 
 
@@ -328,16 +335,16 @@ def _range_value(name: str, example: str, limit: int, noun: str) -> Callable[[ob
         elif isinstance(value, list) and value:
             values = [check_whole(v, name) for v in value]
         else:
-            raise DeckstatError(f"{name} must be a range such as {example!r}, a whole number or a list of them, "
-                                f"got {value!r}")
+            raise DeckstatError(tr("{name} must be a range such as {example!r}, a whole number or a list of them, "
+                                   "got {value!r}", name=name, example=example, value=value))
         return tuple(sorted(set(values)))
     return check
 
 
-def _events(name: str, what: str) -> Callable[[object], tuple[str, ...]]:
+def _events(name: str) -> Callable[[object], tuple[str, ...]]:
     def check(value: object) -> tuple[str, ...]:
         if isinstance(value, list) and not value:
-            raise DeckstatError(f"{name} is empty; give at least one {what} such as Terrain>=1")
+            raise DeckstatError(tr("{name} is empty; give at least one event such as Terrain>=1", name=name))
         texts = check_events(value, name)
         for text in texts:
             parse_event(text)
@@ -349,7 +356,7 @@ def _texts(name: str) -> Callable[[object], tuple[str, ...]]:
     def check(value: object) -> tuple[str, ...]:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not items or not all(isinstance(v, str) and v.strip() for v in items):
-            raise DeckstatError(f"{name} must be a text or a list of texts, got {value!r}")
+            raise DeckstatError(tr("{name} must be a text or a list of texts, got {value!r}", name=name, value=value))
         return tuple(items)
     return check
 
@@ -357,7 +364,7 @@ def _texts(name: str) -> Callable[[object], tuple[str, ...]]:
 def _boolean(name: str) -> Callable[[object], bool]:
     def check(value: object) -> bool:
         if not isinstance(value, bool):
-            raise DeckstatError(f"{name} must be true or false, got {value!r}")
+            raise DeckstatError(tr("{name} must be true or false, got {value!r}", name=name, value=value))
         return value
     return check
 
@@ -365,7 +372,7 @@ def _boolean(name: str) -> Callable[[object], bool]:
 def _string(name: str, parse: Callable[[str], object] | None = None) -> Callable[[object], str]:
     def check(value: object) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise DeckstatError(f"{name} must be a text, got {value!r}")
+            raise DeckstatError(tr("{name} must be a text, got {value!r}", name=name, value=value))
         if parse is not None:
             parse(value)
         return value
@@ -390,7 +397,7 @@ def _number(name: str, check: Callable[[object, str], float]) -> Callable[[objec
 
 
 PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
-    "event": _events("event", "event"),
+    "event": _events("event"),
     "turns": _range_value("turns", "0-6", 1000, "turn"),
     "counts": _range_value("counts", "8-14", 100_000, "count"),
     "ratio_counts": _range_value("ratio_counts", "8-14", 100_000, "count"),
@@ -428,7 +435,7 @@ def _json_value(value: object) -> object:
         return tuple(_json_value(v) for v in value)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
-    raise DeckstatError(f"expected a text, a number, true/false or a list, got {_type_name(value)}")
+    raise DeckstatError(tr("expected a text, a number, true/false or a list, got {kind}", kind=_type_name(value)))
 
 
 @dataclass(frozen=True)
@@ -456,7 +463,8 @@ class _Parser:
         if text.lower().endswith(".toml") or "/" in text or os.sep in text:
             path = (self.base_dir / text).resolve()
             if not path.is_file():
-                raise self.where.error(key, f"profile file {text!r} not found (looked for {path})")
+                raise self.where.error(key, tr("profile file {file!r} not found (looked for {path})", file=text,
+                                               path=path))
             _checked(self.where, key, lambda: cached_profile(str(path)))
             self.files[f"profile:{text}"] = path
             return str(path)
@@ -465,9 +473,9 @@ class _Parser:
     def decks(self, default_game: str | None) -> dict[str, _Deck]:
         table = self.data.get("decks")
         if table is None:
-            raise self.where.error("decks", "the spec names no deck; add a [decks.<name>] table with a path")
+            raise self.where.error("decks", tr("the spec names no deck; add a [decks.<name>] table with a path"))
         if not isinstance(table, Mapping) or not table:
-            raise self.where.error("decks", "expected [decks.<name>] tables, each with a path")
+            raise self.where.error("decks", tr("expected [decks.<name>] tables, each with a path"))
         decks: dict[str, _Deck] = {}
         labels: dict[str, str] = {}
         for name, entry in table.items():
@@ -476,27 +484,28 @@ class _Parser:
                 entry = {"path": entry}
             entry = _keys(self.where, key, entry, DECK_KEYS)
             if "path" not in entry:
-                raise self.where.error(key, "no path; expected path = \"<card CSV or decklist>\"")
+                raise self.where.error(key, tr("no path; expected path = \"<card CSV or decklist>\""))
             written = _text(self.where, f"{key}.path", entry["path"])
             if "game" in entry:
                 game = self.game(f"{key}.game", entry["game"])
             elif default_game is not None:
                 game = default_game
             else:
-                raise self.where.error(key, "no game; give game = \"wankul\" (or another profile id) here or at "
-                                            "the top of the spec")
+                raise self.where.error(key, tr("no game; give game = \"wankul\" (or another profile id) here or at "
+                                               "the top of the spec"))
             pool = None
             if "pool" in entry:
                 pool_text = _text(self.where, f"{key}.pool", entry["pool"])
                 pool = (self.base_dir / pool_text).resolve()
                 if not pool.is_file():
-                    raise self.where.error(f"{key}.pool", f"card pool {pool_text!r} not found (looked for {pool})")
+                    raise self.where.error(f"{key}.pool", tr("card pool {file!r} not found (looked for {path})",
+                                                             file=pool_text, path=pool))
                 self.files[f"pool:{pool_text}"] = pool
             sources = self.deck_files(f"{key}.path", name, written, pool)
             for source in sources:
                 if source.label in labels:
-                    raise self.where.error(key, f"the deck label {source.label!r} is also given by "
-                                                f"decks.{labels[source.label]}; rename one of them")
+                    raise self.where.error(key, tr("the deck label {label!r} is also given by decks.{other}; rename "
+                                                   "one of them", label=source.label, other=labels[source.label]))
                 labels[source.label] = name
                 self.files[f"deck:{source.label}"] = source.path
             decks[name] = _Deck(name, sources, game, {k: v for k, v in entry.items()})
@@ -507,16 +516,18 @@ class _Parser:
         if glob.has_magic(written):
             matches = sorted(Path(p).resolve() for p in glob.glob(str(pattern)) if Path(p).is_file())
             if not matches:
-                raise self.where.error(key, f"{written!r} matches no file (looked in {pattern.parent.resolve()})")
+                raise self.where.error(key, tr("{pattern!r} matches no file (looked in {folder})", pattern=written,
+                                               folder=pattern.parent.resolve()))
             stems = [p.stem for p in matches]
             for stem in stems:
                 if stems.count(stem) > 1:
-                    raise self.where.error(key, f"{written!r} matches two files named {stem!r}; the label "
-                                                f"{name}/{stem} would name both")
+                    raise self.where.error(key, tr("{pattern!r} matches two files named {stem!r}; the label "
+                                                   "{name}/{stem} would name both", pattern=written, stem=stem,
+                                                   name=name))
             return tuple(DeckSource(f"{name}/{p.stem}", p, pool) for p in matches)
         path = pattern.resolve()
         if not path.is_file():
-            raise self.where.error(key, f"deck file {written!r} not found (looked for {path})")
+            raise self.where.error(key, tr("deck file {file!r} not found (looked for {path})", file=written, path=path))
         return (DeckSource(name, path, pool),)
 
     # Questions.
@@ -525,21 +536,22 @@ class _Parser:
         """The decks a ``decks`` list (or an ``opponent``) names, with each one's game."""
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not items:
-            raise self.where.error(key, f"expected a list of deck names, got {_type_name(value)} {value!r}")
+            raise self.where.error(key, tr("expected a list of deck names, got {kind} {value!r}",
+                                           kind=_type_name(value), value=value))
         by_label = {s.label: (s, d.game) for d in decks.values() for s in d.sources}
         chosen: list[tuple[DeckSource, str]] = []
         for i, label in enumerate(items):
             item_key = f"{key}[{i}]" if isinstance(value, list) else key
             if not isinstance(label, str):
-                raise self.where.error(item_key, f"expected a deck name, got {_type_name(label)}")
+                raise self.where.error(item_key, tr("expected a deck name, got {kind}", kind=_type_name(label)))
             if label in decks:
                 chosen += [(s, decks[label].game) for s in decks[label].sources]
             elif label in by_label:
                 chosen.append(by_label[label])
             else:
                 names = list(dict.fromkeys([*decks, *by_label]))
-                raise self.where.error(item_key, f"unknown deck {label!r}{suggest(label, names)}; the spec's decks "
-                                                 f"are {', '.join(names)}")
+                raise self.where.error(item_key, tr("unknown deck {label!r}{hint}; the spec's decks are {decks}",
+                                                    label=label, hint=suggest(label, names), decks=", ".join(names)))
         return list(dict.fromkeys(chosen))
 
     def defaults(self) -> dict[str, object]:
@@ -554,8 +566,9 @@ class _Parser:
             tables = result_tables(question)
             if not isinstance(value, str) or value not in tables:
                 hint = suggest(value, list(tables)) if isinstance(value, str) else ""
-                raise self.where.error(key, f"{value!r} is not a table of the {question} result{hint}; expected "
-                                            f"one of {', '.join(tables)}")
+                raise self.where.error(key, tr("{value!r} is not a table of the {question} result{hint}; expected "
+                                               "one of {tables}", value=value, question=question, hint=hint,
+                                               tables=", ".join(tables)))
             return value
         if name == "opponent":
             return value  # resolved with the decks
@@ -573,8 +586,8 @@ class _Parser:
         description naming a file is a path from the spec's folder, as deck paths are.
         """
         if not isinstance(value, Mapping):
-            raise DeckstatError(f"expected a table of known cards by zone, e.g. known = {{ hand = \"Terrain=2, "
-                                f"other=3\" }}, got {_type_name(value)}")
+            raise DeckstatError(tr("expected a table of known cards by zone, e.g. known = {{ hand = \"Terrain=2, "
+                                   "other=3\" }}, got {kind}", kind=_type_name(value)))
         pairs = {}
         for word, described in value.items():
             if isinstance(word, str) and fold_key(word) in {fold_key(w) for w in BROKEN_WORDS}:
@@ -583,8 +596,8 @@ class _Parser:
             zone = zone_of(word)
             texts = described if isinstance(described, list) else [described]
             if not texts or not all(isinstance(t, str) for t in texts):
-                raise DeckstatError(f"{word}: expected a description of cards (names, group counts or a file) or a "
-                                    f"list of them, got {_type_name(described)}")
+                raise DeckstatError(tr("{zone}: expected a description of cards (names, group counts or a file) or a "
+                                       "list of them, got {kind}", zone=word, kind=_type_name(described)))
             resolved = []
             for text in texts:
                 path = self.base_dir / text
@@ -595,14 +608,16 @@ class _Parser:
     def question(self, index: int, entry: object, decks: dict[str, _Deck], defaults: dict) -> list[tuple[Task, str]]:
         key = f"questions[{index}]"
         if not isinstance(entry, Mapping):
-            raise self.where.error(key, f"expected a [[questions]] table, got {_type_name(entry)}")
+            raise self.where.error(key, tr("expected a [[questions]] table, got {kind}", kind=_type_name(entry)))
         if "question" not in entry:
-            raise self.where.error(key, f"no question; expected question = one of {', '.join(QUESTIONS)}")
+            raise self.where.error(key, tr("no question; expected question = one of {questions}",
+                                           questions=", ".join(QUESTIONS)))
         name = entry["question"]
         if not isinstance(name, str) or name not in QUESTIONS:
             hint = suggest(name, list(QUESTIONS)) if isinstance(name, str) else ""
-            expected = "" if hint else f"; expected one of {', '.join(QUESTIONS)}"
-            raise self.where.error(f"{key}.question", f"unknown question {name!r}{hint}{expected}")
+            message = tr("unknown question {name!r}{hint}", name=name, hint=hint) if hint else \
+                tr("unknown question {name!r}; expected one of {questions}", name=name, questions=", ".join(QUESTIONS))
+            raise self.where.error(f"{key}.question", message)
         parameters = api_parameters(name)
         allowed = [*QUESTION_KEYS, *parameters]
         entry = _keys(self.where, key, entry, allowed)
@@ -615,28 +630,30 @@ class _Parser:
         if "sweep" in entry:
             sweep_table = entry["sweep"]
             if not isinstance(sweep_table, Mapping):
-                raise self.where.error(f"{key}.sweep", f"expected a table of value lists, got "
-                                                       f"{_type_name(sweep_table)}")
+                raise self.where.error(f"{key}.sweep", tr("expected a table of value lists, got {kind}",
+                                                          kind=_type_name(sweep_table)))
             for param_name, values in sweep_table.items():
                 sweep_key = f"{key}.sweep.{param_name}"
                 if param_name == "decks":
-                    raise self.where.error(sweep_key, "decks is already a sweep: list the decks in "
-                                                      f"{key}.decks, one task per deck")
+                    raise self.where.error(sweep_key, tr("decks is already a sweep: list the decks in {key}.decks, one "
+                                                         "task per deck", key=key))
                 if param_name not in allowed or param_name in ("question", "sweep"):
                     hint = suggest(str(param_name), [a for a in allowed if a not in ("question", "decks", "sweep")])
-                    raise self.where.error(sweep_key, f"not a parameter of {name}{hint}")
+                    raise self.where.error(sweep_key, tr("not a parameter of {question}{hint}", question=name,
+                                                         hint=hint))
                 if param_name in fixed:
-                    raise self.where.error(sweep_key, f"{param_name} is given in {key} too; give it once, fixed "
-                                                      "or swept")
+                    raise self.where.error(sweep_key, tr("{name} is given in {key} too; give it once, fixed or swept",
+                                                         name=param_name, key=key))
                 if not isinstance(values, list) or not values:
-                    raise self.where.error(sweep_key, "expected a non-empty list of values to try, got "
-                                                      f"{_type_name(values)} {values!r}")
+                    raise self.where.error(sweep_key, tr("expected a non-empty list of values to try, got {kind} "
+                                                         "{value!r}", kind=_type_name(values), value=values))
                 checked = [self.parameter(name, sweep_key, param_name, v) for v in values]
                 sweep[param_name] = checked
         missing = [p for p, spec in parameters.items() if spec.default is inspect.Parameter.empty]
         for param_name in missing:
             if param_name not in fixed and param_name not in sweep:
-                raise self.where.error(key, f"{name} needs {param_name}, e.g. {param_name} = \"Terrain>=1\"")
+                raise self.where.error(key, tr("{question} needs {name}, e.g. {name} = \"Terrain>=1\"", question=name,
+                                               name=param_name))
         given = set(fixed) | set(sweep)
         for default_name, value in defaults.items():
             if default_name in given or default_name not in parameters:
@@ -650,11 +667,11 @@ class _Parser:
         groups = [chosen] if name == "compare" else [[c] for c in chosen]
         if name == "compare":
             if len(chosen) < 2:
-                raise self.where.error(f"{key}.decks", "compare needs at least two decks")
+                raise self.where.error(f"{key}.decks", tr("compare needs at least two decks"))
             games = {game for _, game in chosen}
             if len(games) > 1:
-                raise self.where.error(f"{key}.decks", f"the decks compared are of different games "
-                                                       f"({', '.join(sorted(games))}); compare decks of one game")
+                raise self.where.error(f"{key}.decks", tr("the decks compared are of different games ({games}); "
+                                                          "compare decks of one game", games=", ".join(sorted(games))))
         swept_names = tuple(sweep)
         tasks = []
         for group in groups:
@@ -666,8 +683,8 @@ class _Parser:
                     opp_key = f"{key}.sweep.opponent" if "opponent" in sweep else f"{key}.opponent"
                     [(opponent, opponent_game)] = self._one_deck(opp_key, params["opponent"], decks)
                     if opponent_game != game:
-                        raise self.where.error(opp_key, f"{opponent.label!r} is a {opponent_game} deck, not "
-                                                        f"{game}")
+                        raise self.where.error(opp_key, tr("{deck!r} is a {game} deck, not {wanted}",
+                                                           deck=opponent.label, game=opponent_game, wanted=game))
                     params["opponent"] = opponent.label
                     sources = sources + (opponent,)
                 task = Task(name, sources, game, tuple(sorted(params.items())), swept_names)
@@ -676,11 +693,12 @@ class _Parser:
 
     def _one_deck(self, key: str, value: object, decks: dict[str, _Deck]) -> list[tuple[DeckSource, str]]:
         if not isinstance(value, str):
-            raise self.where.error(key, f"expected the name of one deck of the spec, got {_type_name(value)}")
+            raise self.where.error(key, tr("expected the name of one deck of the spec, got {kind}",
+                                           kind=_type_name(value)))
         found = self.deck_labels(key, value, decks)
         if len(found) != 1:
-            raise self.where.error(key, f"{value!r} names {len(found)} decks; give one of "
-                                        f"{', '.join(s.label for s, _ in found)}")
+            raise self.where.error(key, tr("{value!r} names {count} decks; give one of {decks}", value=value,
+                                           count=len(found), decks=", ".join(s.label for s, _ in found)))
         return found
 
     def parse(self) -> tuple[str | None, int | None, list[Task], dict]:
@@ -696,16 +714,16 @@ class _Parser:
         decks = self.decks(default_game)
         questions = data.get("questions")
         if not isinstance(questions, list) or not questions:
-            raise self.where.error("questions", "the spec asks no question; add [[questions]] tables with "
-                                                f"question = one of {', '.join(QUESTIONS)}")
+            raise self.where.error("questions", tr("the spec asks no question; add [[questions]] tables with "
+                                                   "question = one of {questions}", questions=", ".join(QUESTIONS)))
         tasks: list[tuple[Task, str]] = []
         for index, entry in enumerate(questions):
             tasks += self.question(index, entry, decks, defaults)
         seen: dict[str, str] = {}
         for task, key in tasks:
             if task.task_id in seen:
-                raise self.where.error(key, f"asks the same task twice ({task.describe()}), also asked by "
-                                            f"{seen[task.task_id]}; drop one")
+                raise self.where.error(key, tr("asks the same task twice ({task}), also asked by {other}; drop one",
+                                               task=task.describe(), other=seen[task.task_id]))
             seen[task.task_id] = key
         for task, key in tasks:
             self.preflight(task, key, decks)
@@ -740,7 +758,10 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     if isinstance(exc, ExpressionError) and isinstance(exc.source, str):
         for candidate, what in (("keep", "keep rule"), ("resource", "resource group"), ("group", "group"),
                                 ("event", "event")):
-            if exc.source.startswith(what):
+            value = task.param(candidate)
+            texts = value if isinstance(value, tuple) else (value,)
+            # The source names the expression as the parser did, in the language of the message.
+            if any(isinstance(t, str) and exc.source == expression_source(what, repr(t)) for t in texts):
                 named.insert(0, candidate)
     for name in (n.split("=")[0] for n in named):
         if task.param(name) is not None:
@@ -789,13 +810,13 @@ def _check_task(question: str, decks: list, profile, params: dict) -> None:
                 allow_absent=True)
     elif question == "deckout":
         if profile.deckout == "none":
-            raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no "
-                                "deck-out turn")
+            raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
+                                   game=profile.name))
         rule, _, keep_text = mulligan_settings(profile, keep=rules["keep"], mulligan=rules["mulligan"],
                                                mulligan_rule=None, mulligan_limit=None)
         if rule not in ("none", "bottom"):
-            raise DeckstatError(f"the deck-out model handles no mulligan or the bottom mulligan; {profile.name} "
-                                f"uses {rule}: pass {param('mulligan', False)}")
+            raise DeckstatError(tr("the deck-out model handles no mulligan or the bottom mulligan; {game} uses {rule}: "
+                                   "pass {option}", game=profile.name, rule=rule, option=param("mulligan", False)))
         if keep_text is not None:
             keep_event = parse_event(keep_text, what="keep rule")
             for deck in decks:
@@ -820,8 +841,10 @@ def _toml_error(exc: tomllib.TOMLDecodeError, source: str) -> SpecError:
     line = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
     message = re.sub(r"\s*\(at line \d+, column \d+\)", "", text)
     column = getattr(exc, "colno", None) or (int(match.group(2)) if match else None)
-    where = f"column {column}: " if column else ""
-    return SpecError(f"{where}not valid TOML: {message}", source=source, line=line)
+    if column:
+        return SpecError(tr("column {column}: not valid TOML: {reason}", column=column, reason=message), source=source,
+                         line=line)
+    return SpecError(tr("not valid TOML: {reason}", reason=message), source=source, line=line)
 
 
 def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = None) -> Spec:
@@ -853,13 +876,15 @@ def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = No
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
-            raise SpecError("spec file not found", source=str(path)) from None
+            raise SpecError(tr("spec file not found"), source=str(path)) from None
         except OSError as exc:
-            raise SpecError(f"cannot read the spec file ({exc.strerror or exc})", source=str(path)) from None
+            raise SpecError(tr("cannot read the spec file ({reason})", reason=exc.strerror or exc),
+                            source=str(path)) from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise SpecError(f"not UTF-8 text (byte {exc.start}); save the spec as UTF-8", source=str(path)) from None
+            raise SpecError(tr("not UTF-8 text (byte {byte}); save the spec as UTF-8", byte=exc.start),
+                            source=str(path)) from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

@@ -24,6 +24,7 @@ from deckstat.cards import load_deck
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile, load_profile_file
+from deckstat.i18n import tr
 from deckstat.questions.compare import compare
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
@@ -293,8 +294,9 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     frames = result.frames()
     name = task.param("table") or result_tables(task.question)[0]
     if name not in frames:
-        raise DeckstatError(f"the {task.question} result has no {name!r} table here (it holds "
-                            f"{', '.join(frames)}): the parameters that fill it are not set")
+        raise DeckstatError(tr("the {question} result has no {table!r} table here (it holds {tables}): the "
+                               "parameters that fill it are not set", question=task.question, table=name,
+                               tables=", ".join(frames)))
     table = frames[name].copy()
     table.attrs = {}
     table = table.drop(columns=[c for c in ("game",) if c in table.columns])

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from deckstat.engines import exact
+from deckstat.i18n import N_, localise_number, tr
 
 #: Seconds per float64 element an array operation of the exact engine reads or writes (measured, one core).
 SECONDS_PER_ELEMENT = 2.0e-9
@@ -70,11 +71,11 @@ class Cost:
 
     def describe(self) -> str:
         """The cost in words: ``~40 s and 1.2 GiB``."""
-        return f"~{format_seconds(self.seconds)} and {format_bytes(self.peak_bytes)}"
+        return tr("~{seconds} and {memory}", seconds=format_seconds(self.seconds), memory=format_bytes(self.peak_bytes))
 
 
 def format_seconds(seconds: float) -> str:
-    """A duration as people read it.
+    """A duration as people read it, in the current language.
 
     Examples
     --------
@@ -82,18 +83,20 @@ def format_seconds(seconds: float) -> str:
     ('4 ms', '2.3 s', '1.6 min', '2.0 h')
     """
     if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 60:
-        return f"{seconds:.0f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
+        text = f"{seconds * 1000:.0f} ms"
+    elif seconds < 10:
+        text = f"{seconds:.1f} s"
+    elif seconds < 60:
+        text = f"{seconds:.0f} s"
+    elif seconds < 3600:
+        text = f"{seconds / 60:.1f} min"
+    else:
+        text = f"{seconds / 3600:.1f} h"
+    return localise_number(text)
 
 
 def format_bytes(n_bytes: float) -> str:
-    """A memory size in binary units.
+    """A memory size in binary units, in the current language (French writes ``Gio`` for ``GiB``).
 
     Examples
     --------
@@ -101,12 +104,14 @@ def format_bytes(n_bytes: float) -> str:
     ('1 KiB', '3.0 MiB', '256 MiB', '1.2 GiB')
     """
     if n_bytes < 2**20:
-        return f"{max(n_bytes / 2**10, 1):.0f} KiB"
-    if n_bytes < 100 * 2**20:
-        return f"{n_bytes / 2**20:.1f} MiB"
-    if n_bytes < 2**30:
-        return f"{n_bytes / 2**20:.0f} MiB"
-    return f"{n_bytes / 2**30:.1f} GiB"
+        value, unit = f"{max(n_bytes / 2**10, 1):.0f}", N_("{value} KiB")
+    elif n_bytes < 100 * 2**20:
+        value, unit = f"{n_bytes / 2**20:.1f}", N_("{value} MiB")
+    elif n_bytes < 2**30:
+        value, unit = f"{n_bytes / 2**20:.0f}", N_("{value} MiB")
+    else:
+        value, unit = f"{n_bytes / 2**30:.1f}", N_("{value} GiB")
+    return tr(unit, value=localise_number(value))
 
 
 def weights_cost(cell_counts: np.ndarray, cell_membership: np.ndarray, sizes: Sequence[int],

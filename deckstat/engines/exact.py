@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import tr
 from deckstat.terms import ZONES
 
 MAX_EXACT_DECK = 500
@@ -247,8 +248,8 @@ def total_ways(deck_size: int, segment_sizes: Sequence[int]) -> float:
 def check_exact_size(deck_size: int) -> None:
     """Refuse decks too large for float weights."""
     if deck_size > MAX_EXACT_DECK:
-        raise DeckstatError(f"the exact engine handles decks of up to {MAX_EXACT_DECK} cards, this one has "
-                            f"{deck_size}; use {param('method', 'simulate')}")
+        raise DeckstatError(tr("the exact engine handles decks of up to {most} cards, this one has {size}; use "
+                               "{option}", most=MAX_EXACT_DECK, size=deck_size, option=param("method", "simulate")))
 
 
 @dataclass(frozen=True)
@@ -339,13 +340,15 @@ def zone_odds(cell_counts: np.ndarray, cell_membership: np.ndarray, event: Condi
     h, s = hand_size, set_aside
     drawable = n_cards - s
     if zone not in ZONES:
-        raise DeckstatError(f"unknown zone {zone!r}; expected one of {', '.join(ZONES)}")
+        raise DeckstatError(tr("unknown zone {zone!r}; expected one of {zones}", zone=zone, zones=", ".join(ZONES)))
     if zone == "hand":
         draws = [0] * len(draws)
     if s + h > n_cards:
-        raise DeckstatError(f"the deck has {n_cards} cards, fewer than the {s + h} dealt before turn 1")
+        raise DeckstatError(tr("the deck has {size} cards, fewer than the {dealt} dealt before turn 1", size=n_cards,
+                               dealt=s + h))
     if draws and h + max(draws) > drawable:
-        raise DeckstatError(f"{h + max(draws)} cards would be seen but only {drawable} can be drawn")
+        raise DeckstatError(tr("{seen} cards would be seen but only {drawable} can be drawn", seen=h + max(draws),
+                               drawable=drawable))
     event_mask = event.mask()
 
     def prob(sizes: list[int], trackers: list[Tracker], index: tuple, mask: np.ndarray,

@@ -20,6 +20,7 @@ import numpy as np
 
 from deckstat.engines.exact import Condition, segment_weights
 from deckstat.errors import DeckstatError
+from deckstat.i18n import tr
 
 
 def _holds_after(condition: Condition, base: np.ndarray) -> np.ndarray:
@@ -123,7 +124,8 @@ def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition
     if any(d < 0 for d in draws):
         raise ValueError("negative number of draws")
     if draws and max(draws) > n_library + n_bottom:
-        raise DeckstatError(f"{max(draws)} draws asked, but only {n_library + n_bottom} cards are left to draw")
+        raise DeckstatError(tr("{draws} draws asked, but only {left} cards are left to draw", draws=max(draws),
+                               left=n_library + n_bottom))
     seen = np.zeros_like(library) if seen_cells is None else np.asarray(seen_cells, dtype=np.int64)
     out = np.empty(len(draws))
     early = [d for d in draws if d <= n_library]
@@ -256,7 +258,8 @@ def known_zone_odds(unknown: np.ndarray, membership: np.ndarray, condition: Cond
     if hidden < 0 or broken < 0 or hidden > n_unknown:
         raise ValueError("impossible numbers of hidden or broken set-aside cards")
     if broken > int(set_aside.sum()) + hidden:
-        raise DeckstatError(f"{broken} set-aside cards broken, but there are only {int(set_aside.sum()) + hidden}")
+        raise DeckstatError(tr("{broken} set-aside cards broken, but there are only {count}", broken=broken,
+                               count=int(set_aside.sum()) + hidden))
 
     def counts(cells: np.ndarray) -> np.ndarray:
         return group_counts(cells, membership)
@@ -274,8 +277,8 @@ def known_zone_odds(unknown: np.ndarray, membership: np.ndarray, condition: Cond
         return np.full(len(draws), float(p))
     library = n_unknown - hidden
     if draws and max(draws) > library + int(bottom.sum()):
-        raise DeckstatError(f"{max(draws)} draws asked, but only {library + int(bottom.sum())} cards are left "
-                            "to draw")
+        raise DeckstatError(tr("{draws} draws asked, but only {left} cards are left to draw", draws=max(draws),
+                               left=library + int(bottom.sum())))
     out = np.zeros(len(draws))
     base = counts(hand)
     if hidden == 0 or not draws or max(draws) <= library:

@@ -54,6 +54,7 @@ import numpy as np
 from deckstat.engines.exact import Condition
 from deckstat.engines.known import compositions, group_counts, known_odds, zone_counts
 from deckstat.errors import DeckstatError
+from deckstat.i18n import number, tr, trn
 
 #: Rules a hand's value can be computed under.
 POLICY_RULES = ("bottom", "london", "vancouver", "free", "hearthstone", "pokemon")
@@ -184,8 +185,8 @@ class MulliganGame:
                  draws: Sequence[int], hand_size: int, set_aside: int, rule: str, limit: int,
                  keep: Condition | None = None) -> None:
         if rule not in POLICY_RULES:
-            raise DeckstatError(f"the value of a mulligan is not modelled for the {rule!r} rule; the rules "
-                                f"modelled are {', '.join(POLICY_RULES)}")
+            raise DeckstatError(tr("the value of a mulligan is not modelled for the {rule!r} rule; the rules "
+                                   "modelled are {rules}", rule=rule, rules=", ".join(POLICY_RULES)))
         if rule == "pokemon" and keep is None:
             raise ValueError("the pokemon rule needs the keep rule")
         self.cell_counts = np.asarray(cell_counts, dtype=np.int64)
@@ -255,13 +256,18 @@ class MulliganGame:
         needed = self.evaluations()
         if needed > MAX_EVALUATIONS:
             hands = count_compositions(self.cell_counts, self.hand_size)
-            rounds = "one round" if self.rule == "hearthstone" else \
-                f"{self.limit} mulligan{'s' if self.limit > 1 else ''}"
-            fewer = "" if self.rule in ("hearthstone", "pokemon") else " or allow fewer mulligans"
-            raise DeckstatError(f"{hands:,} different opening hands over {len(self.cell_counts)} kinds of cards "
-                                f"need about {needed:,} evaluations under the {self.rule} rule with {rounds}, "
-                                f"more than the {MAX_EVALUATIONS:,} computed exactly in reasonable time; ask "
-                                f"about fewer groups{fewer}")
+            rounds = tr("one round") if self.rule == "hearthstone" else \
+                trn("{n} mulligan", "{n} mulligans", self.limit)
+            facts = {"hands": number(hands), "kinds": len(self.cell_counts), "needed": number(needed),
+                     "rule": self.rule, "rounds": rounds, "most": number(MAX_EVALUATIONS)}
+            if self.rule in ("hearthstone", "pokemon"):
+                raise DeckstatError(tr("{hands} different opening hands over {kinds} kinds of cards need about "
+                                       "{needed} evaluations under the {rule} rule with {rounds}, more than the "
+                                       "{most} computed exactly in reasonable time; ask about fewer groups", **facts))
+            raise DeckstatError(tr("{hands} different opening hands over {kinds} kinds of cards need about {needed} "
+                                   "evaluations under the {rule} rule with {rounds}, more than the {most} computed "
+                                   "exactly in reasonable time; ask about fewer groups or allow fewer mulligans",
+                                   **facts))
 
     # --- the value of a zone ----------------------------------------------------------------------------------
 
@@ -383,7 +389,7 @@ class MulliganGame:
         :meth:`replacements` instead.
         """
         if self.limit < 1:
-            raise DeckstatError("no mulligan is allowed")
+            raise DeckstatError(tr("no mulligan is allowed"))
         if self.rule == "hearthstone":
             raise ValueError("a Hearthstone mulligan replaces chosen cards: see replacements()")
         if self.rule == "pokemon":

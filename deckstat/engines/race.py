@@ -26,6 +26,7 @@ from deckstat.engines.kernel import deal_order
 from deckstat.engines.tasks import group_counts
 from deckstat.errors import DeckstatError
 from deckstat.events import evaluate
+from deckstat.i18n import tr
 from deckstat.terms import BOTH_OUT_RULES, FAILED_DRAW_RULES
 
 _NEVER = np.iinfo(np.int32).max
@@ -95,7 +96,7 @@ class RaceSpec:
 def deterministic_round(library: int, first_turn_draw: int, draws_per_turn: int, rule: str) -> int:
     """The round a seat runs out on, without effects: the first whose draws exceed (or reach) the library."""
     if draws_per_turn < 1:
-        raise DeckstatError("a deck never runs out when players draw no card per turn")
+        raise DeckstatError(tr("a deck never runs out when players draw no card per turn"))
     needed = library + 1 if rule in FAILED_DRAW_RULES else max(library, 1)
     if first_turn_draw >= needed:
         return 1

@@ -38,6 +38,7 @@ import numpy as np
 from deckstat._validate import check_half_width, check_whole, is_whole
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
+from deckstat.i18n import N_, localise_number, number, tr
 from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 
 BLOCK_TRIALS = 1 << 17
@@ -105,7 +106,8 @@ def make_streams(rng: int | np.random.Generator | np.random.SeedSequence | Strea
     if isinstance(rng, Streams):
         return rng
     if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (int, np.integer)) and rng < 0):
-        raise DeckstatError(f"{param('rng')} must be a seed from 0, a numpy Generator or None, got {rng!r}")
+        raise DeckstatError(tr("{name} must be a seed from 0, a numpy Generator or None, got {value!r}",
+                               name=param("rng"), value=rng))
     generator = np.random.default_rng(fresh_seed() if rng is None else rng)
     child = generator.bit_generator.seed_seq.spawn(1)[0]
     return Streams(int(child.entropy), tuple(child.spawn_key))
@@ -305,10 +307,19 @@ def written(n: int) -> str:
     return f"{mantissa.removesuffix('.0')}e{int(exponent)}"
 
 
+#: What :func:`_too_many` says, by how sure the count of trials needed is.
+_TOO_MANY = {
+    "about": N_("{precision} {half_width} needs about {needed} trials, more than {max_trials} {most}: ask a coarser "
+                "{precision} or raise {max_trials}"),
+    "at least": N_("{precision} {half_width} needs at least {needed} trials, more than {max_trials} {most}: ask a "
+                   "coarser {precision} or raise {max_trials}"),
+}
+
+
 def _too_many(half_width: float, needed: int, max_trials: int, how: str) -> DeckstatError:
-    return DeckstatError(f"{param('precision')} {half_width:g} needs {how} {written(needed)} trials, more than "
-                         f"{param('max_trials')} {written(max_trials)}: ask a coarser {param('precision')} or raise "
-                         f"{param('max_trials')}")
+    return DeckstatError(tr(_TOO_MANY[how], precision=param("precision"), half_width=localise_number(f"{half_width:g}"),
+                            needed=localise_number(written(needed)), max_trials=param("max_trials"),
+                            most=localise_number(written(max_trials))))
 
 
 class BlockRunner:
@@ -426,9 +437,11 @@ class BlockRunner:
                 # The normal approximation: the half-width shrinks as 1/sqrt(n).
                 expected = max(n_done + BLOCK_TRIALS, math.ceil(n_done * (width / half_width) ** 2))
                 bar.update(total=min(expected, max_trials))
-        raise DeckstatError(f"{param('precision')} {half_width:g} not reached within {param('max_trials')} "
-                            f"{written(max_trials)} trials (the widest half-width is {width:.2g}): ask a coarser "
-                            f"{param('precision')} or raise {param('max_trials')}")
+        raise DeckstatError(tr("{precision} {half_width} not reached within {max_trials} {most} trials (the widest "
+                               "half-width is {width}): ask a coarser {precision} or raise {max_trials}",
+                               precision=param("precision"), half_width=localise_number(f"{half_width:g}"),
+                               max_trials=param("max_trials"), most=localise_number(written(max_trials)),
+                               width=localise_number(f"{width:.2g}")))
 
 
 def wilson_interval(hits: int, n_trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -505,9 +518,10 @@ def simulate_until(task: Callable, streams: Streams, precision: float | None, *,
     if precision is None:
         return (*runner.run(DEFAULT_TRIALS if n_trials is None else n_trials), None)
     tallies, n_done = runner.run_until(precision, widest, max_trials)
-    rule = (f"stop after the first block of {BLOCK_TRIALS:,} trials at which every 95% Wilson interval is at most "
-            f"±{precision:g}; refuse after the first block when the observed proportions need more than "
-            f"max_trials ({written(max_trials)})")
+    rule = tr("stop after the first block of {block} trials at which every 95% Wilson interval is at most "
+              "±{precision}; refuse after the first block when the observed proportions need more than max_trials "
+              "({most})", block=number(BLOCK_TRIALS), precision=localise_number(f"{precision:g}"),
+              most=localise_number(written(max_trials)))
     return tallies, n_done, {"max_trials": max_trials, "estimated_trials": runner.estimated_trials,
                              "stopping_rule": rule}
 

@@ -9,6 +9,7 @@ made by each turn (:func:`turn_plan`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -44,12 +45,14 @@ from deckstat.events import (
     Not,
     Or,
     evaluate,
+    expression_source,
     groups_of,
     parse_event,
     parse_group,
     saturation_caps,
 )
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import N_, number, tr
 from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, METHODS, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
 from deckstat.text import fold, suggest
@@ -68,6 +71,25 @@ MAX_EXACT_SECONDS = 600.0
 MAX_EXACT_BYTES = 4 * 2**30
 #: Values an "absent group" message lists before "…".
 SHOWN_VALUES = 8
+#: How an "absent group" message names the cards looked at, by the ``scope`` the questions give.
+_SCOPES = {"this deck": N_("of this deck"), "any deck compared": N_("of any deck compared"),
+           "the deck at any count swept": N_("of the deck at any count swept")}
+#: The advice when a name matches part of a value of a column: by column and operator (``~=`` a whole word).
+_PARTIAL_ADVICE = {
+    ("type", "~="): N_("; use {label} to match a whole word of a type"),
+    ("type", "~"): N_("; use {label} to match part of a type"),
+    ("tags", "~="): N_("; use {label} to match a whole word of a tag"),
+    ("tags", "~"): N_("; use {label} to match part of a tag"),
+    ("name", "~="): N_("; use {label} to match a whole word of a card name"),
+    ("name", "~"): N_("; use {label} to match part of a card name"),
+}
+#: A turn whose draws the deck cannot supply, by seat.
+_TOO_LATE = {
+    "first": N_("turn {turn} needs {draws} draws for the first player but only {left} cards are left after the "
+                "opening hand; {option} can go up to turn {last}"),
+    "second": N_("turn {turn} needs {draws} draws for the second player but only {left} cards are left after the "
+                 "opening hand; {option} can go up to turn {last}"),
+}
 
 
 def check_card_types(deck: Deck, profile: Profile) -> None:
@@ -86,10 +108,11 @@ def check_card_types(deck: Deck, profile: Profile) -> None:
             rows = [isinstance(v, str) and key in {fold(t) for t in v.split(LIST_SEPARATOR)}
                     for v in deck.cards["type"]]
             cards = int(deck.counts[rows].sum())
-            raise DeckstatError(f"type {item!r} ({cards} cards, e.g. {deck.labels[rows.index(True)]!r}) is not a "
-                                f"{profile.name} card type; did you mean {singular[key[:-1]]!r}? The card types are "
-                                f"{', '.join(profile.card_types)}, in the singular", source=deck.source,
-                                column="type")
+            raise DeckstatError(tr("type {type!r} ({cards} cards, e.g. {card!r}) is not a {game} card type; did you "
+                                   "mean {singular!r}? The card types are {types}, in the singular", type=item,
+                                   cards=cards, card=deck.labels[rows.index(True)], game=profile.name,
+                                   singular=singular[key[:-1]], types=", ".join(profile.card_types)),
+                                source=deck.source, column="type")
 
 
 def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: str, *, allow_absent: bool = False,
@@ -128,7 +151,8 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
         except ExpressionError as exc:
             # An unknown attribute: name the expression the player typed, where the position points.
             inner = group.group if isinstance(group, DistinctGroup) else group
-            raise ExpressionError(exc.message, source=f"{what} {text!r}", column=inner.position) from None
+            raise ExpressionError(exc.message, source=expression_source(what, repr(text)),
+                                  column=inner.position) from None
         if matches or allow_absent:
             continue
         raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
@@ -165,14 +189,17 @@ def check_pooled(decks: Iterable[Deck], profile: Profile, events: Iterable[str],
 def absent_group_error(deck: Deck, group, profile: Profile, what: str, text: str, *, scope: str = "this deck",
                        remedy: str | None = None) -> ExpressionError:
     """The error for a group of ``what`` ``text`` that matches no card of ``deck`` (``scope`` names the decks)."""
-    remedy = remedy if remedy is not None else f"to ask about it anyway, pass {param('allow_absent', True)}"
+    if remedy is None:
+        remedy = tr("to ask about it anyway, pass {option}", option=param("allow_absent", True))
+    scope = tr(_SCOPES[scope]) if scope in _SCOPES else f"of {scope}"
     if isinstance(group, DistinctGroup):
         group = group.group  # distinct(G) has cards exactly when G has
     if isinstance(group, NameGroup):
         message = _absent_word(deck, group, profile, scope)
     else:
         message = _absent_attribute(deck, group, scope)
-    return ExpressionError(f"{message}; {remedy}", source=f"{what} {text!r}", column=group.position)
+    return ExpressionError(tr("{message}; {remedy}", message=message, remedy=remedy),
+                           source=expression_source(what, repr(text)), column=group.position)
 
 
 def _listed(values: list[str]) -> str:
@@ -194,9 +221,9 @@ def _absent_attribute(deck: Deck, group: AttributeGroup, scope: str) -> str:
     column = attribute_column(deck, group.attribute)
     values = column_values(deck, column)
     canonical = canonical_column(group.attribute)
-    message = f"{group.label} matches no card of {scope}"
-    message += f"; its {group.attribute} values are {_listed(values)}" if values else \
-        f"; no card of it has a {group.attribute} value"
+    message = tr("{group} matches no card {scope}", group=group.label, scope=scope)
+    message += tr("; its {attribute} values are {values}", attribute=group.attribute, values=_listed(values)) \
+        if values else tr("; no card of it has a {attribute} value", attribute=group.attribute)
     if group.op == "!=" or (isinstance(group.value, float) and group.op not in TEXT_OPS):
         return message  # every card has the value, or a number compared: the values say it all
     target = str(group.value)
@@ -205,27 +232,28 @@ def _absent_attribute(deck: Deck, group: AttributeGroup, scope: str) -> str:
     if kind:
         # Some value holds the text: the operator, not the spelling, is what to change.
         label = AttributeGroup(group.attribute, kind, target).label
-        how = "a whole word of a value" if kind == "~=" else "part of a value"
-        return message + f"; use {kind} to match {how}: {label}"
+        if kind == "~=":
+            return message + tr("; use {op} to match a whole word of a value: {label}", op=kind, label=label)
+        return message + tr("; use {op} to match part of a value: {label}", op=kind, label=label)
     return message + suggest(target, values)
 
 
 def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> str:
     game_types = {fold(s) for t in profile.card_types for s in [t, *deck.synonyms.spellings("type", t)]}
     if group.key in game_types:
-        message = f"{group.label} is a card type of {profile.name}, but no card of {scope} has it"
+        message = tr("{group} is a card type of {game}, but no card {scope} has it", group=group.label,
+                     game=profile.name, scope=scope)
     else:
-        message = f"{group.label} matches no card type, tag or card name of {scope}"
-    for column, noun in (("type", "types"), ("tags", "tags")):
+        message = tr("{group} matches no card type, tag or card name {scope}", group=group.label, scope=scope)
+    for column, listing in (("type", N_("; its types are {values}")), ("tags", N_("; its tags are {values}"))):
         values = column_values(deck, column)
         if values:
-            message += f"; its {noun} are {_listed(values)}"
+            message += tr(listing, values=_listed(values))
     message += suggest(group.text, sorted(deck.known_words() | set(profile.card_types)))
-    for column, noun in (("type", "type"), ("tags", "tag"), ("name", "card name")):
+    for column in ("type", "tags", "name"):
         partial = _partial_hint(deck, column, deck.synonyms.equivalents(column, group.text), whole_word=True)
         if partial:
-            how = "a whole word of" if partial == "~=" else "part of"
-            message += f"; use {AttributeGroup(column, partial, group.text).label} to match {how} a {noun}"
+            message += tr(_PARTIAL_ADVICE[column, partial], label=AttributeGroup(column, partial, group.text).label)
             break
     return message
 
@@ -457,13 +485,13 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
     """
     source = f"{param('priority')} {text!r}" if isinstance(text, str) else param('priority')
     if not isinstance(text, str):
-        raise ExpressionError(f"expected text, got {type(text).__name__}", source=source)
+        raise ExpressionError(tr("expected text, got {kind}", kind=type(text).__name__), source=source)
     out, offset, rest = [], 0, text
     while True:
         comma = _top_level(rest, ",")
         item = rest if comma < 0 else rest[:comma]
         if not item.strip():
-            raise ExpressionError("expected a card group such as Terrain=2 or [cost<=1]=1 here", source=source,
+            raise ExpressionError(tr("expected a card group such as Terrain=2 or [cost<=1]=1 here"), source=source,
                                   column=offset + len(item) - len(item.lstrip()) + 1)
         at = _top_level(item, "<>=!~")
         group_text, count = (item, EVERY_CARD) if at < 0 else (item[:at], None)
@@ -476,17 +504,18 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
         if at >= 0:
             op = next((op for op in sorted(COUNT_OPS, key=len, reverse=True) if item.startswith(op, at)), None)
             if op is None:
-                raise ExpressionError(f"unexpected {item[at]!r}; a priority is written group=count", source=source,
-                                      column=offset + at + 1)
-            number = item[at + len(op):].strip()
+                raise ExpressionError(tr("unexpected {char!r}; a priority is written group=count", char=item[at]),
+                                      source=source, column=offset + at + 1)
+            written = item[at + len(op):].strip()
             if op not in ("=", "==", ">="):
-                raise ExpressionError(f"a priority is written group=count, not {op!r}", source=source,
+                raise ExpressionError(tr("a priority is written group=count, not {op!r}", op=op), source=source,
                                       column=offset + at + 1)
-            if not number.isdigit() or int(number) < 1:
-                shown = repr(number) if number else "nothing"
-                raise ExpressionError(f"expected a whole number of cards (1 or more) after {op!r}, got {shown}",
-                                      source=source, column=offset + at + len(op) + 1)
-            count = int(number)
+            if not written.isdigit() or int(written) < 1:
+                message = tr("expected a whole number of cards (1 or more) after {op!r}, got {value!r}", op=op,
+                             value=written) if written else \
+                    tr("expected a whole number of cards (1 or more) after {op!r}, got nothing", op=op)
+                raise ExpressionError(message, source=source, column=offset + at + len(op) + 1)
+            count = int(written)
         out.append((group, count))
         if comma < 0:
             return tuple(out)
@@ -604,15 +633,16 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
     rule = profile.mulligan if mulligan_rule is None else check_choice(mulligan_rule, "mulligan_rule",
                                                                        MULLIGAN_RULES)
     if not isinstance(mulligan, bool):
-        raise DeckstatError(f"{param('mulligan')} must be True or False, got {mulligan!r}")
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("mulligan"), value=mulligan))
     if not mulligan:
         rule = "none"
     if rule == "none" and keep is not None and mulligan:
-        raise DeckstatError(f"{profile.name} has no mulligan rule, so a keep rule does not apply; "
-                            f"choose one with {param('mulligan_rule')}")
+        raise DeckstatError(tr("{game} has no mulligan rule, so a keep rule does not apply; choose one with "
+                               "{option}", game=profile.name, option=param("mulligan_rule")))
     if keep is not None and not mulligan:
-        raise DeckstatError(f"{param('keep')} and {param('mulligan', False)} contradict each other: without a "
-                            "mulligan every first hand is kept, so no keep rule applies")
+        raise DeckstatError(tr("{keep} and {no_mulligan} contradict each other: without a mulligan every first hand "
+                               "is kept, so no keep rule applies", keep=param("keep"),
+                               no_mulligan=param("mulligan", False)))
     if rule == "none":
         return rule, 0, None
     limit = check_optional_whole(mulligan_limit, "mulligan_limit", minimum=1)
@@ -621,23 +651,30 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
         limit = 1 if rule == "hearthstone" else profile.mulligan_limit if same else \
             REDEAL_LIMIT if rule == "pokemon" else max(profile.mulligan_limit, 1)
     if rule == "hearthstone" and limit != 1:
-        raise DeckstatError(f"the Hearthstone mulligan is one round; {param('mulligan_limit')} can only be 1")
+        raise DeckstatError(tr("the Hearthstone mulligan is one round; {option} can only be 1",
+                               option=param("mulligan_limit")))
     if rule == "pokemon" and limit > MAX_REDEALS:
-        raise DeckstatError(f"{param('mulligan_limit')} can be at most {MAX_REDEALS:,} with the pokemon rule")
+        raise DeckstatError(tr("{option} can be at most {most} with the pokemon rule", option=param("mulligan_limit"),
+                               most=number(MAX_REDEALS)))
     if rule == "vancouver" and limit >= profile.hand_size:
-        raise DeckstatError(f"Vancouver mulligans shrink the hand by one each; {param('mulligan_limit')} can be "
-                            f"at most {profile.hand_size - 1} with {profile.hand_size}-card hands")
+        raise DeckstatError(tr("Vancouver mulligans shrink the hand by one each; {option} can be at most {most} with "
+                               "{size}-card hands", option=param("mulligan_limit"), most=profile.hand_size - 1,
+                               size=profile.hand_size))
     keep_text = keep if keep is not None else profile.keep
     if keep_text is None:
-        raise DeckstatError(f"{profile.name} has no default keep rule; give one with {param('keep')}")
+        raise DeckstatError(tr("{game} has no default keep rule; give one with {option}", game=profile.name,
+                               option=param("keep")))
     return rule, limit, keep_text
 
 
 def default_keep_remedy(profile: Profile, *, can_skip: bool = True) -> str:
     """What to do when the profile's default keep rule names cards the deck lacks."""
-    skip = f"keep every first hand with {param('mulligan', False)}, " if can_skip else ""
-    return (f"it is {profile.name}'s default keep rule: give one that fits this deck with {param('keep')}, "
-            f"{skip}or pass {param('allow_absent', True)} to keep it as it is")
+    if can_skip:
+        return tr("it is {game}'s default keep rule: give one that fits this deck with {keep}, keep every first "
+                  "hand with {no_mulligan}, or pass {allow_absent} to keep it as it is", game=profile.name,
+                  keep=param("keep"), no_mulligan=param("mulligan", False), allow_absent=param("allow_absent", True))
+    return tr("it is {game}'s default keep rule: give one that fits this deck with {keep}, or pass {allow_absent} "
+              "to keep it as it is", game=profile.name, keep=param("keep"), allow_absent=param("allow_absent", True))
 
 
 def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
@@ -658,7 +695,8 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
     profile = get_profile(game)
     check_deck(deck)
     if not isinstance(allow_absent, bool):
-        raise DeckstatError(f"{param('allow_absent')} must be True or False, got {allow_absent!r}")
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("allow_absent"),
+                               value=allow_absent))
     drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
     texts = list(events)
     parsed = []
@@ -670,8 +708,9 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
                                                mulligan_limit=mulligan_limit)
     if rule == "bottom" and limit > 1 and profile.set_aside + (limit + 1) * profile.hand_size > drawn.size:
         most = max(1, (drawn.size - profile.set_aside) // profile.hand_size - 1)
-        raise DeckstatError(f"{param('mulligan_limit')} {limit} asks for {limit + 1} hands of {profile.hand_size} "
-                            f"cards from the top of a {drawn.size}-card deck; it can be at most {most}")
+        raise DeckstatError(tr("{option} {limit} asks for {hands} hands of {size} cards from the top of a "
+                               "{deck}-card deck; it can be at most {most}", option=param("mulligan_limit"),
+                               limit=limit, hands=limit + 1, size=profile.hand_size, deck=drawn.size, most=most))
     keep_event = None
     all_events = list(parsed)
     if keep_text is not None:
@@ -693,16 +732,16 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
         needs = merge_needs(event_needs(keep_event) + [n for event in parsed for n in event_needs(event)])
     else:
         if rule not in RESOURCE_MULLIGANS:
-            raise DeckstatError(f"{param('priority')} sets which cards the London, Vancouver, free and Hearthstone "
-                                f"mulligans keep; the {rule} rule chooses no card")
+            raise DeckstatError(tr("{option} sets which cards the London, Vancouver, free and Hearthstone mulligans "
+                                   "keep; the {rule} rule chooses no card", option=param("priority"), rule=rule))
         needs = merge_needs(parse_priority(priority))
         for group, _ in needs:
             check_groups(drawn, Count(group, ">=", 1), profile, "priority", priority, allow_absent=allow_absent)
             all_events.append(Count(group, ">=", 1))
     if rule == "hearthstone" and drawn.size < profile.set_aside + 2 * profile.hand_size:
-        raise DeckstatError(f"the Hearthstone mulligan may replace the whole {profile.hand_size}-card hand, so the "
-                            f"deck needs at least {profile.set_aside + 2 * profile.hand_size} cards; it has "
-                            f"{drawn.size}")
+        raise DeckstatError(tr("the Hearthstone mulligan may replace the whole {size}-card hand, so the deck needs "
+                               "at least {needed} cards; it has {count}", size=profile.hand_size,
+                               needed=profile.set_aside + 2 * profile.hand_size, count=drawn.size))
     compiled = compile_events(drawn, all_events)
     provenance = {"game": profile.id, "deck_source": drawn.source, "deck_size": drawn.size, "mulligan_rule": rule,
                   "mulligan_limit": limit, "keep": keep_text, "resource_group": resource_text,
@@ -734,9 +773,10 @@ def each_event(texts: list[str], rules: dict, answer: Callable[[Setup], tuple[pd
         summaries.append(summary)
         reason = provenance.pop("method_reason", None)
         if reason:
-            reasons.append(f"{text}: {reason}" if len(texts) > 1 else reason)
+            reasons.append(tr("{place}: {message}", place=text, message=reason) if len(texts) > 1 else reason)
     if reasons:
-        provenance["method_reason"] = "; ".join(reasons)
+        provenance["method_reason"] = functools.reduce(
+            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
     provenance["question"] = question
     return pd.concat(tables, ignore_index=True), pd.concat(summaries, ignore_index=True), provenance
 
@@ -761,27 +801,32 @@ def pick_method(setup: Setup, method: str, needs_order: bool = False,
     check_choice(method, "method", METHODS)
     capable = setup.exact_capable and not needs_order
     if method == "exact" and not capable:
-        subject = f"the {setup.rule} mulligan" if not setup.exact_capable else "this question"
-        raise DeckstatError(f"the exact engine does not model {subject}; use {param('method', 'simulate')}")
+        if not setup.exact_capable:
+            raise DeckstatError(tr("the exact engine does not model the {rule} mulligan; use {option}",
+                                   rule=setup.rule, option=param("method", "simulate")))
+        raise DeckstatError(tr("the exact engine does not model this question; use {option}",
+                               option=param("method", "simulate")))
     if method == "simulate" or not capable:
         return "simulate", None
     if setup.deck.size > exact.MAX_EXACT_DECK:
         if method == "exact":
             exact.check_exact_size(setup.deck.size)
-        return "simulate", (f"the exact engine handles decks of up to {exact.MAX_EXACT_DECK} cards, this one has "
-                            f"{setup.deck.size}: simulated")
+        return "simulate", tr("the exact engine handles decks of up to {most} cards, this one has {size}: simulated",
+                              most=exact.MAX_EXACT_DECK, size=setup.deck.size)
     if cost is None:
         return "exact", None
     predicted = cost()
     if method == "exact":
         if predicted.seconds > MAX_EXACT_SECONDS or predicted.peak_bytes > MAX_EXACT_BYTES:
-            raise DeckstatError(f"the exact engine would take {predicted.describe()} for this question, beyond its "
-                                f"limits ({format_seconds(MAX_EXACT_SECONDS)}, {format_bytes(MAX_EXACT_BYTES)}); "
-                                f"use {param('method', 'simulate')}, or ask about fewer groups or turns")
+            raise DeckstatError(tr("the exact engine would take {cost} for this question, beyond its limits "
+                                   "({seconds}, {memory}); use {option}, or ask about fewer groups or turns",
+                                   cost=predicted.describe(), seconds=format_seconds(MAX_EXACT_SECONDS),
+                                   memory=format_bytes(MAX_EXACT_BYTES), option=param("method", "simulate")))
         return "exact", None
     if predicted.seconds > AUTO_EXACT_SECONDS or predicted.peak_bytes > AUTO_EXACT_BYTES:
-        return "simulate", (f"exact would take {predicted.describe()}: simulated (auto uses exact up to "
-                            f"{format_seconds(AUTO_EXACT_SECONDS)} and {format_bytes(AUTO_EXACT_BYTES)})")
+        return "simulate", tr("exact would take {cost}: simulated (auto uses exact up to {seconds} and {memory})",
+                              cost=predicted.describe(), seconds=format_seconds(AUTO_EXACT_SECONDS),
+                              memory=format_bytes(AUTO_EXACT_BYTES))
     return "exact", None
 
 
@@ -795,8 +840,9 @@ def check_simulation(n_trials: object, precision: object, chunk_size: object, n_
     if precision is not None:
         check_half_width(precision)
         if n_trials is not None:
-            raise DeckstatError(f"give {param('n_trials')} or {param('precision')}, not both: the simulation runs "
-                                "a number of trials, or until the intervals are narrow enough")
+            raise DeckstatError(tr("give {n_trials} or {precision}, not both: the simulation runs a number of "
+                                   "trials, or until the intervals are narrow enough", n_trials=param("n_trials"),
+                                   precision=param("precision")))
     check_whole(chunk_size, "chunk_size", minimum=1)
     check_whole(n_workers, "n_workers", minimum=1)
     if max_trials is not None:
@@ -821,16 +867,15 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
     seats = check_seats(seat)
     drawable = setup.drawable()
     if drawable < 0:
-        raise DeckstatError(f"the deck has {setup.deck.size} cards, fewer than the "
-                            f"{profile.set_aside + profile.hand_size} dealt before turn 1")
+        raise DeckstatError(tr("the deck has {size} cards, fewer than the {dealt} dealt before turn 1",
+                               size=setup.deck.size, dealt=profile.set_aside + profile.hand_size))
     per_seat = {s: [profile.draws_by_turn(t, s) for t in turn_list] for s in seats}
     for seat_name, draws in per_seat.items():
         for t, d in zip(turn_list, draws):
             if d > drawable:
                 last = profile.last_turn(setup.deck.size, seat_name)
-                raise DeckstatError(f"turn {t} needs {d} draws for the {seat_name} player but only {drawable} "
-                                    f"cards are left after the opening hand; {param(turns_name)} can go up to "
-                                    f"turn {last}")
+                raise DeckstatError(tr(_TOO_LATE[seat_name], turn=t, draws=d, left=drawable,
+                                       option=param(turns_name), last=last))
     return turn_list, per_seat
 
 

@@ -30,6 +30,7 @@ from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, to_text
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.questions import known as known_cards
 from deckstat.questions._setup import (
@@ -194,10 +195,11 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     0.0737
     """
     if isinstance(decks, Deck) or not isinstance(decks, Iterable):
-        raise DeckstatError(f"{param('decks')} must be a list of at least two decks")
+        raise DeckstatError(tr("{name} must be a list of at least two decks", name=param("decks")))
     decks = list(decks)
     if len(decks) < 2:
-        raise DeckstatError(f"{param('decks')} must hold at least two decks to compare, got {len(decks)}")
+        raise DeckstatError(tr("{name} must hold at least two decks to compare, got {count}", name=param("decks"),
+                               count=len(decks)))
     for d in decks:
         check_deck(d, "decks")
     texts = check_events(event)
@@ -211,8 +213,8 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     streams = runner.make_streams(rng)
     tables, odds_tables, provenance, reasons = [], [], {}, []
     if known is None and draws is not None:
-        raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
-                            f"{param('known')}, or ask by {param('turns')}")
+        raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
+                               "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
     if known is not None:
         known_cards.check_known_question(method=method if n_trials is None else "simulate", keep=keep,
                                          mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
@@ -228,7 +230,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                     results.append(odds(d, profile, text, turns=turns, seat=seat, zone=zone, allow_absent=True,
                                         known=known, draws=draws))
                 except DeckstatError as exc:
-                    raise exc.prefixed(f"{name}: ") from None
+                    raise exc.prefixed(tr("{deck}: ", deck=name)) from None
             frames = [r.table for r in results]
             tables.append(_exact_differences(frames, names))
             odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
@@ -242,7 +244,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         picks = [pick_method(s, method, cost=functools.partial(_odds_cost, s, turns, seat, zone))
                  for s in setups]
         chosen = "exact" if all(m == "exact" for m, _ in picks) else "simulate"
-        reasons += [f"{name}: {r}" for name, (_, r) in zip(names, picks) if r]
+        reasons += [tr("{place}: {message}", place=name, message=r) for name, (_, r) in zip(names, picks) if r]
         if chosen == "exact":
             frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", allow_absent=True,
                            **common).table for d in decks]
@@ -273,7 +275,8 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     if with_deckout or ratio_counts is not None:
         provenance.update(runner.provenance(streams))
     if reasons:
-        provenance["method_reason"] = "; ".join(reasons)
+        provenance["method_reason"] = functools.reduce(
+            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
     provenance.pop("deck_source", None)
     provenance.pop("deck_size", None)
     return CompareResult(table=pd.concat(tables, ignore_index=True),
@@ -326,15 +329,15 @@ def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat
         try:
             turn_list, per_seat = turn_plan(setup, turns, seat, zone)
         except DeckstatError as exc:
-            raise exc.prefixed(f"{setup.deck.name}: ") from None
+            raise exc.prefixed(tr("{deck}: ", deck=setup.deck.name)) from None
     draws = all_draws(per_seat)
     specs = _common_specs(setups, max(draws))
     event = setups[0].events[0]
     if any(groups_of(s.events[0]).keys() != groups_of(event).keys() for s in setups):
-        raise DeckstatError("the event must read the same groups in every deck")
+        raise DeckstatError(tr("the event must read the same groups in every deck"))
     task = functools.partial(compare_task, tuple(specs), event, zone, tuple(draws), paired)
     tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers,
-                                      description=f"compare {to_text(event)}")
+                                      description=tr("compare {event}", event=to_text(event)))
     provenance = dict(setups[0].provenance)
     provenance.update(runner.provenance(streams))
     k = len(setups)

@@ -15,6 +15,7 @@ from deckstat.engines.cost import Cost, dry_run
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, parse_group
 from deckstat.games.profiles import Profile
+from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
@@ -28,6 +29,15 @@ SUMMARY_COLUMNS = ["deck", "game", "target", "seat", "max_turn", "mean_turn", "m
                    "p_never_low", "p_never_high", "n_trials", "method", "policy"]
 #: Turns followed when none are asked for.
 DEFAULT_TURNS = range(1, 11)
+#: A turn past the last one the deck can play, by the seats asked.
+_PAST_LAST_TURN = {
+    ("first",): N_("turn {turn} is past the last turn this {size}-card deck can play for first ({last}); {option} "
+                   "can go up to {last}"),
+    ("second",): N_("turn {turn} is past the last turn this {size}-card deck can play for second ({last}); {option} "
+                    "can go up to {last}"),
+    ("first", "second"): N_("turn {turn} is past the last turn this {size}-card deck can play for first and second "
+                            "({last}); {option} can go up to {last}"),
+}
 
 
 def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
@@ -88,23 +98,24 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     turn_list = check_turns(turns, "turns")
     if not turn_list or turn_list[0] < 1:
-        raise DeckstatError(f"{param('turns')} start at turn 1: a card is played in a turn, not in the opening hand")
+        raise DeckstatError(tr("{option} start at turn 1: a card is played in a turn, not in the opening hand",
+                               option=param("turns")))
     seats = check_seats(seat)
     setup = prepare(deck, game, [], keep=keep, mulligan=mulligan)
     profile, drawn = setup.profile, setup.deck
     if setup.rule not in ("none", "bottom"):
-        raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
-                            f"{param('mulligan', False)}")
+        raise DeckstatError(tr("playability curves model the bottom mulligan or none, not {rule}; pass {option}",
+                               rule=setup.rule, option=param("mulligan", False)))
     model = build_model(drawn, profile, policy)
     labels, targets = play_targets(drawn, profile, cards, groups, allow_absent=allow_absent)
     library = profile.library_size(drawn.size)
     if library < 0:
-        raise DeckstatError(f"the deck has {drawn.size} cards, fewer than the {profile.set_aside + profile.hand_size} "
-                            "dealt before turn 1")
+        raise DeckstatError(tr("the deck has {size} cards, fewer than the {dealt} dealt before turn 1", size=drawn.size,
+                               dealt=profile.set_aside + profile.hand_size))
     last = min(last_play_turn(profile, drawn.size, s) for s in seats)
     if turn_list[-1] > last:
-        raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
-                            f"{' and '.join(seats)} ({last}); {param('turns')} can go up to {last}")
+        raise DeckstatError(tr(_PAST_LAST_TURN[seats], turn=turn_list[-1], size=drawn.size, last=last,
+                               option=param("turns")))
     max_turn = turn_list[-1]
     plans = tuple(schedule(profile, s, max_turn, library) for s in seats)
     keep_event = setup.keep_event if setup.rule == "bottom" else None
@@ -112,9 +123,10 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     if method == "exact":
         missing = [label for label, r in zip(labels, reduced) if r is None]
         if missing:
-            raise DeckstatError(f"the {model.kind} model under policy {model.policy} has no exact form for "
-                                f"{', '.join(missing[:3])}{' …' if len(missing) > 3 else ''}; use "
-                                f"{param('method', 'simulate')}")
+            raise DeckstatError(tr("the {model} model under policy {policy} has no exact form for {targets}; use "
+                                   "{option}", model=model.kind, policy=model.policy,
+                                   targets=", ".join(missing[:3]) + (" …" if len(missing) > 3 else ""),
+                                   option=param("method", "simulate")))
     exact_limit_ok = setup.rule == "none" or setup.limit == 1
     use_exact = [r is not None and method != "simulate" and exact_limit_ok for r in reduced]
     provenance = dict(setup.provenance)
@@ -131,9 +143,10 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
             chosen, reason = pick_method(setup, method, cost=cost)
             use_exact[i] = chosen == "exact"
             if reason:
-                reasons.append(f"{label}: {reason}" if len(labels) > 1 else reason)
+                reasons.append(tr("{place}: {message}", place=label, message=reason) if len(labels) > 1 else reason)
     if reasons:
-        provenance["method_reason"] = "; ".join(reasons)
+        provenance["method_reason"] = functools.reduce(
+            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
     provenance.update({"play_model": model.kind, "policy": model.policy})
     simulated = [i for i, e in enumerate(use_exact) if not e]
     tallies, n_done = None, None
@@ -207,7 +220,8 @@ def _as_list(value, name: str) -> list[str]:
     items = [value] if isinstance(value, str) else list(value)
     for item in items:
         if not isinstance(item, str) or not item.strip():
-            raise DeckstatError(f"{param(name)} must be card names or group expressions, got {item!r}")
+            raise DeckstatError(tr("{name} must be card names or group expressions, got {value!r}", name=param(name),
+                                   value=item))
     return items
 
 
@@ -234,9 +248,11 @@ def play_targets(deck: Deck, profile: Profile, cards, groups, *,
         if not mask.any():
             labels = list(dict.fromkeys(deck.labels))
             partial = [label for label in labels if wanted and wanted in fold(label)]
-            hint = (f"; cards whose name contains it: {', '.join(partial[:5])}{' …' if len(partial) > 5 else ''}"
-                    if partial else suggest(text.strip(), labels))
-            raise DeckstatError(f"card {text.strip()!r} is not in the deck {deck.source}{hint}")
+            hint = tr("; cards whose name contains it: {cards}",
+                      cards=", ".join(partial[:5]) + (" …" if len(partial) > 5 else "")) if partial else \
+                suggest(text.strip(), labels)
+            raise DeckstatError(tr("card {name!r} is not in the deck {source}{hint}", name=text.strip(),
+                                   source=deck.source, hint=hint))
         labels.append(text.strip())
         masks.append(mask & (deck.counts > 0))
     for text in group_list:

@@ -31,6 +31,7 @@ from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_
 from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import N_, tr
 from deckstat.questions._setup import (
     check_groups,
     check_simulation,
@@ -48,9 +49,13 @@ SUMMARY_COLUMNS = ["deck", "opponent", "game", "seat", "mean_turn", "median_turn
 GAME_END_COLUMNS = ["deck", "opponent", "game", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                     "n_trials", "method"]
 #: When the game ends by deck-out, in words, by whether it waits for both seats (:data:`BOTH_OUT_RULES`).
-GAME_END_WORDS = {True: "at the later of the two decks' run-out turns: the end of the first turn at which neither "
-                        "player can draw",
-                  False: "at the earlier of the two decks' run-out turns: when the first player runs out"}
+GAME_END_WORDS = {True: N_("at the later of the two decks' run-out turns: the end of the first turn at which "
+                           "neither player can draw"),
+                  False: N_("at the earlier of the two decks' run-out turns: when the first player runs out")}
+#: A simulated distribution with no run-out in it, by whose it is.
+_NEVER_RAN_OUT = {"first": N_("the first seat never ran out within {turns} turns"),
+                  "second": N_("the second seat never ran out within {turns} turns"),
+                  "game": N_("the game never ran out within {turns} turns")}
 NEVER = ("never", "jamais")
 
 
@@ -68,8 +73,11 @@ def same_size_warning(profile: Profile, decks: list[Deck]) -> list[str]:
     sizes = [d.size for d in decks]
     if not profile.same_size or len(set(sizes)) < 2:
         return []
-    listed = " and ".join(f"{d.name} {'has ' if i == 0 else ''}{d.size}" for i, d in enumerate(decks))
-    return [f"{profile.name}: both players' decks must have the same number of cards; {listed}"]
+    listed = [tr("{deck} has {size}", deck=decks[0].name, size=decks[0].size)]
+    listed += [f"{d.name} {d.size}" for d in decks[1:]]
+    sizes = functools.reduce(lambda first, second: tr("{first} and {second}", first=first, second=second), listed)
+    return [tr("{game}: both players' decks must have the same number of cards; {sizes}", game=profile.name,
+               sizes=sizes)]
 
 
 def _terrain_turns(value: object, profile: Profile) -> int | None:
@@ -79,8 +87,8 @@ def _terrain_turns(value: object, profile: Profile) -> int | None:
     if isinstance(value, str) and value.strip().casefold() in NEVER:
         return None
     if isinstance(value, str):
-        raise DeckstatError(f"{param('terrain_turns')} must be a whole number of at least 1 or 'never', "
-                            f"got {value!r}")
+        raise DeckstatError(tr("{name} must be a whole number of at least 1 or 'never', got {value!r}",
+                               name=param("terrain_turns"), value=value))
     return check_optional_whole(value, "terrain_turns", minimum=1)
 
 
@@ -93,8 +101,9 @@ def _effects(deck: Deck) -> list[np.ndarray]:
             bad = values.notna() & ((values < 0) | (values % 1 != 0))
             if bad.any():
                 card = deck.cards["name"][bad].iloc[0]
-                raise DeckstatError(f"card {card!r} has {name} {deck.cards[name][bad].iloc[0]!r}; expected a whole "
-                                    "number of at least 0", source=deck.source, column=name)
+                raise DeckstatError(tr("card {card!r} has {column} {value!r}; expected a whole number of at least 0",
+                                       card=card, column=name, value=deck.cards[name][bad].iloc[0]),
+                                    source=deck.source, column=name)
             effects.append(values.fillna(0).to_numpy(dtype=np.int64))
         else:
             effects.append(np.zeros(len(deck.cards), dtype=np.int64))
@@ -259,16 +268,18 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
     terrain_turns = _terrain_turns(terrain_turns, profile)
     check_simulation(n_trials, None, chunk_size, n_workers)
     if profile.deckout == "none":
-        raise DeckstatError(f"{profile.name}: running out of cards has no rules effect, so there is no deck-out turn")
+        raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
+                               game=profile.name))
     if not isinstance(allow_absent, bool):
-        raise DeckstatError(f"{param('allow_absent')} must be True or False, got {allow_absent!r}")
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("allow_absent"),
+                               value=allow_absent))
     decks = [profile.drawn_deck(d).with_synonyms(profile.synonyms)
              for d in (deck, opponent if opponent is not None else deck)]
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=mulligan, mulligan_rule=None,
                                            mulligan_limit=None)
     if rule not in ("none", "bottom"):
-        raise DeckstatError(f"the deck-out model handles no mulligan or the bottom mulligan; {profile.name} uses "
-                            f"{rule}: pass {param('mulligan', False)}")
+        raise DeckstatError(tr("the deck-out model handles no mulligan or the bottom mulligan; {game} uses {rule}: "
+                               "pass {option}", game=profile.name, rule=rule, option=param("mulligan", False)))
     keep_event = parse_event(keep_text, what="keep rule") if keep_text else None
     keep_groups = groups_of(keep_event) if keep_event is not None else {}
     drought_group = parse_group(profile.drought_group) if (drought and profile.drought_group) else None
@@ -278,14 +289,15 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
                 check_groups(d, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
                              remedy=default_keep_remedy(profile) if keep is None else None)
             except DeckstatError as exc:
-                raise (exc.prefixed(f"opponent {d.name}: ") if i and opponent is not None else exc) from None
+                raise (exc.prefixed(tr("opponent {deck}: ", deck=d.name)) if i and opponent is not None
+                       else exc) from None
         if drought_group is not None:
             # A deck without drought-group cards is in drought for good: what the rule says, not a misspelling.
             check_groups(d, Count(drought_group, ">=", 1), profile, "drought group", profile.drought_group,
                          allow_absent=True)
         if profile.library_size(d.size) < 0:
-            raise DeckstatError(f"{d.source} has {d.size} cards, fewer than the "
-                                f"{profile.set_aside + profile.hand_size} dealt before turn 1")
+            raise DeckstatError(tr("{deck} has {size} cards, fewer than the {dealt} dealt before turn 1", deck=d.source,
+                                   size=d.size, dealt=profile.set_aside + profile.hand_size))
     # Both seats' keep columns line up, names of distinct(...) groups included; the last column only parts names.
     keep_columns, keep_distinct = key_columns(decks, keep_groups)
     seats = tuple(_seat_spec(d, profile, k[:, :-1], drought_group, seat) for d, k, seat in zip(decks, keep_columns,
@@ -294,30 +306,35 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
     has_effects = policy != "none" and any(effect_cards)
     needs_simulation = has_effects or drought_group is not None
     if method == "exact" and needs_simulation:
-        why = "card effects" if has_effects else "the drought rule"
-        raise DeckstatError(f"the deck-out turn is random with {why}; use {param('method', 'simulate')} or turn "
-                            "it off")
+        why = N_("the deck-out turn is random with card effects; use {option} or turn it off") if has_effects else \
+            N_("the deck-out turn is random with the drought rule; use {option} or turn it off")
+        raise DeckstatError(tr(why, option=param("method", "simulate")))
     chosen = "simulate" if (method == "simulate" or needs_simulation) else "exact"
     libraries = [profile.library_size(d.size) for d in decks]
     both_out = profile.deckout in BOTH_OUT_RULES
     drought_notes = []
     if drought_group is not None:
-        drought_notes = ["a drought-group card in play stays until the end" if terrain_turns is None else
-                         f"a drought-group card in play is scored and discarded {terrain_turns} turns after it is "
-                         "played" + (" (the profile's default)" if terrain_turns == profile.drought_scored_after
-                                     else ""),
-                         f"drought draws ({drought_order}): {DROUGHT_ORDERS[drought_order]}"]
+        if terrain_turns is None:
+            stays = tr("a drought-group card in play stays until the end")
+        elif terrain_turns == profile.drought_scored_after:
+            stays = tr("a drought-group card in play is scored and discarded {turns} turns after it is played (the "
+                       "profile's default)", turns=terrain_turns)
+        else:
+            stays = tr("a drought-group card in play is scored and discarded {turns} turns after it is played",
+                       turns=terrain_turns)
+        drought_notes = [stays, tr("drought draws ({order}): {text}", order=drought_order,
+                                   text=DROUGHT_ORDERS[drought_order])]
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
                   "opponent_source": decks[1].source, "rule": profile.deckout,
-                  "game_end_text": GAME_END_WORDS[both_out], "policy": policy,
+                  "game_end_text": tr(GAME_END_WORDS[both_out]), "policy": policy,
                   "policy_text": POLICIES[policy], "effect_cards": effect_cards, "drought": drought_group is not None,
                   "terrain_turns": terrain_turns if drought_group is not None else None,
                   "drought_order": drought_order if drought_group is not None else None,
                   "mulligan_rule": rule, "keep": keep_text, "library_sizes": libraries,
                   "assumptions": [
-                      "other ways the game ends (life, score, every Impro played) are not modelled; after one seat "
-                      "runs out the other keeps playing",
-                      "card costs and conditions are ignored: effect cards are played as the policy says",
+                      tr("other ways the game ends (life, score, every Impro played) are not modelled; after one "
+                         "seat runs out the other keeps playing"),
+                      tr("card costs and conditions are ignored: effect cards are played as the policy says"),
                   ] + drought_notes,
                   "warnings": same_size_warning(profile, decks),
                   "deckstat_version": __version__}
@@ -338,7 +355,7 @@ def _simulate(race: _Setup, rng, *, n_trials: int | None, chunk_size: int, n_wor
     """Run the races of ``race``; the tallies of :func:`deckstat.engines.race.race_task` and the races run."""
     streams = runner.make_streams(rng)
     tallies, n_done = runner.simulate(functools.partial(race_task, race.spec), streams, n_trials=n_trials,
-                                      chunk_size=chunk_size, n_workers=n_workers, description="deck-out")
+                                      chunk_size=chunk_size, n_workers=n_workers, description=tr("deck-out"))
     race.provenance.update(runner.provenance(streams))
     return tallies, n_done
 
@@ -377,10 +394,13 @@ def _exact_race(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: l
 
 
 def _distribution(hist: np.ndarray, n_done: int, identity: dict, who: str) -> list[dict]:
-    """Rows of a simulated turn distribution (``hist[j]``: races that ended on turn ``j + 1``), first to last turn."""
+    """Rows of a simulated turn distribution (``hist[j]``: races that ended on turn ``j + 1``), first to last turn.
+
+    ``who`` is the seat (``first``, ``second``) or ``game``, for the message when nothing ran out.
+    """
     turns = np.flatnonzero(hist)
     if turns.size == 0:
-        raise DeckstatError(f"{who} never ran out within {hist.size} turns")
+        raise DeckstatError(tr(_NEVER_RAN_OUT[who], turns=hist.size))
     span = np.arange(turns[0], turns[-1] + 1)
     low, high = runner.intervals(hist[span], n_done)
     cumulative = np.cumsum(hist)[span]
@@ -398,7 +418,7 @@ def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_roun
         identity = {"deck": names[i][0], "opponent": names[i][1], "game": profile.id, "seat": seat}
         hist = tallies[i, 1:max_rounds + 1]
         turns = np.flatnonzero(hist)
-        rows.extend(_distribution(hist, n_done, identity, f"the {seat} seat"))
+        rows.extend(_distribution(hist, n_done, identity, seat))
         p = hist / n_done
         first = int(tallies[2, i])
         first_low, first_high = runner.wilson_interval(first, n_done)
@@ -408,5 +428,5 @@ def _simulated_race(profile: Profile, tallies: np.ndarray, n_done: int, max_roun
                         "p_runs_out_first": first / n_done, "ci_low": first_low, "ci_high": first_high,
                         "p_same_moment": int(tallies[2, 2]) / n_done, "n_trials": n_done, "method": "simulate"})
     game_end = _distribution(tallies[3, 1:max_rounds + 1], n_done,
-                             {"deck": names[0][0], "opponent": names[0][1], "game": profile.id}, "the game")
+                             {"deck": names[0][0], "opponent": names[0][1], "game": profile.id}, "game")
     return frame(rows, DECKOUT_COLUMNS), frame(summary, SUMMARY_COLUMNS), frame(game_end, GAME_END_COLUMNS)

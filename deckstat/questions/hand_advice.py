@@ -9,6 +9,7 @@ import numpy as np
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile
+from deckstat.i18n import N_, tr, trn
 from deckstat.knowledge import cell_law, parse_known
 from deckstat.questions.keep_policy import TIE, PolicyQuestion, best_replacement, prepare_policy
 from deckstat.results import HandAdviceResult, frame
@@ -16,7 +17,7 @@ from deckstat.results import HandAdviceResult, frame
 ADVICE_COLUMNS = ["deck", "game", "event", "hand", "seat", "turn", "mulligan_rule", "mulligan_limit", "p_keep",
                   "p_mulligan", "margin", "advice", "forced", "later", "method"]
 #: Advice when the best cards to replace differ between the cards a hand given by group counts may be.
-DEPENDS = "depends on which cards they are (see hand_cells)"
+DEPENDS = N_("depends on which cards they are (see hand_cells)")
 
 
 def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event: str | None = None, *,
@@ -88,12 +89,13 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
     profile, drawn = setup.profile, setup.deck
     known = parse_known(hand, drawn, what="hand")
     if known.size != profile.hand_size:
-        raise DeckstatError(f"the hand has {known.size} card{'s' if known.size != 1 else ''}, but a {profile.name} "
-                            f"opening hand has {profile.hand_size}", source=known.source)
+        raise DeckstatError(trn("the hand has {n} card, but a {game} opening hand has {size}",
+                                "the hand has {n} cards, but a {game} opening hand has {size}", known.size,
+                                game=profile.name, size=profile.hand_size), source=known.source)
     law = cell_law(drawn, compiled.card_cells, len(compiled.cell_counts), {"hand": known})
     if setup.rule == "hearthstone" and keep is not None:
-        raise DeckstatError(f"{param('keep')} sets how the hands after a mulligan are decided; the Hearthstone "
-                            "mulligan is one round, with nothing decided after it")
+        raise DeckstatError(tr("{option} sets how the hands after a mulligan are decided; the Hearthstone mulligan is "
+                               "one round, with nothing decided after it", option=param("keep")))
     if setup.rule == "hearthstone":
         p_keep, p_mulligan, advice, per_outcome = _replacement_advice(question, law)
         forced = False
@@ -110,13 +112,13 @@ def hand_advice(deck: Deck, game: str | Profile, hand: str | Path | Deck, event:
         if forced:
             # The keep rule decides; a hand given by group counts may hold cards it reads differently.
             kept = {engine.kept_by(question.keep_condition, outcome["hand"]) for outcome, _ in law}
-            decided = "keep" if kept == {True} else "mulligan" if kept == {False} else DEPENDS
+            decided = "keep" if kept == {True} else "mulligan" if kept == {False} else tr(DEPENDS)
             for extra, (outcome, _) in zip(per_outcome, law):
                 extra["advice"] = "keep" if engine.kept_by(question.keep_condition, outcome["hand"]) else "mulligan"
             advice = [decided] * len(engine.draws)
         else:
             advice = ["keep" if p_keep[i] >= p_mulligan[i] - TIE else "mulligan" for i in range(len(engine.draws))]
-    shown = known.source.removeprefix("hand ")
+    shown = known.text
     identity = {"deck": drawn.name, "game": profile.id, "event": question.event_text, "hand": shown}
     later_text = question.later_text(setup.keep_text if keep is not None else None)
     records = []
@@ -160,5 +162,5 @@ def _replacement_advice(question: PolicyQuestion, law) -> tuple[np.ndarray, np.n
     advice = []
     for i in range(n_draws):
         labels = {chosen[i] for chosen in choices}
-        advice.append(labels.pop() if len(labels) == 1 else DEPENDS)
+        advice.append(labels.pop() if len(labels) == 1 else tr(DEPENDS))
     return p_keep, p_replace, advice, per_outcome

@@ -20,6 +20,7 @@ from deckstat.engines.policy import MulliganGame
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, to_text
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import N_, tr
 from deckstat.questions._setup import (
     Compiled,
     Setup,
@@ -79,35 +80,37 @@ class PolicyQuestion:
     @property
     def choice_text(self) -> str:
         """What the player chooses under the rule."""
-        return {"hearthstone": "which cards to replace",
-                "pokemon": "none: the rule keeps the hands that meet the keep rule and redeals the others"}.get(
-                    self.setup.rule, "keep or mulligan each hand")
+        return tr({"hearthstone": N_("which cards to replace"),
+                   "pokemon": N_("none: the rule keeps the hands that meet the keep rule and redeals the others")}.get(
+                       self.setup.rule, N_("keep or mulligan each hand")))
 
     def baseline_text(self) -> str:
         """The simple Hearthstone rule the best replacements are compared with."""
-        return (f"a hand that meets the keep rule {self.setup.keep_text} is kept whole; any other replaces every "
-                "card outside the groups of the keep rule and the event (other)")
+        return tr("a hand that meets the keep rule {keep} is kept whole; any other replaces every card outside the "
+                  "groups of the keep rule and the event (other)", keep=self.setup.keep_text)
 
     def later_text(self, keep: str | None) -> str:
         """What a mulligan's value assumes about the decisions that follow it."""
         setup = self.setup
         if setup.rule == "pokemon":
-            return (f"the rule leaves no choice: a hand that meets the keep rule {setup.keep_text} is kept, any "
-                    f"other is shuffled back and a new one dealt, up to {setup.limit} times (the last one is kept)")
+            return tr("the rule leaves no choice: a hand that meets the keep rule {keep} is kept, any other is "
+                      "shuffled back and a new one dealt, up to {limit} times (the last one is kept)",
+                      keep=setup.keep_text, limit=setup.limit)
         if setup.rule == "hearthstone":
-            return ("one round: the cards replaced are the ones that give the best odds, and they are shuffled "
-                    "back into the deck once as many replacements are drawn")
+            return tr("one round: the cards replaced are the ones that give the best odds, and they are shuffled "
+                      "back into the deck once as many replacements are drawn")
         if setup.limit == 1:
-            later = "the next hand is kept (one mulligan allowed)"
+            later = tr("the next hand is kept (one mulligan allowed)")
         elif keep is not None:
-            later = f"later hands are kept when the keep rule {keep} holds, up to {setup.limit} mulligans"
+            later = tr("later hands are kept when the keep rule {keep} holds, up to {limit} mulligans", keep=keep,
+                       limit=setup.limit)
         else:
-            later = (f"later hands are kept or mulliganed, whichever gives the higher probability, up to "
-                     f"{setup.limit} mulligans")
+            later = tr("later hands are kept or mulliganed, whichever gives the higher probability, up to {limit} "
+                       "mulligans", limit=setup.limit)
         if setup.rule in ("london", "free"):
-            later += "; the cards put under the deck are the ones that leave the best odds"
+            later += tr("; the cards put under the deck are the ones that leave the best odds")
         elif setup.rule == "vancouver":
-            later += "; after a mulligan the top card stays or goes under the deck, whichever is better"
+            later += tr("; after a mulligan the top card stays or goes under the deck, whichever is better")
         return later
 
 
@@ -121,14 +124,15 @@ def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_tur
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                            mulligan_limit=mulligan_limit)
     if rule == "none":
-        raise DeckstatError(f"{profile.name} has no mulligan rule, so there is no hand to mulligan; choose one "
-                            f"with {param('mulligan_rule')} (bottom, london, vancouver, free, hearthstone or "
-                            "pokemon)")
+        raise DeckstatError(tr("{game} has no mulligan rule, so there is no hand to mulligan; choose one with "
+                               "{option} (bottom, london, vancouver, free, hearthstone or pokemon)", game=profile.name,
+                               option=param("mulligan_rule")))
     if event is None:
         resource_text = resource if resource is not None else profile.resource_group
         event = f"{resource_text}>=1" if resource_text else keep_text
     if not isinstance(event, str):
-        raise DeckstatError(f"{param('event')} must be one event text, got {type(event).__name__}")
+        raise DeckstatError(tr("{name} must be one event text, got {kind}", name=param("event"),
+                               kind=type(event).__name__))
     setup = prepare(deck, profile, [event], keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                     resource=resource, allow_absent=allow_absent,
                     keep_remedy=default_keep_remedy(profile, can_skip=False))
@@ -282,7 +286,7 @@ def best_replacement(replaced: np.ndarray, values: np.ndarray) -> np.ndarray:
     them: row 0 (nothing replaced) is left out.
     """
     if len(replaced) < 2:
-        raise DeckstatError("no card can be replaced: the library is empty")
+        raise DeckstatError(tr("no card can be replaced: the library is empty"))
     rest = values[1:]
     # The first row within TIE of the best: rows come by number of cards replaced.
     return 1 + np.argmax(rest >= rest.max(axis=0) - TIE, axis=0)

@@ -30,6 +30,7 @@ from deckstat._validate import check_seats, check_turns, seat_name
 from deckstat.engines.known import known_zone_odds
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
+from deckstat.i18n import N_, tr
 from deckstat.knowledge import Knowledge, KnownCards, cell_law
 from deckstat.questions._setup import Setup
 from deckstat.results import frame
@@ -43,22 +44,25 @@ KNOWN_SUMMARY_COLUMNS = ["deck", "game", "event", "hand", "gone", "bottom", "set
                          "broken", "library", "method"]
 #: The seat column of rows counted from now rather than from the start of the game.
 NOW = "now"
+#: How a message counts the known cards of a zone that are no longer in the library.
+_KNOWN_IN = {"hand": N_("{count} hand"), "gone": N_("{count} gone"), "set_aside": N_("{count} set-aside")}
 
 
 def check_known_question(*, method: str, keep: object, mulligan_rule: object, mulligan_limit: object,
                          resource: object, zone: str, priority: object = None) -> None:
     """Refuse settings that do not apply once cards are known: mulligans, simulation, the bottom zone."""
     if method == "simulate":
-        raise DeckstatError(f"odds with known cards are exact and quick; {param('method', 'simulate')} does not "
-                            "apply to them")
+        raise DeckstatError(tr("odds with known cards are exact and quick; {option} does not apply to them",
+                               option=param("method", "simulate")))
     for name, value in (("keep", keep), ("mulligan_rule", mulligan_rule), ("mulligan_limit", mulligan_limit),
                         ("resource", resource), ("priority", priority)):
         if value is not None:
-            raise DeckstatError(f"{param(name)} does not apply with {param('known')}: once the hand is known, no "
-                                "mulligan is left to take")
+            raise DeckstatError(tr("{name} does not apply with {known}: once the hand is known, no mulligan is left "
+                                   "to take", name=param(name), known=param("known")))
     if zone not in KNOWN_ZONES:
-        raise DeckstatError(f"with {param('known')}, {param('zone')} must be one of {', '.join(KNOWN_ZONES)}; "
-                            "cards known under the deck are given as the bottom zone of the known cards")
+        raise DeckstatError(tr("with {known}, {zone} must be one of {zones}; cards known under the deck are given as "
+                               "the bottom zone of the known cards", known=param("known"), zone=param("zone"),
+                               zones=", ".join(KNOWN_ZONES)))
 
 
 def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
@@ -76,10 +80,10 @@ def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
     from_now = seat_name(seat) in BOTH_SEATS
     if draws is not None:
         if turns_given:
-            raise DeckstatError(f"give {param('turns')} or {param('draws')}, not both")
+            raise DeckstatError(tr("give {turns} or {draws}, not both", turns=param("turns"), draws=param("draws")))
         if not from_now:
-            raise DeckstatError(f"{param('seat')} sets how turns draw; with {param('draws')} the cards drawn are "
-                                "counted directly")
+            raise DeckstatError(tr("{seat} sets how turns draw; with {draws} the cards drawn are counted directly",
+                                   seat=param("seat"), draws=param("draws")))
         counts = [0] if zone != "seen" else check_turns(draws, "draws")
         return [(NOW, None, d) for d in counts]
     turn_list = [0] if zone != "seen" else check_turns(turns)
@@ -100,19 +104,24 @@ def answer(setup: Setup, knowledge: Knowledge, *, zone: str,
     known = knowledge.resolve(deck)
     set_aside_known = known["set_aside"].size
     if set_aside_known and not profile.set_aside:
-        raise DeckstatError(f"{profile.name} sets no card aside, yet the set-aside zone names {set_aside_known}")
+        raise DeckstatError(tr("{game} sets no card aside, yet the set-aside zone names {count}", game=profile.name,
+                               count=set_aside_known))
     if set_aside_known > profile.set_aside:
-        raise DeckstatError(f"the set-aside zone names {set_aside_known} cards, but {profile.name} sets "
-                            f"{profile.set_aside} aside ({profile.set_aside_name})")
+        raise DeckstatError(tr("the set-aside zone names {count} cards, but {game} sets {set_aside} aside ({name})",
+                               count=set_aside_known, game=profile.name, set_aside=profile.set_aside,
+                               name=profile.set_aside_name))
     if knowledge.broken > profile.set_aside:
-        raise DeckstatError(f"{param('broken')} {knowledge.broken}: {profile.name} sets only {profile.set_aside} "
-                            f"cards aside" + (f" ({profile.set_aside_name})" if profile.set_aside else ""))
+        facts = {"option": param("broken"), "broken": knowledge.broken, "game": profile.name,
+                 "set_aside": profile.set_aside, "name": profile.set_aside_name}
+        raise DeckstatError(tr("{option} {broken}: {game} sets only {set_aside} cards aside ({name})", **facts)
+                            if profile.set_aside else
+                            tr("{option} {broken}: {game} sets only {set_aside} cards aside", **facts))
     hidden = profile.set_aside - set_aside_known
     n_known = sum(k.size for k in known.values())
     library = deck.size - n_known - hidden
     if library < 0:
-        raise DeckstatError(f"{n_known} known cards and {hidden} unknown {profile.set_aside_name} are more than the "
-                            f"{deck.size} cards of the deck")
+        raise DeckstatError(tr("{known} known cards and {hidden} unknown {name} are more than the {size} cards of the "
+                               "deck", known=n_known, hidden=hidden, name=profile.set_aside_name, size=deck.size))
     _check_draws(rows, library, known, setup, hidden)
     compiled = setup.compiled
     cells = compiled.card_cells
@@ -153,13 +162,15 @@ def _check_draws(rows, library: int, known: Mapping[str, KnownCards], setup: Set
     if not over:
         return
     seat, turn, d = over[0]
-    where = [f"{known[z].size} {z.replace('_', '-')}" for z in ("hand", "gone", "set_aside") if known[z].size]
+    where = [tr(_KNOWN_IN[z], count=known[z].size) for z in ("hand", "gone", "set_aside") if known[z].size]
     if hidden:
-        where.append(f"{hidden} unknown {profile.set_aside_name}")
-    accounted = f" ({setup.deck.size} cards − {' − '.join(where)})" if where else ""
+        where.append(tr("{hidden} unknown {name}", hidden=hidden, name=profile.set_aside_name))
+    accounted = tr(" ({size} cards − {known})", size=setup.deck.size, known=" − ".join(where)) if where else ""
     if turn is None:
-        raise DeckstatError(f"{param('draws')} {d}: only {left} cards are left to draw{accounted}")
+        raise DeckstatError(tr("{option} {draws}: only {left} cards are left to draw{accounted}",
+                               option=param("draws"), draws=d, left=left, accounted=accounted))
     last = max(t for t in range(turn) if _drawn(profile, seat, t) <= left)
-    raise DeckstatError(f"turn {turn} draws {d} cards but only {left} are left to draw{accounted}; "
-                        f"{param('turns')} can go up to turn {last}")
+    raise DeckstatError(tr("turn {turn} draws {draws} cards but only {left} are left to draw{accounted}; {option} can "
+                           "go up to turn {last}", turn=turn, draws=d, left=left, accounted=accounted,
+                           option=param("turns"), last=last))
 

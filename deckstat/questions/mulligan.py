@@ -14,6 +14,7 @@ from deckstat.engines import runner, tasks
 from deckstat.engines.cost import Cost
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import tr
 from deckstat.questions._setup import (
     Setup,
     all_draws,
@@ -86,8 +87,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                            mulligan_limit=mulligan_limit)
     if rule == "none":
-        raise DeckstatError(f"{profile.name} has no mulligan rule; choose one with {param('mulligan_rule')} "
-                            "(bottom, london, vancouver, free, hearthstone or pokemon)")
+        raise DeckstatError(tr("{game} has no mulligan rule; choose one with {option} (bottom, london, vancouver, "
+                               "free, hearthstone or pokemon)", game=profile.name, option=param("mulligan_rule")))
     if event is None:
         resource_text = resource if resource is not None else profile.resource_group
         event = f"{resource_text}>=1" if resource_text else keep_text
@@ -131,7 +132,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     else:
         task = functools.partial(tasks.hand_task, setup.deal_spec(0))
         tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size,
-                                          n_workers=n_workers, description="mulligan: kept hands")
+                                          n_workers=n_workers, description=tr("mulligan: kept hands"))
         provenance.update(runner.provenance(streams))
         mull_p = tallies[0, :setup.limit + 1] / n_done
         mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)

@@ -14,6 +14,7 @@ from deckstat.engines import runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
+from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.questions import known as known_cards
 from deckstat.questions._setup import (
@@ -167,8 +168,8 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
                            keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                            resource=resource, allow_absent=allow_absent, priority=priority)
     if draws is not None:
-        raise DeckstatError(f"{param('draws')} counts the cards drawn after a known hand; describe it with "
-                            f"{param('known')}, or ask by {param('turns')}")
+        raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
+                               "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
@@ -217,7 +218,7 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
             streams = runner.make_streams(None)
         task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
         settings = {"chunk_size": chunk_size, "n_workers": n_workers,
-                    "description": f"odds {to_text(setup.events[0])} ({zone})"}
+                    "description": tr("odds {event} ({zone})", event=to_text(setup.events[0]), zone=zone)}
         hits, n_done, stopping = runner.simulate_until(
             task, streams, precision, n_trials=n_trials, max_trials=max_trials,
             widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)

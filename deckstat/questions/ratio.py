@@ -8,6 +8,7 @@ resource count, keeping its size and its copy limits, and asks
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
 from deckstat.questions.curve import curve, last_play_turn, play_targets
@@ -49,8 +51,8 @@ RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zon
 SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "zone", "group", "current_count", "target", "target_turn",
                    "decision", "recommended", "smallest_reaching", "smallest_reaching_legal", "flood", "method"]
 
-#: How the deck is rebuilt at each resource count (also stored in ``provenance["scaling"]``).
-SCALING_RULE = (
+#: How the deck is rebuilt at each resource count (also stored in ``provenance["scaling"]``, in the language).
+SCALING_RULE = N_(
     "The deck size stays constant and no card goes above the game's copy limit (a singleton deck stays "
     "singleton). With more {group} cards, each added copy goes to the {group} card furthest below the limit "
     "(fewest copies first, ties to the card listed first); once every one is at the limit, generic cards named "
@@ -59,10 +61,18 @@ SCALING_RULE = (
     "the difference the same way: copies are removed from those with the most copies first and added to those "
     "furthest below the limit first (ties: removed from the card listed last, added to the card listed first, so "
     "the top of the list changes last). A card brought to 0 copies leaves the deck.")
-IGNORED_LIMIT = (" The deck breaks the copy limit as it is, so the rebuilt decks are not held to it (copies are "
+IGNORED_LIMIT = N_(" The deck breaks the copy limit as it is, so the rebuilt decks are not held to it (copies are "
                  "added to the cards with the fewest).")
-FILLER_RULE = (" The filler cards {fillers} take the difference first, in that order, within the copy limit; the "
+FILLER_RULE = N_(" The filler cards {fillers} take the difference first, in that order, within the copy limit; the "
                "rest follows the rule above.")
+
+#: A turn past the last one the deck can play, by the seat swept.
+_PAST_LAST_TURN = {
+    "first": N_("turn {turn} is past the last turn this {size}-card deck can play for the first player ({last}); "
+                "{turns} and {target_turn} can go up to {last}"),
+    "second": N_("turn {turn} is past the last turn this {size}-card deck can play for the second player ({last}); "
+                 "{turns} and {target_turn} can go up to {last}"),
+}
 
 #: Rounding slack of exact probabilities when they are compared with a target.
 EXACT_SLACK = 1e-12
@@ -157,9 +167,9 @@ def _caps(table: pd.DataFrame, profile: Profile) -> np.ndarray:
 def _limit_text(caps: np.ndarray) -> str:
     finite = {int(c) for c in caps if np.isfinite(c)}
     if len(finite) != 1:
-        return "the copy limits"
+        return tr("the copy limits")
     limit = finite.pop()
-    return "one copy of a card (singleton)" if limit == 1 else f"at most {limit} copies of a card"
+    return tr("one copy of a card (singleton)") if limit == 1 else tr("at most {limit} copies of a card", limit=limit)
 
 
 def _room(counts: np.ndarray, caps: np.ndarray, rows: Sequence[int]) -> float:
@@ -213,23 +223,26 @@ class _Plan:
     def check(self, k: int) -> None:
         """Refuse a count the deck cannot be rebuilt at within its size and copy limits."""
         if k > self.size:
-            raise DeckstatError(f"{k} {self.label} cards do not fit in a {self.size}-card deck; sweep at most "
-                                f"{self.size}")
+            raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
+                                   count=k, group=self.label, size=self.size))
         if k > self.highest:
             if self.current == 0:
-                raise DeckstatError(f"the deck has no {self.label} card, so there is nothing to scale up; "
-                                    f"{self.no_generic}")
-            raise DeckstatError(f"{self.game}: above {self.highest} {self.label} cards the deck's {self.label} "
-                                f"cards would break {_limit_text(self.caps)}, and {self.no_generic}; sweep up to "
-                                f"{self.highest}")
+                raise DeckstatError(tr("the deck has no {group} card, so there is nothing to scale up; {remedy}",
+                                       group=self.label, remedy=self.no_generic))
+            raise DeckstatError(tr("{game}: above {highest} {group} cards the deck's {group} cards would break "
+                                   "{limits}, and {remedy}; sweep up to {highest}", game=self.game,
+                                   highest=self.highest, group=self.label, limits=_limit_text(self.caps),
+                                   remedy=self.no_generic))
         if k < self.lowest:
             others = len({fold(self.table['name'].iloc[i]) for i in self.other})
             if not others:
-                raise DeckstatError(f"{self.game}: every card of the deck is a {self.label} card, so none can "
-                                    f"make room for fewer; sweep from {self.lowest}")
-            raise DeckstatError(f"{self.game}: below {self.lowest} {self.label} cards the deck's {others} other "
-                                f"cards cannot fill its {self.size} places with {_limit_text(self.caps)}; sweep "
-                                f"from {self.lowest}")
+                raise DeckstatError(tr("{game}: every card of the deck is a {group} card, so none can make room for "
+                                       "fewer; sweep from {lowest}", game=self.game, group=self.label,
+                                       lowest=self.lowest))
+            raise DeckstatError(tr("{game}: below {lowest} {group} cards the deck's {others} other cards cannot fill "
+                                   "its {size} places with {limits}; sweep from {lowest}", game=self.game,
+                                   lowest=self.lowest, group=self.label, others=others, size=self.size,
+                                   limits=_limit_text(self.caps)))
 
     def deck_at(self, k: int) -> tuple[Deck, list[str]]:
         """The deck with ``k`` resource cards and the same drawn-deck size, and the generic cards it holds."""
@@ -294,13 +307,16 @@ def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _
             [i for i in range(len(table)) if in_part[i] and fold(table["name"].iloc[i]) == fold(filler)]
         if not candidates:
             names = [label for label, ok in zip(deck.labels, in_part) if ok]
-            raise DeckstatError(f"{param('filler')} {filler!r} is not a card of the deck{suggest(filler, names)}")
+            raise DeckstatError(tr("{option} {filler!r} is not a card of the deck{hint}", option=param("filler"),
+                                   filler=filler, hint=suggest(filler, names)))
         if len(candidates) > 1:
             shown = ", ".join(repr(deck.labels[i]) for i in candidates)
-            raise DeckstatError(f"{param('filler')} {filler!r} names {len(candidates)} printings of the deck "
-                                f"({shown}); name one of them")
+            raise DeckstatError(tr("{option} {filler!r} names {count} printings of the deck ({printings}); name one "
+                                   "of them", option=param("filler"), filler=filler, count=len(candidates),
+                                   printings=shown))
         if is_resource[candidates[0]]:
-            raise DeckstatError(f"filler {filler!r} is itself a {label} card; choose a card outside {label}")
+            raise DeckstatError(tr("filler {filler!r} is itself a {group} card; choose a card outside {group}",
+                                   filler=filler, group=label))
         if candidates[0] not in filler_rows:
             filler_rows.append(candidates[0])
     generic, stem, reason = _generic(deck, table, resource, parsed, profile)
@@ -336,13 +352,15 @@ def _generic(deck: Deck, table: pd.DataFrame, resource: tuple[int, ...], parsed,
         template = {c: first[c] for c in columns if c in table.columns}
         stem = f"Carte générique {label}"
     else:
-        return None, "", (f"add one to the deck, or sweep a card type of {profile.name} "
-                          f"({', '.join(profile.card_types) or 'none listed'})")
+        if not profile.card_types:
+            return None, "", tr("add one to the deck, or sweep a card type of {game} (none listed)", game=profile.name)
+        return None, "", tr("add one to the deck, or sweep a card type of {game} ({types})", game=profile.name,
+                            types=", ".join(profile.card_types))
     if len(profile.parts) > 1:
         template["deck"] = profile.part().aliases[0]
     row = {**{c: None for c in table.columns}, **template, "name": f"{stem} 1", "count": 1}
     if not Deck.from_table(pd.DataFrame([row]).astype(object)).mask(parsed)[0]:
-        return None, "", f"{label} names cards, not a type or attribute a generic card could carry"
+        return None, "", tr("{group} names cards, not a type or attribute a generic card could carry", group=label)
     return template, stem, ""
 
 
@@ -390,18 +408,19 @@ def _fillers(filler: str | Sequence[str] | None) -> list[str]:
         return []
     names = [filler] if isinstance(filler, str) else list(filler)
     if not all(isinstance(n, str) and n.strip() for n in names):
-        raise DeckstatError(f"{param('filler')} must name cards of the deck, got {filler!r}")
+        raise DeckstatError(tr("{name} must name cards of the deck, got {value!r}", name=param("filler"), value=filler))
     return names
 
 
 def _group(profile: Profile, group: str | None) -> str:
     if group is None:
         if not profile.resource_group:
-            raise DeckstatError(f"{profile.name} has no resource group; name the cards to sweep with "
-                                f"{param('group')}, e.g. Terrain")
+            raise DeckstatError(tr("{game} has no resource group; name the cards to sweep with {option}, e.g. "
+                                   "Terrain", game=profile.name, option=param("group")))
         return profile.resource_group
     if not isinstance(group, str) or not group.strip():
-        raise DeckstatError(f"{param('group')} must be a card group such as Terrain or [cost<=1], got {group!r}")
+        raise DeckstatError(tr("{name} must be a card group such as Terrain or [cost<=1], got {value!r}",
+                               name=param("group"), value=group))
     return group
 
 
@@ -411,7 +430,8 @@ def check_ratio_zone(profile: Profile, zone: object) -> str:
         zone = "set_aside"
     zone = check_choice(zone, "zone", ZONES)
     if zone == "set_aside" and not profile.set_aside:
-        raise DeckstatError(f"{profile.name} sets no card aside, so {param('zone')} set_aside is always empty")
+        raise DeckstatError(tr("{game} sets no card aside, so {option} set_aside is always empty", game=profile.name,
+                               option=param("zone")))
     return zone
 
 
@@ -442,9 +462,10 @@ def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan
 def _violations(report: pd.DataFrame) -> str:
     parts = []
     for row in report.itertuples(index=False):
-        text = f"{row.subject}: {row.found}, allowed {row.allowed}"
-        parts.append(text if row.level == "error" else f"warning: {text}")
-    return "; ".join(parts)
+        text = tr("{subject}: {found}, allowed {allowed}", subject=row.subject, found=row.found, allowed=row.allowed)
+        parts.append(text if row.level == "error" else tr("warning: {text}", text=text))
+    return functools.reduce(lambda first, second: tr("{first}; {second}", first=first, second=second), parts) \
+        if parts else ""
 
 
 def _status(p: float, low: float, high: float, target: float, method: str) -> str:
@@ -473,13 +494,13 @@ def check_target(target: object, target_turn: object, turns: list[int]) -> tuple
         target = check_probability(target, "target")
     if target_turn is None:
         if target is not None and DEFAULT_TARGET_TURN not in turns:
-            raise DeckstatError(f"the target is checked in the kept opening hand (turn 0) unless "
-                                f"{param('target_turn')} says otherwise, and turn 0 is not one of the turns asked "
-                                f"({', '.join(map(str, turns))}); add it or give {param('target_turn')}")
+            raise DeckstatError(tr("the target is checked in the kept opening hand (turn 0) unless {option} says "
+                                   "otherwise, and turn 0 is not one of the turns asked ({turns}); add it or give "
+                                   "{option}", option=param("target_turn"), turns=", ".join(map(str, turns))))
         return target, DEFAULT_TARGET_TURN
     if target_turn not in turns:
-        raise DeckstatError(f"{param('target_turn')} {target_turn!r} is not one of the turns asked "
-                            f"({', '.join(map(str, turns))})")
+        raise DeckstatError(tr("{option} {turn!r} is not one of the turns asked ({turns})", option=param("target_turn"),
+                               turn=target_turn, turns=", ".join(map(str, turns))))
     return target, target_turn
 
 
@@ -519,41 +540,44 @@ def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target
     Turns default to ``1..target_turn`` and the target turn to the last turn asked; one of them is needed.
     """
     if event is not None:
-        raise DeckstatError(f"{param('event')} is asked by the event objective; with {param('objective', 'curve')} "
-                            f"the sweep asks when {param('card')} can be played")
+        raise DeckstatError(tr("{event} is asked by the event objective; with {curve} the sweep asks when {card} can "
+                               "be played", event=param("event"), curve=param("objective", "curve"),
+                               card=param("card")))
     if zone != "seen":
-        raise DeckstatError(f"{param('zone')} counts the event objective's cards; with "
-                            f"{param('objective', 'curve')} a card is played from the hand")
+        raise DeckstatError(tr("{zone} counts the event objective's cards; with {curve} a card is played from the "
+                               "hand", zone=param("zone"), curve=param("objective", "curve")))
     if (card is None) == (curve_group is None):
-        raise DeckstatError(f"{param('objective', 'curve')} needs the card to play: {param('card')} (a card name) "
-                            f"or {param('curve_group')} (a group such as \"[race=Dragon]\"), one of them")
+        raise DeckstatError(tr("{curve} needs the card to play: {card} (a card name) or {group} (a group such as "
+                               "\"[race=Dragon]\"), one of them", curve=param("objective", "curve"),
+                               card=param("card"), group=param("curve_group")))
     for name, value in (("card", card), ("curve_group", curve_group)):
         if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise DeckstatError(f"{param(name)} must be a card name or a group expression, got {value!r}")
+            raise DeckstatError(tr("{name} must be a card name or a group expression, got {value!r}",
+                                   name=param(name), value=value))
     if isinstance(turns, range) and turns == DEFAULT_TURNS:
         if target_turn is None:
-            raise DeckstatError(f"{param('objective', 'curve')} needs the turn it is played by: give "
-                                f"{param('target_turn')} (e.g. 6), or {param('turns')}, whose last turn is used")
+            raise DeckstatError(tr("{curve} needs the turn it is played by: give {target_turn} (e.g. 6), or {turns}, "
+                                   "whose last turn is used", curve=param("objective", "curve"),
+                                   target_turn=param("target_turn"), turns=param("turns")))
         turn_list = list(range(1, check_whole(target_turn, "target_turn", minimum=1) + 1))
     else:
         turn_list = check_turns(turns)
     if not turn_list or turn_list[0] < 1:
-        raise DeckstatError(f"{param('turns')} start at turn 1 with {param('objective', 'curve')}: a card is played "
-                            "in a turn, not in the opening hand")
+        raise DeckstatError(tr("{turns} start at turn 1 with {curve}: a card is played in a turn, not in the opening "
+                               "hand", turns=param("turns"), curve=param("objective", "curve")))
     target_turn = turn_list[-1] if target_turn is None else target_turn
     drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
     # The card must be in the deck as it is, and the turns within what its (constant) size allows.
     play_targets(drawn, profile, card, curve_group)
     last = last_play_turn(profile, drawn.size, seat)
     if turn_list[-1] > last:
-        raise DeckstatError(f"turn {turn_list[-1]} is past the last turn this {drawn.size}-card deck can play for "
-                            f"the {seat} player ({last}); {param('turns')} and {param('target_turn')} can go up "
-                            f"to {last}")
+        raise DeckstatError(tr(_PAST_LAST_TURN[seat], turn=turn_list[-1], size=drawn.size, last=last,
+                               turns=param("turns"), target_turn=param("target_turn")))
     model = build_model(drawn, profile, policy)
     setup = prepare(deck, profile, [], keep=keep, mulligan=mulligan, allow_absent=True)
     if setup.rule not in ("none", "bottom"):
-        raise DeckstatError(f"playability curves model the bottom mulligan or none, not {setup.rule}; pass "
-                            f"{param('mulligan', False)}")
+        raise DeckstatError(tr("playability curves model the bottom mulligan or none, not {rule}; pass {option}",
+                               rule=setup.rule, option=param("mulligan", False)))
     goal = _Goal(card=card.strip() if card is not None else None,
                  group=curve_group.strip() if curve_group is not None else None, play_model=model.kind,
                  policy=model.policy)
@@ -784,8 +808,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     else:
         for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy)):
             if value is not None:
-                raise DeckstatError(f"{param(name)} names what the curve objective plays; add "
-                                    f"{param('objective', 'curve')} or leave it out")
+                raise DeckstatError(tr("{name} names what the curve objective plays; add {curve} or leave it out",
+                                       name=param(name), curve=param("objective", "curve")))
         texts = check_events(resource_event if event is None else event)
         turn_list = [0] if zone in FIXED_ZONES else check_turns(turns)
     target, target_turn = check_target(target, target_turn, turn_list)
@@ -802,7 +826,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
         try:
             rebuilt[k] = plan.deck_at(k)
         except DeckstatError as exc:
-            raise exc.prefixed(f"with {k} {label} cards: ") from None
+            raise exc.prefixed(tr("with {count} {group} cards: ", count=k, group=label)) from None
     if not allow_absent and goal is None:
         check_pooled([profile.drawn_deck(d) for d, _ in rebuilt.values()], profile, texts, keep=keep,
                      keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
@@ -816,13 +840,13 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
                            # every question gets its stream, which an exact one does not read.
                            simulated=chosen == "simulate" or method == "auto", goal=goal)
     tables, provenance, methods, added = [], {}, {}, []
-    with track(f"ratio: {label} counts", total=len(count_list), unit="counts") as counts_done:
+    with track(tr("ratio: {group} counts", group=label), total=len(count_list), unit="counts") as counts_done:
         for k in count_list:
             try:
                 rebuilt_deck, generics = rebuilt[k]
                 table, provenance, methods = questions.at(k, rebuilt_deck)
             except DeckstatError as exc:
-                raise exc.prefixed(f"with {k} {label} cards: ") from None
+                raise exc.prefixed(tr("with {count} {group} cards: ", count=k, group=label)) from None
             added += [name for name in generics if name not in added]
             tables.append(table.assign(is_current=k == plan.current))
             counts_done.advance()
@@ -843,11 +867,11 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
                                  method=curve_method, objective="curve", **best, play_model=goal.play_model,
                                  policy=goal.policy)[SUMMARY_COLUMNS + CURVE_SUMMARY_COLUMNS]
         summary["best"] = summary["best"].astype("Int64")
-    scaling = SCALING_RULE.format(group=label, generic=f"{plan.generic_stem} 1", generic2=f"{plan.generic_stem} 2")
+    scaling = tr(SCALING_RULE, group=label, generic=f"{plan.generic_stem} 1", generic2=f"{plan.generic_stem} 2")
     if plan.ignore_limit:
-        scaling += IGNORED_LIMIT
+        scaling += tr(IGNORED_LIMIT)
     if plan.fillers:
-        scaling += FILLER_RULE.format(fillers=", ".join(repr(str(plan.table["name"].iloc[i])) for i in plan.fillers))
+        scaling += tr(FILLER_RULE, fillers=", ".join(repr(str(plan.table["name"].iloc[i])) for i in plan.fillers))
     provenance.update({"question": "ratio", "group": label, "zone": zone, "set_aside_name": profile.set_aside_name,
                        "flood": flood,
                        "filler": [str(plan.table["name"].iloc[i]) for i in plan.fillers] or None,
@@ -872,10 +896,10 @@ def _count_list(counts: Iterable[int] | None, profile: Profile, group, plan: _Pl
         values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
         count_list = sorted({check_whole(c, "counts") for c in values})
         if not count_list:
-            raise DeckstatError(f"{param('counts')} is empty; give at least one resource count")
+            raise DeckstatError(tr("{name} is empty; give at least one resource count", name=param("counts")))
     if count_list[0] == 0 and not _survives_zero(group, profile):
-        raise DeckstatError(f"at 0 cards the group {group.label} matches no card of the deck, so the events cannot "
-                            "be asked; start the sweep at 1, or sweep a card type of the game")
+        raise DeckstatError(tr("at 0 cards the group {group} matches no card of the deck, so the events cannot be "
+                               "asked; start the sweep at 1, or sweep a card type of the game", group=group.label))
     # Refused up front, before any count is computed.
     plan.check(count_list[-1])
     plan.check(count_list[0])

@@ -13,6 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
+from deckstat.i18n import tr
 from deckstat.questions._setup import (
     Setup,
     all_draws,
@@ -102,7 +103,7 @@ def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precis
         task = functools.partial(tasks.when_task, setup.deal_spec(max(all_draws(per_seat))), setup.events[0],
                                  tuple(tuple(d) for d in per_seat.values()))
         settings = {"chunk_size": chunk_size, "n_workers": n_workers,
-                    "description": f"when {to_text(setup.events[0])}"}
+                    "description": tr("when {event}", event=to_text(setup.events[0]))}
         tallies, n_done, stopping = runner.simulate_until(task, streams, precision, n_trials=n_trials,
                                                           max_trials=max_trials, widest=_widest_cdf, **settings)
         provenance.update(runner.provenance(streams, precision, stopping))
