@@ -27,7 +27,7 @@ Conventions shared by every figure:
   Differences of probabilities are in percentage points (``+1.2 pp``).
 - Values written next to points never overlap one another, the points or a
   target line: a value that finds no free place is left out.
-- A legend that would cover a point goes below the axes.
+- A legend that would cover a point, or take too much of the axes, goes below them.
 - Turns are whole numbers; colours come from the colour-blind-safe ``tab10``
   palette; the first and second player are told apart by line style and
   marker as well as colour, and drawn as one line when their results are
@@ -497,7 +497,7 @@ def _data_points(ax: Axes) -> np.ndarray:
             xy = np.vstack([xy, (xy[1:] + xy[:-1]) / 2])
         points.append(xy)
     for patch in ax.patches:
-        if isinstance(patch, matplotlib.patches.Rectangle) and patch.get_label() != "_nolegend_" \
+        if isinstance(patch, matplotlib.patches.Rectangle) \
                 and patch.get_transform().contains_branch_seperately(ax.transData) == (True, True):
             points.append([(patch.get_x() + patch.get_width() / 2, patch.get_y() + patch.get_height())])
     if not points:
