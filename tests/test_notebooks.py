@@ -30,6 +30,18 @@ EXACT = 1e-12
 #: Cards in the opening hand (Wankul, Duel Masters).
 HAND = 5
 MARK = "deckstat-notebook-values:"
+FIGURES_MARK = "deckstat-notebook-figures:"
+#: Put first in a notebook: the figures stay open after their cell, so that the last cells can check them.
+KEEP_FIGURES = "%config InlineBackend.close_figures = False"
+#: Appended to a notebook: runs tests/figure_checks.py on every figure still open, prints the problems as JSON.
+CHECK_FIGURES = '''
+import json as _json
+import sys as _sys
+import matplotlib.pyplot as _plt
+_sys.path.insert(0, {tests!r})
+from figure_checks import figure_problems as _figure_problems
+print({mark!r} + _json.dumps([_figure_problems(_plt.figure(number)) for number in _plt.get_fignums()]))
+'''
 
 #: Appended to a notebook: prints the value of each expression as JSON (DataFrames as {column: [values]}).
 READ_OUT = '''
@@ -48,9 +60,16 @@ print({mark!r} + _json.dumps({{name: _plain(eval(code)) for name, code in {expre
 
 
 def run_notebook(name: str, expressions: dict[str, str]) -> dict:
-    """Execute notebook ``name`` and return the value of each expression in its kernel afterwards."""
+    """Execute notebook ``name`` and return the value of each expression in its kernel afterwards.
+
+    Every figure the notebook draws is checked for readability (tests/figure_checks.py) after its last cell.
+    """
     path = NOTEBOOK_DIR / name
     notebook = nbformat.read(path, as_version=4)
+    draws = any("plots." in cell.source for cell in notebook.cells if cell.cell_type == "code")
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(KEEP_FIGURES))
+    notebook.cells.append(nbformat.v4.new_code_cell(CHECK_FIGURES.format(mark=FIGURES_MARK,
+                                                                         tests=str(ROOT / "tests"))))
     notebook.cells.append(nbformat.v4.new_code_cell(READ_OUT.format(mark=MARK, expressions=expressions)))
     env = {**os.environ, "DECKSTAT_NOTEBOOK_TRIALS": str(N_TRIALS), "MPLBACKEND": "Agg"}
     client = NotebookClient(notebook, timeout=300, kernel_name="python3",
@@ -59,6 +78,12 @@ def run_notebook(name: str, expressions: dict[str, str]) -> dict:
     errors = [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs
               if out.output_type == "error"]
     assert not errors, errors
+    figures = [json.loads(line[len(FIGURES_MARK):]) for out in notebook.cells[-2].outputs
+               if out.output_type == "stream" for line in out.text.splitlines() if line.startswith(FIGURES_MARK)]
+    assert len(figures) == 1, notebook.cells[-2].outputs
+    assert figures[0] or not draws, f"{name}: no figure was left open to check"
+    problems = [problem for found in figures[0] for problem in found]
+    assert not problems, f"{name}: " + "\n".join(problems)
     lines = [line for out in notebook.cells[-1].outputs if out.output_type == "stream"
              for line in out.text.splitlines() if line.startswith(MARK)]
     assert len(lines) == 1, notebook.cells[-1].outputs

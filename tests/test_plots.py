@@ -16,6 +16,7 @@ from helpers import sample_deck  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
 import deckstat  # noqa: E402
+from deckstat.i18n import tr  # noqa: E402
 from deckstat.present import plots  # noqa: E402
 from deckstat.present.format import format_probability  # noqa: E402
 from deckstat.results import (  # noqa: E402
@@ -56,7 +57,7 @@ def legend_texts(ax):
 
 
 def assert_readable(ax, probability=True):
-    """A player can read it: something drawn, a title, labelled axes, a legend, 0-100 % when a probability."""
+    """A player can read it: something drawn, a title, labelled axes, a legend, percent ticks within 0-100 %."""
     assert isinstance(ax, Axes)
     assert ax.lines or ax.patches or ax.collections, "nothing drawn"
     assert ax.get_title().strip(), "no title"
@@ -64,8 +65,10 @@ def assert_readable(ax, probability=True):
     assert ax.get_ylabel().strip(), "no y label"
     assert legend_texts(ax), "no legend"
     if probability:
-        assert ax.get_ylim() == pytest.approx((0.0, 1.0))
-        assert isinstance(ax.yaxis.get_major_formatter(), matplotlib.ticker.PercentFormatter)
+        bottom, top = ax.get_ylim()
+        assert 0.0 <= bottom < top <= 1.0
+        assert isinstance(ax.yaxis.get_major_formatter(), plots.ProbabilityFormatter)
+        assert (bottom == 0.0) == (tr(plots.AXIS_NOTE) not in ax.get_ylabel())
 
 
 def given_ax(plot, data):
@@ -118,7 +121,7 @@ def test_plot_odds_title_names_deck_game_and_rules(odds_results):
     title = title_of(plots.plot_odds(odds_results["exact"]))
     assert "sample_deck.csv" in title and "wankul" in title
     assert "bottom mulligan, keep if Terrain>=1" in title
-    assert "no mulligan" in title_of(plots.plot_odds(odds_results["hand"]))
+    assert "keeping every first hand" in title_of(plots.plot_odds(odds_results["hand"]))
     # A single turn (the shields) has its value written next to the point.
     assert plots.plot_odds(odds_results["hand"]).texts
 
@@ -258,7 +261,7 @@ def test_plot_ratio_several_events(wankul):
     texts = legend_texts(ax)
     assert any(t.startswith("recommended:") and t.endswith("(Terrain>=1)") for t in texts)
     assert "no recommendation: no legal count swept reaches the target (Terrain>=2)" in texts
-    assert "P(event)" in title_of(ax)
+    assert "P(each event)" in title_of(ax)
 
 
 @pytest.fixture(scope="module")
@@ -267,31 +270,36 @@ def deckout_results(wankul, dm):
             "duel-masters": deckstat.deckout(dm, "duel-masters")}
 
 
-@pytest.mark.parametrize("game", ["wankul", "duel-masters"])
-def test_plot_deckout_real(deckout_results, game):
-    result = deckout_results[game]
+def test_plot_deckout_real_spread_over_turns(deckout_results):
+    result = deckout_results["wankul"]
     ax = plots.plot_deckout(result)
     assert_readable(ax)
     given_ax(plots.plot_deckout, result)
     title = title_of(ax)
-    assert "P(first player runs out first)" in title
-    assert f"({game})" in title and "sample_deck.csv" in title
-    assert len(ax.patches) >= len(result.table)
-    simulated = game == "wankul"
-    assert has_error_bars(ax) == simulated
-    assert ("95% interval" in title) == simulated
-    assert ("drought rule" in title) == simulated
+    assert "P(first player's deck runs out first)" in title
+    assert "(wankul)" in title and "sample_deck.csv" in title
+    assert "95% interval" in title and "drought rule" in title
+    # P(run out by turn t): one line per seat from 0 the turn before the first deck-out, up to the result's cdf.
+    assert not ax.patches and len(ax.lines) == 2
+    for line, seat in zip(ax.lines, ["first", "second"]):
+        rows = result.table[result.table["seat"] == seat].sort_values("turn")
+        assert line.get_ydata()[0] == 0.0
+        assert list(line.get_ydata()[1:]) == pytest.approx(list(rows["cdf"]))
+        assert np.all(np.diff(line.get_ydata()) >= 0)
+    assert ax.get_ylim() == (0.0, 1.0)
+    assert ax.collections, "simulated: interval bands"
 
 
-def test_plot_deckout_single_turns_are_centred(deckout_results):
-    # Duel Masters without effects: each seat runs out on one known turn; its bar sits on that turn.
+def test_plot_deckout_single_turns_are_said_in_words(deckout_results):
+    # Duel Masters without effects: each seat runs out on one known turn; a full-height bar would say nothing more.
     result = deckout_results["duel-masters"]
     ax = plots.plot_deckout(result)
-    centres = sorted(p.get_x() + p.get_width() / 2 for p in ax.patches)
-    assert centres == pytest.approx(sorted(result.table["turn"]))
-    assert "P(first player runs out first) = 0%" in title_of(ax)
-    first = result.summary.set_index("seat").loc["first"]
-    assert f"first player: always on turn {first['median_turn']}" in legend_texts(ax)
+    assert not ax.patches and not ax.lines and not ax.axison
+    text = " ".join(" ".join(t.get_text() for t in ax.texts).split())
+    for seat in ("first", "second"):
+        turn = int(result.summary.set_index("seat").loc[seat, "median_turn"])
+        assert f"{seat} player: the deck always runs out on turn {turn}" in text
+    assert "P(first player's deck runs out first) = 0%" in title_of(ax)
 
 
 @pytest.fixture(scope="module")
@@ -405,9 +413,10 @@ def ratio_result(target=0.9, recommended=10, method="simulate", target_turn=2):
 def deckout_result():
     rows, summary = [], []
     for seat, base in (("first", 20), ("second", 21)):
-        for t, p in zip(range(base, base + 3), (0.25, 0.5, 0.25)):
+        for t, p, cdf in zip(range(base, base + 3), (0.25, 0.5, 0.25), (0.25, 0.75, 1.0)):
             rows.append({**IDENTITY, "opponent": "other.csv", "seat": seat, "turn": t, "p": p, "ci_low": p - 0.02,
-                         "ci_high": p + 0.02, "n_trials": 1000, "method": "simulate"})
+                         "ci_high": p + 0.02, "cdf": cdf, "cdf_low": cdf - 0.02, "cdf_high": min(cdf + 0.02, 1.0),
+                         "n_trials": 1000, "method": "simulate"})
         summary.append({**IDENTITY, "opponent": "other.csv", "seat": seat, "mean_turn": base + 1.0,
                         "median_turn": base + 1, "earliest_turn": base, "latest_turn": base + 2,
                         "p_runs_out_first": 0.75 if seat == "first" else 0.2,
@@ -475,7 +484,7 @@ def test_plot_when_hand_built_details():
 def test_plot_deckout_hand_built_details():
     ax = plots.plot_deckout(deckout_result())
     title = title_of(ax)
-    assert "P(first player runs out first) = 75.0% (95% interval 72.0% to 78.0%)" in title
+    assert "P(first player's deck runs out first) = 75.0% (95% interval 72.0% to 78.0%)" in title
     assert "at the same moment: 5.0%" in title
     assert "main.csv vs other.csv" in title
     assert "drought rule" not in title
@@ -567,7 +576,7 @@ def test_plot_odds_band_only_when_simulated():
 
 def test_plot_odds_hand_built_title():
     title = title_of(plots.plot_odds(odds_result("exact")))
-    assert "main.csv · duel-masters · no mulligan · exact" in title
+    assert "main.csv · duel-masters · keeping every first hand · exact" in title
 
 
 # --- refused inputs ------------------------------------------------------------------------------------------
