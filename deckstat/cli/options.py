@@ -310,7 +310,7 @@ def emit(result: Result, fmt: Format, table: str | None, title: str,
         console = stdout()
         console.print(Text(title), soft_wrap=True)
         for shown in build() if build is not None else []:
-            console.print(shown)
+            console.print(_numbers_whole(shown, console.width))
 
 
 def _can_write(text: str) -> bool:
@@ -319,6 +319,29 @@ def _can_write(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _numbers_whole(shown: Table | Text, width: int) -> Table | Text:
+    """``shown`` with its right-aligned (number) columns as wide as their widest line, when the table still fits.
+
+    French numbers hold a no-break space (``87,3 %``), which rich would otherwise break like any space; on a
+    terminal too narrow for the whole table, rich's own wrapping is kept, so that nothing is cropped.
+    """
+    if not isinstance(shown, Table):
+        return shown
+    from rich.cells import cell_len
+
+    def widest(cells) -> int:
+        return max((cell_len(line) for cell in cells for line in str(cell).splitlines()), default=1)
+
+    wanted = {id(column): widest(column.cells) for column in shown.columns if column.justify == "right"}
+    others = sum(min(widest(column.cells), 12) for column in shown.columns if id(column) not in wanted)
+    # Borders and padding: three cells per column and one more.
+    if sum(wanted.values()) + others + 3 * len(shown.columns) + 1 <= width:
+        for column in shown.columns:
+            if id(column) in wanted:
+                column.min_width = max(column.min_width or 0, wanted[id(column)])
+    return shown
 
 
 def check_table(fmt: Format, table: str | None) -> None:
