@@ -663,7 +663,7 @@ def deckout(
         _warn(provenance["warnings"])
         vs = tr("against {opponent}", opponent=opponent) if opponent is not None else tr("against a copy of itself")
         lines = [tr("Deck-out — {game}, {deck} (first player) {vs}: {rule}", game=profile.name, deck=deck, vs=vs,
-                    rule=DECKOUT_RULES[profile.deckout]),
+                    rule=tr(DECKOUT_RULES[profile.deckout])),
                  policy_note(provenance)]
         if provenance["drought"]:
             lines.append(tr("drought rule on; {assumptions}",

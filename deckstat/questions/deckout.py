@@ -323,11 +323,12 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
             stays = tr("a drought-group card in play is scored and discarded {turns} turns after it is played",
                        turns=terrain_turns)
         drought_notes = [stays, tr("drought draws ({order}): {text}", order=drought_order,
-                                   text=DROUGHT_ORDERS[drought_order])]
+                                   text=tr(DROUGHT_ORDERS[drought_order]))]
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
                   "opponent_source": decks[1].source, "rule": profile.deckout,
                   "game_end_text": tr(GAME_END_WORDS[both_out]), "policy": policy,
-                  "policy_text": POLICIES[policy], "effect_cards": effect_cards, "drought": drought_group is not None,
+                  "policy_text": tr(POLICIES[policy]), "effect_cards": effect_cards,
+                  "drought": drought_group is not None,
                   "terrain_turns": terrain_turns if drought_group is not None else None,
                   "drought_order": drought_order if drought_group is not None else None,
                   "mulligan_rule": rule, "keep": keep_text, "library_sizes": libraries,
