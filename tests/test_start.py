@@ -17,7 +17,15 @@ import deckstat
 from deckstat.cli import app
 from deckstat.deck import OTHER_CARDS, Deck
 from deckstat.errors import DeckstatError
-from deckstat.i18n import language
+from deckstat.i18n import language, set_language
+
+
+@pytest.fixture(autouse=True)
+def _language_from_the_environment_afterwards():
+    # A command run with --lang fr leaves French set in this process; the tests after this file read English.
+    yield
+    set_language(None)
+
 
 # --------------------------------------------------------------------------- version
 
