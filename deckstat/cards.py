@@ -202,8 +202,10 @@ def read_card_csv(path: str | Path) -> Deck:
             first_line, last_line = last_line + 1, reader.line_num
             if not any(f.strip() for f in fields):
                 continue
-            if "\n" in fields[name_idx] or "\r" in fields[name_idx]:
-                shown = repr(fields[name_idx][:40]) + ("…" if len(fields[name_idx]) > 40 else "")
+            # A row shorter than the header has no name cell yet (it is padded below).
+            name = fields[name_idx] if name_idx < len(fields) else ""
+            if "\n" in name or "\r" in name:
+                shown = repr(name[:40]) + ("…" if len(name) > 40 else "")
                 raise DeckstatError(tr("the card name {name} spans several lines; is a quote (\") left open?",
                                        name=shown), source=source, line=first_line, column=header[name_idx])
             if len(fields) > len(header) and any(f.strip() for f in fields[len(header):]):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePath
@@ -11,7 +11,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
-from deckstat.errors import DeckstatError, ExpressionError
+from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
     TEXT_OPS,
     AttributeGroup,
@@ -29,6 +29,10 @@ from deckstat.text import fold, format_number, suggest
 LIST_SEPARATOR = ";"
 #: Copies of one card beyond this are a typo, not a deck.
 MAX_COPIES = 10_000
+#: The card that stands for the rest of a deck described by counts (:meth:`Deck.from_counts`).
+OTHER_CARDS = "other"
+#: Characters a group name of :meth:`Deck.from_counts` may not hold: they separate or build expressions and paths.
+_NOT_IN_GROUP_NAMES = ("=", ",", "[", "]", "/", "\\")
 
 
 def is_missing(value: object) -> bool:
@@ -292,6 +296,82 @@ class Deck:
         """Each distinct card's printing values, by column (empty dicts when the deck has no printing column)."""
         columns = self.printing_columns
         return self.cards[columns].to_dict("records") if columns else [{}] * len(self.cards)
+
+    @classmethod
+    def from_counts(cls, size: int, groups: Mapping[str, object] | Iterable[tuple[str, object]], *,
+                    part: str | None = None) -> Deck:
+        """A deck described by counts alone, as a web calculator asks: 50 cards, 12 of them Terrains.
+
+        Each group is one card of its own, named after the group, so that events
+        name it (``Terrain>=1``); the groups do not overlap, and the cards no group
+        claims are one card named :data:`OTHER_CARDS`.
+
+        Parameters
+        ----------
+        size : int
+            Cards in the deck, from 1 to :data:`MAX_COPIES`.
+        groups : mapping of str to int, or (name, count) pairs
+            Cards of each group, at least 1 each and at most ``size`` together;
+            names are compared without case and accents, and hold no ``=``, comma, bracket or slash.
+        part : str, optional
+            The ``deck`` value of every card, for a game with two decks (Licum's ``jeu``).
+
+        Returns
+        -------
+        Deck
+            Its :attr:`source` lists the counts, ``Terrain=12, other=38``.
+
+        Examples
+        --------
+        >>> deck = Deck.from_counts(50, {"Terrain": 12})
+        >>> deck.names, deck.counts.tolist(), deck.source
+        (['Terrain', 'other'], [12, 38], 'Terrain=12, other=38')
+        """
+        if not _is_whole(size) or not 1 <= size <= MAX_COPIES:
+            raise DeckstatError(tr("{flag} must be a whole number of cards from 1 to {most}, got {value!r}",
+                                   flag=param("size"), most=number(MAX_COPIES), value=size))
+        size = int(size)
+        pairs = list(groups.items()) if isinstance(groups, Mapping) else list(groups)
+        if not pairs:
+            raise DeckstatError(tr("{flag} is missing: name at least one group with its count, e.g. Terrain=12",
+                                   flag=param("groups")))
+        seen: dict[str, str] = {fold(OTHER_CARDS): OTHER_CARDS}
+        rows = []
+        for name, count in pairs:
+            text = str(name).strip() if isinstance(name, str) else ""
+            if not text or any(ch in text for ch in _NOT_IN_GROUP_NAMES):
+                raise DeckstatError(tr("{flag} {name!r}: a group name is a word or a few, without any of {chars}",
+                                       flag=param("groups"), name=str(name), chars=" ".join(_NOT_IN_GROUP_NAMES)))
+            if fold(text) in seen:
+                if seen[fold(text)] == OTHER_CARDS:
+                    raise DeckstatError(tr("{flag} {name!r}: {other!r} names the cards no group claims; give the "
+                                           "other groups and the rest of the deck is filled in",
+                                           flag=param("groups"), name=text, other=OTHER_CARDS))
+                raise DeckstatError(tr("{flag} names {name!r} twice (names are compared without case and accents)",
+                                       flag=param("groups"), name=text))
+            seen[fold(text)] = text
+            if not _is_whole(count) or count < 1:
+                raise DeckstatError(tr("{flag} {name}: expected a whole number of cards of at least 1, got {count!r}",
+                                       flag=param("groups"), name=text, count=count))
+            rows.append({"name": text, "count": int(count)})
+        claimed = sum(row["count"] for row in rows)
+        if claimed > size:
+            listed = ", ".join(f"{row['name']}={row['count']}" for row in rows)
+            raise DeckstatError(tr("{flag} asks for {claimed} cards ({listed}), more than the {size} of {size_flag}",
+                                   flag=param("groups"), claimed=number(claimed), listed=listed, size=number(size),
+                                   size_flag=param("size")))
+        if claimed < size:
+            rows.append({"name": OTHER_CARDS, "count": size - claimed})
+        table = pd.DataFrame(rows)
+        table["type"] = None
+        if part is not None:
+            table["deck"] = part
+        return cls.from_table(table, source=", ".join(f"{row['name']}={row['count']}" for row in rows))
+
+
+def _is_whole(value: object) -> bool:
+    """Whether ``value`` is a Python or NumPy integer (booleans are not)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _to_float(value: object) -> float | None:

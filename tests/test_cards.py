@@ -761,3 +761,11 @@ def test_a_text_decklist_without_a_pool_names_the_parameter_or_the_flag():
     with pytest.raises(DeckstatError, match=r"decklist\.txt: looks like a text decklist; .* with pool$"):
         load_deck(DATA / "wankul" / "decklist.txt")
     assert_user_error(run("validate", DATA / "wankul" / "decklist.txt", "--game", "wankul"), "with --pool")
+
+
+def test_a_row_shorter_than_the_header_before_the_name_column(tmp_path):
+    # The name is the second column; the row has one field, so it has no name cell.
+    path = tmp_path / "deck.csv"
+    path.write_bytes(b",name\n\x01")
+    with pytest.raises(DeckstatError, match="column 1 has no header"):
+        load_deck(path)

@@ -60,3 +60,10 @@ def test_readme_python_example_runs(monkeypatch):
     block = re.search(r"```python\n(.*?)```", README, flags=re.S).group(1)
     monkeypatch.chdir(ROOT)
     exec(compile(block, "README.md", "exec"), {})
+
+
+def test_the_set_up_commands_install_what_their_job_needs():
+    first, second = re.search(r"```\n(.*?)```", README, flags=re.S).group(1).splitlines()[:2]
+    # The report needs no extra; the tests need the test extra.
+    assert re.search(r"pip install -q -e \. ", first) and "deckstat report" in first
+    assert 'pip install -q -e ".[test]"' in second and "pytest" in second

@@ -86,13 +86,16 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
 
 def batch_command(
     spec: Annotated[Path, typer.Argument(help="The batch spec (.toml): decks, questions and their sweeps.",
-                                         show_default=False)],
+                                         show_default=False, metavar="SPEC")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for results.csv, results.parquet, "
-                                             "manifest.json and the journal a run resumes from.")] = None,
+                                             "manifest.json and the journal a run resumes from.",
+                                             metavar="FOLDER")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="Processes (or local Dask workers); 1 runs in "
-                                                "this process. Default: every core, at most one per task.")] = None,
+                                                "this process. Default: every core, at most one per task.",
+                                                metavar="N")] = None,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler's "
-                                                  "address (tcp://host:8786), or local to start one here.")] = None,
+                                                  "address (tcp://host:8786), or local to start one here.",
+                                                  metavar="ADDRESS")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the run in --out after an interruption: "
                                          "finished tasks are kept, failed ones run again.")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Delete the run in --out and start again.")] = False,

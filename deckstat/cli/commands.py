@@ -25,7 +25,9 @@ from deckstat.cli.options import (
     AllowAbsentOpt,
     BottomOpt,
     BrokenOpt,
+    CardsOpt,
     ChunkOpt,
+    Command,
     DeckArg,
     DrawsOpt,
     DroughtOrder,
@@ -37,6 +39,8 @@ from deckstat.cli.options import (
     GameOpt,
     GivenOpt,
     GoneOpt,
+    GroupCountsOpt,
+    HandSizeOpt,
     KeepOpt,
     KnownOpt,
     LangOpt,
@@ -50,6 +54,8 @@ from deckstat.cli.options import (
     PoolOpt,
     PrecisionOpt,
     PriorityOpt,
+    QuickDeckArg,
+    QuickGameOpt,
     QuietOpt,
     ResourceOpt,
     RuleOpt,
@@ -64,7 +70,9 @@ from deckstat.cli.options import (
     ZoneOpt,
     check_plot,
     check_table,
+    choices,
     count_parser,
+    deck_and_game,
     draw,
     emit,
     english_seat,
@@ -89,7 +97,23 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: rich markup would eat the event syntax ("[cost<=1]") and show Python types as metavars.
+    rich_markup_mode=None,
 )
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"deckstat {deckstat.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                                                help="Print deckstat's version and exit.")] = False) -> None:
+    """Deck statistics for card games: exact odds, deck validation, game profiles."""
+
+
 games_app = typer.Typer(help="The shipped game profiles.", invoke_without_command=True)
 app.add_typer(games_app, name="games")
 
@@ -126,12 +150,13 @@ CopiesBy = Enum("CopiesBy", {name: name for name in COPIES_BY}, type=str)
 CopiesBy.__doc__ = "Readings of a copy limit."
 
 
-@app.command()
+@app.command(cls=Command)
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
              table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name, or by printing (name and collector "
-                 "number, set, clan, rarity). Default: as the game profile says.")] = None) -> None:
+                 "number, set, clan, rarity). Default: as the game profile says.",
+                 metavar=choices(CopiesBy))] = None) -> None:
     """Check a deck against its game's construction rules.
 
     Exit code 0 when the deck is legal, 1 when it breaks a rule, 2 when the
@@ -156,13 +181,16 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
     raise typer.Exit(code=0 if result.legal else 1)
 
 
-@app.command()
+@app.command(cls=Command)
 def odds(
-    deck: DeckArg,
-    game: GameOpt,
     event: EventsOpt,
+    deck: QuickDeckArg = None,
+    game: QuickGameOpt = None,
+    cards: CardsOpt = None,
+    group: GroupCountsOpt = None,
+    hand_size: HandSizeOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand "
-                                              "(with known cards: now).")] = None,
+                                              "(with known cards: now).", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
     zone: ZoneOpt = Zone.seen,
     keep: KeepOpt = None,
@@ -208,13 +236,16 @@ def odds(
     to the two-player deck-out model, not to these odds. Mid-game, with the
     cards you know (--known, --gone, --bottom, --given, --broken), it answers
     exactly from now on, for --draws or turns from now (docs/known.md).
+
+    Without a card file, a deck given by its counts, as web calculators ask:
+    --cards 50 --group Terrain=12 --event "Terrain>=1" (the rest of the deck
+    is other cards; without --game, generic rules: 5-card hand, no mulligan).
     """
     from deckstat.cli import tables
 
     with user_errors():
         check_plot(plot)
-        profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size)
         _warn_file(loaded, profile)
         described = known_mapping(known, gone, bottom, given, broken)
         if described is not None:
@@ -291,12 +322,15 @@ def _known_title(result, profile, deck: Path, zone: str) -> str:
                               known=tr("; ").join(known) or tr("nothing"))
 
 
-@app.command()
+@app.command(cls=Command)
 def when(
-    deck: DeckArg,
-    game: GameOpt,
     event: EventsOpt,
-    max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.")] = 10,
+    deck: QuickDeckArg = None,
+    game: QuickGameOpt = None,
+    cards: CardsOpt = None,
+    group: GroupCountsOpt = None,
+    hand_size: HandSizeOpt = None,
+    max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.", metavar="N")] = 10,
     seat: SeatOpt = Seat.both,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
@@ -325,7 +359,7 @@ def when(
 
     Exact when the event can only become true as cards are seen (>=, >), the
     exact engine models the mulligan and it is cheap (docs/exact.md); simulated
-    otherwise.
+    otherwise. Without a card file: --cards N --group NAME=COUNT, as `odds`.
     """
     import pandas as pd
 
@@ -334,8 +368,7 @@ def when(
 
     with user_errors():
         check_plot(plot)
-        profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
@@ -360,18 +393,18 @@ def when(
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.when_table(result.table)])
 
 
-@app.command()
+@app.command(cls=Command)
 def curve(
     deck: DeckArg,
     game: GameOpt,
     card: Annotated[list[str] | None, typer.Option("--card", "-c", help="A card name (repeatable); every printing "
-                                                   "of the name counts.")] = None,
+                                                   "of the name counts.", metavar="CARD")] = None,
     group: Annotated[list[str] | None, typer.Option("--group", help="A group expression, e.g. \"[cost>=2]\" "
-                                                    "(repeatable); any of its cards counts.")] = None,
-    turns: Annotated[str, typer.Option(help="Turns: 1-8, 3 or 1,3,5.")] = "1-10",
+                                                    "(repeatable); any of its cards counts.", metavar="GROUP")] = None,
+    turns: Annotated[str, typer.Option(help="Turns: 1-8, 3 or 1,3,5.", metavar="TURNS")] = "1-10",
     seat: SeatOpt = Seat.both,
     policy: Annotated[str | None, typer.Option(help="Play policy of the game's model (see `deckstat games show`; "
-                                               "default: the profile's).")] = None,
+                                               "default: the profile's).", metavar="POLICY")] = None,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
@@ -425,25 +458,29 @@ def curve(
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
 
 
-@app.command()
+@app.command(cls=Command)
 def mulligan(
-    deck: DeckArg,
-    game: GameOpt,
+    deck: QuickDeckArg = None,
+    game: QuickGameOpt = None,
+    cards: CardsOpt = None,
+    group: GroupCountsOpt = None,
+    hand_size: HandSizeOpt = None,
     keep: KeepOpt = None,
     event: OptionalEventsOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns of the by-turn comparison (default 0-6).",
-                                              show_default=False)] = None,
+                                              show_default=False, metavar="TURNS")] = None,
     seat: Annotated[Seat, typer.Option(help="Seat of the by-turn comparison: first, second or both.",
-                                       callback=english_seat)] = Seat.first,
+                                       callback=english_seat, metavar=choices(Seat))] = Seat.first,
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Keep or mulligan this opening hand? Names (\"A, B, 2 C\"), a card file, or group counts "
-        "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False)] = None,
+        "(\"Terrain=1, [cost<=1]=0, other=4\"); with --by-turn.", show_default=False, metavar="HAND")] = None,
     best: Annotated[bool, typer.Option(
         "--best", help="The best keep rule: keep or mulligan each possible first hand, whichever gives the higher "
         "P(--event by --by-turn), compared with --keep (default: the profile's); with hearthstone, the best cards "
         "to replace; pokemon leaves no choice.")] = False,
     by_turn: Annotated[int | None, typer.Option(
-        "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False)]
+        "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False,
+        metavar="N")]
     = None,
     mulligan_rule: RuleOpt = None,
     mulligan_limit: LimitOpt = None,
@@ -473,13 +510,16 @@ def mulligan(
     needs, or --priority (see docs/mulligans.md). With --hand: keep or
     mulligan that hand (Hearthstone: which cards to replace), for --event by
     --by-turn; with --best: the best keep rule for it (both exact; see
-    docs/keep_policy.md).
+    docs/keep_policy.md). Without a card file: --cards N --group NAME=COUNT,
+    as `odds`.
     """
     from deckstat.cli import tables
     from deckstat.present.format import seat_words
 
+    quick = {"cards": cards, "groups": group, "hand_size": hand_size}
     if hand is not None or best:
-        _decide(deck, game, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best, by_turn=by_turn,
+        _decide(deck, game, quick, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best,
+                by_turn=by_turn,
                 mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
                 simulated=method(simulate, trials) == "simulate" or seed is not None, pool=pool, fmt=fmt,
                 table=table, plot=plot, allow_absent=allow_absent)
@@ -490,8 +530,7 @@ def mulligan(
                                    "rule); the keep rule's odds by turn take --turns"))
         turns = "0-6" if turns is None else turns
         check_plot(plot)
-        profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, **quick)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
@@ -516,8 +555,8 @@ def mulligan(
         emit(result, fmt, table, title + ("\n" + note if note else ""), build)
 
 
-def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mulligan_rule, mulligan_limit, resource,
-            simulated, pool, fmt, table, plot, allow_absent) -> None:
+def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn, mulligan_rule, mulligan_limit,
+            resource, simulated, pool, fmt, table, plot, allow_absent) -> None:
     """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
     from deckstat.cli import tables
     from deckstat.present.format import seat_words
@@ -538,8 +577,7 @@ def _decide(deck, game, *, keep, event, turns, seat, hand, best, by_turn, mullig
         if event and len(event) > 1:
             raise DeckstatError(tr("{what} answers for one --event at a time, got {count}", what=what,
                                    count=len(event)))
-        profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, **quick)
         _warn_file(loaded, profile)
         common = {"by_turn": by_turn, "seat": seat.value, "keep": keep, "mulligan_rule": rule_value(mulligan_rule),
                   "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
@@ -592,25 +630,28 @@ def _rule_words(row) -> str:
     return tr("{rule} mulligan rule, up to {limit} times", rule=row["mulligan_rule"], limit=limit)
 
 
-@app.command()
+@app.command(cls=Command)
 def deckout(
     deck: DeckArg,
     game: GameOpt,
-    opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).")]
+    opponent: Annotated[Path | None, typer.Option(help="The second player's deck (default: a copy of DECK).",
+                                                  metavar="DECK")]
     = None,
     policy: Annotated[Policy, typer.Option(help="When cards with draw/mill effects (the draw and mill columns) "
                                            "are played: on_draw (as soon as drawn, chaining), each_turn (once "
-                                           "per owner's turn), none (ignored).")] = Policy[DEFAULT_POLICY],
+                                           "per owner's turn), none (ignored).",
+                                           metavar=choices(Policy))] = Policy[DEFAULT_POLICY],
     no_drought: Annotated[bool, typer.Option("--no-drought", help="Ignore Wankul's drought rule.")] = False,
     terrain_turns: Annotated[str | None, typer.Option("--terrain-turns", help="With the drought rule: turns (of "
                                                       "either player) a Terrain stays in play before it is scored "
                                                       "and discarded, or 'never' (default: the profile's; Wankul: "
                                                       "2, gone when its owner's next turn begins).",
-                                                      show_default=False)] = None,
+                                                      show_default=False, metavar="N")] = None,
     drought_order: Annotated[DroughtOrder, typer.Option("--drought-order", help="Reading of the drought rule's "
                                                         "'one card at a time': together (both draw, then both "
                                                         "look) or active_first (the active player draws first, "
-                                                        "then the other).")] = DroughtOrder.together,
+                                                        "then the other).",
+                                                        metavar=choices(DroughtOrder))] = DroughtOrder.together,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     simulate: SimulateOpt = False,
@@ -686,39 +727,43 @@ def deckout(
         emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
 
 
-@app.command()
+@app.command(cls=Command)
 def ratio(
     deck: DeckArg,
     game: GameOpt,
     counts: Annotated[str | None, typer.Option("--range", help="Resource counts to sweep: 8-20, 10 or 8,10,12-14 "
-                                               "(default: the deck's own count ± 5).")] = None,
+                                               "(default: the deck's own count ± 5).", metavar="COUNTS")] = None,
     event: OptionalEventsOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand "
-                                              "[default: 0-5; with --objective curve, 1 to --turn].")] = None,
+                                              "[default: 0-5; with --objective curve, 1 to --turn].",
+                                              metavar="TURNS")] = None,
     zone: Annotated[str, typer.Option(help="Where the events are counted: seen (kept hand and draws), hand, "
-                                      "set_aside (or the game's name for it, e.g. shields) or bottom.")] = "seen",
+                                      "set_aside (or the game's name for it, e.g. shields) or bottom.",
+                                      metavar="ZONE")] = "seen",
     target: Annotated[float | None, typer.Option(help="Probability to reach, e.g. 0.95: names the smallest legal "
-                                                 "count whose P(event) at the target turn reaches it.")] = None,
+                                                 "count whose P(event) at the target turn reaches it.",
+                                                 metavar="P")] = None,
     target_turn: Annotated[int | None, typer.Option("--target-turn", "--turn", help="Turn of the target (default: "
                                                     "0, the kept opening hand; with --objective curve, the last "
-                                                    "of --turns).")] = None,
+                                                    "of --turns).", metavar="N")] = None,
     objective: Annotated[str, typer.Option(help="event: P(event) by turn (the default); curve: P(--card is "
                                            "playable by --turn), as `deckstat curve`, and the count that "
-                                           "maximises it.")] = "event",
+                                           "maximises it.", metavar="[event|curve]")] = "event",
     card: Annotated[str | None, typer.Option("--card", "-c", help="With --objective curve: the card to play "
-                                             "(every printing of the name).")] = None,
+                                             "(every printing of the name).", metavar="CARD")] = None,
     curve_group: Annotated[str | None, typer.Option("--curve-group", help="With --objective curve: a group to "
-                                                    "play any card of, e.g. \"[race=Dragon]\".")] = None,
+                                                    "play any card of, e.g. \"[race=Dragon]\".",
+                                                    metavar="GROUP")] = None,
     policy: Annotated[str | None, typer.Option(help="With --objective curve: the play policy (see `deckstat games "
-                                               "show`; default: the profile's).")] = None,
+                                               "show`; default: the profile's).", metavar="POLICY")] = None,
     flood: Annotated[int | None, typer.Option(help="Resource cards in the kept hand that make a flood (default: "
-                                              "more than half the hand, 3 of 5).")] = None,
+                                              "more than half the hand, 3 of 5).", metavar="N")] = None,
     group: Annotated[str | None, typer.Option(help="Resource group to sweep (default: the profile's, e.g. "
-                                              "Terrain).")] = None,
+                                              "Terrain).", metavar="GROUP")] = None,
     filler: Annotated[list[str] | None, typer.Option(help="Card that takes the difference first, within the "
                                                      "copy limit; repeat for several, in order (default: the "
                                                      "cards with the most copies, or the furthest below the "
-                                                     "limit).")] = None,
+                                                     "limit).", metavar="CARD")] = None,
     seat: OneSeatOpt = Seat.first,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
@@ -810,15 +855,16 @@ def ratio(
             stdout().print(Text("\n".join(lines)), soft_wrap=True)
 
 
-@app.command()
+@app.command(cls=Command)
 def compare(
     decks: Annotated[list[Path], typer.Argument(help="Two or more decks; each is compared with the first.",
-                                                show_default=False)],
+                                                show_default=False, metavar="DECKS")],
     game: GameOpt,
     event: EventsOpt,
-    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.")] = None,
+    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
-    zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).")]
+    zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).",
+                                       metavar=choices(Zone))]
     = Zone.seen,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
@@ -837,7 +883,7 @@ def compare(
                                            "with the same shuffles (wider intervals on the difference).")] = False,
     with_deckout: Annotated[bool, typer.Option("--deckout", help="Also show each deck's deck-out turns.")] = False,
     ratio_range: Annotated[str | None, typer.Option("--ratio", help="Also sweep the resource count over this "
-                                                    "range (e.g. 8-14) for each deck.")] = None,
+                                                    "range (e.g. 8-14) for each deck.", metavar="COUNTS")] = None,
     trials: TrialsOpt = None,
     seed: SeedOpt = None,
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
@@ -928,19 +974,22 @@ def _print_comparison(result, decks: list[Path], profile) -> None:
                                                 "resource_count", "deck", value="value", formatted=True))
 
 
-@app.command()
+@app.command(cls=Command)
 def report(
     deck: DeckArg,
     game: GameOpt,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.")]
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report and its figures into.",
+                                      metavar="FOLDER")]
     = Path("report"),
     html: Annotated[bool, typer.Option("--html", help="Write report.html instead of report.md.")] = False,
     trials: Annotated[int | None, typer.Option("--trials", parser=count_parser("n_trials"),
                                                 help="Trials of the simulated parts, e.g. 100000 or 1e6 [default: "
-                                                "100,000; the resource-count sweep: as `deckstat ratio`].")] = None,
+                                                "100,000; the resource-count sweep: as `deckstat ratio`].",
+                                                metavar="N")] = None,
     seed: SeedOpt = None,
     policy: Annotated[Policy, typer.Option(help="When the deck-out part plays the cards of the draw and mill "
-                                           "columns (see `deckstat deckout --help`).")] = Policy[DEFAULT_POLICY],
+                                           "columns (see `deckstat deckout --help`).",
+                                           metavar=choices(Policy))] = Policy[DEFAULT_POLICY],
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     allow_absent: AllowAbsentOpt = False,
@@ -987,8 +1036,8 @@ def games(ctx: typer.Context, lang: LangOpt = None) -> None:
     stdout().print(table)
 
 
-@games_app.command("show")
-def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.")],
+@games_app.command("show", cls=Command)
+def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.", metavar="GAME")],
                lang: LangOpt = None) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     from deckstat.cli import tables
@@ -998,7 +1047,7 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
     stdout().print(tables.key_value_table(profile.describe(with_play_model=True)))
 
 
-app.command("batch")(batch_command)
+app.command("batch", cls=Command)(batch_command)
 
 
 def main() -> None:

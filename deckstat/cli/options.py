@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
@@ -40,6 +41,7 @@ FLAGS = {
     "by_turn": "--by-turn", "objective": "--objective", "objective='curve'": "--objective curve", "card": "--card",
     "curve_group": "--curve-group",
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
+    "size": "--cards", "hand_size": "--hand-size",
 }
 
 Format = Enum("Format", {name: name for name in FORMATS}, type=str)
@@ -61,42 +63,81 @@ Policy.__doc__ = "Play policies for card effects in the deck-out model."
 DroughtOrder = Enum("DroughtOrder", {name: name for name in DROUGHT_ORDERS}, type=str)
 DroughtOrder.__doc__ = "Readings of Wankul's drought draws, one card at a time."
 
+
+class Command(TyperCommand):
+    """A command whose --help names its arguments as options are named: by their metavar alone (``DECK``).
+
+    Typer adds the Python type to an argument (``DECK <path>``); the options already say what they take.
+    """
+
+    def format_options(self, ctx: typer.Context, formatter) -> None:
+        """Write the Arguments and Options sections of --help."""
+        arguments, options = [], []
+        for parameter in self.get_params(ctx):
+            record = parameter.get_help_record(ctx)
+            if record is None:
+                continue
+            if parameter.param_type_name == "argument":
+                arguments.append((parameter.metavar or parameter.name.upper(), record[1]))
+            else:
+                options.append(record)
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+#: The names --seat takes for one seat (English and French).
+ONE_SEAT_NAMES = (*SEATS, *(alias for alias, seat in SEAT_ALIASES.items() if seat in SEATS))
+
+
+def choices(values: type[Enum] | tuple[str, ...]) -> str:
+    """The metavar of an option with choices, ``[a|b|c]``: the values it accepts, as --help lists them."""
+    return "[" + "|".join(v.value if isinstance(v, Enum) else v for v in values) + "]"
+
+
 DeckArg = Annotated[Path, typer.Argument(help="Card CSV (one row per card), or a text decklist with --pool.",
-                                         show_default=False)]
+                                         show_default=False, metavar="DECK")]
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game profile id (see `deckstat games`) or a "
-                                      ".toml profile file.")]
-PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves a text decklist.")]
+                                      ".toml profile file.", metavar="GAME")]
+PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves a text decklist.", metavar="FILE")]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format: a table to read, csv (one table, "
                                            "each row with what reproduces it) or json (every table and the "
-                                           "provenance).")]
+                                           "provenance).", metavar=choices(Format))]
 TableOpt = Annotated[str | None, typer.Option("--table", help="With --format csv: which table of the result to "
-                                              "write (default: the first; see --format json for their names).")]
+                                              "write (default: the first; see --format json for their names).",
+                                              metavar="TABLE")]
 EventsOpt = Annotated[list[str], typer.Option("--event", "-e", help="Event, e.g. \"Terrain>=1 and [cost<=1]>=2\". "
-                                              "Repeat for several events.")]
+                                              "Repeat for several events.", metavar="EVENT")]
 OptionalEventsOpt = Annotated[list[str] | None, typer.Option("--event", "-e", help="Event(s) asked (default: the "
-                                                             "resource group >= 1). Repeat for several.")]
-TurnsOpt = Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand.")]
-SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both.",
-                                       callback=english_seat)]
-OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player.", callback=english_seat)]
+                                                             "resource group >= 1). Repeat for several.",
+                                                             metavar="EVENT")]
+TurnsOpt = Annotated[str, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand.",
+                                       metavar="TURNS")]
+SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second player, or both (French: premier, "
+                                       "second, les-deux...).", callback=english_seat, metavar=choices(Seat))]
+OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player (French: premier, second).",
+                                          callback=english_seat, metavar=choices(ONE_SEAT_NAMES))]
 ZoneOpt = Annotated[Zone, typer.Option(help="seen: kept hand and draws; hand: kept opening hand; set_aside: e.g. "
-                                       "Duel Masters shields; bottom: cards a mulligan put under the deck.")]
+                                       "Duel Masters shields; bottom: cards a mulligan put under the deck.",
+                                       metavar=choices(Zone))]
 KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.g. \"Terrain>=1\" "
-                                             "(default: the profile's).")]
+                                             "(default: the profile's).", metavar="EVENT")]
 NoMulliganOpt = Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")]
 RuleOpt = Annotated[MulliganRule | None, typer.Option(
     "--mulligan-rule", help="Replace the profile's mulligan: bottom (hand under the deck, no shuffle), london, "
     "vancouver, free (first mulligan free, then London), hearthstone (replace the cards not needed, once), "
-    "pokemon (redraw until the keep rule holds), none.")]
+    "pokemon (redraw until the keep rule holds), none.", metavar=choices(MulliganRule))]
 LimitOpt = Annotated[int | None, typer.Option("--mulligan-limit", help="Mulligans allowed (default: the "
-                                              "profile's, or 1).")]
+                                              "profile's, or 1).", metavar="N")]
 ResourceOpt = Annotated[str | None, typer.Option(help="Resource group (default: the profile's): London, "
                                                  "Vancouver, free and Hearthstone mulligans keep its share of "
-                                                 "the hand.")]
+                                                 "the hand.", metavar="GROUP")]
 PriorityOpt = Annotated[str | None, typer.Option(help="Cards London, Vancouver, free and Hearthstone mulligans "
                                                  "keep, most important first, e.g. \"Terrain=2, [cost<=1]=1, "
                                                  "Dragon\" (no count: every card of the group); default: the "
-                                                 "keep rule's, the event's, then the resource group's needs.")]
+                                                 "keep rule's, the event's, then the resource group's needs.",
+                                                 metavar="GROUPS")]
 SimulateOpt = Annotated[bool, typer.Option("--simulate", help="Use the Monte Carlo kernel even where the exact "
                                            "engine applies (--trials and --precision imply it).")]
 ExactOpt = Annotated[bool, typer.Option("--exact", help="Use the exact engine even when it would be slow (by "
@@ -129,10 +170,10 @@ def count_parser(name: str) -> Callable[[object], int]:
 
 TrialsOpt = Annotated[int | None, typer.Option("--trials", parser=count_parser("n_trials"),
                                                help="Simulated trials, e.g. 200000, 100_000 or 1e8 "
-                                               "(default 200000).")]
+                                               "(default 200000).", metavar="N")]
 MaxTrialsOpt = Annotated[int, typer.Option("--max-trials", parser=count_parser("max_trials"),
                                            help="The most trials --precision may spend; a precision that needs "
-                                           "more is refused after the first block of trials.")]
+                                           "more is refused after the first block of trials.", metavar="N")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (it is drawn on stderr, only "
                                         "when stderr is a terminal and the work lasts over a second).")]
 Lang = Enum("Lang", {name: name for name in ("en", "fr")}, type=str)
@@ -156,19 +197,21 @@ def use_language(value: Lang | None) -> Lang | None:
 
 LangOpt = Annotated[Lang | None, typer.Option(
     "--lang", callback=use_language, is_eager=True, show_default=False,
-    help="Language of tables, messages, reports and figures: fr or en (default: DECKSTAT_LANG, else the locale).")]
+    help="Language of tables, messages, reports and figures: fr or en (default: DECKSTAT_LANG, else the locale).",
+    metavar=choices(Lang))]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
-                                             "same numbers.")]
+                                             "same numbers.", metavar="N")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
-                                                    "at most this (e.g. 0.001).")]
+                                                    "at most this (e.g. 0.001).", metavar="H")]
 ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
-                                       "of the block being summed; the numbers do not depend on it.")]
+                                       "of the block being summed; the numbers do not depend on it.", metavar="N")]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation, started once for the "
                                          "whole command (at most one per block of 131,072 trials); the numbers do "
-                                         "not depend on it.")]
+                                         "not depend on it.", metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
-PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.",
+                                              metavar="FILE")]
 
 
 def stdout() -> Console:
@@ -375,19 +418,20 @@ def simulation_note(result: Result) -> str:
 
 KnownOpt = Annotated[list[str] | None, typer.Option(
     "--known", help="Cards in hand now (the whole hand): a card file, a decklist, names \"LAINK, 2 DRESSEUSE\" or "
-    "group counts \"Terrain=2, other=3\". Answers from now on, exactly; see docs/known.md.")]
+    "group counts \"Terrain=2, other=3\". Answers from now on, exactly; see docs/known.md.", metavar="CARDS")]
 GoneOpt = Annotated[list[str] | None, typer.Option(
-    "--gone", help="Cards played, in play, discarded or milled: out of the deck and not counted (as --known).")]
+    "--gone", help="Cards played, in play, discarded or milled: out of the deck and not counted (as --known).",
+    metavar="CARDS")]
 BottomOpt = Annotated[list[str] | None, typer.Option(
-    "--bottom", help="Cards known to lie under the deck, drawn last in random order (as --known).")]
+    "--bottom", help="Cards known to lie under the deck, drawn last in random order (as --known).", metavar="CARDS")]
 GivenOpt = Annotated[list[str] | None, typer.Option(
     "--given", help="Known cards with their zone: \"hand: Terrain=2, other=3\", \"gone: …\", \"bottom: …\", "
-    "\"set_aside: …\" (main, défausse, dessous, boucliers in French). Repeat for several.")]
+    "\"set_aside: …\" (main, défausse, dessous, boucliers in French). Repeat for several.", metavar="ZONE:CARDS")]
 BrokenOpt = Annotated[int | None, typer.Option(
     "--broken", help="Set-aside cards (shields) moved to the hand so far, unknown which. With --zone set_aside "
-    "the event is counted among them.")]
+    "the event is counted among them.", metavar="N")]
 DrawsOpt = Annotated[str | None, typer.Option(
-    "--draws", help="With known cards: the next cards drawn, e.g. 1-3, instead of --turns.")]
+    "--draws", help="With known cards: the next cards drawn, e.g. 1-3, instead of --turns.", metavar="DRAWS")]
 
 
 def known_mapping(hand: list[str] | None, gone: list[str] | None, bottom: list[str] | None,
@@ -412,3 +456,80 @@ def parse_draws(text: str | None) -> list[int] | None:
     from deckstat._validate import parse_ranges
 
     return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=100_000)
+
+
+#: The rules a deck given by counts follows when no --game is named.
+QUICK_GAME = "generic"
+
+QuickDeckArg = Annotated[Path | None, typer.Argument(
+    help="Card CSV (one row per card), or a text decklist with --pool; none with --cards and --group.",
+    show_default=False, metavar="DECK")]
+QuickGameOpt = Annotated[str | None, typer.Option(
+    "--game", "-g", help="Game profile id (see `deckstat games`) or a .toml profile file. With --cards it may be "
+    "left out: generic rules, a 5-card hand, no mulligan, 1 card drawn each turn.", show_default=False,
+    metavar="GAME")]
+CardsOpt = Annotated[int | None, typer.Option(
+    "--cards", parser=count_parser("size"), help="Without a card file: a deck of N cards, its groups given by "
+    "--group and the rest other cards, e.g. --cards 50 --group Terrain=12.", show_default=False, metavar="N")]
+GroupCountsOpt = Annotated[list[str] | None, typer.Option(
+    "--group", help="With --cards: COUNT cards named NAME, which events name (Terrain>=1); repeat for several "
+    "groups, which do not overlap.", show_default=False, metavar="NAME=COUNT")]
+HandSizeOpt = Annotated[int | None, typer.Option(
+    "--hand-size", parser=count_parser("hand_size"), help="Cards in the opening hand, instead of the game's "
+    "(e.g. 7).", show_default=False, metavar="N")]
+
+
+def parse_group_counts(texts: list[str]) -> list[tuple[str, object]]:
+    """``--group`` values (``Terrain=12``) as (name, count) pairs; the counts are checked by ``Deck.from_counts``."""
+    from deckstat.i18n import tr
+
+    pairs = []
+    for text in texts:
+        name, equals, count = text.rpartition("=")
+        if not equals or not name.strip() or not count.strip():
+            raise DeckstatError(tr("--group {text!r}: expected NAME=COUNT, e.g. Terrain=12", text=text))
+        count = count.strip()
+        pairs.append((name.strip(), int(count) if count.isdigit() else count))
+    return pairs
+
+
+def deck_and_game(deck: Path | None, game: str | None, *, pool: Path | None = None, cards: int | None = None,
+                  groups: list[str] | None = None, hand_size: int | None = None):
+    """The deck a command asks about and its game's rules: a card file, or a deck given by ``--cards``/``--group``.
+
+    Returns
+    -------
+    tuple
+        The :class:`~deckstat.deck.Deck`, the :class:`~deckstat.games.profiles.Profile` (with ``--hand-size``)
+        and how titles name the deck: the file, or the counts (``Terrain=12, other=38``).
+    """
+    import dataclasses
+
+    import deckstat
+    from deckstat._validate import check_whole
+    from deckstat.i18n import tr, trn
+
+    by_counts = cards is not None or bool(groups)
+    if by_counts and deck is not None:
+        raise DeckstatError(tr("give a card file (DECK) or --cards with --group, not both"))
+    if by_counts and cards is None:
+        raise DeckstatError(tr("--group NAME=COUNT describes a deck of --cards N cards: give --cards too"))
+    if by_counts and pool is not None:
+        raise DeckstatError(tr("--pool resolves a text decklist; a deck given by --cards has none"))
+    if not by_counts and deck is None:
+        raise DeckstatError(tr("give a card file (DECK), or --cards N with --group NAME=COUNT for a deck given by "
+                               "its counts"))
+    if game is None and not by_counts:
+        raise DeckstatError(tr("--game is missing: the game whose rules apply (see `deckstat games`); only a deck "
+                               "given by --cards may leave it out"))
+    profile = deckstat.get_profile(game or QUICK_GAME)
+    if hand_size is not None and hand_size != profile.hand_size:
+        hand_size = check_whole(hand_size, "hand_size", minimum=1)
+        profile = dataclasses.replace(profile, hand_size=hand_size, name=trn(
+            "{game}, {n}-card hand", "{game}, {n}-card hand", hand_size, game=profile.name))
+    if not by_counts:
+        return deckstat.load_deck(deck, pool=pool), profile, deck
+    # A game with two decks (Licum) draws from one of them: the counts describe that one.
+    part = profile.part().aliases[0] if len(profile.parts) > 1 else None
+    loaded = deckstat.Deck.from_counts(cards, parse_group_counts(groups or []), part=part)
+    return loaded, profile, loaded.source
