@@ -1023,14 +1023,16 @@ def games(ctx: typer.Context, lang: LangOpt = None) -> None:
     """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
     if ctx.invoked_subcommand is not None:
         return
+    from deckstat.games.profiles import localized
+
     table = Table()
     for column in ("id", tr("game"), tr("deck"), tr("hand"), tr("mulligan"), tr("deck-out")):
         table.add_column(Text(column))
     for profile in deckstat.list_profiles():
         several = len(profile.parts) > 1
-        size_rules = [f"{p.name}: {r.text}" if several else r.text
-                      for p in profile.parts for r in p.rules if r.kind == "size"]
-        table.add_row(*[Text(c) for c in (profile.id, profile.name, "; ".join(size_rules),
+        size_rules = [tr("{place}: {message}", place=localized(p.name), message=localized(r.text)) if several
+                      else localized(r.text) for p in profile.parts for r in p.rules if r.kind == "size"]
+        table.add_row(*[Text(c) for c in (profile.id, profile.name, tr("; ").join(size_rules),
                                            str(profile.hand_size), profile.mulligan,
                                            profile.deckout.replace("_", " "))])
     stdout().print(table)
