@@ -332,7 +332,7 @@ def _playability_section(report: Report) -> list[Block]:
     result = playable.curve
     table, summary = result.table, result.summary.set_index("target")
     kind, policy = result.provenance["play_model"], result.provenance["policy"]
-    described = MODELS[kind].policies.get(policy, "") if kind in MODELS else ""
+    described = tr(MODELS[kind].policies[policy]) if kind in MODELS and policy in MODELS[kind].policies else ""
     last = int(table["turn"].max())
     if playable.names > len(playable.copies):
         followed = tr("the {shown} most-copied of the deck's {names} cards", shown=number(len(playable.copies)),
