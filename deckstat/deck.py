@@ -422,7 +422,8 @@ def _check_card_numbers(table: pd.DataFrame, source: str) -> None:
             cards = _to_float(value) if not isinstance(value, (bool, np.bool_)) else None
             if cards is None or not math.isfinite(cards) or not cards.is_integer() or not 0 <= cards <= MAX_COPIES:
                 raise DeckstatError(tr("card {name!r} has {column} {value!r}; expected a whole number of cards from 0 "
-                                       "to {maximum}", name=name, column=column, value=value,
+                                       "to {maximum}", name=name, column=column,
+                                       value=value if isinstance(value, str) else format_number(value),
                                        maximum=number(MAX_COPIES)), source=source, column=column)
 
 
