@@ -12,20 +12,32 @@ which ``csv.reader.line_num`` gives even with quoted multi-line cells.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
 import math
 import re
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import pandas as pd
 
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError, param
-from deckstat.i18n import N_, NBSP, get_language, tr
-from deckstat.schema import AMBIGUOUS_HEADERS, PRINTING_COLUMNS, TEXT_COLUMNS, canonical_column, printing_text
-from deckstat.text import fold, fold_key, suggest
+from deckstat.i18n import N_, NBSP, get_language, tr, trn
+from deckstat.schema import (
+    AMBIGUOUS_HEADERS,
+    PRINTING_COLUMNS,
+    TEXT_COLUMNS,
+    WHOLE_NUMBER_COLUMNS,
+    canonical_column,
+    printing_text,
+)
+from deckstat.text import clean_name, fold, fold_key, suggest
 
 _TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
 _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
@@ -38,7 +50,31 @@ TOTAL_ROW_NAMES = {"total", "totaux", "sous-total", "sous total", "total general
 _MAX_EXACT_INT = 2**53
 
 
-def _read_text(path: Path) -> str:
+#: Notes of the files loaded inside :func:`collect_notes`; ``None`` outside it.
+_LOAD_NOTES: ContextVar[list[str] | None] = ContextVar("deckstat_load_notes", default=None)
+
+
+@contextmanager
+def collect_notes() -> Iterator[list[str]]:
+    """Gather the notes of the decks loaded inside the block, in order (the command line writes them on stderr).
+
+    Each loaded :class:`Deck` keeps its own in :attr:`Deck.notes` too.
+    """
+    notes: list[str] = []
+    token = _LOAD_NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _LOAD_NOTES.reset(token)
+
+
+def _publish(notes: list[str]) -> None:
+    sink = _LOAD_NOTES.get()
+    if sink is not None:
+        sink.extend(notes)
+
+
+def _read_text(path: Path, notes: list[str] | None = None) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -50,19 +86,53 @@ def _read_text(path: Path) -> str:
     if raw.startswith(b"PK\x03\x04"):
         raise DeckstatError(tr("is a zip archive (an .xlsx or .ods workbook?); save it as CSV first"),
                             source=str(path))
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DeckstatError(tr("is UTF-16 text; save it as UTF-8 or cp1252 (Excel: \"CSV UTF-8\" or "
-                               "\"CSV (séparateur: point-virgule)\")"), source=str(path))
-    if b"\x00" in raw:
+    text = _decode(raw, str(path), notes if notes is not None else [])
+    if "\x00" in text:
         raise DeckstatError(tr("is a binary file, expected a CSV or text file"), source=str(path))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # Excel on French Windows writes cp1252.
-        text = raw.decode("cp1252", errors="replace")
     if not text.strip():
         raise DeckstatError(tr("is empty, expected a header row and one row per card"), source=str(path))
     return text
+
+
+def _decode(raw: bytes, source: str, notes: list[str]) -> str:
+    """The text of a file: UTF-8 (with or without BOM), UTF-16 with a BOM, or a file wholly in cp1252.
+
+    A file that is UTF-8 except some lines (a row pasted from another program)
+    is refused: read either way, some of its text would be wrong without a word.
+    """
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DeckstatError(tr("starts as UTF-16 text but byte {offset} is not UTF-16; save it as UTF-8",
+                                   offset=exc.start + 1), source=source) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    lines = raw.split(b"\n")
+    utf8_lines = [i for i, line in enumerate(lines) if not line.isascii() and _is_utf8(line)]
+    if utf8_lines:
+        first_bad = next(i for i, line in enumerate(lines) if not _is_utf8(line))
+        raise DeckstatError(tr("this line is not UTF-8 while the rest of the file is (a row in cp1252?): its "
+                               "accents cannot be read for sure; save the whole file as UTF-8 (Excel: \"CSV "
+                               "UTF-8\")"), source=source, line=first_bad + 1)
+    # Excel on French Windows writes cp1252; the five bytes cp1252 leaves undefined are read as latin-1.
+    try:
+        text = raw.decode("cp1252")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    notes.append(tr("{source}: read as Windows text (cp1252), not UTF-8; if accents look wrong, save the file as "
+                    "UTF-8 (Excel: \"CSV UTF-8\")", source=source))
+    return text
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _sniff_delimiter(text: str) -> str:
@@ -166,7 +236,8 @@ def read_card_csv(path: str | Path) -> Deck:
     """
     path = Path(path)
     source = str(path)
-    text = _read_text(path)
+    notes: list[str] = []
+    text = _read_text(path, notes)
     delimiter = _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
@@ -243,9 +314,11 @@ def read_card_csv(path: str | Path) -> Deck:
     columns: dict[str, list[object]] = {}
     for i, col in enumerate(canonical):
         if i == name_idx:
-            columns[col] = [r[i].strip() for r in rows]
+            columns[col] = _clean_names([r[i] for r in rows], row_lines, source, notes)
         elif i == count_idx:
             columns[col] = [_parse_count(r[i], source, ln, header[i]) for r, ln in zip(rows, row_lines)]
+        elif col in WHOLE_NUMBER_COLUMNS:
+            columns[col] = [_parse_cards(r[i], decimal_comma, source, ln, header[i]) for r, ln in zip(rows, row_lines)]
         elif col in TEXT_COLUMNS:
             columns[col] = [r[i].strip() or None for r in rows]
         else:
@@ -255,7 +328,43 @@ def read_card_csv(path: str | Path) -> Deck:
     table = pd.DataFrame(columns)
     raw = {col: [r[i].strip() for r in rows] for i, col in enumerate(canonical)}
     table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)), raw)
-    return Deck.from_table(table, source=source)
+    _publish(notes)
+    return Deck.from_table(table, source=source, notes=notes)
+
+
+def _clean_names(cells: list[str], row_lines: list[int], source: str, notes: list[str]) -> list[str]:
+    """The names of a card column read by :func:`~deckstat.text.clean_name`, with a note naming the first changed.
+
+    A zero-width space pasted from a web page would otherwise make one card
+    two, each under the copy limit.
+    """
+    names = [clean_name(cell) for cell in cells]
+    # A name only recomposed (NFC) looks the same and needs no note.
+    changed = [i for i, (cell, name) in enumerate(zip(cells, names))
+               if unicodedata.normalize("NFC", cell.strip()) != name]
+    if changed:
+        first = changed[0]
+        notes.append(trn("{source}, line {line}: the card name {before!r} is read as {after!r} (invisible "
+                         "characters or unusual spaces removed)",
+                         "{source}, line {line}: the card name {before!r} is read as {after!r}, and {n} names in "
+                         "all (invisible characters or unusual spaces removed)", len(changed), source=source,
+                         line=row_lines[first], before=cells[first].strip(), after=names[first]))
+    return names
+
+
+def _parse_cards(text: str, decimal_comma: bool, source: str, line: int, header: str) -> int | None:
+    """A ``draw`` or ``mill`` cell: a whole number of cards from 0 to the deck size limit, or empty."""
+    value = text.strip()
+    if not value:
+        return None
+    number = _parse_number(value, decimal_comma)
+    if number is None or not float(number).is_integer() or number < 0:
+        raise DeckstatError(tr("{value!r} is not a number of cards; expected a whole number of at least 0 "
+                               "written in digits", value=value), source=source, line=line, column=header)
+    if number > MAX_COPIES:
+        raise DeckstatError(tr("{value!r} is more cards than a deck holds (at most {maximum})", value=value,
+                               maximum=MAX_COPIES), source=source, line=line, column=header)
+    return int(number)
 
 
 def _refuse_title_line(text: str, header: list[str], header_line: int, source: str) -> None:
@@ -603,7 +712,9 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     source = str(path)
     pool_deck = pool if isinstance(pool, Deck) else read_card_csv(pool)
     index = CardIndex(pool_deck)
-    text = _read_text(path)
+    notes: list[str] = []
+    text = _read_text(path, notes)
+    _publish(notes)
     entries: list[tuple[int, int, str | None]] = []
     section: str | None = None
     for line_no, line in enumerate(text.splitlines(), start=1):
@@ -632,7 +743,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     table = table.drop_duplicates("_key").copy()
     table["count"] = [counts[k] for k in table["_key"]]
     table = table.drop(columns="_key").reset_index(drop=True)
-    return Deck.from_table(table, source=source)
+    return Deck.from_table(table, source=source, notes=[*pool_deck.notes, *notes])
 
 
 def _listed(items: list[str], sep: str = ", ") -> str:

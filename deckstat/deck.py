@@ -22,9 +22,9 @@ from deckstat.events import (
     parse_group,
 )
 from deckstat.i18n import number, tr
-from deckstat.schema import PRINTING_COLUMNS, canonical_column, printing_key, printing_labels
+from deckstat.schema import PRINTING_COLUMNS, WHOLE_NUMBER_COLUMNS, canonical_column, printing_key, printing_labels
 from deckstat.synonyms import NONE, Synonyms
-from deckstat.text import fold, format_number, suggest
+from deckstat.text import clean_name, fold, format_number, suggest
 
 LIST_SEPARATOR = ";"
 #: Copies of one card beyond this are a typo, not a deck.
@@ -68,9 +68,11 @@ class Deck:
     source: str = "<table>"
     _masks: dict = field(default_factory=dict, repr=False, compare=False)
     synonyms: Synonyms = field(default=NONE, repr=False, compare=False)
+    notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @classmethod
-    def from_table(cls, table: pd.DataFrame | Iterable[dict], *, source: str = "<table>") -> Deck:
+    def from_table(cls, table: pd.DataFrame | Iterable[dict], *, source: str = "<table>",
+                   notes: Iterable[str] = ()) -> Deck:
         """Build a deck from a DataFrame (or records) with ``name`` and optional ``count``.
 
         Parameters
@@ -79,6 +81,8 @@ class Deck:
             One row per distinct card.
         source : str
             Shown in messages about this deck.
+        notes : iterable of str
+            What reading the deck changed or guessed (its encoding, cleaned names), kept as :attr:`notes`.
 
         Returns
         -------
@@ -99,10 +103,11 @@ class Deck:
                                    "most {maximum}", name=table["name"].iloc[row], count=table["count"].iloc[row],
                                    maximum=number(MAX_COPIES)), source=source)
         table["count"] = counts.astype(np.int64)
-        table["name"] = table["name"].astype(str).str.strip()
+        table["name"] = [clean_name(n) for n in table["name"].astype(str)]
+        _check_card_numbers(table, source)
         front = ["name", "count", "type"]
         table = table[front + [c for c in table.columns if c not in front]].reset_index(drop=True)
-        return cls(table, source)
+        return cls(table, source, notes=tuple(notes))
 
     @property
     def name(self) -> str:
@@ -212,6 +217,7 @@ class Deck:
                 source=expression_source("group", repr(group.label)), column=group.position)
         values = list(self.cards[column])
         op, target = group.op, group.value
+        _check_comparable(self, column, group, values)
         if isinstance(target, float) and op not in TEXT_OPS:
             compare = _NUMERIC_OPS[op]
             out = []
@@ -367,6 +373,58 @@ class Deck:
         if part is not None:
             table["deck"] = part
         return cls.from_table(table, source=", ".join(f"{row['name']}={row['count']}" for row in rows))
+
+
+def _check_comparable(deck: Deck, column: str, group: AttributeGroup, values: list) -> None:
+    """Refuse a comparison no card can pass because of the column's kind, not the cards.
+
+    ``[type>=1]`` on a text column and ``[cost=abc]`` on a numeric one would
+    match nothing and answer 0% without a word.
+    """
+    present = [v for v in values if not is_missing(v)]
+    if not present:
+        return
+    target = group.value
+    numeric_target = isinstance(target, float) and group.op not in TEXT_OPS
+    has_numbers = any(_numbers(v) for v in present)
+    all_numbers = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                      for v in present)
+    if numeric_target and not has_numbers:
+        seen = _few([repr(v) for v in column_values(deck, column)])
+        raise ExpressionError(tr("{column!r} holds text ({values}), not numbers: {group} compares it with a "
+                                 "number, which no card can match; compare it with a word, or check the column",
+                                 column=column, values=seen, group=group.label),
+                              source=expression_source("group", repr(group.label)), column=group.position)
+    if isinstance(target, str) and all_numbers and _to_float(target) is None:
+        seen = _few(column_values(deck, column))
+        raise ExpressionError(tr("{column!r} holds numbers ({values}), not text: {group} compares it with "
+                                 "{value!r}, which no card can match; compare it with a number", column=column,
+                                 values=seen, group=group.label, value=target),
+                              source=expression_source("group", repr(group.label)), column=group.position)
+
+
+def _few(values: list[str], shown: int = 4) -> str:
+    """The first ``shown`` values, then ``…`` when there are more."""
+    return ", ".join(values[:shown]) + (", …" if len(values) > shown else "")
+
+
+def _check_card_numbers(table: pd.DataFrame, source: str) -> None:
+    """Refuse a ``draw`` or ``mill`` value that is not a whole number of cards (``deux``, ``1.5``, ``-1``, ``inf``).
+
+    Read as nothing, such a value would leave the card drawing no card without a word.
+    """
+    for column in WHOLE_NUMBER_COLUMNS:
+        if column not in table.columns:
+            continue
+        for name, value in zip(table["name"], table[column]):
+            if is_missing(value):
+                continue
+            cards = _to_float(value) if not isinstance(value, (bool, np.bool_)) else None
+            if cards is None or not math.isfinite(cards) or not cards.is_integer() or not 0 <= cards <= MAX_COPIES:
+                raise DeckstatError(tr("card {name!r} has {column} {value!r}; expected a whole number of cards from 0 "
+                                       "to {maximum}", name=name, column=column,
+                                       value=value if isinstance(value, str) else format_number(value),
+                                       maximum=number(MAX_COPIES)), source=source, column=column)
 
 
 def _is_whole(value: object) -> bool:

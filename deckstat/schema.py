@@ -76,6 +76,8 @@ AMBIGUOUS_HEADERS: dict[str, str] = {
 PRINTING_COLUMNS: tuple[str, ...] = ("number", "set", "clan", "rarity", "shiny")
 #: Printing columns kept as text by the loaders: ``007`` and ``2A`` are not numbers.
 TEXT_COLUMNS: tuple[str, ...] = ("number",)
+#: Columns that hold a number of cards (a card's ``draw`` and ``mill``): whole numbers of at least 0, or empty.
+WHOLE_NUMBER_COLUMNS: tuple[str, ...] = ("draw", "mill")
 #: How a ``shiny`` flag of 1 reads in a label.
 SHINY_WORD = "holo"
 

@@ -9,6 +9,30 @@ import numpy as np
 
 from deckstat.i18n import tr
 
+#: Characters that show as nothing but make two spellings of a name differ: zero-width space, non-joiner and
+#: joiner, word joiner, byte-order mark (zero-width no-break space), soft hyphen.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_DROP_INVISIBLE = str.maketrans("", "", INVISIBLE)
+#: Spaces that are not U+0020: no-break, narrow no-break, figure space.
+_OTHER_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " "})
+
+
+def clean_name(text: str) -> str:
+    """Return a card name as typed, without what a spreadsheet or a web page slips into it unseen.
+
+    Unicode NFC (``é`` as one character), invisible characters removed (:data:`INVISIBLE`),
+    no-break spaces read as spaces, runs of spaces as one, no outer spaces.
+
+    Examples
+    --------
+    >>> clean_name("Cœur\u200b de\u00a0 Pâte\u00ad")
+    'Cœur de Pâte'
+    >>> clean_name("Pe\u0301tale") == "Pétale"
+    True
+    """
+    text = unicodedata.normalize("NFC", str(text).translate(_DROP_INVISIBLE).translate(_OTHER_SPACES))
+    return " ".join(text.split())
+
 
 def fold(text: object) -> str:
     """Return ``text`` case- and accent-insensitive, with spacing collapsed.
@@ -28,7 +52,7 @@ def fold(text: object) -> str:
     >>> fold("  Entre-Période ")
     'entre-periode'
     """
-    decomposed = unicodedata.normalize("NFKD", str(text))
+    decomposed = unicodedata.normalize("NFKD", str(text).translate(_DROP_INVISIBLE))
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(stripped.casefold().split())
 

@@ -456,9 +456,7 @@ def test_xlsx_saved_with_a_csv_name(tmp_path):
 
 def test_utf16_file(tmp_path):
     path = write(tmp_path, "Nom\tQuantité\nA\t2\n", encoding="utf-16")
-    message = error_of(path)
-    assert str(path) in message
-    assert "UTF-16" in message
+    assert load_deck(path).size == 2
 
 
 def test_row_with_more_fields_than_the_header(tmp_path):
@@ -690,16 +688,20 @@ def test_roundtrip_random_tables(tmp_path_factory, rows, delimiter, encoding, he
         writer.writerow([name, count, text_cost])
     data = buffer.getvalue().encode(encoding)
     if encoding == "cp1252":
-        # A cp1252 file that also happens to be valid UTF-8 ("Éœ") is read as UTF-8: inherent, skip.
-        try:
-            assume(data.decode("utf-8") == buffer.getvalue())
-        except UnicodeDecodeError:
-            pass
+        # A cp1252 line that also happens to be valid UTF-8 ("Éœ") reads as UTF-8 (inherent), and makes the file
+        # one of mixed encodings when another line is not: skip.
+        def utf8(line: bytes) -> bool:
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+            return True
+        assume(not any(not line.isascii() and utf8(line) for line in data.split(b"\n")))
     path = tmp_path_factory.mktemp("roundtrip") / "deck.csv"
     path.write_bytes(data)
 
     deck = load_deck(path)
-    assert deck.names == [r[0] for r in rows]
+    assert deck.names == [" ".join(r[0].split()) for r in rows]  # runs of spaces read as one
     assert deck.counts.tolist() == [r[1] for r in rows]
     assert column(deck, "cost") == pytest.approx([float(r[2]) for r in rows])
     assert pd.api.types.is_numeric_dtype(deck.cards["cost"])

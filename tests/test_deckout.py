@@ -445,9 +445,8 @@ def test_effects_policy_none_is_exact_and_bad_values_are_refused():
     assert (result.table["method"] == "exact").all()
     with pytest.raises(deckstat.DeckstatError, match="policy"):
         deckstat.deckout(deck, effect_profile(), policy="sometimes")
-    bad = deckstat.Deck.from_table([{"name": "X", "count": 10, "type": "Sort", "draw": -1}])
     with pytest.raises(deckstat.DeckstatError, match="draw"):
-        deckstat.deckout(bad, effect_profile(), policy="on_draw")
+        deckstat.Deck.from_table([{"name": "X", "count": 10, "type": "Sort", "draw": -1}])
     with pytest.raises(deckstat.DeckstatError, match="random"):
         deckstat.deckout(deck, effect_profile(), policy="on_draw", method="exact")
 

@@ -276,12 +276,23 @@ def _write_bytes(data: bytes) -> None:
 
 @contextmanager
 def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
-    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2."""
-    try:
-        yield
-    except DeckstatError as exc:
-        typer.echo(tr("error: {message}", message=exc.render(flags)), err=True)
-        raise typer.Exit(code=2) from None
+    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2.
+
+    Otherwise the notes of the decks loaded inside (an encoding guessed, names cleaned) go to stderr.
+    """
+    from deckstat.cards import collect_notes
+
+    failed = False
+    with collect_notes() as load_notes:
+        try:
+            yield
+        except DeckstatError as exc:
+            failed = True
+            typer.echo(tr("error: {message}", message=exc.render(flags)), err=True)
+            raise typer.Exit(code=2) from None
+        finally:
+            for note in dict.fromkeys(load_notes) if not failed else ():
+                typer.echo(tr("note: {note}", note=note), err=True)
 
 
 def parse_turns(text: str) -> list[int]:
