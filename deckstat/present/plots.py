@@ -73,6 +73,7 @@ from matplotlib.transforms import Bbox, ScaledTranslation
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, NBSP, french_typography, get_language, language, localise_number, number, tr, trn
+from deckstat.present.files import atomic_write
 from deckstat.present.format import format_probability, ratio_where
 from deckstat.results import (
     CompareResult,
@@ -1518,7 +1519,8 @@ def save(figure_or_ax, path: str | Path) -> Path:
     Raises
     ------
     DeckstatError
-        For another extension, or something that is not a figure.
+        For another extension, something that is not a figure, or a file that cannot be written (its
+        folder missing or read-only, the disk full): the file then keeps its old content.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -1534,6 +1536,10 @@ def save(figure_or_ax, path: str | Path) -> Path:
                                kind=type(figure_or_ax).__name__))
     figure = target.figure.figure  # the root figure, also for an Axes in a subfigure
     options = {"dpi": 150} if suffix == ".png" else {}
-    figure.savefig(path, format=SAVE_FORMATS[suffix], bbox_inches="tight", **options)
-    plt.close(figure)
+    try:
+        # Under a temporary name, then renamed: an interrupted run leaves no half-written figure.
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format=SAVE_FORMATS[suffix],
+                                                            bbox_inches="tight", **options))
+    finally:
+        plt.close(figure)
     return path
