@@ -74,6 +74,20 @@ def test_a_figure_that_fails_when_written_comes_after_the_printed_table(tmp_path
     assert not target.parent.exists()
 
 
+@pytest.mark.parametrize("command, extra", [
+    ("when", ["--event", "Terrain>=2"]), ("mulligan", []), ("ratio", ["--range", "9-11"]),
+    ("deckout", ["--no-drought"]), ("compare", [sample_deck("wankul", "sample_deck_v2.csv"), "--event", "Terrain>=1"]),
+    ("curve", ["--card", "Mamie Croquette", "--turns", "1-3", "--trials", "500"])])
+def test_every_command_prints_its_result_before_a_figure_fails(tmp_path, monkeypatch, command, extra):
+    monkeypatch.setattr(files, "check_writable_file", lambda path: None)
+    target = tmp_path / "gone" / "x.png"
+    result = run(command, WANKUL, *extra, "--game", "wankul", "--plot", target)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    assert "Wankul" in result.stdout, result.stdout
+    assert result.stderr.strip().splitlines() == [f"error: {target}: cannot write: no such folder"]
+
+
 def test_plot_is_written_after_the_table(tmp_path):
     target = tmp_path / "x.png"
     out = ok(run(*ODDS, "--plot", target))

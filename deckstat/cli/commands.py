@@ -931,7 +931,7 @@ def compare(
         if fmt is not Format.table:
             emit(result, fmt, table, "")
             return
-    _print_comparison(result, decks, profile)
+        _print_comparison(result, decks, profile)  # inside the block: printed before the figure is saved
 
 
 def _print_comparison(result, decks: list[Path], profile) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 import string
 import tempfile
@@ -29,7 +30,7 @@ from deckstat.errors import DeckstatError, render_marks
 from deckstat.games.profiles import list_profiles
 from deckstat.i18n import N_, french_typography, get_language, localise_number, number, tr, trn
 from deckstat.play import MODELS
-from deckstat.present.files import atomic_write_bytes, replace_folder
+from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
 from deckstat.present.format import (
     SEED_RERUN,
     format_estimate,
@@ -634,12 +635,18 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     figures = _plots(report)
     page = out / ("report.md" if fmt == "markdown" else "report.html")
     here = Path.cwd().resolve()
-    swap = not out.exists() or (out.resolve() != here and out.resolve() not in here.parents
-                                and all(child.name in REPORT_FILES for child in out.iterdir()))
+    # Swapping renames in the parent folder; a folder that holds more than a report, or the working folder, stays.
+    swap = os.access(out.absolute().parent, os.W_OK | os.X_OK) and (
+        not out.exists() or (out.resolve() != here and out.resolve() not in here.parents
+                             and all(child.name in REPORT_FILES for child in out.iterdir())))
     if swap:
         with replace_folder(out) as build:
             _write_files(document, figures, build, fmt)
     else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise write_error(error, out) from None
         _write_files(document, figures, out, fmt)
     return page
 
