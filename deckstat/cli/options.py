@@ -308,6 +308,8 @@ _figures: ContextVar[list[tuple[object, Path]] | None] = ContextVar("deckstat_fi
 
 
 def _save_figures(pending: list[tuple[object, Path]]) -> None:
+    if not pending:
+        return
     from deckstat.present import plots
 
     sys.stdout.flush()  # the result first, then any error about its figure
@@ -318,10 +320,10 @@ def _save_figures(pending: list[tuple[object, Path]]) -> None:
 
 def _close_figures(pending: list[tuple[object, Path]]) -> None:
     if pending:
-        import matplotlib.pyplot as plt
+        from deckstat.present import plots
 
         for figure, _ in pending:
-            plt.close(getattr(figure, "figure", figure))
+            plots.close(figure)
         pending.clear()
 
 

@@ -86,7 +86,7 @@ from deckstat.results import (
 )
 
 __all__ = ["AXIS_NOTE", "PointsFormatter", "ProbabilityFormatter", "plot_batch", "plot_compare", "plot_curve",
-           "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
+           "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save", "close"]
 
 COLORS = tuple(matplotlib.colormaps["tab10"].colors)
 SEAT_STYLES = {"first": ("-", "o"), "second": ("--", "s"), "both": ("-", "o")}
@@ -1499,6 +1499,13 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
     if labels:
         _place_labels(ax, labels, fontsize=9)
     return ax
+
+
+def close(figure_or_ax) -> None:
+    """Close what a ``plot_*`` function returned without saving it (a command stopped before its figure)."""
+    target = figure_or_ax.flat[0] if isinstance(figure_or_ax, np.ndarray) and figure_or_ax.size else figure_or_ax
+    if isinstance(target, (Axes, Figure)):
+        plt.close(target.figure.figure)
 
 
 def save(figure_or_ax, path: str | Path) -> Path:
