@@ -126,8 +126,10 @@ def _notes(result, profile, p_keep: float | None = None) -> list[str]:
 
 def _warn(lines) -> None:
     """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json."""
+    from deckstat.cli.terminal import safe_text
+
     for line in lines:
-        typer.echo(tr("warning: {message}", message=line), err=True)
+        typer.echo(safe_text(tr("warning: {message}", message=line)), err=True)
 
 
 def _cards(n: int) -> str:
@@ -929,7 +931,7 @@ def compare(
         if fmt is not Format.table:
             emit(result, fmt, table, "")
             return
-    _print_comparison(result, decks, profile)
+        _print_comparison(result, decks, profile)  # inside the block: printed before the figure is saved
 
 
 def _print_comparison(result, decks: list[Path], profile) -> None:
@@ -1005,9 +1007,11 @@ def report(
     shield_trigger column, the shield triggers among the shields, written as
     report.md (or report.html) into --out.
     """
+    from deckstat.present.files import check_writable_folder
     from deckstat.present.report import how_computed, write_report
 
     with user_errors():
+        check_writable_folder(out)  # before the work, not after it
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=pool)
         with showing(quiet):

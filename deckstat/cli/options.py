@@ -215,12 +215,17 @@ PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the resu
 
 
 def stdout() -> Console:
-    """A console that prints text from decks and profiles as is, in the characters stdout's encoding has."""
-    from deckstat.cli.terminal import plain_console_hooks
+    r"""A console that prints text from decks and profiles as is, in the characters stdout's encoding has.
+
+    Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal.
+    """
+    from deckstat.cli.terminal import SafeCharacters, plain_console_hooks
 
     # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
     console = Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
                       emoji=False, highlight=False)
+    # Card names and profile text are data: their control characters (ESC, BEL…) are shown, never obeyed.
+    console.push_render_hook(SafeCharacters())
     for hook in plain_console_hooks(console.encoding):
         console.push_render_hook(hook)
     return console
@@ -278,21 +283,55 @@ def _write_bytes(data: bytes) -> None:
 def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
     """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2.
 
-    Otherwise the notes of the decks loaded inside (an encoding guessed, names cleaned) go to stderr.
+    Otherwise the notes of the decks loaded inside (an encoding guessed, names cleaned) go to stderr. The
+    figures :func:`draw` was given are saved when the block ends well, after what it printed, so that a figure
+    that cannot be written still leaves the result on the screen.
     """
     from deckstat.cards import collect_notes
+    from deckstat.cli.terminal import safe_text
 
+    pending: list[tuple[object, Path]] = []
+    token = _figures.set(pending) if _figures.get() is None else None  # the outermost block saves them
     failed = False
     with collect_notes() as load_notes:
         try:
             yield
+            if token is not None:
+                _save_figures(pending)
         except DeckstatError as exc:
             failed = True
-            typer.echo(tr("error: {message}", message=exc.render(flags)), err=True)
+            typer.echo(safe_text(tr("error: {message}", message=exc.render(flags))), err=True)
             raise typer.Exit(code=2) from None
         finally:
+            if token is not None:
+                _figures.reset(token)
+                _close_figures(pending)
             for note in dict.fromkeys(load_notes) if not failed else ():
-                typer.echo(tr("note: {note}", note=note), err=True)
+                typer.echo(safe_text(tr("note: {note}", note=note)), err=True)
+
+
+#: The figures drawn by the running command, with their files, saved when its :func:`user_errors` block ends.
+_figures: ContextVar[list[tuple[object, Path]] | None] = ContextVar("deckstat_figures", default=None)
+
+
+def _save_figures(pending: list[tuple[object, Path]]) -> None:
+    if not pending:
+        return
+    from deckstat.present import plots
+
+    sys.stdout.flush()  # the result first, then any error about its figure
+    while pending:
+        figure, path = pending.pop(0)
+        plots.save(figure, path)
+
+
+def _close_figures(pending: list[tuple[object, Path]]) -> None:
+    if pending:
+        from deckstat.present import plots
+
+        for figure, _ in pending:
+            plots.close(figure)
+        pending.clear()
 
 
 def parse_turns(text: str) -> list[int]:
@@ -325,18 +364,31 @@ def rule_value(rule: Enum | None) -> str | None:
 
 
 def check_plot(path: Path | None) -> None:
-    """Refuse a --plot file that is neither .png nor .svg, before anything is computed."""
-    if path is not None and path.suffix.lower() not in (".png", ".svg"):
+    """Refuse a --plot file that is neither .png nor .svg, or whose folder is missing or read-only, before any work."""
+    if path is None:
+        return
+    if path.suffix.lower() not in (".png", ".svg"):
         raise DeckstatError(tr("--plot {path!r}: expected a file name ending in .png or .svg", path=str(path)))
+    from deckstat.present.files import check_writable_file
+
+    check_writable_file(path)
 
 
 def draw(path: Path | None, function: str, result) -> None:
-    """Draw ``result`` with ``deckstat.present.plots.<function>`` into ``path`` (matplotlib loads only when asked)."""
+    """Draw ``result`` with ``deckstat.present.plots.<function>``, to save into ``path`` once the result is printed.
+
+    matplotlib loads only when asked; the file is written when the command's :func:`user_errors` block ends.
+    """
     if path is None:
         return
     from deckstat.present import plots
 
-    plots.save(getattr(plots, function)(result), path)
+    figure = getattr(plots, function)(result)
+    pending = _figures.get()
+    if pending is None:  # outside a command's block (a test calling it directly): save now
+        plots.save(figure, path)
+    else:
+        pending.append((figure, path))
 
 
 def emit(result: Result, fmt: Format, table: str | None, title: str,

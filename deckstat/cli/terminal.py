@@ -171,6 +171,35 @@ class PlainCharacters(RenderHook):
         return plain_text(text, self.encoding)
 
 
+#: Control characters a terminal may obey (C0 but line feed and tab, DEL, C1), each shown as a Python escape.
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(code) not in "\n\t"}
+
+
+def safe_text(text: str) -> str:
+    r"""``text`` with its control characters (ESC, BEL, CSI…) written as escapes, so a terminal shows them.
+
+    A card name or a profile's text is data: written as it is, ``ESC [31m``
+    would turn the terminal red, and other sequences can move the cursor or
+    rename the window. Line feeds and tabs stay.
+
+    Examples
+    --------
+    >>> print(safe_text("\x1b[31mRed\a"))
+    \x1b[31mRed\x07
+    """
+    return text.translate(_CONTROL)
+
+
+class SafeCharacters(PlainCharacters):
+    """A rich render hook that writes the control characters of text and tables as escapes (:func:`safe_text`)."""
+
+    def __init__(self) -> None:
+        super().__init__("utf-8")
+
+    def _string(self, text: str, cell: bool) -> str:
+        return safe_text(text)
+
+
 def plain_console_hooks(encoding: str) -> Iterable[RenderHook]:
     """The render hooks a console writing in ``encoding`` needs (none for a Unicode encoding)."""
     return [] if is_unicode(encoding) else [PlainCharacters(encoding)]

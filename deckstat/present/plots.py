@@ -73,6 +73,7 @@ from matplotlib.transforms import Bbox, ScaledTranslation
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, NBSP, french_typography, get_language, language, localise_number, number, tr, trn
+from deckstat.present.files import atomic_write
 from deckstat.present.format import format_probability, ratio_where
 from deckstat.results import (
     CompareResult,
@@ -85,7 +86,7 @@ from deckstat.results import (
 )
 
 __all__ = ["AXIS_NOTE", "PointsFormatter", "ProbabilityFormatter", "plot_batch", "plot_compare", "plot_curve",
-           "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save"]
+           "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save", "close"]
 
 COLORS = tuple(matplotlib.colormaps["tab10"].colors)
 SEAT_STYLES = {"first": ("-", "o"), "second": ("--", "s"), "both": ("-", "o")}
@@ -1500,6 +1501,13 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
     return ax
 
 
+def close(figure_or_ax) -> None:
+    """Close what a ``plot_*`` function returned without saving it (a command stopped before its figure)."""
+    target = figure_or_ax.flat[0] if isinstance(figure_or_ax, np.ndarray) and figure_or_ax.size else figure_or_ax
+    if isinstance(target, (Axes, Figure)):
+        plt.close(target.figure.figure)
+
+
 def save(figure_or_ax, path: str | Path) -> Path:
     """Save a figure as PNG (150 dpi) or SVG, chosen by the file extension, and close it.
 
@@ -1518,7 +1526,8 @@ def save(figure_or_ax, path: str | Path) -> Path:
     Raises
     ------
     DeckstatError
-        For another extension, or something that is not a figure.
+        For another extension, something that is not a figure, or a file that cannot be written (its
+        folder missing or read-only, the disk full): the file then keeps its old content.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -1534,6 +1543,10 @@ def save(figure_or_ax, path: str | Path) -> Path:
                                kind=type(figure_or_ax).__name__))
     figure = target.figure.figure  # the root figure, also for an Axes in a subfigure
     options = {"dpi": 150} if suffix == ".png" else {}
-    figure.savefig(path, format=SAVE_FORMATS[suffix], bbox_inches="tight", **options)
-    plt.close(figure)
+    try:
+        # Under a temporary name, then renamed: an interrupted run leaves no half-written figure.
+        atomic_write(path, lambda temporary: figure.savefig(temporary, format=SAVE_FORMATS[suffix],
+                                                            bbox_inches="tight", **options))
+    finally:
+        plt.close(figure)
     return path

@@ -6,14 +6,15 @@ built as a small document — headings, paragraphs, bullet lists, tables and
 figures, with inline code — in the current language (:mod:`deckstat.i18n`),
 then written as Markdown or as HTML from that one model, so the two formats
 always say the same thing and neither is converted from the other. The
-page is written only after every figure, so an error leaves no half-written
-report.
+folder is built beside the old one and swapped in, so an error or an
+interruption leaves the old report or none, never a half-written one.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 import string
 import tempfile
@@ -29,6 +30,7 @@ from deckstat.errors import DeckstatError, render_marks
 from deckstat.games.profiles import list_profiles
 from deckstat.i18n import N_, french_typography, get_language, localise_number, number, tr, trn
 from deckstat.play import MODELS
+from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
 from deckstat.present.format import (
     SEED_RERUN,
     format_estimate,
@@ -595,6 +597,11 @@ def _plots(report: Report) -> dict[str, object]:
     return figures
 
 
+#: The files a report writes: the pages and every figure :func:`_plots` may draw.
+REPORT_FILES = frozenset({"report.md", "report.html", "odds.png", "mulligan.png", "ratio.png", "playability.png",
+                          "deckout.png"})
+
+
 def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> Path:
     """Write ``report`` into the folder ``out`` (created if needed), in the current language; return the page's path.
 
@@ -612,23 +619,48 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     -------
     Path
         ``out/report.md`` or ``out/report.html``.
-    """
-    from deckstat.present import plots
 
+    Notes
+    -----
+    A new folder, or one that holds only a report's files, is built beside ``out`` and swapped in: it
+    then holds this report alone, and an interrupted run leaves the old report (or no folder), never
+    a mix. In a folder that holds other files too, or the working folder (``out="."``), those are left alone and each of
+    the report's files is replaced on its own, figures first and the page last.
+    """
     check_choice(fmt, "fmt", REPORT_FORMATS)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise DeckstatError(tr("exists and is not a folder"), source=str(out))
     document = build_document(report)
     figures = _plots(report)
-    out.mkdir(parents=True, exist_ok=True)
+    page = out / ("report.md" if fmt == "markdown" else "report.html")
+    here = Path.cwd().resolve()
+    # Swapping renames in the parent folder; a folder that holds more than a report, or the working folder, stays.
+    swap = os.access(out.absolute().parent, os.W_OK | os.X_OK) and (
+        not out.exists() or (out.resolve() != here and out.resolve() not in here.parents
+                             and all(child.name in REPORT_FILES for child in out.iterdir())))
+    if swap:
+        with replace_folder(out) as build:
+            _write_files(document, figures, build, fmt)
+    else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise write_error(error, out) from None
+        _write_files(document, figures, out, fmt)
+    return page
+
+
+def _write_files(document: Document, figures: dict[str, object], folder: Path, fmt: str) -> None:
+    """Write the page and its figures into the existing ``folder``, each file atomically, the page last."""
+    from deckstat.present import plots
+
     if fmt == "markdown":
         for name, figure in figures.items():
-            plots.save(figure, out / name)
-        page, text = out / "report.md", to_markdown(document)
+            plots.save(figure, folder / name)
+        page, text = folder / "report.md", to_markdown(document)
     else:
-        with tempfile.TemporaryDirectory(prefix="deckstat-report-") as folder:
-            images = {name: plots.save(figure, Path(folder) / name).read_bytes() for name, figure in figures.items()}
-        page, text = out / "report.html", to_html(document, images)
-    page.write_text(text, encoding="utf-8")
-    return page
+        with tempfile.TemporaryDirectory(prefix="deckstat-report-") as scratch:
+            images = {name: plots.save(figure, Path(scratch) / name).read_bytes() for name, figure in figures.items()}
+        page, text = folder / "report.html", to_html(document, images)
+    atomic_write_bytes(page, text.encode("utf-8"))
