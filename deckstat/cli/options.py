@@ -13,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -25,6 +26,11 @@ from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SE
 
 if TYPE_CHECKING:
     from deckstat.results import Result
+
+#: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
+#: scripts can tell from 1 and 2), and Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_RULE_BROKEN, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
+
 
 #: How the command line spells the Python parameters that error messages name.
 FLAGS = {
@@ -205,9 +211,35 @@ PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 9
                                                     "at most this (e.g. 0.001).", metavar="H")]
 ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
                                        "of the block being summed; the numbers do not depend on it.", metavar="N")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation, started once for the "
-                                         "whole command (at most one per block of 131,072 trials); the numbers do "
-                                         "not depend on it.", metavar="N")]
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, else every core)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def cap_workers(value: int) -> int:
+    """Refuse ``--workers`` below 1; above the usable cores, say so on stderr and use the cores.
+
+    More processes than cores only share them (the numbers do not depend on
+    the workers), and each holds its own memory.
+    """
+    if value < 1:
+        typer.echo(tr("error: {message}", message=tr("{name} must be a whole number of at least {minimum}, got {value}",
+                                                      name="--workers", minimum=1, value=value)), err=True)
+        raise typer.Exit(code=EXIT_USAGE)
+    cores = usable_cores()
+    if value > cores:
+        typer.echo(tr("note: {option} {asked} is more than the {cores} cores deckstat may use here: using {cores}",
+                      option="--workers", asked=value, cores=cores), err=True)
+        return cores
+    return value
+
+
+WorkersOpt = Annotated[int, typer.Option("--workers", callback=cap_workers, help="Processes for the "
+                                         "simulation, started once for the whole command (at most one per block "
+                                         "of 131,072 trials, and at most the machine's cores); the numbers do not "
+                                         "depend on it.", metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.",
@@ -274,14 +306,44 @@ def _write_bytes(data: bytes) -> None:
     buffer.flush()
 
 
+def internal_error(exc: BaseException) -> str:
+    """The one line printed for an unexpected exception (a bug): its type and message, and where to report it.
+
+    With ``DECKSTAT_DEBUG=1`` in the environment the traceback is printed to
+    stderr first.
+    """
+    if os.environ.get("DECKSTAT_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    message = " ".join(str(exc).split()) or "-"
+    return tr("internal error: {kind}: {message}. This is a bug in deckstat: please report it with the command "
+              "that caused it (DECKSTAT_DEBUG=1 shows the traceback)", kind=type(exc).__name__, message=message)
+
+
 @contextmanager
 def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
-    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2."""
+    """Turn what stops a command into one line on stderr and its exit code.
+
+    A :class:`DeckstatError` (unusable input) prints ``error:`` (parameters
+    written as ``flags``) and exits with code 2; Ctrl-C prints
+    ``interrupted`` and exits with 130; any other exception is a bug: one
+    ``internal error:`` line (:func:`internal_error`) and code 70, never the
+    code of a result (``validate``'s 1).
+    """
     try:
         yield
     except DeckstatError as exc:
         typer.echo(tr("error: {message}", message=exc.render(flags)), err=True)
-        raise typer.Exit(code=2) from None
+        raise typer.Exit(code=EXIT_USAGE) from None
+    except (typer.Exit, typer.Abort, click.ClickException, BrokenPipeError):  # the command line's own endings
+        raise
+    except KeyboardInterrupt:
+        typer.echo(tr("interrupted"), err=True)
+        raise typer.Exit(code=EXIT_INTERRUPTED) from None
+    except Exception as exc:
+        typer.echo(internal_error(exc), err=True)
+        raise typer.Exit(code=EXIT_INTERNAL) from None
 
 
 def parse_turns(text: str) -> list[int]:
