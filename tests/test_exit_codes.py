@@ -213,12 +213,16 @@ def test_an_exact_question_without_the_memory_is_refused_with_its_cost(monkeypat
 
 # --- numbers range-checked at the boundary --------------------------------------------------------------------
 
-@pytest.mark.parametrize(("flag", "value"), [("--seed", "-1"), ("--trials", "0"), ("--max-trials", "0"),
-                                             ("--chunk-size", "0"), ("--chunk-size", "2000000000"),
-                                             ("--workers", "0"), ("--mulligan-limit", "0")])
+@pytest.mark.parametrize(("flag", "value"), [("--seed", "-1"), ("--seed", "abc"), ("--trials", "0"),
+                                             ("--max-trials", "0"), ("--chunk-size", "0"), ("--chunk-size", "1e10"),
+                                             ("--workers", "0"), ("--workers", "2.5"), ("--mulligan-limit", "0")])
 def test_numbers_out_of_range_are_one_line(flag, value):
     extra = ("--precision", "0.01") if flag == "--max-trials" else ("--simulate",)
     assert_user_error(run(*ODDS, *extra, flag, value), flag)
+
+
+def test_a_negative_seed_is_refused_even_where_no_simulation_runs():
+    assert_user_error(run(*ODDS, "--exact", "--seed", "-1"), "--seed", "at least 0")
 
 
 def test_more_workers_than_cores_are_capped_with_a_note():

@@ -151,7 +151,7 @@ ExactOpt = Annotated[bool, typer.Option("--exact", help="Use the exact engine ev
                                         "under ~1 s and 256 MiB); refused up front beyond 10 min or 4 GiB.")]
 
 
-def count_parser(name: str) -> Callable[[object], int]:
+def count_parser(name: str, minimum: int = 1) -> Callable[[object], int]:
     """A Typer ``parser=`` for a whole number written as people write it (``200000``, ``100_000``, ``1e8``).
 
     A value that is not one prints the one-line ``error:`` naming the flag of
@@ -164,9 +164,9 @@ def count_parser(name: str) -> Callable[[object], int]:
             try:
                 return parse_count(text, name)
             except DeckstatError:
-                # Not a number at all: say "at least 1", the least any count flag takes (0 is left to the
+                # Not a number at all: say "at least 1", the least most count flags take (0 is left to the
                 # question, which refuses it in the words of every other bad count).
-                return parse_count(text, name, minimum=1)
+                return parse_count(text, name, minimum=minimum)
         except DeckstatError as exc:
             typer.echo(tr("error: {message}", message=exc.render(FLAGS)), err=True)
             raise typer.Exit(code=2) from None
@@ -205,12 +205,16 @@ LangOpt = Annotated[Lang | None, typer.Option(
     "--lang", callback=use_language, is_eager=True, show_default=False,
     help="Language of tables, messages, reports and figures: fr or en (default: DECKSTAT_LANG, else the locale).",
     metavar=choices(Lang))]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
-                                             "same numbers.", metavar="N")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", parser=count_parser("rng", minimum=0),
+                                             help="Seed of the simulation; the same seed gives the same numbers.",
+                                             metavar="N")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
                                                     "at most this (e.g. 0.001).", metavar="H")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
-                                       "of the block being summed; the numbers do not depend on it.", metavar="N")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", parser=count_parser("chunk_size"),
+                                       help="With --workers, trials handed to the workers ahead of the block being "
+                                       "summed; the numbers do not depend on it.", metavar="N")]
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system tells it, else every core)."""
     if hasattr(os, "sched_getaffinity"):
@@ -236,10 +240,10 @@ def cap_workers(value: int) -> int:
     return value
 
 
-WorkersOpt = Annotated[int, typer.Option("--workers", callback=cap_workers, help="Processes for the "
-                                         "simulation, started once for the whole command (at most one per block "
-                                         "of 131,072 trials, and at most the machine's cores); the numbers do not "
-                                         "depend on it.", metavar="N")]
+WorkersOpt = Annotated[int, typer.Option("--workers", parser=count_parser("n_workers"), callback=cap_workers,
+                                         help="Processes for the simulation, started once for the whole command "
+                                         "(at most one per block of 131,072 trials, and at most the machine's "
+                                         "cores); the numbers do not depend on it.", metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.",

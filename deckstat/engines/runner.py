@@ -380,7 +380,8 @@ class BlockRunner:
 
     def __init__(self, task: Callable, streams: Streams, *, chunk_size: int = DEFAULT_CHUNK,
                  n_workers: int = 1, description: str = "simulating"):
-        chunk_size = check_whole(chunk_size, "chunk_size", minimum=1, maximum=MOST_CHUNK)
+        chunk_size = check_whole(check_whole(chunk_size, "chunk_size", minimum=1), "chunk_size", minimum=1,
+                                 maximum=MOST_CHUNK)
         self.task = task
         self.root = streams.root()
         self.blocks_per_chunk = max(1, chunk_size // BLOCK_TRIALS)

@@ -854,7 +854,8 @@ def check_simulation(n_trials: object, precision: object, chunk_size: object, n_
             raise DeckstatError(tr("give {n_trials} or {precision}, not both: the simulation runs a number of "
                                    "trials, or until the intervals are narrow enough", n_trials=param("n_trials"),
                                    precision=param("precision")))
-    check_whole(chunk_size, "chunk_size", minimum=1, maximum=MOST_CHUNK)
+    # Below 1 refused as every count is, "at least 1"; the range is said only to a count too large.
+    check_whole(check_whole(chunk_size, "chunk_size", minimum=1), "chunk_size", minimum=1, maximum=MOST_CHUNK)
     check_whole(n_workers, "n_workers", minimum=1)
     if max_trials is not None:
         check_trials(max_trials, "max_trials")
