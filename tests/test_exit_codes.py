@@ -237,3 +237,9 @@ def test_the_usable_cores_follow_the_affinity():
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert usable_cores() == expected
     assert np.issubdtype(type(usable_cores()), np.integer)
+
+
+def test_a_mulligan_limit_beyond_what_any_deck_needs_is_refused():
+    # A limit of 10^8 used to fill gigabytes a block (the hands are tallied by mulligans taken).
+    assert_user_error(run("mulligan", WANKUL, "--game", "wankul", "--mulligan-rule", "london", "--mulligan-limit",
+                          "100000000"), "--mulligan-limit can be at most 100 with the london mulligan")

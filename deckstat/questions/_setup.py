@@ -63,6 +63,8 @@ from deckstat.text import fold, suggest
 RESOURCE_MULLIGANS = ("london", "vancouver", "free", "hearthstone")
 #: The most mulligans a ``pokemon`` rule may be given.
 MAX_REDEALS = 10_000
+#: The most mulligans any other rule may be given: more than any hand size (London hands are empty by then).
+MAX_MULLIGANS = 100
 #: ``method="auto"`` uses the exact engine when its predicted time and peak memory stay within these
 #: (:mod:`deckstat.engines.cost`): beyond, simulating is faster at the default trial counts.
 AUTO_EXACT_SECONDS = 1.0
@@ -666,6 +668,11 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
     if rule == "pokemon" and limit > MAX_REDEALS:
         raise DeckstatError(tr("{option} can be at most {most} with the pokemon rule", option=param("mulligan_limit"),
                                most=number(MAX_REDEALS)))
+    if limit > MAX_MULLIGANS:
+        # The kernel tallies hands by number of mulligans taken: a limit of 10^8 would take gigabytes a block.
+        raise DeckstatError(tr("{option} can be at most {most} with the {rule} mulligan (it takes the mulligans "
+                               "one by one, and no deck needs more)", option=param("mulligan_limit"),
+                               most=number(MAX_MULLIGANS), rule=rule))
     if rule == "vancouver" and limit >= profile.hand_size:
         raise DeckstatError(tr("Vancouver mulligans shrink the hand by one each; {option} can be at most {most} with "
                                "{size}-card hands", option=param("mulligan_limit"), most=profile.hand_size - 1,
