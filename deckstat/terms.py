@@ -83,5 +83,12 @@ COPIES_BY = ("name", "printing")
 
 #: Trials handed to the worker processes ahead of the block being summed (``chunk_size``, ``--chunk-size``).
 DEFAULT_CHUNK = 1 << 18
+#: The largest ``chunk_size``: about 7,600 blocks handed out ahead, whose tallies stay a few megabytes.
+MOST_CHUNK = 10**9
 #: The most trials a precision run may spend unless told otherwise: about a minute and a half on one core.
 DEFAULT_MAX_TRIALS = 10**8
+#: Trials the kernel runs a second on one core for a typical question (10^8 in about a minute and a half).
+TRIALS_PER_SECOND = 1.1e6
+#: The most trials any run takes (``n_trials``, ``max_trials``): about ten days on one core, a day on a dozen.
+#: Far beyond what any deck question needs (10^8 trials give intervals of ±0.0001), and refused up front.
+MOST_TRIALS = 10**12

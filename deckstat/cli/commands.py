@@ -2,7 +2,8 @@
 
 Every command prints one ``error: …`` line and exits with code 2 on unusable
 input (a bad file, deck, profile, expression or option); nothing is
-half-written.
+half-written. A bug exits with code 70 and one ``internal error:`` line,
+Ctrl-C with 130 (see :func:`deckstat.cli.options.user_errors`).
 
 What loads pandas (the questions, the result tables) is imported inside the
 commands that use it, so that ``--help`` and ``games`` answer at once.
@@ -1061,4 +1062,10 @@ def main() -> None:
     from deckstat.cli.terminal import protect_streams
 
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
-    app()
+    try:
+        app()
+    except Exception as exc:  # a bug outside the commands' own handling (user_errors), e.g. in an option's parser
+        from deckstat.cli.options import EXIT_INTERNAL, internal_error
+
+        typer.echo(internal_error(exc), err=True)
+        raise SystemExit(EXIT_INTERNAL) from None

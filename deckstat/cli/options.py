@@ -13,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -25,6 +26,11 @@ from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SE
 
 if TYPE_CHECKING:
     from deckstat.results import Result
+
+#: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
+#: scripts can tell from 1 and 2), and Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_RULE_BROKEN, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
+
 
 #: How the command line spells the Python parameters that error messages name.
 FLAGS = {
@@ -145,7 +151,7 @@ ExactOpt = Annotated[bool, typer.Option("--exact", help="Use the exact engine ev
                                         "under ~1 s and 256 MiB); refused up front beyond 10 min or 4 GiB.")]
 
 
-def count_parser(name: str) -> Callable[[object], int]:
+def count_parser(name: str, minimum: int = 1) -> Callable[[object], int]:
     """A Typer ``parser=`` for a whole number written as people write it (``200000``, ``100_000``, ``1e8``).
 
     A value that is not one prints the one-line ``error:`` naming the flag of
@@ -158,9 +164,9 @@ def count_parser(name: str) -> Callable[[object], int]:
             try:
                 return parse_count(text, name)
             except DeckstatError:
-                # Not a number at all: say "at least 1", the least any count flag takes (0 is left to the
+                # Not a number at all: say "at least 1", the least most count flags take (0 is left to the
                 # question, which refuses it in the words of every other bad count).
-                return parse_count(text, name, minimum=1)
+                return parse_count(text, name, minimum=minimum)
         except DeckstatError as exc:
             typer.echo(tr("error: {message}", message=exc.render(FLAGS)), err=True)
             raise typer.Exit(code=2) from None
@@ -199,15 +205,45 @@ LangOpt = Annotated[Lang | None, typer.Option(
     "--lang", callback=use_language, is_eager=True, show_default=False,
     help="Language of tables, messages, reports and figures: fr or en (default: DECKSTAT_LANG, else the locale).",
     metavar=choices(Lang))]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the simulation; the same seed gives the "
-                                             "same numbers.", metavar="N")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", parser=count_parser("rng", minimum=0),
+                                             help="Seed of the simulation; the same seed gives the same numbers.",
+                                             metavar="N")]
 PrecisionOpt = Annotated[float | None, typer.Option(help="Simulate until every 95% interval's half-width is "
                                                     "at most this (e.g. 0.001).", metavar="H")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="With --workers, trials handed to the workers ahead "
-                                       "of the block being summed; the numbers do not depend on it.", metavar="N")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes for the simulation, started once for the "
-                                         "whole command (at most one per block of 131,072 trials); the numbers do "
-                                         "not depend on it.", metavar="N")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", parser=count_parser("chunk_size"),
+                                       help="With --workers, trials handed to the workers ahead of the block being "
+                                       "summed; the numbers do not depend on it.", metavar="N")]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, else every core)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def cap_workers(value: int) -> int:
+    """Refuse ``--workers`` below 1; above the usable cores, say so on stderr and use the cores.
+
+    More processes than cores only share them (the numbers do not depend on
+    the workers), and each holds its own memory.
+    """
+    if value < 1:
+        typer.echo(tr("error: {message}", message=tr("{name} must be a whole number of at least {minimum}, got {value}",
+                                                      name="--workers", minimum=1, value=value)), err=True)
+        raise typer.Exit(code=EXIT_USAGE)
+    cores = usable_cores()
+    if value > cores:
+        typer.echo(tr("note: {option} {asked} is more than the {cores} cores deckstat may use here: using {cores}",
+                      option="--workers", asked=value, cores=cores), err=True)
+        return cores
+    return value
+
+
+WorkersOpt = Annotated[int, typer.Option("--workers", parser=count_parser("n_workers"), callback=cap_workers,
+                                         help="Processes for the simulation, started once for the whole command "
+                                         "(at most one per block of 131,072 trials, and at most the machine's "
+                                         "cores); the numbers do not depend on it.", metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.",
@@ -279,29 +315,58 @@ def _write_bytes(data: bytes) -> None:
     buffer.flush()
 
 
+def internal_error(exc: BaseException) -> str:
+    """The one line printed for an unexpected exception (a bug): its type and message, and where to report it.
+
+    With ``DECKSTAT_DEBUG=1`` in the environment the traceback is printed to
+    stderr first.
+    """
+    if os.environ.get("DECKSTAT_DEBUG") == "1":
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    message = " ".join(str(exc).split()) or "-"
+    return tr("internal error: {kind}: {message}. This is a bug in deckstat: please report it with the command "
+              "that caused it (DECKSTAT_DEBUG=1 shows the traceback)", kind=type(exc).__name__, message=message)
+
+
 @contextmanager
 def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
-    """Turn a :class:`DeckstatError` into one ``error:`` line (parameters written as ``flags``) and exit code 2.
+    """Turn what stops a command into one line on stderr and its exit code.
 
-    Otherwise the notes of the decks loaded inside (an encoding guessed, names cleaned) go to stderr. The
-    figures :func:`draw` was given are saved when the block ends well, after what it printed, so that a figure
-    that cannot be written still leaves the result on the screen.
+    A :class:`DeckstatError` (unusable input) prints ``error:`` (parameters
+    written as ``flags``) and exits with code 2; Ctrl-C prints
+    ``interrupted`` and exits with 130; any other exception is a bug: one
+    ``internal error:`` line (:func:`internal_error`) and code 70, never the
+    code of a result (``validate``'s 1). When the block ends well, the notes
+    of the decks loaded inside (an encoding guessed, names cleaned) go to
+    stderr, and the figures :func:`draw` was given are saved, after what it
+    printed, so that a figure that cannot be written still leaves the result
+    on the screen.
     """
     from deckstat.cards import collect_notes
     from deckstat.cli.terminal import safe_text
 
     pending: list[tuple[object, Path]] = []
     token = _figures.set(pending) if _figures.get() is None else None  # the outermost block saves them
-    failed = False
+    failed = True
     with collect_notes() as load_notes:
         try:
             yield
             if token is not None:
                 _save_figures(pending)
+            failed = False
         except DeckstatError as exc:
-            failed = True
             typer.echo(safe_text(tr("error: {message}", message=exc.render(flags))), err=True)
-            raise typer.Exit(code=2) from None
+            raise typer.Exit(code=EXIT_USAGE) from None
+        except (typer.Exit, typer.Abort, click.ClickException, BrokenPipeError):  # the command line's own endings
+            raise
+        except KeyboardInterrupt:
+            typer.echo(tr("interrupted"), err=True)
+            raise typer.Exit(code=EXIT_INTERRUPTED) from None
+        except Exception as exc:
+            typer.echo(safe_text(internal_error(exc)), err=True)
+            raise typer.Exit(code=EXIT_INTERNAL) from None
         finally:
             if token is not None:
                 _figures.reset(token)

@@ -38,8 +38,8 @@ import numpy as np
 from deckstat._validate import check_half_width, check_whole, is_whole
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
-from deckstat.i18n import N_, localise_number, number, tr
-from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
+from deckstat.i18n import N_, localise_number, number, tr, trn
+from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, MOST_CHUNK, MOST_TRIALS, TRIALS_PER_SECOND
 
 BLOCK_TRIALS = 1 << 17
 DEFAULT_TRIALS = 200_000
@@ -113,9 +113,17 @@ def make_streams(rng: int | np.random.Generator | np.random.SeedSequence | Strea
     return Streams(int(child.entropy), tuple(child.spawn_key))
 
 
-def _block_sizes(n_trials: int) -> list[int]:
+def _block_sizes(n_trials: int) -> Iterator[int]:
+    # A generator: a run of 10^12 trials has 7.6 million blocks, whose list alone would take 60 MB.
     full, rest = divmod(n_trials, BLOCK_TRIALS)
-    return [BLOCK_TRIALS] * full + ([rest] if rest else [])
+    for _ in range(full):
+        yield BLOCK_TRIALS
+    if rest:
+        yield rest
+
+
+def _n_blocks(n_trials: int) -> int:
+    return -(-n_trials // BLOCK_TRIALS)
 
 
 def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndarray:
@@ -307,6 +315,31 @@ def written(n: int) -> str:
     return f"{mantissa.removesuffix('.0')}e{int(exponent)}"
 
 
+def check_trials(value: object, name: str = "n_trials") -> int:
+    """A count of trials from 1 to :data:`~deckstat.terms.MOST_TRIALS`, refused with the time it would take.
+
+    Examples
+    --------
+    >>> check_trials(10**15)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    deckstat.errors.DeckstatError: n_trials 1e15 would take about 10,522 days on one core (1.1e6 trials a ...
+    """
+    count = check_whole(value, name, minimum=1)
+    if count > MOST_TRIALS:
+        from deckstat.engines.cost import format_seconds
+
+        seconds = count / TRIALS_PER_SECOND
+        time_taken = format_seconds(seconds) if seconds < 2 * 86400 else \
+            trn("{n} day", "{n} days", round(seconds / 86400))
+        raise DeckstatError(tr("{name} {value} would take about {time} on one core ({rate} trials a second); "
+                               "deckstat runs at most {most} trials: give fewer, or {precision} to stop once the "
+                               "intervals are narrow enough", name=param(name), value=localise_number(written(count)),
+                               time=time_taken, rate=localise_number(written(int(TRIALS_PER_SECOND))),
+                               most=localise_number(written(MOST_TRIALS)), precision=param("precision")))
+    return count
+
+
 #: What :func:`_too_many` says, by how sure the count of trials needed is.
 _TOO_MANY = {
     "about": N_("{precision} {half_width} needs about {needed} trials, more than {max_trials} {most}: ask a coarser "
@@ -347,7 +380,8 @@ class BlockRunner:
 
     def __init__(self, task: Callable, streams: Streams, *, chunk_size: int = DEFAULT_CHUNK,
                  n_workers: int = 1, description: str = "simulating"):
-        chunk_size = check_whole(chunk_size, "chunk_size", minimum=1)
+        chunk_size = check_whole(check_whole(chunk_size, "chunk_size", minimum=1), "chunk_size", minimum=1,
+                                 maximum=MOST_CHUNK)
         self.task = task
         self.root = streams.root()
         self.blocks_per_chunk = max(1, chunk_size // BLOCK_TRIALS)
@@ -376,7 +410,7 @@ class BlockRunner:
                 pending.append((executor.submit(_run_one, self.task, self.root.spawn(1)[0], size), size))
 
         try:
-            for _ in range(ahead):
+            for _ in range(min(ahead, n_blocks)):
                 submit_next()
             while pending:
                 future, size = pending.popleft()
@@ -391,10 +425,10 @@ class BlockRunner:
 
     def run(self, n_trials: int) -> tuple[np.ndarray, int]:
         """Run ``n_trials`` trials; return the summed tallies and the trial count."""
-        sizes = _block_sizes(check_whole(n_trials, "n_trials", minimum=1))
+        n_trials = check_trials(n_trials)
         total, n_done = None, 0
         with track(self.description, total=n_trials, unit="trials") as bar, \
-                closing(self._blocks(sizes, len(sizes))) as blocks:
+                closing(self._blocks(_block_sizes(n_trials), _n_blocks(n_trials))) as blocks:
             for tally, size in blocks:
                 total = tally.copy() if total is None else total + tally
                 n_done += size
@@ -414,14 +448,13 @@ class BlockRunner:
         stops with an error if it reaches ``max_trials`` all the same.
         """
         half_width = check_half_width(half_width, "precision")
-        max_trials = check_whole(max_trials, "max_trials", minimum=1)
+        max_trials = check_trials(max_trials, "max_trials")
         fewest, most = _wilson_half_width_extremes(half_width)
         if fewest > max_trials:
             raise _too_many(half_width, fewest, max_trials, "at least")
-        sizes = _block_sizes(max_trials)
         total, n_done, width = None, 0, math.inf
         with track(self.description, total=min(most, max_trials), unit="trials") as bar, \
-                closing(self._blocks(sizes, len(sizes))) as blocks:
+                closing(self._blocks(_block_sizes(max_trials), _n_blocks(max_trials))) as blocks:
             for tally, size in blocks:
                 total = tally.copy() if total is None else total + tally
                 n_done += size

@@ -30,6 +30,7 @@ from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values,
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds
+from deckstat.engines.runner import check_trials
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
@@ -54,7 +55,7 @@ from deckstat.events import (
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, number, tr
 from deckstat.schema import canonical_column
-from deckstat.terms import FIXED_ZONES, METHODS, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
+from deckstat.terms import FIXED_ZONES, METHODS, MOST_CHUNK, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
 from deckstat.text import fold, suggest
 
 #: Mulligan rules that choose cards by the needs policy (London's bottom cards, Vancouver's scry, Hearthstone's
@@ -62,6 +63,8 @@ from deckstat.text import fold, suggest
 RESOURCE_MULLIGANS = ("london", "vancouver", "free", "hearthstone")
 #: The most mulligans a ``pokemon`` rule may be given.
 MAX_REDEALS = 10_000
+#: The most mulligans any other rule may be given: more than any hand size (London hands are empty by then).
+MAX_MULLIGANS = 100
 #: ``method="auto"`` uses the exact engine when its predicted time and peak memory stay within these
 #: (:mod:`deckstat.engines.cost`): beyond, simulating is faster at the default trial counts.
 AUTO_EXACT_SECONDS = 1.0
@@ -556,10 +559,19 @@ class Setup:
         """
         rules = {"hand_size": self.profile.hand_size, "set_aside": self.profile.set_aside, "draws": draws,
                  "zone": zone, "keep": self.keep_condition, "weigh": weigh}
-        if self.rule == "pokemon":
-            return exact.redeal_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition,
-                                     limit=self.limit, **rules)
-        return exact.zone_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition, **rules)
+        try:
+            if self.rule == "pokemon":
+                return exact.redeal_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition,
+                                         limit=self.limit, **rules)
+            return exact.zone_odds(self.compiled.cell_counts, self.compiled.cell_membership, condition, **rules)
+        except MemoryError:
+            # Within the up-front limits the machine may still have less memory free than the engine needs.
+            if weigh is not None:
+                raise
+            raise DeckstatError(tr("not enough memory for the exact engine, which needs {cost} for this question; "
+                                   "use {option}, or ask about fewer groups or turns",
+                                   cost=self.exact_cost(condition, draws, zone).describe(),
+                                   option=param("method", "simulate"))) from None
 
     def exact_cost(self, condition: exact.Condition, draws, zone: str = "seen") -> Cost:
         """What :meth:`exact_odds` with these arguments would cost, predicted without running it."""
@@ -656,6 +668,11 @@ def mulligan_settings(profile: Profile, *, keep: str | None, mulligan: bool, mul
     if rule == "pokemon" and limit > MAX_REDEALS:
         raise DeckstatError(tr("{option} can be at most {most} with the pokemon rule", option=param("mulligan_limit"),
                                most=number(MAX_REDEALS)))
+    if limit > MAX_MULLIGANS:
+        # The kernel tallies hands by number of mulligans taken: a limit of 10^8 would take gigabytes a block.
+        raise DeckstatError(tr("{option} can be at most {most} with the {rule} mulligan (it takes the mulligans "
+                               "one by one, and no deck needs more)", option=param("mulligan_limit"),
+                               most=number(MAX_MULLIGANS), rule=rule))
     if rule == "vancouver" and limit >= profile.hand_size:
         raise DeckstatError(tr("Vancouver mulligans shrink the hand by one each; {option} can be at most {most} with "
                                "{size}-card hands", option=param("mulligan_limit"), most=profile.hand_size - 1,
@@ -836,17 +853,19 @@ def check_simulation(n_trials: object, precision: object, chunk_size: object, n_
 
     ``max_trials`` (None: not a parameter of the question) bounds a precision run only.
     """
-    check_optional_whole(n_trials, "n_trials", minimum=1)
+    if n_trials is not None:
+        check_trials(n_trials)
     if precision is not None:
         check_half_width(precision)
         if n_trials is not None:
             raise DeckstatError(tr("give {n_trials} or {precision}, not both: the simulation runs a number of "
                                    "trials, or until the intervals are narrow enough", n_trials=param("n_trials"),
                                    precision=param("precision")))
-    check_whole(chunk_size, "chunk_size", minimum=1)
+    # Below 1 refused as every count is, "at least 1"; the range is said only to a count too large.
+    check_whole(check_whole(chunk_size, "chunk_size", minimum=1), "chunk_size", minimum=1, maximum=MOST_CHUNK)
     check_whole(n_workers, "n_workers", minimum=1)
     if max_trials is not None:
-        check_whole(max_trials, "max_trials", minimum=1)
+        check_trials(max_trials, "max_trials")
 
 
 def check_zone(zone: object) -> str:
