@@ -13,7 +13,6 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -330,6 +329,11 @@ def internal_error(exc: BaseException) -> str:
               "that caused it (DECKSTAT_DEBUG=1 shows the traceback)", kind=type(exc).__name__, message=message)
 
 
+#: The base of the command line's own errors: click's, which typer either depends on or (0.29 on) carries inside
+#: itself, so it is found from typer rather than imported (a plain install may have no ``click`` module at all).
+_CLICK_EXCEPTION = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException")
+
+
 @contextmanager
 def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
     """Turn what stops a command into one line on stderr and its exit code.
@@ -359,7 +363,7 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
         except DeckstatError as exc:
             typer.echo(safe_text(tr("error: {message}", message=exc.render(flags))), err=True)
             raise typer.Exit(code=EXIT_USAGE) from None
-        except (typer.Exit, typer.Abort, click.ClickException, BrokenPipeError):  # the command line's own endings
+        except (typer.Exit, typer.Abort, _CLICK_EXCEPTION, BrokenPipeError):  # the command line's own endings
             raise
         except KeyboardInterrupt:
             typer.echo(tr("interrupted"), err=True)
