@@ -22,6 +22,7 @@ from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, RESULTS_PARQUE
 from deckstat.engines import progress
 from deckstat.engines.runner import BLOCK_TRIALS
 from deckstat.errors import DeckstatError
+from deckstat.present.files import TEMPORARY_PREFIX
 
 TESTS = Path(__file__).resolve().parent
 
@@ -273,7 +274,7 @@ def test_kill_at_any_moment_then_resume_gives_the_uninterrupted_rows(tmp_path):
     assert final.returncode == 0, stderr.decode()
     assert csv_bytes(out) == csv_bytes(reference)
     assert manifest(out)["status"] == "complete"
-    assert not list(out.glob(".partial-*"))
+    assert not list(out.glob(f"{TEMPORARY_PREFIX}*"))
 
 
 def test_workers_end_when_their_parent_is_killed(tmp_path):

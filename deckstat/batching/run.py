@@ -48,6 +48,7 @@ from deckstat.engines.runner import (
 )
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import tr
+from deckstat.present.files import TEMPORARY_PREFIX, atomic_write
 from deckstat.present.spreadsheet import PLAIN, csv_bytes, spreadsheet_dialect
 from deckstat.results import Result
 
@@ -55,8 +56,6 @@ MANIFEST = "manifest.json"
 JOURNAL = "journal.jsonl"
 RESULTS_CSV = "results.csv"
 RESULTS_PARQUET = "results.parquet"
-#: Files being written carry this prefix until they are complete and renamed.
-TEMPORARY_PREFIX = ".partial-"
 #: Columns of :attr:`BatchResult.tasks` (and of the manifest's task entries, there with ``id``).
 TASK_COLUMNS = ["task_id", "description", "status", "error", "seconds", "seed", "rows"]
 #: The task parameters that set how many trials a simulation runs.
@@ -179,36 +178,9 @@ def assemble(tasks: tuple, outcomes: Mapping[str, dict]) -> pd.DataFrame:
 
 # --- files ------------------------------------------------------------------------------------------------------
 
-def _sync_folder(folder: Path) -> None:
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:  # not every system opens folders (Windows); the rename is still atomic
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
-
-
-def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
-    """Write ``path`` through ``write(temporary_path)`` in the same folder, sync it, then rename it into place."""
-    # The name keeps its extension, for writers that choose the format by it (figures).
-    temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
-    try:
-        write(temporary)
-        with open(temporary, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-    _sync_folder(path.parent)
-
-
 def _write_json(path: Path, value: dict) -> None:
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-    write_atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
+    atomic_write(path, lambda p: p.write_text(text, encoding="utf-8"))
 
 
 def _parquet_ready(table: pd.DataFrame) -> pd.DataFrame:
@@ -595,9 +567,9 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     if folder is not None:
         dialect = spreadsheet_dialect() if excel else PLAIN
         manifest["results_csv"] = {"sep": dialect.sep, "decimal": dialect.decimal, "encoding": dialect.encoding}
-        write_atomic(folder / RESULTS_CSV, lambda p: p.write_bytes(csv_bytes(table, dialect)))
+        atomic_write(folder / RESULTS_CSV, lambda p: p.write_bytes(csv_bytes(table, dialect)))
         if parquet:
-            write_atomic(folder / RESULTS_PARQUET, lambda p: _parquet_ready(table).to_parquet(p, index=False))
+            atomic_write(folder / RESULTS_PARQUET, lambda p: _parquet_ready(table).to_parquet(p, index=False))
         _write_json(folder / MANIFEST, manifest)
     tasks = pd.DataFrame([{"task_id": e["id"], **{k: e[k] for k in TASK_COLUMNS[1:]}} for e in entries],
                          columns=TASK_COLUMNS)

@@ -161,8 +161,8 @@ def batch_command(
 
 def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:
     """One figure per odds or when event of the batch, each written whole or not at all."""
-    from deckstat.batching.run import write_atomic
     from deckstat.present import plots  # matplotlib only when figures are asked for
+    from deckstat.present.files import atomic_write
 
     written = []
     if table.empty or "question" not in table.columns:
@@ -173,6 +173,6 @@ def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:
             folder.mkdir(parents=True, exist_ok=True)
             target = folder / f"{question}_{number}.png"
             ax = plots.plot_batch(rows, question, event)
-            write_atomic(target, lambda path, ax=ax: plots.save(ax, path))
+            atomic_write(target, lambda path, ax=ax: plots.save(ax, path))
             written.append(target)
     return written
