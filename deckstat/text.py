@@ -12,7 +12,10 @@ from deckstat.i18n import tr
 #: Characters that show as nothing but make two spellings of a name differ: zero-width space, non-joiner and
 #: joiner, word joiner, byte-order mark (zero-width no-break space), soft hyphen.
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
-_DROP_INVISIBLE = str.maketrans("", "", INVISIBLE)
+#: Direction controls: marks (LRM, RLM, ALM), embeddings, overrides and isolates. A right-to-left override shows
+#: ``Dragon\u202eeliF`` as another name than the one compared, so they never belong inside a card name.
+DIRECTION_CONTROLS = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_DROP_INVISIBLE = str.maketrans("", "", INVISIBLE + DIRECTION_CONTROLS)
 #: Spaces that are not U+0020: no-break, narrow no-break, figure space.
 _OTHER_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " "})
 
@@ -20,8 +23,9 @@ _OTHER_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " "})
 def clean_name(text: str) -> str:
     """Return a card name as typed, without what a spreadsheet or a web page slips into it unseen.
 
-    Unicode NFC (``é`` as one character), invisible characters removed (:data:`INVISIBLE`),
-    no-break spaces read as spaces, runs of spaces as one, no outer spaces.
+    Unicode NFC (``é`` as one character), invisible characters and direction controls removed
+    (:data:`INVISIBLE`, :data:`DIRECTION_CONTROLS`), no-break spaces read as spaces, runs of spaces as one,
+    no outer spaces.
 
     Examples
     --------
@@ -29,6 +33,9 @@ def clean_name(text: str) -> str:
     'Cœur de Pâte'
     >>> clean_name("Pe\u0301tale") == "Pétale"
     True
+    >>> clean_name("\u202eDragon\u202c")
+    'Dragon'
+
     """
     text = unicodedata.normalize("NFC", str(text).translate(_DROP_INVISIBLE).translate(_OTHER_SPACES))
     return " ".join(text.split())

@@ -91,11 +91,25 @@ def test_zero_width_space_and_soft_hyphen_do_not_split_a_card(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["Cœur\u00a0de Pâte", "Cœur  de Pâte", "Cœur de\u2060 Pâte", "\ufeffCœur de Pâte",
-                                  "Cœur\u200c de\u200d Pâte", "Cœur de Pa\u0302te"])
+                                  "Cœur\u200c de\u200d Pâte", "Cœur de Pa\u0302te", "\u202eCœur de Pâte\u202c",
+                                  "\u2067Cœur de Pâte\u2069", "Cœur de\u200e Pâte"])
 def test_name_spellings_read_as_one_name(tmp_path, name):
     path = write(tmp_path, f"Nom;Quantité\nCœur de Pâte;1\n{name};2\n".encode())
     deck = load_deck(path)
     assert list(deck.cards["name"]) == ["Cœur de Pâte"] and deck.size == 3
+
+
+def test_right_to_left_override_does_not_hide_a_fourth_copy(tmp_path):
+    # "\u202enogarD" shows as "Dragon" but holds another name: it stays "nogarD", in the open.
+    path = write(tmp_path, ("Nom;Quantité;Type\nDragon;3;Unité\n\u202enogarD\u202c;1;Unité\n\u202eDragon;1;Unité\n"
+                            + filler(24)).encode())
+    with collect_notes() as notes:
+        deck = load_deck(path)
+    assert deck.count("Dragon") == 4 and deck.count("nogarD") == 1
+    assert len(notes) == 1 and "line 3" in notes[0]
+    result = run("validate", path, "--game", "pandrea")
+    assert result.exit_code == 1, result.output
+    assert "\u202e" not in result.output and "Dragon" in result.stdout
 
 
 def test_decklist_line_with_zero_width_space_names_the_pool_card(tmp_path):

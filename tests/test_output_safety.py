@@ -250,6 +250,43 @@ def test_report_killed_at_a_random_time_leaves_the_old_report_or_the_new_one(tmp
         assert all(p.name.startswith(files.TEMPORARY_PREFIX) for p in tmp_path.iterdir() if p != out)
 
 
+def _gone_pid() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_next_write_clears_what_a_killed_run_left(tmp_path):
+    pid = _gone_pid()
+    left_file = tmp_path / f"{files.TEMPORARY_PREFIX}{pid}-odds.png"
+    left_file.write_bytes(b"half a figure")
+    left_folder = tmp_path / f"{files.TEMPORARY_PREFIX}{pid}-report"
+    (left_folder / "figures").mkdir(parents=True)
+    other = tmp_path / f"{files.TEMPORARY_PREFIX}{pid}-another.png"  # not the path written: left alone
+    other.write_bytes(b"x")
+    files.atomic_write_bytes(tmp_path / "odds.png", b"png")
+    with files.replace_folder(tmp_path / "report") as build:
+        (build / "report.md").write_text("new", encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["odds.png", "report", other.name])
+
+
+def test_a_report_set_aside_by_a_killed_swap_is_put_back_not_removed(tmp_path):
+    pid = _gone_pid()
+    aside = tmp_path / f"{files.TEMPORARY_PREFIX}{pid}-old-report"
+    aside.mkdir()
+    (aside / "report.md").write_text("the previous report", encoding="utf-8")
+    files.clear_leftovers(tmp_path / "report")
+    assert (tmp_path / "report" / "report.md").read_text(encoding="utf-8") == "the previous report"
+    assert not aside.exists()
+
+
+def test_files_of_a_running_process_are_left_alone(tmp_path):
+    mine = tmp_path / f"{files.TEMPORARY_PREFIX}{os.getpid()}-odds.png"
+    mine.write_bytes(b"being written")
+    files.clear_leftovers(tmp_path / "odds.png")
+    assert mine.exists()
+
+
 # --------------------------------------------------------------------------- escape codes
 
 def test_control_characters_of_card_names_are_shown_not_obeyed(tmp_path):
@@ -268,3 +305,9 @@ def test_safe_text_keeps_line_feeds_and_tabs():
     from deckstat.cli.terminal import safe_text
 
     assert safe_text("a\tb\nc\x1b[0m\x7f\x85é") == "a\tb\nc\\x1b[0m\\x7f\\x85é"
+
+
+def test_safe_text_shows_direction_controls():
+    from deckstat.cli.terminal import safe_text
+
+    assert safe_text("Dragon\u202eeliF\u2066x\u2069\u200f") == "Dragon\\u202eeliF\\u2066x\\u2069\\u200f"

@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deckstat.i18n import N_, tr
+from deckstat.text import DIRECTION_CONTROLS
 
 #: The name of the codec error handler that writes a character an encoding lacks in plain characters.
 ERRORS = "deckstat-plain"
@@ -173,6 +174,9 @@ class PlainCharacters(RenderHook):
 
 #: Control characters a terminal may obey (C0 but line feed and tab, DEL, C1), each shown as a Python escape.
 _CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(code) not in "\n\t"}
+#: Direction controls (right-to-left overrides, isolates, marks) reorder what follows them on screen; shown as
+#: ``\u202e``-style escapes, so text reads in the order it is stored.
+_CONTROL.update({ord(ch): f"\\u{ord(ch):04x}" for ch in DIRECTION_CONTROLS})
 
 
 def safe_text(text: str) -> str:
@@ -186,6 +190,8 @@ def safe_text(text: str) -> str:
     --------
     >>> print(safe_text("\x1b[31mRed\a"))
     \x1b[31mRed\x07
+    >>> print(safe_text("Dragon\u202eeliF"))
+    Dragon\u202eeliF
     """
     return text.translate(_CONTROL)
 

@@ -5,7 +5,8 @@ renamed into place (:func:`atomic_write`): a rename within a folder is
 atomic, so the file holds the old content or the new one, never a part. A
 report's folder is built as a temporary sibling and swapped in
 (:func:`replace_folder`), so it holds one run's report, never a mix of two.
-A file that cannot be written is a :class:`~deckstat.errors.DeckstatError`
+What a killed run left aside is cleared by the next write of the same path
+(:func:`clear_leftovers`). A file that cannot be written is a :class:`~deckstat.errors.DeckstatError`
 naming the path and the reason (:func:`write_error`).
 """
 
@@ -108,6 +109,49 @@ def _sync(path: Path) -> None:
         os.close(handle)
 
 
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or a platform without signals: leave its files alone
+        return True
+    return True
+
+
+def clear_leftovers(path: str | Path) -> None:
+    """Remove what runs killed while writing ``path`` left beside it, and put back a folder a swap had set aside.
+
+    Only the temporary names of ``path`` (:data:`TEMPORARY_PREFIX`, the
+    process id, the name) whose process is gone are touched. A folder that
+    :func:`replace_folder` had moved aside, when nothing took its place,
+    is renamed back rather than removed: it is the user's previous output.
+    """
+    path = Path(path).absolute()
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        rest = entry.name.removeprefix(TEMPORARY_PREFIX)
+        pid, _, name = rest.partition("-")
+        if rest == entry.name or not pid.isdigit() or name not in (path.name, f"old-{path.name}"):
+            continue
+        if _alive(int(pid)):
+            continue
+        try:
+            if name != path.name and not os.path.lexists(path):
+                os.replace(entry, path)
+            elif entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        except OSError:
+            pass  # a leftover that cannot be cleared does no harm: its name says what it is
+
+
 def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Write ``path`` through ``write(temporary_path)`` in the same folder, sync it, then rename it into place.
 
@@ -116,6 +160,7 @@ def atomic_write(path: str | Path, write: Callable[[Path], object]) -> Path:
     exception propagates. Either way no temporary file is left and ``path`` keeps its old content.
     """
     path = Path(path)
+    clear_leftovers(path)
     temporary = path.with_name(f"{TEMPORARY_PREFIX}{os.getpid()}-{path.name}")
     try:
         write(temporary)
@@ -158,6 +203,7 @@ def replace_folder(target: str | Path) -> Iterator[Path]:
     """
     target = Path(target).absolute()
     parent = target.parent
+    clear_leftovers(target)
     try:
         parent.mkdir(parents=True, exist_ok=True)
         build = parent / f"{TEMPORARY_PREFIX}{os.getpid()}-{target.name}"
