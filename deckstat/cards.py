@@ -35,6 +35,7 @@ from deckstat.schema import (
     TEXT_COLUMNS,
     WHOLE_NUMBER_COLUMNS,
     canonical_column,
+    count_column_lookalike,
     printing_text,
 )
 from deckstat.text import clean_name, fold, fold_key, suggest
@@ -324,12 +325,32 @@ def read_card_csv(path: str | Path) -> Deck:
         else:
             columns[col] = _convert_column([r[i] for r in rows], decimal_comma)
     if count_idx is None:
+        _refuse_count_lookalike(header, rows, row_lines, decimal_comma, source, header_line)
         columns["count"] = [1] * len(rows)
     table = pd.DataFrame(columns)
     raw = {col: [r[i].strip() for r in rows] for i, col in enumerate(canonical)}
     table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)), raw)
     _publish(notes)
     return Deck.from_table(table, source=source, notes=notes)
+
+
+def _refuse_count_lookalike(header: list[str], rows: list[list[str]], row_lines: list[int], decimal_comma: bool,
+                            source: str, header_line: int) -> None:
+    """Refuse a file without a count column whose column of whole numbers is named like one (``Quantitée``).
+
+    Read as it is, each line would be one copy: a 51-card deck would load as
+    a pool of 20 cards, a confident wrong answer.
+    """
+    for i, column in enumerate(header):
+        near = count_column_lookalike(column)
+        if near is None:
+            continue
+        values = [_parse_number(r[i], decimal_comma) for r in rows if r[i].strip()]
+        if values and all(v is not None and v >= 0 and float(v).is_integer() for v in values):
+            raise DeckstatError(
+                tr("this column looks like the count of copies but is not read as one, so each line would "
+                   "count as one card; name it 'quantité' or 'count' (or remove it for one copy per line)"),
+                source=source, line=header_line, column=column)
 
 
 def _clean_names(cells: list[str], row_lines: list[int], source: str, notes: list[str]) -> list[str]:

@@ -22,7 +22,8 @@ from deckstat.text import fold, fold_key, format_number
 #: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
-    "count": ("count", "quantite", "qte", "qty", "quantity", "nombre", "nb", "exemplaires", "copies", "x"),
+    "count": ("count", "quantite", "quantites", "qte", "qtes", "qty", "quantity", "amount", "nombre", "nb",
+              "nbexemplaires", "nombredexemplaires", "exemplaires", "exemplaire", "copies", "x"),
     # The collector number printed on the card: text (``2A``, ``S181``, ``16/55``), never the quantity.
     "number": ("number", "no", "n°", "nr", "num", "numero", "#", "cardnumber", "cardno", "collectornumber",
                "collectorno", "setnumber", "numerodecarte", "numerodelacarte", "n°decarte", "n°carte",
@@ -100,6 +101,25 @@ def canonical_column(header: str) -> str:
     if key in _ALIAS_TO_CANONICAL:
         return _ALIAS_TO_CANONICAL[key]
     return re.sub(r"[\s\-]+", "_", fold(header))
+
+
+def count_column_lookalike(header: str) -> str | None:
+    """The spelling of the count column that ``header`` looks like a slip of (``Quantitée``), or ``None``.
+
+    Examples
+    --------
+    >>> count_column_lookalike("Quantitée"), count_column_lookalike("Coût")
+    ('quantite', None)
+    """
+    import difflib
+
+    key = fold_key(header)
+    if key in _ALIAS_TO_CANONICAL or len(key) < 4:
+        return None
+    near = difflib.get_close_matches(key, [a for a in COLUMN_ALIASES["count"] if len(a) >= 4], n=1, cutoff=0.75)
+    if near:
+        return near[0]
+    return next((a for a in ("quantit", "exemplaire", "count", "copie") if a in key), None)
 
 
 def _missing(value: object) -> bool:

@@ -123,6 +123,27 @@ def test_from_table_cleans_names():
     assert list(deck.cards["name"]) == ["Dragon", "Dragon"] and deck.count("Dragon") == 3
 
 
+# --------------------------------------------------------------------------- columns
+
+@pytest.mark.parametrize("header", ["Quantitée", "Quantity2", "Nb copies", "Exemplaire(s)"])
+def test_a_count_column_misspelt_is_refused_not_read_as_one_copy_per_line(tmp_path, header):
+    path = write(tmp_path, f"Nom;{header};Type\nA;10;Terrain\nB;41;Personnage\n".encode())
+    line = assert_user_error(run("validate", path, "--game", "wankul"), "line 1", repr(header), "'quantité'")
+    assert "count of copies" in line
+
+
+@pytest.mark.parametrize("header", ["Amount", "Qtés", "Nb exemplaires", "Nombre d'exemplaires"])
+def test_other_spellings_of_the_count_are_read(tmp_path, header):
+    path = write(tmp_path, f"Nom;{header};Type\nA;10;Terrain\nB;41;Personnage\n".encode())
+    assert load_deck(path).size == 51
+
+
+def test_a_column_of_numbers_not_named_like_a_count_is_an_attribute(tmp_path):
+    path = write(tmp_path, "Nom;Coût;Puissance\nA;10;2\nB;4;1\n".encode())
+    deck = load_deck(path)
+    assert deck.size == 2 and list(deck.cards["cost"]) == [10, 4]
+
+
 # --------------------------------------------------------------------------- numbers read from a file
 
 @pytest.mark.parametrize("value", ["deux", "1.5", "-1", "1e18", "inf", "NaN"])
