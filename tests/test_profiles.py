@@ -2,6 +2,7 @@
 
 import re
 import shutil
+import tomllib
 import unicodedata
 from pathlib import Path
 
@@ -10,9 +11,10 @@ from helpers import ROOT
 
 import deckstat
 from deckstat import Deck, DeckstatError, get_profile, list_profiles, load_profile_file, validate
-from deckstat.games.profiles import RULE_KINDS, Profile
+from deckstat.games.profiles import RULE_KINDS, Profile, parse_profile
 from deckstat.terms import DECKOUT_RULES, MULLIGAN_RULES, SEATS
 
+PROFILES = ROOT / "deckstat" / "games"
 RULES_TEXTS = ROOT.parent / "shared" / "rules"
 SHIPPED = ["duel-masters", "generic", "jdg", "licum", "pandrea", "wankul"]
 
@@ -436,3 +438,19 @@ def test_docs_list_every_rule_kind_deckout_and_mulligan():
 
 def test_public_api_exports_profiles():
     assert deckstat.get_profile is get_profile and deckstat.list_profiles is list_profiles
+
+
+@pytest.mark.parametrize(("table", "key", "hint"), [
+    ("play", "hand_sise", "'hand_size'"),
+    ("top", "descripton", "'description'"),
+    ("first_turn_draw", "fisrt", "'first'"),
+    ("deck", "rulez", "'rules'"),
+    ("rule", "maxi", "'max'"),
+])
+def test_a_misspelt_key_is_refused_not_ignored(tmp_path, table, key, hint):
+    data = tomllib.loads((PROFILES / "wankul.toml").read_text(encoding="utf-8"))
+    target = {"play": data["play"], "top": data, "first_turn_draw": data["play"]["first_turn_draw"],
+              "deck": data["decks"][0], "rule": data["decks"][0]["rules"][0]}[table]
+    target[key] = 7
+    with pytest.raises(DeckstatError, match=f"unknown key '{key}'.*did you mean {hint}"):
+        parse_profile(data, where="p.toml")

@@ -466,6 +466,27 @@ def _check_translated_keys(data: dict, keys: tuple[str, ...], where: str) -> Non
                                keys=", ".join(repr(k) for k in keys) or tr("none")), source=where)
 
 
+#: The keys a profile's tables may hold (a text's ``<key>_<lang>`` twin is checked by :func:`_check_translated_keys`).
+_TOP_KEYS = ("id", "name", "aliases", "description", "card_types", "outside_decks", "signature_columns",
+             "resource_group", "decks", "play", "special_rules", "assumptions", "sources", "notes", "synonyms",
+             "play_model")
+_PLAY_KEYS = ("hand_size", "set_aside", "set_aside_name", "mulligan", "mulligan_limit", "keep", "first_turn_draw",
+              "draws_per_turn", "deckout", "turns", "draw_step", "drought", "drought_scored_after", "same_size",
+              "draw_deck")
+_DECK_KEYS = ("id", "name", "aliases", "rules")
+_RULE_KEYS = ("kind", "text", "source", "id", "level")
+
+
+def _refuse_unknown_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
+    """Refuse a key this table does not read: a misspelt ``hand_sise`` would otherwise be ignored without a word."""
+    for name in data:
+        base, _, lang = str(name).rpartition("_")
+        if name in keys or (lang in TRANSLATED and base in keys):
+            continue
+        raise DeckstatError(tr("unknown key {key!r}; this table reads {keys}", key=name,
+                               keys=", ".join(repr(k) for k in keys)) + suggest(str(name), list(keys)), source=where)
+
+
 def _translation(data: dict, key: str, lang: str, kind: type, where: str):
     """The ``<key>_<lang>`` twin of ``key`` (a string or a list of strings), or None when there is none."""
     twin = f"{key}_{lang}"
@@ -519,6 +540,7 @@ def _parse_rule(data: object, where: str) -> Rule:
         raise DeckstatError(tr("unknown rule kind {kind!r}; expected one of {choices}", kind=kind,
                                choices=", ".join(RULE_KINDS)) + suggest(kind, RULE_KINDS), source=where)
     _check_translated_keys(data, ("text",), where)
+    _refuse_unknown_keys(data, (*_RULE_KEYS, *(key for key, _, _ in _RULE_PARAMS[kind])), where)
     text = _text(data, "text", where)
     source = _require(data, "source", str, where, "")
     rule_id = _require(data, "id", str, where, kind)
@@ -583,6 +605,7 @@ def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
                                     source=part_where)
             seen_aliases[fold(alias)] = part_id
         _check_translated_keys(part, ("name",), part_where)
+        _refuse_unknown_keys(part, _DECK_KEYS, part_where)
         parts.append(DeckPart(part_id, _text(part, "name", part_where, part_id), aliases, rules))
     return parts
 
@@ -668,6 +691,8 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     pwhere = f"{where} [play]"
     _check_translated_keys(data, ("description", "special_rules", "assumptions"), where)
     _check_translated_keys(play, ("set_aside_name",), pwhere)
+    _refuse_unknown_keys(data, _TOP_KEYS, where)
+    _refuse_unknown_keys(play, _PLAY_KEYS, pwhere)
     parts = _parse_parts(_require(data, "decks", list, where), where)
     hand_size = _require_count(play, "hand_size", pwhere)
     set_aside = _require_count(play, "set_aside", pwhere, 0)
@@ -688,6 +713,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if mulligan != "none" and keep is None:
         raise DeckstatError(tr("a profile with a mulligan needs a default 'keep' rule"), source=pwhere)
     first = _require(play, "first_turn_draw", dict, pwhere)
+    _refuse_unknown_keys(first, SEATS, f"{pwhere} first_turn_draw")
     for seat in SEATS:
         _require_count(first, seat, f"{pwhere} first_turn_draw")
     draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1)
