@@ -53,7 +53,7 @@ from deckstat.events import (
     saturation_caps,
 )
 from deckstat.games.profiles import Profile, get_profile
-from deckstat.i18n import N_, number, tr
+from deckstat.i18n import N_, number, tr, trn
 from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, METHODS, MOST_CHUNK, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
 from deckstat.text import fold, suggest
@@ -88,10 +88,10 @@ _PARTIAL_ADVICE = {
 }
 #: A turn whose draws the deck cannot supply, by seat.
 _TOO_LATE = {
-    "first": N_("turn {turn} needs {draws} draws for the first player but only {left} cards are left after the "
-                "opening hand; {option} can go up to turn {last}"),
-    "second": N_("turn {turn} needs {draws} draws for the second player but only {left} cards are left after the "
-                 "opening hand; {option} can go up to turn {last}"),
+    "first": N_("turn {turn} needs {draws} for the first player, but the opening hand leaves {left} in the deck; "
+                "{option} can go up to turn {last}"),
+    "second": N_("turn {turn} needs {draws} for the second player, but the opening hand leaves {left} in the deck; "
+                 "{option} can go up to turn {last}"),
 }
 
 
@@ -893,8 +893,9 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
         for t, d in zip(turn_list, draws):
             if d > drawable:
                 last = profile.last_turn(setup.deck.size, seat_name)
-                raise DeckstatError(tr(_TOO_LATE[seat_name], turn=t, draws=d, left=drawable,
-                                       option=param(turns_name), last=last))
+                raise DeckstatError(tr(_TOO_LATE[seat_name], turn=t, draws=trn("{n} draw", "{n} draws", d),
+                                       left=trn("{n} card", "{n} cards", drawable), option=param(turns_name),
+                                       last=last))
     return turn_list, per_seat
 
 
