@@ -159,6 +159,7 @@ _GLUE = "\ue000"
 
 
 def _no_break(text: str | None) -> str | None:
+    """``text`` with its no-break spaces held as :data:`_GLUE`."""
     return None if text is None else text.replace(NBSP, _GLUE)
 
 
