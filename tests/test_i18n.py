@@ -4,9 +4,12 @@ import ast
 from pathlib import Path
 
 import pytest
+import typer.main
 from helpers import assert_user_error, run
 
 from deckstat import i18n
+from deckstat.cli import app
+from deckstat.cli.options import help_paragraphs
 from deckstat.errors import DeckstatError
 
 PACKAGE = Path(i18n.__file__).parent
@@ -37,6 +40,22 @@ def _messages() -> dict[str, tuple[str, ...]]:
                 problems.append(f"{where}: {values[0]!r} used with two different plural forms")
             found[values[0]] = values
     assert not problems, "\n".join(problems)
+    for paragraph in _help_messages(typer.main.get_command(app)):
+        found.setdefault(paragraph, (paragraph,))
+    return found
+
+
+def _help_messages(command) -> set[str]:
+    """The paragraphs of every help text of the command line: commands' help (docstrings) and parameters' help=.
+
+    Read from the command tree rather than marked one by one with N_(): a help text is already marked by where it
+    stands, wrapping the hundred and more of them would bury the option declarations, and the tree holds exactly
+    what --help writes (not, say, a group callback's docstring that its help= replaces).
+    """
+    texts = [command.help, command.short_help, *(parameter.help for parameter in command.params)]
+    found = {paragraph for text in texts if text for paragraph in help_paragraphs(text)}
+    for subcommand in getattr(command, "commands", {}).values():
+        found |= _help_messages(subcommand)
     return found
 
 

@@ -40,6 +40,7 @@ from deckstat.cli.options import (
     GameOpt,
     GivenOpt,
     GoneOpt,
+    Group,
     GroupCountsOpt,
     HandSizeOpt,
     KeepOpt,
@@ -94,6 +95,7 @@ from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_
 
 app = typer.Typer(
     name="deckstat",
+    cls=Group,  # --help in the user's language
     help="Deck statistics for card games: exact odds, deck validation, game profiles.",
     no_args_is_help=True,
     add_completion=False,
@@ -115,7 +117,7 @@ def _main(version: Annotated[bool, typer.Option("--version", "-V", callback=_ver
     """Deck statistics for card games: exact odds, deck validation, game profiles."""
 
 
-games_app = typer.Typer(help="The shipped game profiles.", invoke_without_command=True)
+games_app = typer.Typer(cls=Group, help="The shipped game profiles.", invoke_without_command=True)
 app.add_typer(games_app, name="games")
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import inspect
 import json
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -17,10 +20,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from deckstat.errors import DeckstatError
-from deckstat.i18n import tr
+from deckstat.i18n import LANGUAGES, N_, NBSP, LanguageError, detect_language, get_language, language, tr
 from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SEAT_ALIASES, SEATS, ZONES
 
 if TYPE_CHECKING:
@@ -69,27 +72,202 @@ DroughtOrder = Enum("DroughtOrder", {name: name for name in DROUGHT_ORDERS}, typ
 DroughtOrder.__doc__ = "Readings of Wankul's drought draws, one card at a time."
 
 
-class Command(TyperCommand):
-    """A command whose --help names its arguments as options are named: by their metavar alone (``DECK``).
+#: Where a command line's ``--lang`` is kept for its --help (the context's ``meta``, which subcommands share).
+_HELP_LANGUAGE = "deckstat.help_language"
+#: The words of a group's usage line after ``[OPTIONS]`` (click writes them; marked here for the catalogue).
+_USAGE_WORDS = (N_("COMMAND [ARGS]..."),)
+#: The text of the --help option, which click gives it (marked here for the catalogue).
+_HELP_OPTION_TEXT = N_("Show this message and exit.")
+
+
+def asked_language(args: list[str]) -> str | None:
+    """The language a command line's ``--lang`` names, wherever it stands (``--help --lang fr``), or None.
+
+    Examples
+    --------
+    >>> asked_language(["--help", "--lang", "fr"]), asked_language(["--lang=en"])
+    ('fr', 'en')
+    >>> asked_language(["--", "--lang", "fr"]) is None  # after --, an argument
+    True
+    """
+    asked = None
+    for index, arg in enumerate(args):
+        if arg == "--":  # what follows is arguments, not options
+            break
+        value = args[index + 1] if arg == "--lang" and index + 1 < len(args) else arg.removeprefix("--lang=")
+        if value != arg and value in LANGUAGES:  # the last one counts, as for the option itself
+            asked = value
+    return asked
+
+
+def help_language(ctx: typer.Context) -> str:
+    """The language --help is written in: the command line's ``--lang``, else ``DECKSTAT_LANG`` or the locale.
+
+    Not the language set by an earlier command of the same process: --help is printed before ``--lang``'s
+    callback has run (``--help --lang fr``), so each command line decides on its own.
+    """
+    asked = ctx.meta.get(_HELP_LANGUAGE)
+    if asked is not None:
+        return asked
+    try:
+        return detect_language()
+    except LanguageError:  # an unknown DECKSTAT_LANG: the help is still shown, the command refuses it
+        return "en"
+
+
+def help_paragraphs(text: str) -> list[str]:
+    r"""The paragraphs of a help text, each on one line: the messages --help is translated by.
+
+    click rewraps each paragraph to the terminal's width, so a paragraph's line breaks carry nothing.
+
+    Examples
+    --------
+    >>> help_paragraphs("First line\n    goes on.\n\n    Second one.")
+    ['First line goes on.', 'Second one.']
+    """
+    return [" ".join(paragraph.split()) for paragraph in re.split(r"\n\s*\n", inspect.cleandoc(text))
+            if paragraph.strip()]
+
+
+def help_text(text: str | None) -> str | None:
+    """A help text in the current language, paragraph by paragraph (English: as written)."""
+    if not text or get_language() == "en":
+        return text
+    return "\n\n".join(tr(paragraph) for paragraph in help_paragraphs(text))
+
+
+def _extras(tail: str) -> str:
+    """What typer writes after a parameter's help (``  [default: table; required]``) in the current language.
+
+    The values stay as they are (identifiers and numbers the command line takes); the words around them change.
+    """
+    found = re.fullmatch(r"(\s*)\[(.*)\]", tail, flags=re.DOTALL)
+    if found is None or get_language() == "en":
+        return tail
+    parts = []
+    for part in found[2].split("; "):
+        if part == "required":
+            part = tr("required")
+        elif part.startswith("default: "):
+            part = tr("default: {default}", default=part.removeprefix("default: "))
+        parts.append(part)
+    return f"{found[1]}[{tr('; ').join(parts)}]"
+
+
+#: What stands for a no-break space while click shortens a help text (a character that is not a space).
+_GLUE = "\ue000"
+
+
+def _no_break(text: str | None) -> str | None:
+    """``text`` with its no-break spaces held as :data:`_GLUE`."""
+    return None if text is None else text.replace(NBSP, _GLUE)
+
+
+@contextmanager
+def _section(formatter, title: str) -> Iterator[None]:
+    """Open a section of --help as click's ``formatter.section`` does, with ``title`` written whole.
+
+    click adds the colon itself; French puts a no-break space before it (``Options :``).
+    """
+    formatter.write_paragraph()
+    formatter.write(f"{'':>{formatter.current_indent}}{title}\n")
+    formatter.indent()
+    try:
+        yield
+    finally:
+        formatter.dedent()
+
+
+class _HelpInLanguage:
+    """--help in the language of the command line (``--lang``, wherever it stands), ``DECKSTAT_LANG`` or the locale.
+
+    typer reads help texts when the command line is defined, in English, the messages' keys; they are looked up
+    here, when --help is written: the help text and each parameter's paragraph by paragraph, and the words click
+    and typer add (``Usage:``, ``Options:``, ``[default: …]``, ``[required]``).
+    """
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """Note the ``--lang`` of ``args`` for --help, which click may process first, then parse as usual."""
+        asked = asked_language(args)
+        if asked is not None:
+            ctx.meta[_HELP_LANGUAGE] = asked
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: typer.Context, formatter) -> None:
+        """Write the whole --help in :func:`help_language`."""
+        with language(help_language(ctx)):
+            super().format_help(ctx, formatter)
+
+    def format_usage(self, ctx: typer.Context, formatter) -> None:
+        """Write the ``Usage:`` line."""
+        pieces = [tr(piece) if piece in _USAGE_WORDS else piece for piece in self.collect_usage_pieces(ctx)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=tr("Usage: "))
+
+    def format_help_text(self, ctx: typer.Context, formatter) -> None:
+        """Write the command's help text (its docstring, up to a form feed)."""
+        text = help_text(inspect.cleandoc(self.help).partition("\f")[0]) if self.help else ""
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(text)
+
+    def format_parameters(self, ctx: typer.Context, formatter) -> None:
+        """Write the Arguments and Options sections, arguments named by their metavar alone (``DECK``)."""
+        arguments, options = [], []
+        for parameter in self.get_params(ctx):
+            record = parameter.get_help_record(ctx)
+            if record is None:
+                continue
+            names, text = record
+            written = parameter.help or ""
+            if text.startswith(written):  # typer's record: the help, then what it adds
+                text = (help_text(written) or "") + _extras(text[len(written):])
+            if parameter.param_type_name == "argument":
+                arguments.append((parameter.metavar or parameter.name.upper(), text))
+            else:
+                options.append((names, text))
+        for title, rows in ((tr("Arguments:"), arguments), (tr("Options:"), options)):
+            if rows:
+                with _section(formatter, title):
+                    formatter.write_dl(rows)
+
+
+class Command(_HelpInLanguage, TyperCommand):
+    """A command whose --help is in the user's language and names arguments as options are named: by metavar.
 
     Typer adds the Python type to an argument (``DECK <path>``); the options already say what they take.
     """
 
     def format_options(self, ctx: typer.Context, formatter) -> None:
         """Write the Arguments and Options sections of --help."""
-        arguments, options = [], []
-        for parameter in self.get_params(ctx):
-            record = parameter.get_help_record(ctx)
-            if record is None:
-                continue
-            if parameter.param_type_name == "argument":
-                arguments.append((parameter.metavar or parameter.name.upper(), record[1]))
-            else:
-                options.append(record)
-        for title, rows in (("Arguments", arguments), ("Options", options)):
-            if rows:
-                with formatter.section(title):
-                    formatter.write_dl(rows)
+        self.format_parameters(ctx, formatter)
+
+
+class Group(_HelpInLanguage, TyperGroup):
+    """A group of commands (the app, ``games``) whose --help is in the user's language; formatting only."""
+
+    def format_options(self, ctx: typer.Context, formatter) -> None:
+        """Write the Options and Commands sections of --help."""
+        self.format_parameters(ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: typer.Context, formatter) -> None:
+        """Write the Commands section: each command with the start of its help, cut as click cuts it."""
+        commands = [(name, command) for name in self.list_commands(ctx)
+                    if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if not commands:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in commands)  # as click: room for the names
+        rows = []
+        for name, command in commands:
+            # A shallow copy holding the translated text, so that click's own shortening cuts it. That splits
+            # words at every space, no-break ones too, and joins them with plain ones: they are held apart.
+            shown = copy.copy(command)
+            shown.help = _no_break(help_text(command.help))
+            shown.short_help = _no_break(help_text(command.short_help))
+            rows.append((name, shown.get_short_help_str(limit).replace(_GLUE, NBSP)))
+        with _section(formatter, tr("Commands:")):
+            formatter.write_dl(rows)
 
 
 #: The names --seat takes for one seat (English and French).
