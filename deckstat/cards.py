@@ -44,6 +44,8 @@ _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
 _DELIMITERS = (",", ";", "\t")
+#: Excel's first line naming the delimiter (``sep=;``), written by its exports and read by it, not data.
+_EXCEL_SEP = re.compile(r"\Asep=([,;\t]) *(?:\r\n|\r|\n)", re.IGNORECASE)
 #: Names of the rows spreadsheets add under a deck to sum it up (compared with :func:`fold`).
 TOTAL_ROW_NAMES = {"total", "totaux", "sous-total", "sous total", "total general", "grand total", "somme", "sum"}
 #: Integers beyond this magnitude are not exact as floats; such a column stays float.
@@ -106,6 +108,12 @@ def _decode(raw: bytes, source: str, notes: list[str]) -> str:
         except UnicodeDecodeError as exc:
             raise DeckstatError(tr("starts as UTF-16 text but byte {offset} is not UTF-16; save it as UTF-8",
                                    offset=exc.start + 1), source=source) from None
+    bomless = _bomless_utf16(raw)
+    if bomless:
+        try:
+            return raw.decode(bomless)
+        except UnicodeDecodeError:
+            pass  # not UTF-16 after all: refused as binary below
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -125,6 +133,26 @@ def _decode(raw: bytes, source: str, notes: list[str]) -> str:
     notes.append(tr("{source}: read as Windows text (cp1252), not UTF-8; if accents look wrong, save the file as "
                     "UTF-8 (Excel: \"CSV UTF-8\")", source=source))
     return text
+
+
+def _bomless_utf16(raw: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for UTF-16 text written without a byte order mark, else ``None``.
+
+    Some exporters write UTF-16 without its mark; read as UTF-8 it holds a NUL
+    byte after (or before) every ASCII character, and would be refused as a
+    binary file. A card file is mostly Latin-1 text, whose characters all have
+    a zero high byte: nine pairs in ten at least (fewer is a UTF-16 part pasted
+    next to another encoding, or a binary file).
+    """
+    if len(raw) < 4 or len(raw) % 2:
+        return None
+    even_zeros, odd_zeros = raw[0::2].count(0), raw[1::2].count(0)
+    pairs = len(raw) // 2
+    if odd_zeros >= 0.9 * pairs and even_zeros == 0:
+        return "utf-16-le"
+    if even_zeros >= 0.9 * pairs and odd_zeros == 0:
+        return "utf-16-be"
+    return None
 
 
 def _is_utf8(line: bytes) -> bool:
@@ -238,8 +266,11 @@ def read_card_csv(path: str | Path) -> Deck:
     source = str(path)
     notes: list[str] = []
     text = _read_text(path, notes)
-    delimiter = _sniff_delimiter(text)
+    excel_sep = _EXCEL_SEP.match(text)
+    delimiter = excel_sep.group(1) if excel_sep else _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    if excel_sep:
+        next(reader)  # the line names the delimiter and is no header; reader.line_num still counts it
     try:
         header: list[str] = []
         while not any(h.strip() for h in header):  # skip blank lines above the header
@@ -309,6 +340,9 @@ def read_card_csv(path: str | Path) -> Deck:
     for ln, row in zip(row_lines, rows):
         if not row[name_idx].strip():
             raise DeckstatError(tr("empty card name"), source=source, line=ln, column=header[name_idx])
+        if not clean_name(row[name_idx]):
+            raise DeckstatError(tr("the card name {name!r} is only invisible characters or spaces",
+                                   name=row[name_idx].strip()), source=source, line=ln, column=header[name_idx])
     _refuse_total_row(rows, row_lines, name_idx, count_idx, source, header)
     decimal_comma = delimiter != ","
     columns: dict[str, list[object]] = {}
