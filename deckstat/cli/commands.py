@@ -923,7 +923,8 @@ def compare(
                                       method=method(simulate, trials, exact=exact), paired=not unpaired,
                                       n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
                                       with_deckout=with_deckout,
-                                      ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
+                                      ratio_counts=None if ratio_range is None else parse_counts(ratio_range,
+                                                                                                 "--ratio"),
                                       allow_absent=allow_absent, known=described,
                                       priority=priority)
         draw(plot, "plot_compare", result)

@@ -410,11 +410,14 @@ def parse_turns(text: str) -> list[int]:
     return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
 
 
-def parse_counts(text: str) -> list[int]:
-    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
+def parse_counts(text: str, option: str = "--range") -> list[int]:
+    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts.
+
+    ``option`` is the flag the errors name (compare's ``--ratio`` takes the same ranges).
+    """
     from deckstat._validate import parse_ranges
 
-    return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
+    return parse_ranges(text, option=option, noun="count", example="8-14", limit=100_000)
 
 
 def method(simulate: bool, trials: int | None = None, precision: float | None = None, exact: bool = False) -> str:
