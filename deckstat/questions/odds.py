@@ -24,6 +24,7 @@ from deckstat.questions._setup import (
     check_zone,
     each_event,
     pick_method,
+    refuse_empty_zone,
     turn_plan,
     zone_size,
 )
@@ -191,6 +192,7 @@ def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, tur
              "mulligan_limit": None, "resource": None, "allow_absent": allow_absent}
 
     def answer(setup: Setup):
+        refuse_empty_zone(setup.profile, zone)
         rows = known_cards.plan(setup, turns=turns, draws=draws, seat=seat, zone=zone,
                                 turns_given=turns is not DEFAULT_TURNS)
         return known_cards.answer(setup, knowledge, zone=zone, rows=rows)
