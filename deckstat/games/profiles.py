@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat.deck import MAX_COPIES
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
@@ -30,6 +31,8 @@ from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
     DECKOUT_RULES,
     DRAW_STEPS,
+    MAX_MULLIGANS,
+    MAX_REDEALS,
     MULLIGAN_RULES,
     MULLIGAN_WORDS,
     REDEAL_LIMIT,
@@ -443,13 +446,26 @@ def _require_strings(data: dict, key: str, where: str, default: object = ...):
     return value
 
 
-def _require_count(data: dict, key: str, where: str, default: object = ..., *, least: int = 0):
-    """An integer of at least ``least`` (hand sizes, draws, rule bounds)."""
+def _require_count(data: dict, key: str, where: str, default: object = ..., *, least: int = 0,
+                   most: int | None = None):
+    """An integer from ``least`` to ``most`` (hand sizes, draws, rule bounds)."""
     value = _require(data, key, int, where, default)
     if key in data and value < least:
         raise DeckstatError(tr("{key!r} must be at least {least}, got {value!r}", key=key, least=least, value=value),
                             source=where)
+    if key in data and most is not None and value > most:
+        raise DeckstatError(tr("{key!r} must be at most {most}, got {value!r}", key=key, most=number(most),
+                               value=value), source=where)
     return value
+
+
+def _refuse_unknown_keys(data: dict, known: set[str], where: str) -> None:
+    """Refuse a key the profile format does not have: a misspelt one would be silently left at its default."""
+    for key in data:
+        base, _, lang = str(key).rpartition("_")
+        if key in known or (base and lang in TRANSLATED):  # translations: see _check_translated_keys
+            continue
+        raise DeckstatError(tr("unknown key {key!r}", key=key) + suggest(str(key), sorted(known)), source=where)
 
 
 def _check_translated_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
@@ -656,6 +672,15 @@ def _choice_error(key: str, value: str, choices, where: str) -> DeckstatError:
                             value=value) + suggest(value, list(choices)), source=where)
 
 
+#: The keys of a profile file's top level and of its ``[play]`` table (docs/profiles.md); ``notes`` is free text.
+_TOP_KEYS = {"id", "name", "aliases", "description", "card_types", "signature_columns", "outside_decks",
+             "resource_group", "special_rules", "assumptions", "sources", "decks", "play", "synonyms", "play_model",
+             "notes"}
+_PLAY_KEYS = {"hand_size", "set_aside", "set_aside_name", "mulligan", "mulligan_limit", "keep", "first_turn_draw",
+              "draws_per_turn", "deckout", "turns", "draw_step", "drought", "drought_scored_after", "same_size",
+              "draw_deck"}
+
+
 def parse_profile(data: dict, *, where: str) -> Profile:
     """Build a :class:`Profile` from the mapping read from a profile file.
 
@@ -668,14 +693,17 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     pwhere = f"{where} [play]"
     _check_translated_keys(data, ("description", "special_rules", "assumptions"), where)
     _check_translated_keys(play, ("set_aside_name",), pwhere)
+    _refuse_unknown_keys(data, _TOP_KEYS, where)
+    _refuse_unknown_keys(play, _PLAY_KEYS, pwhere)
     parts = _parse_parts(_require(data, "decks", list, where), where)
-    hand_size = _require_count(play, "hand_size", pwhere)
-    set_aside = _require_count(play, "set_aside", pwhere, 0)
+    hand_size = _require_count(play, "hand_size", pwhere, most=MAX_COPIES)
+    set_aside = _require_count(play, "set_aside", pwhere, 0, most=MAX_COPIES)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
     if mulligan not in MULLIGAN_RULES:
         raise _choice_error("mulligan", mulligan, MULLIGAN_RULES, pwhere)
     mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 0 if mulligan == "none" else
-                                    REDEAL_LIMIT if mulligan == "pokemon" else 1)
+                                    REDEAL_LIMIT if mulligan == "pokemon" else 1,
+                                    most=MAX_REDEALS if mulligan == "pokemon" else MAX_MULLIGANS)
     if mulligan != "none" and mulligan_limit < 1:
         raise DeckstatError(tr("'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got {limit}",
                                mulligan=mulligan, limit=mulligan_limit), source=pwhere)
@@ -689,8 +717,8 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         raise DeckstatError(tr("a profile with a mulligan needs a default 'keep' rule"), source=pwhere)
     first = _require(play, "first_turn_draw", dict, pwhere)
     for seat in SEATS:
-        _require_count(first, seat, f"{pwhere} first_turn_draw")
-    draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1)
+        _require_count(first, seat, f"{pwhere} first_turn_draw", most=MAX_COPIES)
+    draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1, most=MAX_COPIES)
     deckout = _require(play, "deckout", str, pwhere, "lose_on_failed_draw")
     if deckout not in DECKOUT_RULES:
         raise _choice_error("deckout", deckout, DECKOUT_RULES, pwhere)
@@ -757,13 +785,18 @@ def load_profile_file(path: str | Path) -> Profile:
     """Load a profile from a TOML file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        # TOML is UTF-8; a profile saved by a Windows editor in cp1252 fails on its first accent.
+        raise DeckstatError(tr("not UTF-8 text (byte {offset}); save the profile as UTF-8", offset=exc.start + 1),
+                            source=str(path), line=raw[:exc.start].count(b"\n") + 1) from None
     except FileNotFoundError:
         raise DeckstatError(tr("profile file not found"), source=str(path)) from None
     except OSError as exc:
         raise DeckstatError(tr("cannot read the profile file ({reason})", reason=exc.strerror or exc),
                             source=str(path)) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
     return parse_profile(data, where=str(path))
 
