@@ -47,6 +47,7 @@ from deckstat.batching.tasks import (
     cached_profile,
     result_tables,
 )
+from deckstat.engines.runner import check_trials
 from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
@@ -420,8 +421,9 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "max_turn": lambda value: check_whole(value, "max_turn"),
     "target_turn": lambda value: check_whole(value, "target_turn"),
     "flood": lambda value: check_whole(value, "flood", minimum=1),
-    "trials": lambda value: parse_count(value, "trials", minimum=1),
-    "max_trials": lambda value: parse_count(value, "max_trials", minimum=1),
+    # Bounded here as the questions bound them, so that 1e18 trials stop the spec, not its task at run time.
+    "trials": lambda value: check_trials(parse_count(value, "trials", minimum=1), "trials"),
+    "max_trials": lambda value: check_trials(parse_count(value, "max_trials", minimum=1), "max_trials"),
     "precision": _number("precision", check_half_width),
     "target": _number("target", check_probability),
     "terrain_turns": _terrain_turns,
@@ -601,7 +603,9 @@ class _Parser:
             resolved = []
             for text in texts:
                 path = self.base_dir / text
-                resolved.append(str(path.resolve()) if looks_like_file(text) and path.is_file() else text)
+                if looks_like_file(text) and not path.is_file():  # refused now, not when its task runs
+                    raise DeckstatError(tr("no such file"), source=str(path))
+                resolved.append(str(path.resolve()) if looks_like_file(text) else text)
             pairs[zone] = pairs.get(zone, ()) + tuple(resolved)
         return tuple(sorted(pairs.items()))
 
@@ -658,8 +662,11 @@ class _Parser:
         for default_name, value in defaults.items():
             if default_name in given or default_name not in parameters:
                 continue
-            # A question that sets trials or precision itself does not inherit the other as a default.
+            # A question that sets trials or precision itself does not inherit the other as a default; one with
+            # known cards is exact and inherits neither.
             if default_name in ("trials", "precision") and given & {"trials", "precision"}:
+                continue
+            if default_name in ("trials", "precision", "max_trials") and "known" in given:
                 continue
             fixed[default_name] = value
         chosen = self.deck_labels(f"{key}.decks", entry["decks"], decks) if "decks" in entry else [
