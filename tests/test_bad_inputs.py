@@ -20,6 +20,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -99,17 +100,9 @@ def test_the_corpus_is_well_formed():
             assert len(FILE_KEYS & set(spec) - {"encoding", "repeat"}) == 1, (where, name)
 
 
-@pytest.mark.parametrize("case", [case for _, case in CASES], ids=[case["id"] for _, case in CASES])
-def test_bad_input(case: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    files = case.get("files", {})
-    _make_files(tmp_path, files)
-    args = [_substitute(arg, tmp_path, files) for arg in case["args"]]
+def check_run(case: dict, result, folder: Path) -> None:
+    """Assert that ``result`` (a CliRunner result) is what ``case`` expects and ``folder`` holds no partial file."""
     lang = case.get("lang", "en")
-    env = {"DECKSTAT_LANG": lang, **case.get("env", {})}
-    monkeypatch.chdir(tmp_path)  # outputs written with relative paths land in the case's folder
-
-    result = CliRunner().invoke(app, args, env=env)
-
     shown = f"exit {result.exit_code}\nstdout: {result.stdout!r}\nstderr: {result.stderr!r}"
     assert result.exception is None or isinstance(result.exception, SystemExit), (repr(result.exception), shown)
     assert "Traceback" not in result.stdout + result.stderr, shown
@@ -126,5 +119,42 @@ def test_bad_input(case: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
             assert word in result.stderr, (word, shown)
     for word in case.get("stdout_words", []):
         assert word in result.stdout, (word, shown)
-    left = sorted(p.name for p in tmp_path.rglob(".deckstat-partial-*"))
+    left = sorted(p.name for p in folder.rglob(".deckstat-partial-*"))
     assert not left, left
+
+
+@pytest.mark.parametrize("case", [case for _, case in CASES], ids=[case["id"] for _, case in CASES])
+def test_bad_input(case: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    files = case.get("files", {})
+    _make_files(tmp_path, files)
+    args = [_substitute(arg, tmp_path, files) for arg in case["args"]]
+    env = {"DECKSTAT_LANG": case.get("lang", "en"), **case.get("env", {})}
+    monkeypatch.chdir(tmp_path)  # outputs written with relative paths land in the case's folder
+
+    check_run(case, CliRunner().invoke(app, args, env=env), tmp_path)
+
+
+def _result(exit_code: int, stdout: str = "", stderr: str = "", exception: BaseException | None = None):
+    return SimpleNamespace(exit_code=exit_code, stdout=stdout, stderr=stderr, exception=exception)
+
+
+@pytest.mark.parametrize("result", [
+    _result(2, stderr="error: deck.csv, line 3: no\n", exception=ValueError("escaped")),
+    _result(2, stderr="Traceback (most recent call last):\nerror: deck.csv, line 3\n"),
+    _result(70, stderr="internal error: IndexError: deck.csv, line 3\n"),
+    _result(2, stderr="error: deck.csv, line 3\nerror: again\n"),
+    _result(2, stdout="P(Terrain>=1)\n", stderr="error: deck.csv, line 3\n"),
+    _result(2, stderr="warning: deck.csv, line 3\n"),
+    _result(2, stderr="error: deck.csv, line 4\n"),
+], ids=["exception", "traceback", "exit-code", "two-lines", "stdout", "prefix", "word"])
+def test_the_checks_refuse_what_a_case_forbids(result, tmp_path):
+    case = {"exit": 2, "words": ["deck.csv", "line 3"]}
+    check_run(case, _result(2, stderr="error: deck.csv, line 3: count '-1' must be at least 1\n"), tmp_path)
+    with pytest.raises(AssertionError):
+        check_run(case, result, tmp_path)
+
+
+def test_the_checks_refuse_a_partial_file_left_behind(tmp_path):
+    (tmp_path / ".deckstat-partial-fig.png").write_bytes(b"")
+    with pytest.raises(AssertionError):
+        check_run({"exit": 0, "words": []}, _result(0, stdout="ok\n"), tmp_path)
