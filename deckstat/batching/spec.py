@@ -47,6 +47,7 @@ from deckstat.batching.tasks import (
     cached_profile,
     result_tables,
 )
+from deckstat.deck import MAX_COPIES
 from deckstat.engines.runner import check_trials
 from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, expression_source, parse_event, parse_group
@@ -385,7 +386,8 @@ def _terrain_turns(value: object) -> int | str:
         return "never"
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    return check_whole(value, "terrain_turns", minimum=1) if not isinstance(value, str) else value
+    return check_whole(value, "terrain_turns", minimum=1, maximum=MAX_COPIES) if not isinstance(value, str) \
+        else value
 
 
 def _seat(value: object) -> str:
@@ -418,7 +420,7 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "policy": lambda value: check_choice(value, "policy", tuple(POLICIES)),
     "drought_order": lambda value: check_choice(value, "drought_order", tuple(DROUGHT_ORDERS)),
     "mulligan_limit": lambda value: check_whole(value, "mulligan_limit", minimum=1),
-    "max_turn": lambda value: check_whole(value, "max_turn"),
+    "max_turn": lambda value: check_whole(value, "max_turn", maximum=MAX_COPIES),
     "target_turn": lambda value: check_whole(value, "target_turn"),
     "flood": lambda value: check_whole(value, "flood", minimum=1),
     # Bounded here as the questions bound them, so that 1e18 trials stop the spec, not its task at run time.
