@@ -257,7 +257,9 @@ def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> 
         values = column_values(deck, column)
         if values:
             message += tr(listing, values=_listed(values))
-    message += suggest(group.text, sorted(deck.known_words() | set(profile.card_types)))
+    # Never the group itself back: a card type of the game that the deck lacks would be suggested for itself.
+    message += suggest(group.text, sorted(w for w in deck.known_words() | set(profile.card_types)
+                                          if fold(w) != group.key))
     for column in ("type", "tags", "name"):
         partial = _partial_hint(deck, column, deck.synonyms.equivalents(column, group.text), whole_word=True)
         if partial:
