@@ -86,6 +86,7 @@ from deckstat.cli.options import (
     simulation_note,
     stdout,
     user_errors,
+    warn,
 )
 from deckstat.cli.progress import showing
 from deckstat.errors import DeckstatError
@@ -126,11 +127,8 @@ def _notes(result, profile, p_keep: float | None = None) -> list[str]:
 
 
 def _warn(lines) -> None:
-    """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json."""
-    from deckstat.cli.terminal import safe_text
-
-    for line in lines:
-        typer.echo(safe_text(tr("warning: {message}", message=line)), err=True)
+    """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json (see :func:`warn`)."""
+    warn(lines)
 
 
 def _cards(n: int) -> str:
