@@ -253,8 +253,9 @@ def odds(
             result = deckstat.odds(loaded, profile, event, **_known_turns(turns, draws), seat=seat.value,
                                    zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision, exact), allow_absent=allow_absent,
-                                   known=described, priority=priority)
+                                   method=method(simulate, trials, precision, exact), n_trials=trials,
+                                   precision=precision, allow_absent=allow_absent, known=described,
+                                   priority=priority)
             draw(plot, "plot_odds", result)
             emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
                  lambda: [tables.odds_table(result.table)])

@@ -216,9 +216,9 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
                                "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
     if known is not None:
-        known_cards.check_known_question(method=method if n_trials is None else "simulate", keep=keep,
-                                         mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                                         resource=resource, zone=zone, priority=priority)
+        known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
+                                         mulligan_limit=mulligan_limit, resource=resource, zone=zone,
+                                         priority=priority, n_trials=n_trials)
     for text in texts:
         if known is not None:
             if not allow_absent:
