@@ -299,7 +299,15 @@ class Profile:
         if len(self.parts) == 1:
             return deck
         part = self.part()
-        return deck.part(part.aliases, label=part.name)
+        drawn = deck.part(part.aliases, label=part.name)
+        if drawn.size == 0 and deck.size > 0:
+            # Every question about it would fail on its groups, far from the cause: the 'deck' column's values.
+            found = sorted({str(v) for v in deck.cards["deck"] if isinstance(v, str) and v.strip()})
+            raise DeckstatError(tr("no card's 'deck' value is {values}, so the {label} deck drawn from is empty; the "
+                                   "column holds {found}", values=" or ".join(repr(a) for a in part.aliases),
+                                   label=part.name, found=", ".join(repr(v) for v in found) or tr("nothing")),
+                                source=deck.source, column="deck")
+        return drawn
 
     def part(self, part_id: str | None = None) -> DeckPart:
         """Return the deck part ``part_id`` (default: the part drawn from)."""
