@@ -714,6 +714,17 @@ class CardIndex:
         return chosen[0], count
 
 
+def _refuse_card_csv(text: str, source: str) -> None:
+    """Refuse a card CSV given as a decklist: its header would be read as an unknown card named 'name,count,…'."""
+    first = next((line.strip() for line in text.splitlines()
+                  if line.strip() and not line.strip().startswith(("#", "//"))), "")
+    for delimiter in _DELIMITERS:
+        fields = [f.strip() for f in next(csv.reader([first], delimiter=delimiter), [])]
+        if len(fields) >= 2 and "name" in (canonical_column(f) for f in fields):
+            raise DeckstatError(tr("is a card file (its first line is the header {header!r}), not a text decklist; "
+                                   "give it without {option}", header=first, option=param("pool")), source=source)
+
+
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     """Load a plain-text decklist resolved against a card pool.
 
@@ -748,6 +759,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     index = CardIndex(pool_deck)
     notes: list[str] = []
     text = _read_text(path, notes)
+    _refuse_card_csv(text, source)
     _publish(notes)
     entries: list[tuple[int, int, str | None]] = []
     section: str | None = None
