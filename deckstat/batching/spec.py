@@ -815,6 +815,11 @@ def _check_task(question: str, decks: list, profile, params: dict) -> None:
             drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
             check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
                          allow_absent=True)
+            counts = params.get("counts") or ()
+            too_many = [count for count in ([counts] if isinstance(counts, int) else counts) if count > drawn.size]
+            if too_many:  # refused now rather than by the task; the copy limits are left to the task
+                raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
+                                       count=too_many[0], group=group, size=drawn.size))
         prepare(decks[0], profile, list(params.get("event", ())), keep=rules["keep"], mulligan=rules["mulligan"],
                 allow_absent=True)
     elif question == "deckout":
