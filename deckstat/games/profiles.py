@@ -543,6 +543,13 @@ def _parse_rule(data: object, where: str) -> Rule:
         raise DeckstatError(tr("unknown rule kind {kind!r}; expected one of {choices}", kind=kind,
                                choices=", ".join(RULE_KINDS)) + suggest(kind, RULE_KINDS), source=where)
     _check_translated_keys(data, ("text",), where)
+    keys = ("kind", "text", "source", "id", "level", *(key for key, _, _ in _RULE_PARAMS[kind]))
+    for key in data:
+        base, _, lang = str(key).rpartition("_")
+        if key not in keys and not (base and lang in TRANSLATED):
+            # Left out, a misspelt 'mx' would silently be no limit at all.
+            raise DeckstatError(tr("a {kind!r} rule has no key {key!r}; its keys are {keys}", kind=kind, key=key,
+                                   keys=", ".join(keys)) + suggest(str(key), keys), source=where)
     text = _text(data, "text", where)
     source = _require(data, "source", str, where, "")
     rule_id = _require(data, "id", str, where, kind)
@@ -607,6 +614,7 @@ def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
                                     source=part_where)
             seen_aliases[fold(alias)] = part_id
         _check_translated_keys(part, ("name",), part_where)
+        _refuse_unknown_keys(part, {"id", "name", "aliases", "rules"}, part_where)
         parts.append(DeckPart(part_id, _text(part, "name", part_where, part_id), aliases, rules))
     return parts
 
