@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-from deckstat.deck import MAX_COPIES
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
@@ -31,6 +30,7 @@ from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
     DECKOUT_RULES,
     DRAW_STEPS,
+    MAX_COPIES,
     MAX_MULLIGANS,
     MAX_REDEALS,
     MULLIGAN_RULES,
