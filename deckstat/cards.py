@@ -45,6 +45,8 @@ _FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
 _DELIMITERS = (",", ";", "\t")
+#: Excel's first line naming the delimiter (``sep=;``), written by its exports and read by it, not data.
+_EXCEL_SEP = re.compile(r"\Asep=([,;\t]) *(?:\r\n|\r|\n)", re.IGNORECASE)
 #: Names of the rows spreadsheets add under a deck to sum it up (compared with :func:`fold`).
 TOTAL_ROW_NAMES = {"total", "totaux", "sous-total", "sous total", "total general", "grand total", "somme", "sum"}
 #: Integers beyond this magnitude are not exact as floats; such a column stays float.
@@ -107,6 +109,12 @@ def _decode(raw: bytes, source: str, notes: list[str]) -> str:
         except UnicodeDecodeError as exc:
             raise DeckstatError(tr("starts as UTF-16 text but byte {offset} is not UTF-16; save it as UTF-8",
                                    offset=exc.start + 1), source=source) from None
+    bomless = _bomless_utf16(raw)
+    if bomless:
+        try:
+            return raw.decode(bomless)
+        except UnicodeDecodeError:
+            pass  # not UTF-16 after all: refused as binary below
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -126,6 +134,26 @@ def _decode(raw: bytes, source: str, notes: list[str]) -> str:
     notes.append(tr("{source}: read as Windows text (cp1252), not UTF-8; if accents look wrong, save the file as "
                     "UTF-8 (Excel: \"CSV UTF-8\")", source=source))
     return text
+
+
+def _bomless_utf16(raw: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for UTF-16 text written without a byte order mark, else ``None``.
+
+    Some exporters write UTF-16 without its mark; read as UTF-8 it holds a NUL
+    byte after (or before) every ASCII character, and would be refused as a
+    binary file. A card file is mostly Latin-1 text, whose characters all have
+    a zero high byte: nine pairs in ten at least (fewer is a UTF-16 part pasted
+    next to another encoding, or a binary file).
+    """
+    if len(raw) < 4 or len(raw) % 2:
+        return None
+    even_zeros, odd_zeros = raw[0::2].count(0), raw[1::2].count(0)
+    pairs = len(raw) // 2
+    if odd_zeros >= 0.9 * pairs and even_zeros == 0:
+        return "utf-16-le"
+    if even_zeros >= 0.9 * pairs and odd_zeros == 0:
+        return "utf-16-be"
+    return None
 
 
 def _is_utf8(line: bytes) -> bool:
@@ -239,8 +267,11 @@ def read_card_csv(path: str | Path) -> Deck:
     source = str(path)
     notes: list[str] = []
     text = _read_text(path, notes)
-    delimiter = _sniff_delimiter(text)
+    excel_sep = _EXCEL_SEP.match(text)
+    delimiter = excel_sep.group(1) if excel_sep else _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    if excel_sep:
+        next(reader)  # the line names the delimiter and is no header; reader.line_num still counts it
     try:
         header: list[str] = []
         while not any(h.strip() for h in header):  # skip blank lines above the header
@@ -310,6 +341,9 @@ def read_card_csv(path: str | Path) -> Deck:
     for ln, row in zip(row_lines, rows):
         if not row[name_idx].strip():
             raise DeckstatError(tr("empty card name"), source=source, line=ln, column=header[name_idx])
+        if not clean_name(row[name_idx]):
+            raise DeckstatError(tr("the card name {name!r} is only invisible characters or spaces",
+                                   name=row[name_idx].strip()), source=source, line=ln, column=header[name_idx])
     _refuse_total_row(rows, row_lines, name_idx, count_idx, source, header)
     decimal_comma = delimiter != ","
     columns: dict[str, list[object]] = {}
@@ -701,6 +735,17 @@ class CardIndex:
         return chosen[0], count
 
 
+def _refuse_card_csv(text: str, source: str) -> None:
+    """Refuse a card CSV given as a decklist: its header would be read as an unknown card named 'name,count,…'."""
+    first = next((line.strip() for line in text.splitlines()
+                  if line.strip() and not line.strip().startswith(("#", "//"))), "")
+    for delimiter in _DELIMITERS:
+        fields = [f.strip() for f in next(csv.reader([first], delimiter=delimiter), [])]
+        if len(fields) >= 2 and "name" in (canonical_column(f) for f in fields):
+            raise DeckstatError(tr("is a card file (its first line is the header {header!r}), not a text decklist; "
+                                   "give it without {option}", header=first, option=param("pool")), source=source)
+
+
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     """Load a plain-text decklist resolved against a card pool.
 
@@ -735,6 +780,7 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     index = CardIndex(pool_deck)
     notes: list[str] = []
     text = _read_text(path, notes)
+    _refuse_card_csv(text, source)
     _publish(notes)
     entries: list[tuple[int, int, str | None]] = []
     section: str | None = None

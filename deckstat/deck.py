@@ -24,11 +24,10 @@ from deckstat.events import (
 from deckstat.i18n import number, tr
 from deckstat.schema import PRINTING_COLUMNS, WHOLE_NUMBER_COLUMNS, canonical_column, printing_key, printing_labels
 from deckstat.synonyms import NONE, Synonyms
+from deckstat.terms import MAX_COPIES
 from deckstat.text import clean_name, fold, format_number, suggest
 
 LIST_SEPARATOR = ";"
-#: Copies of one card beyond this are a typo, not a deck.
-MAX_COPIES = 10_000
 #: The card that stands for the rest of a deck described by counts (:meth:`Deck.from_counts`).
 OTHER_CARDS = "other"
 #: Characters a group name of :meth:`Deck.from_counts` may not hold: they separate or build expressions and paths.

@@ -22,8 +22,10 @@ from deckstat.text import fold, fold_key, format_number
 #: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
+    # An unrecognised count header would make its column an attribute and every row one copy, without a word.
     "count": ("count", "quantite", "quantites", "qte", "qtes", "qty", "quantity", "amount", "nombre", "nb",
-              "nbexemplaires", "nombredexemplaires", "exemplaires", "exemplaire", "copies", "x"),
+              "exemplaires", "exemplaire", "nombredexemplaires", "nbexemplaires", "nbdexemplaires", "copies",
+              "copie", "x"),
     # The collector number printed on the card: text (``2A``, ``S181``, ``16/55``), never the quantity.
     "number": ("number", "no", "n°", "nr", "num", "numero", "#", "cardnumber", "cardno", "collectornumber",
                "collectorno", "setnumber", "numerodecarte", "numerodelacarte", "n°decarte", "n°carte",

@@ -42,6 +42,12 @@ MULLIGAN_WORDS = {
 #: Mulligans a ``pokemon`` rule allows unless told otherwise: the rules set no limit, and a hand that fails the
 #: keep rule 100 times in a row is rare enough to leave out (the last hand is kept; see docs/mulligans.md).
 REDEAL_LIMIT = 100
+#: Copies of one card beyond this are a typo, not a deck; no hand, draw or turn count goes beyond it either.
+MAX_COPIES = 10_000
+#: The most mulligans a ``pokemon`` rule may be given (a profile's or ``mulligan_limit=``).
+MAX_REDEALS = 10_000
+#: The most mulligans any other rule may be given: more than any hand size (London hands are empty by then).
+MAX_MULLIGANS = 100
 
 DECKOUT_RULES = {
     "lose_on_failed_draw": N_("a player who must draw from an empty deck loses"),

@@ -143,3 +143,19 @@ def test_a_block_dealt_in_parts_agrees_with_the_exact_engine(monkeypatch):
     assert min(len(parts) for parts in sizes) > 10
     tolerance = z_for(len(exact)) * np.sqrt(exact * (1 - exact) / n_trials)
     assert (np.abs(parted - exact) <= tolerance).all()
+
+
+def test_a_bottom_mulligan_hand_that_runs_past_a_small_deck_takes_the_bottomed_cards():
+    # 1 Terrain and 5 Personnages, keep only five Personnages: a first hand holding the Terrain (5 in 6) goes under
+    # the deck and the second hand is the sixth card (a Personnage) and 4 of the 5 bottomed ones, the Terrain
+    # among them 4 times in 5. P(Terrain in the kept hand) = 1/6 * 0 + 5/6 * 4/5 = 2/3, as the exact engine says.
+    deck = deckstat.Deck.from_table([{"name": "T", "count": 1, "type": "Terrain"},
+                                     {"name": "P", "count": 5, "type": "Personnage"}])
+    exact = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0], seat="first", zone="hand",
+                          keep="Personnage>=5", method="exact")
+    assert float(exact.table["p"].iloc[0]) == pytest.approx(2 / 3)
+    n = 40_000
+    simulated = deckstat.odds(deck, "wankul", "Terrain>=1", turns=[0], seat="first", zone="hand",
+                              keep="Personnage>=5", method="simulate", n_trials=n, rng=20261201)
+    p = float(simulated.table["p"].iloc[0])
+    assert abs(p - 2 / 3) <= z_for(1) * np.sqrt(2 / 3 * 1 / 3 / n), p

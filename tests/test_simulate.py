@@ -97,7 +97,8 @@ def random_question(draw):
     mulligan = "bottom" if keep and size >= set_aside + 2 * hand_size else "none"
     drawable = size - set_aside - hand_size
     turns = sorted(set(draw(st.lists(st.integers(0, drawable), min_size=1, max_size=4))))
-    zone = draw(st.sampled_from(["seen", "hand", "set_aside", "bottom"]))
+    # No set_aside zone without set-aside cards: odds refuses it, as an always-empty zone.
+    zone = draw(st.sampled_from(["seen", "hand", "bottom"] + (["set_aside"] if set_aside else [])))
     seat = draw(st.sampled_from(["first", "second"]))
     profile = make_profile(hand_size=hand_size, set_aside=set_aside, mulligan=mulligan,
                            keep=keep if mulligan == "bottom" else None, first=draw(st.integers(0, 1)))

@@ -48,7 +48,7 @@ from deckstat.engines.runner import (
 )
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import tr
-from deckstat.present.files import TEMPORARY_PREFIX, atomic_write
+from deckstat.present.files import TEMPORARY_PREFIX, atomic_write, write_error
 from deckstat.present.spreadsheet import PLAIN, csv_bytes, spreadsheet_dialect
 from deckstat.results import Result
 
@@ -435,6 +435,13 @@ def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) 
         for name in (MANIFEST, JOURNAL, RESULTS_CSV, RESULTS_PARQUET):
             (folder / name).unlink(missing_ok=True)
         return None
+    # Results with no run to go with them (another program's, or a run whose manifest was deleted) would be
+    # deleted when the run starts: only --overwrite may do that.
+    results = [name for name in (RESULTS_CSV, RESULTS_PARQUET) if (folder / name).exists()]
+    if results and not exists:
+        raise DeckstatError(tr("{folder} holds {file} already, from no run deckstat can resume; {overwrite} to "
+                               "replace it, or another {out} folder", folder=folder, file=results[0],
+                               overwrite=param("overwrite"), out=param("out")))
     if exists and not resume:
         raise DeckstatError(tr("{folder} holds a run already; add {resume} to finish it, or {overwrite} to start "
                                "again", folder=folder, resume=param("resume"), overwrite=param("overwrite")))
@@ -541,7 +548,10 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
             "status": "running", "tasks": [],
         }
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise write_error(exc, folder) from None
             for name in (RESULTS_CSV, RESULTS_PARQUET):
                 (folder / name).unlink(missing_ok=True)
             for stale in folder.glob(f"{TEMPORARY_PREFIX}*"):

@@ -47,6 +47,8 @@ from deckstat.batching.tasks import (
     cached_profile,
     result_tables,
 )
+from deckstat.deck import MAX_COPIES
+from deckstat.engines.runner import check_trials
 from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
@@ -384,7 +386,8 @@ def _terrain_turns(value: object) -> int | str:
         return "never"
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
-    return check_whole(value, "terrain_turns", minimum=1) if not isinstance(value, str) else value
+    return check_whole(value, "terrain_turns", minimum=1, maximum=MAX_COPIES) if not isinstance(value, str) \
+        else value
 
 
 def _seat(value: object) -> str:
@@ -417,11 +420,12 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "policy": lambda value: check_choice(value, "policy", tuple(POLICIES)),
     "drought_order": lambda value: check_choice(value, "drought_order", tuple(DROUGHT_ORDERS)),
     "mulligan_limit": lambda value: check_whole(value, "mulligan_limit", minimum=1),
-    "max_turn": lambda value: check_whole(value, "max_turn"),
+    "max_turn": lambda value: check_whole(value, "max_turn", maximum=MAX_COPIES),
     "target_turn": lambda value: check_whole(value, "target_turn"),
     "flood": lambda value: check_whole(value, "flood", minimum=1),
-    "trials": lambda value: parse_count(value, "trials", minimum=1),
-    "max_trials": lambda value: parse_count(value, "max_trials", minimum=1),
+    # Bounded here as the questions bound them, so that 1e18 trials stop the spec, not its task at run time.
+    "trials": lambda value: check_trials(parse_count(value, "trials", minimum=1), "trials"),
+    "max_trials": lambda value: check_trials(parse_count(value, "max_trials", minimum=1), "max_trials"),
     "precision": _number("precision", check_half_width),
     "target": _number("target", check_probability),
     "terrain_turns": _terrain_turns,
@@ -601,7 +605,9 @@ class _Parser:
             resolved = []
             for text in texts:
                 path = self.base_dir / text
-                resolved.append(str(path.resolve()) if looks_like_file(text) and path.is_file() else text)
+                if looks_like_file(text) and not path.is_file():  # refused now, not when its task runs
+                    raise DeckstatError(tr("no such file"), source=str(path))
+                resolved.append(str(path.resolve()) if looks_like_file(text) else text)
             pairs[zone] = pairs.get(zone, ()) + tuple(resolved)
         return tuple(sorted(pairs.items()))
 
@@ -658,8 +664,11 @@ class _Parser:
         for default_name, value in defaults.items():
             if default_name in given or default_name not in parameters:
                 continue
-            # A question that sets trials or precision itself does not inherit the other as a default.
+            # A question that sets trials or precision itself does not inherit the other as a default; one with
+            # known cards is exact and inherits neither.
             if default_name in ("trials", "precision") and given & {"trials", "precision"}:
+                continue
+            if default_name in ("trials", "precision", "max_trials") and "known" in given:
                 continue
             fixed[default_name] = value
         chosen = self.deck_labels(f"{key}.decks", entry["decks"], decks) if "decks" in entry else [
@@ -806,6 +815,11 @@ def _check_task(question: str, decks: list, profile, params: dict) -> None:
             drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
             check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
                          allow_absent=True)
+            counts = params.get("counts") or ()
+            too_many = [count for count in ([counts] if isinstance(counts, int) else counts) if count > drawn.size]
+            if too_many:  # refused now rather than by the task; the copy limits are left to the task
+                raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
+                                       count=too_many[0], group=group, size=drawn.size))
         prepare(decks[0], profile, list(params.get("event", ())), keep=rules["keep"], mulligan=rules["mulligan"],
                 allow_absent=True)
     elif question == "deckout":

@@ -87,6 +87,7 @@ from deckstat.cli.options import (
     simulation_note,
     stdout,
     user_errors,
+    warn,
 )
 from deckstat.cli.progress import showing
 from deckstat.errors import DeckstatError
@@ -128,11 +129,8 @@ def _notes(result, profile, p_keep: float | None = None) -> list[str]:
 
 
 def _warn(lines) -> None:
-    """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json."""
-    from deckstat.cli.terminal import safe_text
-
-    for line in lines:
-        typer.echo(safe_text(tr("warning: {message}", message=line)), err=True)
+    """Print ``warning: …`` lines on stderr, where they do not mix with --format csv or json (see :func:`warn`)."""
+    warn(lines)
 
 
 def _cards(n: int) -> str:
@@ -257,8 +255,9 @@ def odds(
             result = deckstat.odds(loaded, profile, event, **_known_turns(turns, draws), seat=seat.value,
                                    zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
                                    mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision, exact), allow_absent=allow_absent,
-                                   known=described, priority=priority)
+                                   method=method(simulate, trials, precision, exact), n_trials=trials,
+                                   precision=precision, allow_absent=allow_absent, known=described,
+                                   priority=priority)
             draw(plot, "plot_odds", result)
             emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
                  lambda: [tables.odds_table(result.table)])
@@ -925,7 +924,8 @@ def compare(
                                       method=method(simulate, trials, exact=exact), paired=not unpaired,
                                       n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
                                       with_deckout=with_deckout,
-                                      ratio_counts=parse_counts(ratio_range) if ratio_range is not None else None,
+                                      ratio_counts=None if ratio_range is None else parse_counts(ratio_range,
+                                                                                                 "--ratio"),
                                       allow_absent=allow_absent, known=described,
                                       priority=priority)
         draw(plot, "plot_compare", result)

@@ -531,6 +531,8 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
 
     pending: list[tuple[object, Path]] = []
     token = _figures.set(pending) if _figures.get() is None else None  # the outermost block saves them
+    warned: list[str] = []
+    warn_token = _warnings.set(warned) if _warnings.get() is None else None  # and prints the warnings
     failed = True
     with collect_notes() as load_notes:
         try:
@@ -553,8 +555,35 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
             if token is not None:
                 _figures.reset(token)
                 _close_figures(pending)
+            if warn_token is not None:
+                _warnings.reset(warn_token)
+                for line in warned if not failed else ():
+                    typer.echo(line, err=True)
             for note in dict.fromkeys(load_notes) if not failed else ():
                 typer.echo(safe_text(tr("note: {note}", note=note)), err=True)
+
+
+#: The warnings of the running command, printed when its :func:`user_errors` block ends well.
+_warnings: ContextVar[list[str] | None] = ContextVar("deckstat_warnings", default=None)
+
+
+def warn(lines) -> None:
+    """Print ``warning: …`` lines on stderr once the command has done its work.
+
+    Inside :func:`user_errors` they wait for its block to end well: a command
+    that fails prints its one ``error:`` line alone (the error says what is
+    wrong; a warning that the file holds another game's cards comes with an
+    answer, not with a refusal). Outside, they are printed at once.
+    """
+    from deckstat.cli.terminal import safe_text
+
+    pending = _warnings.get()
+    for line in lines:
+        text = safe_text(tr("warning: {message}", message=line))
+        if pending is None:
+            typer.echo(text, err=True)
+        else:
+            pending.append(text)
 
 
 #: The figures drawn by the running command, with their files, saved when its :func:`user_errors` block ends.
@@ -588,11 +617,14 @@ def parse_turns(text: str) -> list[int]:
     return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
 
 
-def parse_counts(text: str) -> list[int]:
-    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts."""
+def parse_counts(text: str, option: str = "--range") -> list[int]:
+    """Parse ``--range`` (``"8-20"``, ``"10"`` or ``"8,10,12-14"``) into sorted resource counts.
+
+    ``option`` is the flag the errors name (compare's ``--ratio`` takes the same ranges).
+    """
     from deckstat._validate import parse_ranges
 
-    return parse_ranges(text, option="--range", noun="count", example="8-14", limit=100_000)
+    return parse_ranges(text, option=option, noun="count", example="8-14", limit=100_000)
 
 
 def method(simulate: bool, trials: int | None = None, precision: float | None = None, exact: bool = False) -> str:

@@ -481,7 +481,11 @@ def _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, 
              "set_aside": base - prefix[:, 0]}
     offset = select([prefix[:, start] for start in starts])
     if "hand" in zones:
-        dealt["hand"] = select([prefix[:, start + hand_size] for start in starts]) - offset
+        # A hand that runs past the deck's last card goes on with the hands bottomed before it, as draws do.
+        ends = [start + hand_size for start in starts]
+        wrapped = [set_aside + min(max(end - n_cards, 0), k * hand_size) for k, end in enumerate(ends)]
+        dealt["hand"] = select([prefix[:, min(end, length)] + prefix[:, wrap] - base
+                                for end, wrap in zip(ends, wrapped)]) - offset
     wraps = set_aside + (limit + 1) * hand_size + max_draws > n_cards
     if "seen" in zones and not wraps:
         seen = np.empty((prefix.shape[0], max_draws + 1, n_trials), dtype=np.int16)

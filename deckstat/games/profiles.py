@@ -30,6 +30,9 @@ from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
     DECKOUT_RULES,
     DRAW_STEPS,
+    MAX_COPIES,
+    MAX_MULLIGANS,
+    MAX_REDEALS,
     MULLIGAN_RULES,
     MULLIGAN_WORDS,
     REDEAL_LIMIT,
@@ -296,7 +299,15 @@ class Profile:
         if len(self.parts) == 1:
             return deck
         part = self.part()
-        return deck.part(part.aliases, label=part.name)
+        drawn = deck.part(part.aliases, label=part.name)
+        if drawn.size == 0 and deck.size > 0:
+            # Every question about it would fail on its groups, far from the cause: the 'deck' column's values.
+            found = sorted({str(v) for v in deck.cards["deck"] if isinstance(v, str) and v.strip()})
+            raise DeckstatError(tr("no card's 'deck' value is {values}, so the {label} deck drawn from is empty; the "
+                                   "column holds {found}", values=" or ".join(repr(a) for a in part.aliases),
+                                   label=part.name, found=", ".join(repr(v) for v in found) or tr("nothing")),
+                                source=deck.source, column="deck")
+        return drawn
 
     def part(self, part_id: str | None = None) -> DeckPart:
         """Return the deck part ``part_id`` (default: the part drawn from)."""
@@ -443,12 +454,16 @@ def _require_strings(data: dict, key: str, where: str, default: object = ...):
     return value
 
 
-def _require_count(data: dict, key: str, where: str, default: object = ..., *, least: int = 0):
-    """An integer of at least ``least`` (hand sizes, draws, rule bounds)."""
+def _require_count(data: dict, key: str, where: str, default: object = ..., *, least: int = 0,
+                   most: int | None = None):
+    """An integer from ``least`` to ``most`` (hand sizes, draws, rule bounds)."""
     value = _require(data, key, int, where, default)
     if key in data and value < least:
         raise DeckstatError(tr("{key!r} must be at least {least}, got {value!r}", key=key, least=least, value=value),
                             source=where)
+    if key in data and most is not None and value > most:
+        raise DeckstatError(tr("{key!r} must be at most {most}, got {value!r}", key=key, most=number(most),
+                               value=value), source=where)
     return value
 
 
@@ -477,14 +492,19 @@ _DECK_KEYS = ("id", "name", "aliases", "rules")
 _RULE_KEYS = ("kind", "text", "source", "id", "level")
 
 
-def _refuse_unknown_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
-    """Refuse a key this table does not read: a misspelt ``hand_sise`` would otherwise be ignored without a word."""
+def _refuse_unknown_keys(data: dict, keys: tuple[str, ...], where: str, *, rule: str | None = None) -> None:
+    """Refuse a key this table does not read: a misspelt ``hand_sise`` would otherwise be ignored without a word.
+
+    ``rule`` is the kind of the rule the table describes, named in the message (its keys depend on it).
+    """
     for name in data:
         base, _, lang = str(name).rpartition("_")
         if name in keys or (lang in TRANSLATED and base in keys):
             continue
-        raise DeckstatError(tr("unknown key {key!r}; this table reads {keys}", key=name,
-                               keys=", ".join(repr(k) for k in keys)) + suggest(str(name), list(keys)), source=where)
+        listed = ", ".join(repr(k) for k in keys)
+        message = (tr("a {kind!r} rule has no key {key!r}; its keys are {keys}", kind=rule, key=name, keys=listed)
+                   if rule else tr("unknown key {key!r}; this table reads {keys}", key=name, keys=listed))
+        raise DeckstatError(message + suggest(str(name), list(keys)), source=where)
 
 
 def _translation(data: dict, key: str, lang: str, kind: type, where: str):
@@ -540,7 +560,7 @@ def _parse_rule(data: object, where: str) -> Rule:
         raise DeckstatError(tr("unknown rule kind {kind!r}; expected one of {choices}", kind=kind,
                                choices=", ".join(RULE_KINDS)) + suggest(kind, RULE_KINDS), source=where)
     _check_translated_keys(data, ("text",), where)
-    _refuse_unknown_keys(data, (*_RULE_KEYS, *(key for key, _, _ in _RULE_PARAMS[kind])), where)
+    _refuse_unknown_keys(data, (*_RULE_KEYS, *(key for key, _, _ in _RULE_PARAMS[kind])), where, rule=kind)
     text = _text(data, "text", where)
     source = _require(data, "source", str, where, "")
     rule_id = _require(data, "id", str, where, kind)
@@ -694,13 +714,14 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     _refuse_unknown_keys(data, _TOP_KEYS, where)
     _refuse_unknown_keys(play, _PLAY_KEYS, pwhere)
     parts = _parse_parts(_require(data, "decks", list, where), where)
-    hand_size = _require_count(play, "hand_size", pwhere)
-    set_aside = _require_count(play, "set_aside", pwhere, 0)
+    hand_size = _require_count(play, "hand_size", pwhere, most=MAX_COPIES)
+    set_aside = _require_count(play, "set_aside", pwhere, 0, most=MAX_COPIES)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
     if mulligan not in MULLIGAN_RULES:
         raise _choice_error("mulligan", mulligan, MULLIGAN_RULES, pwhere)
     mulligan_limit = _require_count(play, "mulligan_limit", pwhere, 0 if mulligan == "none" else
-                                    REDEAL_LIMIT if mulligan == "pokemon" else 1)
+                                    REDEAL_LIMIT if mulligan == "pokemon" else 1,
+                                    most=MAX_REDEALS if mulligan == "pokemon" else MAX_MULLIGANS)
     if mulligan != "none" and mulligan_limit < 1:
         raise DeckstatError(tr("'mulligan_limit' must be at least 1 with mulligan = {mulligan!r}, got {limit}",
                                mulligan=mulligan, limit=mulligan_limit), source=pwhere)
@@ -715,8 +736,8 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     first = _require(play, "first_turn_draw", dict, pwhere)
     _refuse_unknown_keys(first, SEATS, f"{pwhere} first_turn_draw")
     for seat in SEATS:
-        _require_count(first, seat, f"{pwhere} first_turn_draw")
-    draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1)
+        _require_count(first, seat, f"{pwhere} first_turn_draw", most=MAX_COPIES)
+    draws_per_turn = _require_count(play, "draws_per_turn", pwhere, 1, most=MAX_COPIES)
     deckout = _require(play, "deckout", str, pwhere, "lose_on_failed_draw")
     if deckout not in DECKOUT_RULES:
         raise _choice_error("deckout", deckout, DECKOUT_RULES, pwhere)
@@ -783,13 +804,18 @@ def load_profile_file(path: str | Path) -> Profile:
     """Load a profile from a TOML file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        # TOML is UTF-8; a profile saved by a Windows editor in cp1252 fails on its first accent.
+        raise DeckstatError(tr("not UTF-8 text (byte {offset}); save the profile as UTF-8", offset=exc.start + 1),
+                            source=str(path), line=raw[:exc.start].count(b"\n") + 1) from None
     except FileNotFoundError:
         raise DeckstatError(tr("profile file not found"), source=str(path)) from None
     except OSError as exc:
         raise DeckstatError(tr("cannot read the profile file ({reason})", reason=exc.strerror or exc),
                             source=str(path)) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
     return parse_profile(data, where=str(path))
 

@@ -55,16 +55,21 @@ from deckstat.events import (
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, number, tr, trn
 from deckstat.schema import canonical_column
-from deckstat.terms import FIXED_ZONES, METHODS, MOST_CHUNK, MULLIGAN_RULES, REDEAL_LIMIT, ZONES
+from deckstat.terms import (
+    FIXED_ZONES,
+    MAX_MULLIGANS,
+    MAX_REDEALS,
+    METHODS,
+    MOST_CHUNK,
+    MULLIGAN_RULES,
+    REDEAL_LIMIT,
+    ZONES,
+)
 from deckstat.text import fold, suggest
 
 #: Mulligan rules that choose cards by the needs policy (London's bottom cards, Vancouver's scry, Hearthstone's
 #: replaced cards), and so read the resource group.
 RESOURCE_MULLIGANS = ("london", "vancouver", "free", "hearthstone")
-#: The most mulligans a ``pokemon`` rule may be given.
-MAX_REDEALS = 10_000
-#: The most mulligans any other rule may be given: more than any hand size (London hands are empty by then).
-MAX_MULLIGANS = 100
 #: ``method="auto"`` uses the exact engine when its predicted time and peak memory stay within these
 #: (:mod:`deckstat.engines.cost`): beyond, simulating is faster at the default trial counts.
 AUTO_EXACT_SECONDS = 1.0
@@ -252,7 +257,9 @@ def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> 
         values = column_values(deck, column)
         if values:
             message += tr(listing, values=_listed(values))
-    message += suggest(group.text, sorted(deck.known_words() | set(profile.card_types)))
+    # Never the group itself back: a card type of the game that the deck lacks would be suggested for itself.
+    message += suggest(group.text, sorted(w for w in deck.known_words() | set(profile.card_types)
+                                          if fold(w) != group.key))
     for column in ("type", "tags", "name"):
         partial = _partial_hint(deck, column, deck.synonyms.equivalents(column, group.text), whole_word=True)
         if partial:
@@ -873,6 +880,13 @@ def check_zone(zone: object) -> str:
     return check_choice(zone, "zone", ZONES)
 
 
+def refuse_empty_zone(profile: Profile, zone: str) -> None:
+    """Refuse ``set_aside`` for a game that sets no card aside: every event on it would get a confident 0 or 1."""
+    if zone == "set_aside" and not profile.set_aside:
+        raise DeckstatError(tr("{game} sets no card aside, so {option} set_aside is always empty", game=profile.name,
+                               option=param("zone")))
+
+
 def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
               turns_name: str = "turns") -> tuple[list[int], dict[str, list[int]]]:
     """The turns reported and, per seat, the cards drawn after the opening hand by each of them.
@@ -882,6 +896,7 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
     last turn it can.
     """
     profile = setup.profile
+    refuse_empty_zone(profile, zone)
     turn_list = [0] if zone in FIXED_ZONES else check_turns(turns, turns_name)
     seats = check_seats(seat)
     drawable = setup.drawable()

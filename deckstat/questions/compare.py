@@ -216,9 +216,9 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
                                "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
     if known is not None:
-        known_cards.check_known_question(method=method if n_trials is None else "simulate", keep=keep,
-                                         mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                                         resource=resource, zone=zone, priority=priority)
+        known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
+                                         mulligan_limit=mulligan_limit, resource=resource, zone=zone,
+                                         priority=priority, n_trials=n_trials)
     for text in texts:
         if known is not None:
             if not allow_absent:
@@ -241,13 +241,13 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         if not allow_absent:
             check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
                          resource=resource, scope="any deck compared")
-        picks = [pick_method(s, method, cost=functools.partial(_odds_cost, s, turns, seat, zone))
-                 for s in setups]
+        picks = [_naming(name, pick_method, s, method, cost=functools.partial(_odds_cost, s, turns, seat, zone))
+                 for s, name in zip(setups, names)]
         chosen = "exact" if all(m == "exact" for m, _ in picks) else "simulate"
         reasons += [tr("{place}: {message}", place=name, message=r) for name, (_, r) in zip(names, picks) if r]
         if chosen == "exact":
-            frames = [odds(d, profile, text, turns=turns, seat=seat, zone=zone, method="exact", allow_absent=True,
-                           **common).table for d in decks]
+            frames = [_naming(name, odds, d, profile, text, turns=turns, seat=seat, zone=zone, method="exact",
+                              allow_absent=True, **common).table for d, name in zip(decks, names)]
             table = _exact_differences(frames, names)
             provenance = dict(setups[0].provenance)
         else:
@@ -283,6 +283,14 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
                          odds=pd.concat(odds_tables, ignore_index=True)[
                              known_cards.KNOWN_COLUMNS if known is not None else ODDS_COLUMNS], cards=cards,
                          deckout=deckout_table, ratio=ratio_table, provenance=provenance)
+
+
+def _naming(name: str, function, *args, **kwargs):
+    """``function(*args, **kwargs)``, its :class:`DeckstatError` naming deck ``name`` (which of those compared)."""
+    try:
+        return function(*args, **kwargs)
+    except DeckstatError as exc:
+        raise exc.prefixed(tr("{deck}: ", deck=name)) from None
 
 
 def _odds_cost(setup: Setup, turns, seat: str, zone: str) -> Cost:

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_choice, check_deck, check_optional_whole
+from deckstat._validate import check_choice, check_deck, check_optional_whole, check_whole
 from deckstat._version import __version__
-from deckstat.deck import Deck
+from deckstat.deck import MAX_COPIES, Deck
 from deckstat.engines import runner
 from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_task
 from deckstat.errors import DeckstatError, param
@@ -89,7 +89,10 @@ def _terrain_turns(value: object, profile: Profile) -> int | None:
     if isinstance(value, str):
         raise DeckstatError(tr("{name} must be a whole number of at least 1 or 'never', got {value!r}",
                                name=param("terrain_turns"), value=value))
-    return check_optional_whole(value, "terrain_turns", minimum=1)
+    turns = check_optional_whole(value, "terrain_turns", minimum=1)
+    if turns is not None and turns > MAX_COPIES:  # the same as never, and 10**18 would overflow the race's counters
+        check_whole(turns, "terrain_turns", minimum=1, maximum=MAX_COPIES)
+    return turns
 
 
 def _effects(deck: Deck) -> list[np.ndarray]:

@@ -49,11 +49,17 @@ _KNOWN_IN = {"hand": N_("{count} hand"), "gone": N_("{count} gone"), "set_aside"
 
 
 def check_known_question(*, method: str, keep: object, mulligan_rule: object, mulligan_limit: object,
-                         resource: object, zone: str, priority: object = None) -> None:
-    """Refuse settings that do not apply once cards are known: mulligans, simulation, the bottom zone."""
-    if method == "simulate":
+                         resource: object, zone: str, priority: object = None, n_trials: object = None,
+                         precision: object = None) -> None:
+    """Refuse settings that do not apply once cards are known: mulligans, simulation, the bottom zone.
+
+    The simulation is named by what asked for it: ``n_trials``, ``precision`` or ``method``.
+    """
+    if method == "simulate" or n_trials is not None or precision is not None:
+        option = param("n_trials") if n_trials is not None else param("precision") if precision is not None \
+            else param("method", "simulate")
         raise DeckstatError(tr("odds with known cards are exact and quick; {option} does not apply to them",
-                               option=param("method", "simulate")))
+                               option=option))
     for name, value in (("keep", keep), ("mulligan_rule", mulligan_rule), ("mulligan_limit", mulligan_limit),
                         ("resource", resource), ("priority", priority)):
         if value is not None:

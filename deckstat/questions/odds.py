@@ -24,6 +24,7 @@ from deckstat.questions._setup import (
     check_zone,
     each_event,
     pick_method,
+    refuse_empty_zone,
     turn_plan,
     zone_size,
 )
@@ -164,7 +165,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     if known is not None:
         return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
-                           zone=zone, method=method if n_trials is None and precision is None else "simulate",
+                           zone=zone, method=method, n_trials=n_trials, precision=precision,
                            keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                            resource=resource, allow_absent=allow_absent, priority=priority)
     if draws is not None:
@@ -181,16 +182,18 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     return OddsResult(table=table, summary=summary, provenance=provenance)
 
 
-def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, turns, draws, seat, zone, method, keep,
-                mulligan_rule, mulligan_limit, resource, allow_absent, priority) -> OddsResult:
+def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, turns, draws, seat, zone, method,
+                n_trials, precision, keep, mulligan_rule, mulligan_limit, resource, allow_absent,
+                priority) -> OddsResult:
     """:func:`odds` with known cards: exact, no mulligan (see :mod:`deckstat.questions.known`)."""
     known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
                                      mulligan_limit=mulligan_limit, resource=resource, zone=zone,
-                                     priority=priority)
+                                     priority=priority, n_trials=n_trials, precision=precision)
     rules = {"deck": deck, "game": game, "keep": None, "mulligan": False, "mulligan_rule": None,
              "mulligan_limit": None, "resource": None, "allow_absent": allow_absent}
 
     def answer(setup: Setup):
+        refuse_empty_zone(setup.profile, zone)
         rows = known_cards.plan(setup, turns=turns, draws=draws, seat=seat, zone=zone,
                                 turns_given=turns is not DEFAULT_TURNS)
         return known_cards.answer(setup, knowledge, zone=zone, rows=rows)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from deckstat._validate import check_events, check_whole
-from deckstat.deck import Deck
+from deckstat.deck import MAX_COPIES, Deck
 from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
@@ -68,6 +68,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     """
     texts = check_events(event)
     max_turn = check_whole(max_turn, "max_turn")
+    if max_turn > MAX_COPIES:  # no deck reaches it, and range(10**18) would fill the memory
+        check_whole(max_turn, "max_turn", maximum=MAX_COPIES)
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
