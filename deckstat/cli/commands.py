@@ -88,12 +88,14 @@ from deckstat.cli.options import (
     user_errors,
 )
 from deckstat.cli.progress import showing
+from deckstat.cli.usage import Group
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
 
 app = typer.Typer(
     name="deckstat",
+    cls=Group,  # click's own errors (an unknown option, a value that is no number) as one line and code 2
     help="Deck statistics for card games: exact odds, deck validation, game profiles.",
     no_args_is_help=True,
     add_completion=False,
