@@ -105,12 +105,35 @@ def make_streams(rng: int | np.random.Generator | np.random.SeedSequence | Strea
     """
     if isinstance(rng, Streams):
         return rng
-    if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (int, np.integer)) and rng < 0):
-        raise DeckstatError(tr("{name} must be a seed from 0, a numpy Generator or None, got {value!r}",
-                               name=param("rng"), value=rng))
+    check_seed(rng)
     generator = np.random.default_rng(fresh_seed() if rng is None else rng)
     child = generator.bit_generator.seed_seq.spawn(1)[0]
     return Streams(int(child.entropy), tuple(child.spawn_key))
+
+
+#: What ``rng`` may be besides a whole number from 0 and None.
+_SEED_OBJECTS = (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator, Streams)
+
+
+def check_seed(rng: object) -> None:
+    """Refuse an ``rng`` that is no seed: a negative or non-whole number, a boolean, a string.
+
+    Questions check it up front, whatever their method: an exact answer uses
+    no seed, but a seed that cannot be one is a mistake all the same.
+
+    Examples
+    --------
+    >>> check_seed(0), check_seed(None)
+    (None, None)
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    deckstat.errors.DeckstatError: rng must be a seed from 0, a numpy Generator or None, got 1.5
+    """
+    if rng is None or isinstance(rng, _SEED_OBJECTS) or (is_whole(rng) and rng >= 0):
+        return
+    raise DeckstatError(tr("{name} must be a seed from 0, a numpy Generator or None, got {value!r}",
+                           name=param("rng"), value=rng))
 
 
 def _block_sizes(n_trials: int) -> Iterator[int]:

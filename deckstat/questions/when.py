@@ -68,7 +68,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     """
     texts = check_events(event)
     max_turn = check_whole(max_turn, "max_turn")
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
