@@ -1066,6 +1066,9 @@ def main() -> None:
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
     try:
         app()
+    except KeyboardInterrupt:  # while typer builds the commands, before the group's own handling (usage.Group)
+        typer.echo(tr("interrupted"), err=True)
+        raise SystemExit(130) from None
     except Exception as exc:  # a bug outside the commands' own handling (user_errors), e.g. in an option's parser
         from deckstat.cli.options import EXIT_INTERNAL, internal_error
 
