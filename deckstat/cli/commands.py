@@ -1074,3 +1074,9 @@ def main() -> None:
 
         typer.echo(internal_error(exc), err=True)
         raise SystemExit(EXIT_INTERNAL) from None
+    finally:
+        # The command has ended and said how: a Ctrl-C while Python shuts down would otherwise end the process
+        # silently with SIGINT's status, after a complete result.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
