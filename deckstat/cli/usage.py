@@ -22,7 +22,7 @@ import errno
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import Enum
 from typing import Any
 
@@ -64,20 +64,37 @@ def error_language(args: Sequence[str]) -> str:
     return "en"
 
 
-def _walk(root: Any, args: Sequence[str], prog_name: str) -> tuple[Any, str]:
-    """The command ``args`` name (a group's subcommands followed) and its path, ``deckstat games show``."""
-    command, path = root, [prog_name]
-    for arg in args:
-        if arg == "--" or not hasattr(command, "commands"):
+def _positionals(command: Any, args: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """The words of ``args`` that are no option of ``command`` nor an option's value, with their index."""
+    skip = False
+    for index, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg == "--":
+            return
+        elif arg.startswith("-") and arg != "-":
+            param = _find_option(command, arg)
+            skip = param is not None and not param.is_flag and "=" not in arg
+        else:
+            yield index, arg
+
+
+def _walk(root: Any, args: Sequence[str], prog_name: str) -> tuple[Any, list[str], list[str]]:
+    """The command ``args`` name (a group's subcommands followed), its path (``deckstat games show``), what follows.
+
+    A word that names no subcommand of a group stops the walk: it comes first in what follows.
+    """
+    command, path, rest = root, [prog_name], list(args)
+    while hasattr(command, "commands"):
+        for index, arg in _positionals(command, rest):
+            sub = command.commands.get(arg)
+            if sub is None:
+                return command, path, rest[index:]
+            command, path, rest = sub, [*path, arg], rest[index + 1:]
             break
-        if arg.startswith("-"):
-            continue
-        sub = command.commands.get(arg)
-        if sub is None:
+        else:
             break
-        command = sub
-        path.append(arg)
-    return command, " ".join(path)
+    return command, path, rest
 
 
 def _name(param: Any) -> str:
@@ -128,22 +145,18 @@ def _find_option(command: Any, name: str | None) -> Any:
     return None
 
 
-def _no_such_command(exc: Any, command: Any, args: Sequence[str]) -> str | None:
-    """The message for a command name the group does not have, or None when ``args`` hold no such name."""
-    group = exc.ctx.command if exc.ctx is not None else command
+def _no_such_command(group: Any, rest: Sequence[str]) -> str | None:
+    """The message for the name in ``rest`` (what follows the group) that ``group`` has no command for."""
     names = sorted(getattr(group, "commands", {}))
-    for arg in args:
-        if arg.startswith("-"):
-            continue
-        if arg in names:
-            continue
-        close = difflib.get_close_matches(arg, names)
-        message = tr("no such command {name!r}", name=arg)
-        if close:
-            message = trn("{message} (did you mean {names}?)", "{message} (did you mean one of {names}?)",
-                          len(close), message=message, names=", ".join(close))
-        return tr("{message}; the commands are: {commands}", message=message, commands=", ".join(names))
-    return None
+    name = rest[0] if rest else None
+    if name is None or name in names:
+        return None
+    close = difflib.get_close_matches(name, names)
+    message = tr("no such command {name!r}", name=name)
+    if close:
+        message = trn("{message} (did you mean {names}?)", "{message} (did you mean one of {names}?)",
+                      len(close), message=message, names=", ".join(close))
+    return tr("{message}; the commands are: {commands}", message=message, commands=", ".join(names))
 
 
 def describe(exc: Any, root: Any, args: Sequence[str], prog_name: str) -> str:
@@ -166,9 +179,8 @@ def describe(exc: Any, root: Any, args: Sequence[str], prog_name: str) -> str:
     str
         ``error: <what is wrong>; see '<command> --help'``, in the current language.
     """
-    command, path = _walk(root, args, prog_name)
-    if exc.ctx is not None:
-        path = exc.ctx.command_path
+    command, names, rest = _walk(root, args, prog_name)
+    path = exc.ctx.command_path if exc.ctx is not None else " ".join(names)
     kind = type(exc).__name__
     message = None
     if kind == "MissingParameter":
@@ -199,8 +211,7 @@ def describe(exc: Any, root: Any, args: Sequence[str], prog_name: str) -> str:
             message = trn("unexpected argument {arguments}", "unexpected arguments {arguments}", len(words),
                           arguments=" ".join(words))
         else:
-            message = _no_such_command(exc, command, args[len(path.split()) - 1:]) if exc.ctx is not None and \
-                hasattr(exc.ctx.command, "commands") else None
+            message = _no_such_command(command, rest) if hasattr(command, "commands") else None
     if message is None:
         message = _one_line(exc.format_message())
     return tr("error: {message}", message=tr("{message}; see '{help}'", message=message, help=f"{path} --help"))
