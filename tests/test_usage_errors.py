@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from helpers import DATA, assert_user_error, run
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from deckstat.cli import app
@@ -113,3 +115,21 @@ def test_outside_standalone_mode_the_exit_code_is_returned():
     group = get_command(app)
     assert group.main(["odds", "--bogus"], prog_name="deckstat", standalone_mode=False) == 2
     assert group.main(["--version"], prog_name="deckstat", standalone_mode=False) == 0
+
+
+#: Options of each kind click reads itself, with how a value it refuses is described.
+READ_BY_CLICK = {"--mulligan-limit": "is not a whole number", "--precision": "is not a number",
+                 "--seat": "is not one of: both, first, second"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(option=st.sampled_from(sorted(READ_BY_CLICK)),
+       value=st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=12))
+def test_any_value_of_an_option_click_reads_is_one_line_and_code_2(option, value, tmp_path):
+    # The deck does not exist: a value click accepts reaches the command, which refuses the deck instead.
+    missing = tmp_path / "no-such-deck.csv"
+    result = run("odds", missing, "--game", "wankul", "-e", "Terrain>=1", option, value)
+    line = assert_user_error(result)
+    if "no-such-deck.csv" not in line:
+        assert line.startswith(f"error: {option}: ") and READ_BY_CLICK[option] in line, (value, line)
+        assert line.endswith("; see 'deckstat odds --help'"), line
