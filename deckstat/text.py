@@ -5,8 +5,6 @@ from __future__ import annotations
 import difflib
 import unicodedata
 
-import numpy as np
-
 from deckstat.i18n import tr
 
 #: Characters that show as nothing but make two spellings of a name differ: zero-width space, non-joiner and
@@ -90,4 +88,6 @@ def format_number(value: float) -> str:
     value = float(value)
     if value.is_integer():
         return str(int(value))
+    import numpy as np  # here: the terminal's text helpers import this module, and --help needs no numpy
+
     return np.format_float_positional(value, unique=True, trim="-")

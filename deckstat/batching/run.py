@@ -41,6 +41,7 @@ from deckstat.engines.runner import (
     BLOCK_TRIALS,
     DEFAULT_MAX_TRIALS,
     DEFAULT_TRIALS,
+    ctrl_c_held,
     estimate_trials,
     fresh_seed,
     process_pool,
@@ -300,13 +301,21 @@ class Processes:
         self._pool = process_pool(self.workers, BATCH_PRELOAD)
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+    def __exit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            # Ctrl-C or SIGTERM: a running task may last minutes more, and the pool's shutdown would wait for it.
+            # Its worker is stopped instead; the task has no journal line, so --resume runs it again.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def run(self, run_task: RunTask, jobs: list[tuple[Any, int]]) -> Iterator[dict]:
         """Submit every task, then yield outcomes as they complete."""
-        futures = {self._pool.submit(execute, run_task, task, seed): (task, seed) for task, seed in jobs}
+        with ctrl_c_held():  # a worker started by a submit is known to the pool before Ctrl-C stops the run
+            futures = {self._pool.submit(execute, run_task, task, seed): (task, seed) for task, seed in jobs}
         for future in as_completed(futures):
             try:
                 yield future.result()

@@ -5,9 +5,42 @@ Layer rule: every command parses its arguments, makes one public API call
 :mod:`deckstat.present` and the rich tables of :mod:`deckstat.cli.tables`;
 no statistics here. ``options`` holds what commands share, including the
 flags that error messages name instead of Python parameters.
+
+This module imports the commands only when asked (``app``, ``main()``), so
+that a Ctrl-C while they load is answered like any other.
 """
 
-from deckstat.cli.commands import app, main
-from deckstat.cli.options import parse_turns
+from __future__ import annotations
 
 __all__ = ["app", "main", "parse_turns"]
+
+
+def main() -> None:
+    """Entry point of the ``deckstat`` command: load the commands and run the one asked for.
+
+    A Ctrl-C while typer, rich and the commands load prints ``interrupted``
+    and exits with 130, as it does once a command runs.
+    """
+    try:
+        from deckstat.cli.commands import main as run
+    except KeyboardInterrupt:
+        import sys
+
+        from deckstat.i18n import tr
+
+        print(tr("interrupted"), file=sys.stderr)
+        raise SystemExit(130) from None
+    run()
+
+
+def __getattr__(name: str) -> object:
+    """``app`` and ``parse_turns``, imported with the commands on first use."""
+    if name == "app":
+        from deckstat.cli.commands import app
+
+        return app
+    if name == "parse_turns":
+        from deckstat.cli.options import parse_turns
+
+        return parse_turns
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

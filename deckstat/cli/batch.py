@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -128,14 +132,15 @@ def batch_command(
         if out is None:
             raise DeckstatError(tr("give the folder for the results with {out} DIR, or look at the tasks first with "
                                    "--dry-run", out=BATCH_FLAGS["out"]))
+        terminated: list[int] = []
         try:
-            with _progress(quiet):
+            with _progress(quiet), _terminated_as_interrupted(terminated):
                 result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
                                excel=excel_csv(to_file=True))
         except KeyboardInterrupt:
             typer.echo(tr("interrupted: the finished tasks are in {journal}; run the same command with --resume to "
                           "finish", journal=out / JOURNAL), err=True)
-            raise typer.Exit(code=130) from None
+            raise typer.Exit(code=128 + terminated[0] if terminated else 130) from None
     tasks = result.tasks
     failed = tasks[tasks["status"] != "ok"]
     for row in failed.itertuples(index=False):
@@ -157,6 +162,29 @@ def batch_command(
         typer.echo(trn("{n} figure in {folder}", "{n} figures in {folder}", len(written), folder=out / "plots")
                    if written else tr("no odds or when rows to draw"))
     raise typer.Exit(code=1 if len(failed) else 0)
+
+
+@contextmanager
+def _terminated_as_interrupted(received: list[int]) -> Iterator[None]:
+    """Inside the block, SIGTERM (``kill``, a scheduler's time limit) stops the run as Ctrl-C does.
+
+    The journal then holds every finished task and the pool's workers are
+    shut down; ``received`` gets the signal, for the exit code (128 + 15 =
+    143, as shells report a process SIGTERM ended).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:

@@ -40,7 +40,6 @@ from deckstat.cli.options import (
     GameOpt,
     GivenOpt,
     GoneOpt,
-    Group,
     GroupCountsOpt,
     HandSizeOpt,
     KeepOpt,
@@ -90,13 +89,16 @@ from deckstat.cli.options import (
     warn,
 )
 from deckstat.cli.progress import showing
+from deckstat.cli.usage import Group
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
 
 app = typer.Typer(
     name="deckstat",
-    cls=Group,  # --help in the user's language
+    # --help in the user's language; click's own errors (an unknown option, a value that is no number) as one
+    # line and code 2.
+    cls=Group,
     help="Deck statistics for card games: exact odds, deck validation, game profiles.",
     no_args_is_help=True,
     add_completion=False,
@@ -1066,8 +1068,17 @@ def main() -> None:
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
     try:
         app()
+    except KeyboardInterrupt:  # while typer builds the commands, before the group's own handling (usage.Group)
+        typer.echo(tr("interrupted"), err=True)
+        raise SystemExit(130) from None
     except Exception as exc:  # a bug outside the commands' own handling (user_errors), e.g. in an option's parser
         from deckstat.cli.options import EXIT_INTERNAL, internal_error
 
         typer.echo(internal_error(exc), err=True)
         raise SystemExit(EXIT_INTERNAL) from None
+    finally:
+        # The command has ended and said how: a Ctrl-C while Python shuts down would otherwise end the process
+        # silently with SIGINT's status, after a complete result.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -105,12 +105,35 @@ def make_streams(rng: int | np.random.Generator | np.random.SeedSequence | Strea
     """
     if isinstance(rng, Streams):
         return rng
-    if isinstance(rng, (bool, np.bool_)) or (isinstance(rng, (int, np.integer)) and rng < 0):
-        raise DeckstatError(tr("{name} must be a seed from 0, a numpy Generator or None, got {value!r}",
-                               name=param("rng"), value=rng))
+    check_seed(rng)
     generator = np.random.default_rng(fresh_seed() if rng is None else rng)
     child = generator.bit_generator.seed_seq.spawn(1)[0]
     return Streams(int(child.entropy), tuple(child.spawn_key))
+
+
+#: What ``rng`` may be besides a whole number from 0 and None.
+_SEED_OBJECTS = (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator, Streams)
+
+
+def check_seed(rng: object) -> None:
+    """Refuse an ``rng`` that is no seed: a negative or non-whole number, a boolean, a string.
+
+    Questions check it up front, whatever their method: an exact answer uses
+    no seed, but a seed that cannot be one is a mistake all the same.
+
+    Examples
+    --------
+    >>> check_seed(0), check_seed(None)
+    (None, None)
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    deckstat.errors.DeckstatError: rng must be a seed from 0, a numpy Generator or None, got 1.5
+    """
+    if rng is None or isinstance(rng, _SEED_OBJECTS) or (is_whole(rng) and rng >= 0):
+        return
+    raise DeckstatError(tr("{name} must be a seed from 0, a numpy Generator or None, got {value!r}",
+                           name=param("rng"), value=rng))
 
 
 def _block_sizes(n_trials: int) -> Iterator[int]:
@@ -172,8 +195,55 @@ def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExec
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(list(preload))
+        _start_helpers()
     return ProcessPoolExecutor(max_workers=n_workers, mp_context=context, initializer=_start_worker,
                                initargs=(os.getpid(),))
+
+
+def _start_helpers() -> None:
+    """Start multiprocessing's forkserver and resource tracker now, deaf to Ctrl-C from their first instruction.
+
+    A Ctrl-C reaches every process of the terminal's group. These two are new
+    Python processes that import numpy and deckstat before they set their own
+    handlers, and an interrupt meanwhile printed their traceback under the
+    parent's ``interrupted``. A signal ignored at exec stays ignored: Python
+    then installs no KeyboardInterrupt handler, and the workers forked from
+    the server inherit it. The parent ignores Ctrl-C only for the few
+    milliseconds of the fork and exec.
+    """
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives inside the block, and raise it (KeyboardInterrupt) when the block ends.
+
+    Submitting to a process pool may start a worker: interrupted between
+    asking the forkserver for it and learning its pid, the pool would not know
+    the worker, would not wait for it, and the worker, finding the parent's
+    queues gone, printed a traceback. Held, the interrupt comes once the pool
+    knows every process it has, so that shutting it down ends them all.
+    """
+    if threading.current_thread() is not threading.main_thread():  # only the main thread receives signals
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held and callable(previous):
+            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
 
 
 class WorkerPool:
@@ -407,7 +477,8 @@ class BlockRunner:
             size = next(sizes, None)
             if size is not None:
                 # Spawned one at a time, in block order: the same children as spawned all at once.
-                pending.append((executor.submit(_run_one, self.task, self.root.spawn(1)[0], size), size))
+                with ctrl_c_held():
+                    pending.append((executor.submit(_run_one, self.task, self.root.spawn(1)[0], size), size))
 
         try:
             for _ in range(min(ahead, n_blocks)):

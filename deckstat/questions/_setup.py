@@ -30,7 +30,7 @@ from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values,
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds
-from deckstat.engines.runner import check_trials
+from deckstat.engines.runner import check_seed, check_trials
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
@@ -855,11 +855,13 @@ def pick_method(setup: Setup, method: str, needs_order: bool = False,
 
 
 def check_simulation(n_trials: object, precision: object, chunk_size: object, n_workers: object,
-                     max_trials: object = None) -> None:
+                     max_trials: object = None, *, rng: object = None) -> None:
     """Check the simulation settings up front, whether or not the question ends up simulated.
 
-    ``max_trials`` (None: not a parameter of the question) bounds a precision run only.
+    ``max_trials`` (None: not a parameter of the question) bounds a precision run only; ``rng`` is refused
+    when it cannot be a seed (:func:`~deckstat.engines.runner.check_seed`), even for an exact answer.
     """
+    check_seed(rng)
     if n_trials is not None:
         check_trials(n_trials)
     if precision is not None:

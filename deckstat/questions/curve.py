@@ -95,7 +95,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     [0.4925, 0.5522]
     """
     check_choice(method, "method", METHODS)
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     turn_list = check_turns(turns, "turns")
     if not turn_list or turn_list[0] < 1:
         raise DeckstatError(tr("{option} start at turn 1: a card is played in a turn, not in the opening hand",

@@ -206,7 +206,7 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     """
     race = _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
                   drought_order=drought_order, keep=keep, mulligan=mulligan, method=method, n_trials=n_trials,
-                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent)
+                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent, rng=rng)
     if race.spec is None:
         table, summary, game_end = _exact_race(race.profile, race.seats, race.libraries, race.names)
     else:
@@ -236,7 +236,7 @@ def mean_turns(deck: Deck, game: str | Profile, *, keep: str | None = None, mull
     """
     race = _setup(deck, game, opponent=None, policy=DEFAULT_POLICY, drought=True, terrain_turns=None,
                   drought_order="together", keep=keep, mulligan=mulligan, method="auto", n_trials=n_trials,
-                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent)
+                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent, rng=rng)
     if race.spec is None:
         rounds = _deterministic_rounds(race.profile, race.seats, race.libraries)
         return {seat: float(r) for seat, r in zip(SEATS, rounds)}, "exact"
@@ -259,7 +259,7 @@ class _Setup:
 
 def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: str, drought: bool,
            terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool, method: str,
-           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool) -> _Setup:
+           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool, rng: object) -> _Setup:
     """Check a deck-out question (see :func:`deckout`) and reduce it to seats, provenance and race."""
     profile = get_profile(game)
     check_deck(deck)
@@ -269,7 +269,7 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
     check_choice(method, "method", METHODS)
     check_choice(drought_order, "drought_order", tuple(DROUGHT_ORDERS))
     terrain_turns = _terrain_turns(terrain_turns, profile)
-    check_simulation(n_trials, None, chunk_size, n_workers)
+    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     if profile.deckout == "none":
         raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
                                game=profile.name))

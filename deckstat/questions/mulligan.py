@@ -83,7 +83,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     """
     profile = get_profile(game)
     check_seats(seat)
-    check_simulation(n_trials, None, chunk_size, n_workers)
+    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                            mulligan_limit=mulligan_limit)
     if rule == "none":

@@ -162,7 +162,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     """
     texts = check_events(event)
     zone = check_zone(zone)
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     if known is not None:
         return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
                            zone=zone, method=method, n_trials=n_trials, precision=precision,

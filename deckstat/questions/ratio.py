@@ -795,7 +795,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     parsed_group = parse_group(group, what="group")
     label = parsed_group.label
     resource_event = f"{label}>=1"
-    check_simulation(n_trials, None, chunk_size, n_workers)
+    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     flood = default_flood(profile.hand_size) if flood is None else check_whole(flood, "flood", minimum=1,
                                                                                  maximum=profile.hand_size)
     goal = None

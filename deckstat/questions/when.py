@@ -70,7 +70,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     max_turn = check_whole(max_turn, "max_turn")
     if max_turn > MAX_COPIES:  # no deck reaches it, and range(10**18) would fill the memory
         check_whole(max_turn, "max_turn", maximum=MAX_COPIES)
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
+    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
              "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,

@@ -1,0 +1,122 @@
+"""Ctrl-C and SIGTERM at any moment of a parallel run: one line, the documented exit code, no process left.
+
+A terminal sends Ctrl-C to the whole process group: the parent, multiprocessing's forkserver and resource
+tracker, and the workers. The delays are drawn from a seeded generator, so a failure names the moment again.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import DATA
+
+from deckstat.cli.options import usable_cores
+
+WANKUL = DATA / "wankul" / "sample_deck.csv"
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or usable_cores() < 2 or os.name != "posix",
+                                reason="needs POSIX process groups, /proc and two usable cores")
+
+
+def _deckstat(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "deckstat", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "DECKSTAT_LANG": "en"}, start_new_session=True)
+
+
+def _group(pgid: int) -> list[str]:
+    found = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True)
+    return found.stdout.split()
+
+
+def _end(process: subprocess.Popen, timeout: float = 60) -> str:
+    """The process's stderr once it has ended, and no process of its group left after a few seconds."""
+    try:
+        _, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("the signal did not end deckstat")
+    deadline = time.monotonic() + 10  # a worker watching for its parent's end looks twice a second
+    while _group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _group(process.pid)
+    if left:
+        os.killpg(process.pid, signal.SIGKILL)
+    assert not left, f"processes outlived deckstat: {left}"
+    return stderr.decode()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed):
+    # From the imports through the workers' start to the run itself; 10^9 trials never end first.
+    delays = random.Random(seed)
+    for _ in range(3):
+        delay = delays.uniform(0.05, 3.0)
+        process = _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate",
+                            "--trials", "1e9", "--workers", "2", "-q")
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        stderr = _end(process)
+        assert (process.returncode, stderr.strip()) == (130, "interrupted"), (delay, stderr)
+
+
+def _spec(folder: Path, trials: str, precision: str = "") -> Path:
+    spec = folder / "spec.toml"
+    spec.write_text(f"""name = "stop"
+seed = 1
+{trials}
+[decks.w]
+path = "{WANKUL.as_posix()}"
+game = "wankul"
+[[questions]]
+question = "odds"
+decks = ["w"]
+event = ["Terrain>=1"]
+turns = "0-2"
+method = "simulate"
+[questions.sweep]
+seat = ["first", "second"]
+{precision}
+""", encoding="utf-8")
+    return spec
+
+
+def _wait_for_workers(process: subprocess.Popen, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(_group(process.pid)) < count and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+
+
+@pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_batch_keeps_its_journal_and_says_so_in_one_line(tmp_path, how, code):
+    process = _deckstat("batch", str(_spec(tmp_path, "trials = 1_000_000_000")), "--out", str(tmp_path / "out"),
+                        "--workers", "2", "-q")
+    _wait_for_workers(process, 5)  # the parent, the forkserver, the resource tracker and two workers
+    if how == signal.SIGINT:
+        os.killpg(process.pid, how)  # as a terminal does
+    else:
+        os.kill(process.pid, how)  # as kill or a scheduler's time limit does
+    lines = _end(process).strip().splitlines()
+    assert process.returncode == code, lines
+    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished tasks are in "), lines
+    assert "--resume" in lines[0]
+
+
+def test_a_task_failing_inside_a_worker_fails_alone_with_one_line_and_code_1(tmp_path):
+    # ±0.00001 needs billions of trials: the worker's task is refused after its first block, the other runs.
+    spec = _spec(tmp_path, "", 'precision = [0.01, 0.00001]').read_text(encoding="utf-8")
+    (tmp_path / "spec.toml").write_text(spec.replace('seat = ["first", "second"]\n', ""), encoding="utf-8")
+    process = _deckstat("batch", str(tmp_path / "spec.toml"), "--out", str(tmp_path / "out"), "--workers", "2",
+                        "-q")
+    lines = _end(process, timeout=120).strip().splitlines()
+    assert process.returncode == 1, lines
+    assert len(lines) == 1 and lines[0].startswith("failed: task "), lines
+    assert "precision 1e-05 needs about" in lines[0] and "Traceback" not in lines[0]
