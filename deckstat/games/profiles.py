@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat._input import read_input_bytes
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
@@ -30,6 +31,7 @@ from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
     DECKOUT_RULES,
     DRAW_STEPS,
+    MOST_PROFILE_BYTES,
     MULLIGAN_RULES,
     MULLIGAN_WORDS,
     REDEAL_LIMIT,
@@ -757,7 +759,7 @@ def load_profile_file(path: str | Path) -> Profile:
     """Load a profile from a TOML file."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_bytes(path, kind="profile", limit=MOST_PROFILE_BYTES).decode("utf-8"))
     except FileNotFoundError:
         raise DeckstatError(tr("profile file not found"), source=str(path)) from None
     except OSError as exc:

@@ -24,6 +24,7 @@ from deckstat.questions._setup import (
     turn_plan,
 )
 from deckstat.results import WhenResult, frame
+from deckstat.terms import MOST_TURN
 
 WHEN_COLUMNS = ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                 "n_trials", "method"]
@@ -67,7 +68,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     [0.6894, 0.7585, 0.8133, 0.8568]
     """
     texts = check_events(event)
-    max_turn = check_whole(max_turn, "max_turn")
+    max_turn = check_whole(max_turn, "max_turn", maximum=MOST_TURN)
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
