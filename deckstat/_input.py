@@ -9,6 +9,7 @@ and the way out. The limits are in :mod:`deckstat.terms` and docs/limits.md.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -60,9 +61,9 @@ def read_input_bytes(path: str | os.PathLike, *, kind: str, limit: int,
     Raises
     ------
     OSError
-        When the file cannot be opened (not found, no permission): callers word those themselves.
+        When the file cannot be opened (not found, no permission) or is a folder: callers word those themselves.
     DeckstatError
-        For a folder, a device or a pipe, and for a file larger than ``limit``.
+        For a device, a pipe or a socket, and for a file larger than ``limit``.
     """
     path = Path(path)
     source = str(path)
@@ -71,8 +72,8 @@ def read_input_bytes(path: str | os.PathLike, *, kind: str, limit: int,
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         mode = os.fstat(handle).st_mode
-        if stat.S_ISDIR(mode):
-            raise error(tr("is a folder, expected {what}", what=tr(what)), source=source)
+        if stat.S_ISDIR(mode):  # as open() would say it: each caller words a folder as it words a missing file
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
         if not stat.S_ISREG(mode):
             kind_word = tr("a pipe") if stat.S_ISFIFO(mode) else (
                 tr("a socket") if stat.S_ISSOCK(mode) else tr("a device"))

@@ -237,7 +237,12 @@ def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
 
 def looks_like_file(text: str) -> bool:
     """Whether a description names a file (a card file or decklist suffix, or an existing file)."""
-    return "\n" not in text and (Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file())
+    if "\n" in text:
+        return False
+    try:
+        return Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file()
+    except OSError:  # a name longer than the system allows (a long list of cards) names no file
+        return False
 
 
 def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
