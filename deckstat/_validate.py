@@ -17,7 +17,7 @@ import numpy as np
 
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import N_, tr
-from deckstat.terms import BOTH_SEATS, SEAT_ALIASES, SEATS
+from deckstat.terms import BOTH_SEATS, MOST_TURN, SEAT_ALIASES, SEATS
 from deckstat.text import suggest
 
 
@@ -100,6 +100,10 @@ _RANGE_MESSAGES = {
 }
 
 
+#: Dashes that look like the hyphen of a range (en dash, em dash, minus sign, figure dash, non-breaking hyphen).
+_DASHES = "–—−‒‑"
+
+
 def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int) -> list[int]:
     """Parse ``"0-6"``, ``"3"`` or ``"0,2,4-6"`` into sorted whole numbers, naming ``option`` in errors.
 
@@ -113,6 +117,11 @@ def parse_ranges(text: str, *, option: str, noun: str, example: str, limit: int)
     for part in text.split(","):
         part = part.strip()
         match = re.fullmatch(r"(\d+)\s*(?:-\s*(\d+))?", part)
+        dash = next((ch for ch in part if ch in _DASHES), None)
+        if not match and dash:
+            raise DeckstatError(tr("{option} {text!r}: {dash!r} (U+{code}) is not a hyphen; write the range with "
+                                   "'-', e.g. {example}", option=option, text=text, dash=dash,
+                                   code=f"{ord(dash):04X}", example=example))
         if not match:
             raise DeckstatError(tr(not_a_range, option=option, text=text, part=part, example=example))
         low = int(match.group(1))
@@ -214,6 +223,8 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
             raise DeckstatError(tr("{name} must be a whole number or a list of them, got {value}", name=param(name),
                                    value=_shown(turns)))
+        if isinstance(turns, range) and turns and max(turns[0], turns[-1]) > MOST_TURN:
+            turns = [max(turns[0], turns[-1])]  # refused below, before a list of every turn is made
         values = list(turns)
     if not values:
         raise DeckstatError(tr("{name} is empty; give at least one turn", name=param(name)))
@@ -221,6 +232,9 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
         if not is_whole(turn) or turn < 0:
             raise DeckstatError(tr("{name} must be whole numbers from 0, got {value}", name=param(name),
                                    value=_shown(turn)))
+        if turn > MOST_TURN:
+            raise DeckstatError(tr("{name}: turn {value} is beyond any game; deckstat follows turns 0 to {most}",
+                                   name=param(name), value=_shown(turn), most=MOST_TURN))
     return sorted({int(t) for t in values})
 
 

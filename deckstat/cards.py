@@ -26,9 +26,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from deckstat._input import read_input_bytes
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.errors import DeckstatError, param
-from deckstat.i18n import N_, NBSP, get_language, tr, trn
+from deckstat.i18n import N_, NBSP, get_language, number, tr, trn
 from deckstat.schema import (
     AMBIGUOUS_HEADERS,
     PRINTING_COLUMNS,
@@ -38,6 +39,7 @@ from deckstat.schema import (
     count_column_lookalike,
     printing_text,
 )
+from deckstat.terms import MOST_CARD_COLUMNS, MOST_CARD_FILE_BYTES, MOST_CARD_ROWS
 from deckstat.text import clean_name, fold, fold_key, suggest
 
 _TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
@@ -79,7 +81,7 @@ def _publish(notes: list[str]) -> None:
 
 def _read_text(path: Path, notes: list[str] | None = None) -> str:
     try:
-        raw = path.read_bytes()
+        raw = read_input_bytes(path, kind="cards", limit=MOST_CARD_FILE_BYTES)
     except FileNotFoundError:
         raise DeckstatError(tr("file not found"), source=str(path)) from None
     except IsADirectoryError:
@@ -279,6 +281,10 @@ def read_card_csv(path: str | Path) -> Deck:
     except (StopIteration, csv.Error):  # only delimiters, no header cell
         raise DeckstatError(tr("has no header row"), source=source, line=reader.line_num or None) from None
     header_line = reader.line_num
+    if len(header) > MOST_CARD_COLUMNS:
+        raise DeckstatError(tr("{columns} columns, more than the {limit} deckstat reads in a card file; keep the "
+                               "columns the questions use", columns=number(len(header)),
+                               limit=number(MOST_CARD_COLUMNS)), source=source, line=header_line)
     header = [h.strip() for h in header]
     canonical = [canonical_column(h) for h in header]
     if "name" not in canonical or sum(bool(h) for h in header) == 1:
@@ -318,6 +324,10 @@ def read_card_csv(path: str | Path) -> Deck:
                        "is {extra!r}", fields=len(fields), header=len(header), delimiter=delimiter, extra=extra),
                     source=source, line=reader.line_num)
             fields = (fields + [""] * len(header))[: len(header)]
+            if len(rows) == MOST_CARD_ROWS:
+                raise DeckstatError(tr("more than {limit} card rows, the most deckstat reads in a card file; keep "
+                                       "only the cards the deck can use, or split the pool into several files",
+                                       limit=number(MOST_CARD_ROWS)), source=source, line=first_line)
             rows.append(fields)
             row_lines.append(reader.line_num)
     except csv.Error as exc:

@@ -46,7 +46,8 @@ from typing import Union
 import numpy as np
 
 from deckstat.errors import ExpressionError
-from deckstat.i18n import N_, tr
+from deckstat.i18n import N_, number, tr
+from deckstat.terms import MOST_EXPRESSION_CHARS, MOST_EXPRESSION_DEPTH, MOST_EXPRESSION_TERMS
 from deckstat.text import fold, format_number
 
 COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
@@ -62,7 +63,18 @@ _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _ATTR_OP = re.compile(r">=|<=|==|!=|~=|=|>|<|~")
 _QUOTES = "\"'"
 #: Deepest nesting of parentheses and ``not`` accepted (keeps the parser off Python's recursion limit).
-MAX_DEPTH = 100
+MAX_DEPTH = MOST_EXPRESSION_DEPTH
+#: Characters that look like the ASCII an expression is written with, and that ASCII: refused, not read as
+#: part of a card name (``Terrain≥1`` would otherwise ask for a card named ``Terrain≥1``).
+CONFUSABLES = {
+    "≥": ">=", "⩾": ">=", "≧": ">=", "≤": "<=", "⩽": "<=", "≦": "<=", "≠": "!=", "＝": "=", "＞": ">", "＜": "<",
+    "！": "!", "～": "~", "（": "(", "）": ")", "［": "[", "］": "]",
+}
+#: Typographic quotes, and the ASCII quote to write where one opens a quoted name (inside a word, ``’`` is an
+#: apostrophe of the name).
+TYPOGRAPHIC_QUOTES = {"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "＂": '"', "‘": "'", "’": "'", "＇": "'"}
+#: Expressions longer than this are shown cut in messages (to their first :data:`_CUT_CHARS` characters).
+_SHOWN_CHARS, _CUT_CHARS = 500, 100
 
 
 #: How messages name an expression (or a description of cards), by the ``what`` deckstat's own callers give;
@@ -88,6 +100,13 @@ def expression_source(what: str, text: str) -> str:
     """
     message = _NAMED.get(what)
     return f"{what} {text}" if message is None else tr(message, text=text)
+
+
+def shown_text(text: str) -> str:
+    """``text`` quoted for a message, cut when long (positions in the message still count every character)."""
+    if len(text) <= _SHOWN_CHARS:
+        return repr(text)
+    return tr("{start}… ({length} characters)", start=repr(text[:_CUT_CHARS]), length=number(len(text)))
 
 
 def _quote(text: str) -> str:
@@ -220,10 +239,32 @@ class _Tokenizer:
         self.what = what
 
     def error(self, message: str, position: int) -> ExpressionError:
-        return ExpressionError(message, source=expression_source(self.what, repr(self.text)), column=position)
+        return ExpressionError(message, source=expression_source(self.what, shown_text(self.text)), column=position)
+
+    def _refuse_confusables(self) -> None:
+        """Refuse look-alikes of the ASCII operators, brackets and quotes outside quoted names."""
+        quote = None
+        for i, ch in enumerate(self.text):
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in _QUOTES:
+                quote = ch
+            elif ch in CONFUSABLES:
+                raise self.error(tr("{char!r} (U+{code}) is not an operator or bracket deckstat reads; write "
+                                    "{ascii!r} instead (a card name holding it is written in quotes)", char=ch,
+                                    code=f"{ord(ch):04X}", ascii=CONFUSABLES[ch]), i + 1)
+            elif ch in TYPOGRAPHIC_QUOTES and (i == 0 or not self.text[i - 1].isalnum() or ch in "«»“”„＂＇"):
+                raise self.error(tr("typographic quote {char!r} (U+{code}); write a plain {ascii} around a name",
+                                    char=ch, code=f"{ord(ch):04X}", ascii=TYPOGRAPHIC_QUOTES[ch]), i + 1)
 
     def tokens(self) -> list[_Token]:
         text, i, out = self.text, 0, []
+        if len(text) > MOST_EXPRESSION_CHARS:
+            raise self.error(tr("{length} characters, more than the {limit} an expression may hold; ask several "
+                                "smaller questions, or name cards by an attribute such as [cost<=1]",
+                                length=number(len(text)), limit=number(MOST_EXPRESSION_CHARS)),
+                             MOST_EXPRESSION_CHARS + 1)
+        self._refuse_confusables()
         while i < len(text):
             ch = text[i]
             if ch.isspace():
@@ -268,6 +309,13 @@ class _Tokenizer:
                     out.append(_Token("word", word, i + 1))
                 i = match.end()
         out.append(_Token("end", "", len(text) + 1))
+        # Counted once the text is cut into tokens, before any parsing: its length bounds the work.
+        terms = [token for token in out if token.kind in ("word", "string", "attr")]
+        if len(terms) > MOST_EXPRESSION_TERMS:
+            raise self.error(tr("{terms} card groups, more than the {limit} an expression may name; ask several "
+                                "smaller questions, or name cards by an attribute such as [cost<=1]",
+                                terms=number(len(terms)), limit=number(MOST_EXPRESSION_TERMS)),
+                             terms[MOST_EXPRESSION_TERMS].position)
         return out
 
     def _closing_bracket(self, start: int) -> int:

@@ -24,13 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat._input import read_input_bytes
 from deckstat._validate import check_whole
 from deckstat.cards import CardIndex, read_card_csv
 from deckstat.deck import Deck
 from deckstat.engines.known import compositions
 from deckstat.errors import DeckstatError, ExpressionError, param
-from deckstat.events import expression_source, parse_group
+from deckstat.events import CONFUSABLES, TYPOGRAPHIC_QUOTES, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, number, tr
+from deckstat.terms import MOST_CARD_FILE_BYTES, MOST_EXPRESSION_CHARS
 from deckstat.text import fold, fold_key, suggest
 
 #: Words for "every card in none of the groups listed".
@@ -173,7 +175,11 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
     if not isinstance(description, str):
         raise DeckstatError(tr("expected a card file, a decklist, names or group counts, got {kind}",
                                kind=type(description).__name__), source=what)
-    source = expression_source(what, repr(description))
+    source = expression_source(what, shown_text(description))
+    if len(description) > MOST_EXPRESSION_CHARS:
+        raise DeckstatError(tr("{length} characters, more than the {limit} a description of cards may hold; give "
+                               "the cards in a file instead", length=number(len(description)),
+                               limit=number(MOST_EXPRESSION_CHARS)), source=source)
     items = _split_items(description)
     if not items:
         raise DeckstatError(tr("names no card; expected names (\"A, 2 B\") or group counts (\"Terrain=2, "
@@ -202,6 +208,14 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
         try:
             row, count = index.resolve(item, source=source, column=position)
         except DeckstatError as exc:
+            look_alike = next((k for k, ch in enumerate(item) if ch in CONFUSABLES or (
+                ch in TYPOGRAPHIC_QUOTES and (k == 0 or not item[k - 1].isalnum()))), None)
+            if look_alike is not None:
+                ch = item[look_alike]
+                raise DeckstatError(tr("{char!r} (U+{code}) is not a name or a count deckstat reads; write {ascii!r} "
+                                       "instead", char=ch, code=f"{ord(ch):04X}",
+                                       ascii={**CONFUSABLES, **TYPOGRAPHIC_QUOTES}[ch]), source=source,
+                                    column=position + look_alike) from None
             raise _as_group_hint(exc, item, deck) from None
         rows[row] += count
     if other is not None:
@@ -223,7 +237,12 @@ def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
 
 def looks_like_file(text: str) -> bool:
     """Whether a description names a file (a card file or decklist suffix, or an existing file)."""
-    return "\n" not in text and (Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file())
+    if "\n" in text:
+        return False
+    try:
+        return Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file()
+    except OSError:  # a name longer than the system allows (a long list of cards) names no file
+        return False
 
 
 def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
@@ -234,7 +253,11 @@ def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
     path = Path(description)
     if not path.is_file():
         raise DeckstatError(tr("no such file"), source=str(path))
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    try:
+        raw = read_input_bytes(path, kind="cards", limit=MOST_CARD_FILE_BYTES)
+    except OSError as exc:
+        raise DeckstatError(tr("cannot be read ({reason})", reason=exc.strerror), source=str(path)) from None
+    text = raw.decode("utf-8-sig", errors="replace")
     return [(i, line.strip()) for i, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not line.strip().startswith(("#", "//", "["))]
 

@@ -98,3 +98,29 @@ TRIALS_PER_SECOND = 1.1e6
 #: The most trials any run takes (``n_trials``, ``max_trials``): about ten days on one core, a day on a dozen.
 #: Far beyond what any deck question needs (10^8 trials give intervals of ±0.0001), and refused up front.
 MOST_TRIALS = 10**12
+
+# Limits on what deckstat reads, refused before any work (docs/limits.md lists them all).
+#: The last turn any question follows (``turns``, ``max_turn``, ``target_turn``, ``by_turn``): far beyond any game.
+MOST_TURN = 1000
+#: The largest count ``--range`` sweeps to and the most draws ``--draws`` follows.
+MOST_SWEEP = 100_000
+#: The largest card file, decklist or known-cards file read: 8 MB, ten times the largest real pool met (0.84 MB,
+#: 10,345 cards); reading and checking a file this size peaks near half a gigabyte.
+MOST_CARD_FILE_BYTES = 8_000_000
+#: The most card rows a card file may hold (a real pool this size is about 8 MB).
+MOST_CARD_ROWS = 100_000
+#: The most columns a card file may have (real ones have about a dozen).
+MOST_CARD_COLUMNS = 1_000
+#: The largest profile file read (the shipped ones are 2 to 20 kB).
+MOST_PROFILE_BYTES = 1_000_000
+#: The largest batch spec read.
+MOST_SPEC_BYTES = 1_000_000
+#: The most tasks one batch spec may ask for: counted from its sweeps before any task is made (a million tasks
+#: took 40 s and 750 MB only to be listed).
+MOST_BATCH_TASKS = 10_000
+#: The longest event, group, keep rule or known-cards description, in characters.
+MOST_EXPRESSION_CHARS = 10_000
+#: The most card groups (terms) one event names, repeats included.
+MOST_EXPRESSION_TERMS = 1_000
+#: The deepest nesting of parentheses and ``not`` in an event (keeps the parser off Python's recursion limit).
+MOST_EXPRESSION_DEPTH = 100

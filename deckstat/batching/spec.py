@@ -19,6 +19,7 @@ import hashlib
 import inspect
 import itertools
 import json
+import math
 import os
 import re
 import tomllib
@@ -26,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckstat._input import read_input_bytes
 from deckstat._validate import (
     check_choice,
     check_events,
@@ -53,6 +55,7 @@ from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
 from deckstat.events import Count, expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
+from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.questions._setup import (
     check_card_types,
@@ -63,7 +66,16 @@ from deckstat.questions._setup import (
     prepare,
     turn_plan,
 )
-from deckstat.terms import DROUGHT_ORDERS, FIXED_ZONES, METHODS, MULLIGAN_RULES, POLICIES
+from deckstat.terms import (
+    DROUGHT_ORDERS,
+    FIXED_ZONES,
+    METHODS,
+    MOST_BATCH_TASKS,
+    MOST_SPEC_BYTES,
+    MOST_TURN,
+    MULLIGAN_RULES,
+    POLICIES,
+)
 from deckstat.text import suggest
 
 #: Top-level keys of a spec; the last four are defaults for every question that takes them.
@@ -420,8 +432,8 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "policy": lambda value: check_choice(value, "policy", tuple(POLICIES)),
     "drought_order": lambda value: check_choice(value, "drought_order", tuple(DROUGHT_ORDERS)),
     "mulligan_limit": lambda value: check_whole(value, "mulligan_limit", minimum=1),
-    "max_turn": lambda value: check_whole(value, "max_turn", maximum=MAX_COPIES),
-    "target_turn": lambda value: check_whole(value, "target_turn"),
+    "max_turn": lambda value: check_whole(value, "max_turn", maximum=MOST_TURN),
+    "target_turn": lambda value: check_whole(value, "target_turn", maximum=MOST_TURN),
     "flood": lambda value: check_whole(value, "flood", minimum=1),
     # Bounded here as the questions bound them, so that 1e18 trials stop the spec, not its task at run time.
     "trials": lambda value: check_trials(parse_count(value, "trials", minimum=1), "trials"),
@@ -459,6 +471,8 @@ class _Parser:
         self.base_dir = base_dir
         self.where = _Where(str(source) if source is not None else None, key_lines(text) if text else {})
         self.files: dict[str, Path] = {}
+        #: Tasks the questions read so far ask for, counted before any is made.
+        self.task_count = 0
 
     # Decks and games.
 
@@ -682,6 +696,12 @@ class _Parser:
                 raise self.where.error(f"{key}.decks", tr("the decks compared are of different games ({games}); "
                                                           "compare decks of one game", games=", ".join(sorted(games))))
         swept_names = tuple(sweep)
+        self.task_count += len(groups) * math.prod(len(values) for values in sweep.values())
+        if self.task_count > MOST_BATCH_TASKS:
+            raise self.where.error(f"{key}.sweep" if sweep else key, tr(
+                "the spec asks for {count} tasks up to here, more than the {limit} a batch runs; sweep fewer values, "
+                "or split it into several specs", count=written_number(self.task_count),
+                limit=written_number(MOST_BATCH_TASKS)))
         tasks = []
         for group in groups:
             game = group[0][1]
@@ -888,7 +908,7 @@ def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = No
     else:
         path = Path(source)
         try:
-            raw = path.read_bytes()
+            raw = read_input_bytes(path, kind="spec", limit=MOST_SPEC_BYTES, error=SpecError)
         except FileNotFoundError:
             raise SpecError(tr("spec file not found"), source=str(path)) from None
         except OSError as exc:

@@ -24,7 +24,17 @@ from typer.core import TyperCommand, TyperGroup
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import LANGUAGES, N_, NBSP, LanguageError, detect_language, get_language, language, tr
-from deckstat.terms import DROUGHT_ORDERS, FORMATS, MULLIGAN_RULES, POLICIES, SEAT_ALIASES, SEATS, ZONES
+from deckstat.terms import (
+    DROUGHT_ORDERS,
+    FORMATS,
+    MOST_SWEEP,
+    MOST_TURN,
+    MULLIGAN_RULES,
+    POLICIES,
+    SEAT_ALIASES,
+    SEATS,
+    ZONES,
+)
 
 if TYPE_CHECKING:
     from deckstat.results import Result
@@ -614,7 +624,7 @@ def parse_turns(text: str) -> list[int]:
     """Parse ``--turns`` (``"0-6"``, ``"3"`` or ``"0,2,4-6"``) into a sorted list of turns."""
     from deckstat._validate import parse_ranges
 
-    return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=1000)
+    return parse_ranges(text, option="--turns", noun="turn", example="0-6", limit=MOST_TURN)
 
 
 def parse_counts(text: str, option: str = "--range") -> list[int]:
@@ -624,7 +634,7 @@ def parse_counts(text: str, option: str = "--range") -> list[int]:
     """
     from deckstat._validate import parse_ranges
 
-    return parse_ranges(text, option=option, noun="count", example="8-14", limit=100_000)
+    return parse_ranges(text, option=option, noun="count", example="8-14", limit=MOST_SWEEP)
 
 
 def method(simulate: bool, trials: int | None = None, precision: float | None = None, exact: bool = False) -> str:
@@ -797,7 +807,7 @@ def parse_draws(text: str | None) -> list[int] | None:
     """Parse ``--draws`` (``"1-3"``, ``"2"`` or ``"1,3,5-6"``)."""
     from deckstat._validate import parse_ranges
 
-    return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=100_000)
+    return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=MOST_SWEEP)
 
 
 #: The rules a deck given by counts follows when no --game is named.

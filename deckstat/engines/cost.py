@@ -52,12 +52,15 @@ class Cost:
         Most bytes of weight arrays alive at once.
     largest : int
         Elements of the largest weight array.
+    at_least : bool
+        Whether only the memory is known, as a lower bound (see :func:`grid_floor`): too much to look closer.
     """
 
     passes: float = 0.0
     operations: int = 0
     peak_bytes: int = 0
     largest: int = 0
+    at_least: bool = False
 
     @property
     def seconds(self) -> float:
@@ -67,11 +70,33 @@ class Cost:
     def __add__(self, other: Cost) -> Cost:
         """Two computations run one after the other: work adds up, memory is the larger peak."""
         return Cost(self.passes + other.passes, self.operations + other.operations,
-                    max(self.peak_bytes, other.peak_bytes), max(self.largest, other.largest))
+                    max(self.peak_bytes, other.peak_bytes), max(self.largest, other.largest),
+                    self.at_least or other.at_least)
 
     def describe(self) -> str:
-        """The cost in words: ``~40 s and 1.2 GiB``."""
+        """The cost in words: ``~40 s and 1.2 GiB``, or ``at least 12.2 GiB`` for a lower bound."""
+        if self.at_least:
+            return tr("at least {memory}", memory=format_bytes(self.peak_bytes))
         return tr("~{seconds} and {memory}", seconds=format_seconds(self.seconds), memory=format_bytes(self.peak_bytes))
+
+
+def grid_floor(event: exact.Condition, keep: exact.Condition | None = None) -> Cost:
+    """A lower bound of the exact engine's memory, known from the conditions alone.
+
+    Every weight array has one axis per group of the event (``cap + 1``
+    counts), and with a keep rule the engine holds the outer product of the
+    two masks: that many float64 elements at least. Beyond the limits, this
+    refuses a question before :func:`dry_run`, whose stand-ins would still
+    have to be multiplied with masks that large.
+
+    Examples
+    --------
+    >>> event = exact.Condition((0, 1), (4, 4), lambda a: a[0] >= 4)
+    >>> grid_floor(event).peak_bytes, grid_floor(event).describe()
+    (200, 'at least 1 KiB')
+    """
+    elements = math.prod(event.grid_shape) * (math.prod(keep.grid_shape) if keep is not None else 1)
+    return Cost(peak_bytes=elements * ELEMENT_BYTES, largest=elements, at_least=True)
 
 
 def format_seconds(seconds: float) -> str:

@@ -279,8 +279,14 @@ class Condition:
         """Whether the condition holds, on the grid of saturated counts."""
         if not self.groups:
             return np.asarray(self.holds([]), dtype=float)
-        grid = np.indices([c + 1 for c in self.caps])
+        # Views of sparse axes: a dense count array per group would hold groups × cells integers.
+        grid = np.broadcast_arrays(*np.indices(self.grid_shape, sparse=True))
         return np.asarray(self.holds(list(grid)), dtype=float)
+
+    @property
+    def grid_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`mask`: one axis of ``cap + 1`` counts per group."""
+        return tuple(c + 1 for c in self.caps)
 
     def on_empty(self) -> float:
         """Whether the condition holds for a zone with no card (1.0 or 0.0)."""

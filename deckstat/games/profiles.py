@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat._input import read_input_bytes
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
@@ -33,6 +34,7 @@ from deckstat.terms import (
     MAX_COPIES,
     MAX_MULLIGANS,
     MAX_REDEALS,
+    MOST_PROFILE_BYTES,
     MULLIGAN_RULES,
     MULLIGAN_WORDS,
     REDEAL_LIMIT,
@@ -804,7 +806,7 @@ def load_profile_file(path: str | Path) -> Profile:
     """Load a profile from a TOML file."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_input_bytes(path, kind="profile", limit=MOST_PROFILE_BYTES)
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         # TOML is UTF-8; a profile saved by a Windows editor in cp1252 fails on its first accent.

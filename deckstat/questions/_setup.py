@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -29,7 +30,7 @@ from deckstat._version import __version__
 from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
-from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds
+from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds, grid_floor
 from deckstat.engines.runner import check_seed, check_trials
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
@@ -77,6 +78,9 @@ AUTO_EXACT_BYTES = 256 * 2**20
 #: ``method="exact"`` is refused up front beyond these.
 MAX_EXACT_SECONDS = 600.0
 MAX_EXACT_BYTES = 4 * 2**30
+#: The memory the method being chosen may use (:func:`pick_method` sets it while it asks for the cost):
+#: :meth:`Setup.exact_cost` does not dry-run a question whose masks alone need more.
+_COST_MEMORY_LIMIT: ContextVar[int] = ContextVar("deckstat_cost_memory_limit", default=MAX_EXACT_BYTES)
 #: Values an "absent group" message lists before "…".
 SHOWN_VALUES = 8
 #: How an "absent group" message names the cards looked at, by the ``scope`` the questions give.
@@ -581,7 +585,14 @@ class Setup:
                                    option=param("method", "simulate"))) from None
 
     def exact_cost(self, condition: exact.Condition, draws, zone: str = "seen") -> Cost:
-        """What :meth:`exact_odds` with these arguments would cost, predicted without running it."""
+        """What :meth:`exact_odds` with these arguments would cost, predicted without running it.
+
+        A question whose masks alone need more memory than the method asked for may use gets that lower
+        bound (:func:`deckstat.engines.cost.grid_floor`) without a dry run, which would build them.
+        """
+        floor = grid_floor(condition, self.keep_condition)
+        if floor.peak_bytes > _COST_MEMORY_LIMIT.get():
+            return floor
         return dry_run(self.exact_odds, condition, draws, zone)
 
     def condition(self, i: int) -> exact.Condition:
@@ -839,7 +850,11 @@ def pick_method(setup: Setup, method: str, needs_order: bool = False,
                               most=exact.MAX_EXACT_DECK, size=setup.deck.size)
     if cost is None:
         return "exact", None
-    predicted = cost()
+    token = _COST_MEMORY_LIMIT.set(MAX_EXACT_BYTES if method == "exact" else AUTO_EXACT_BYTES)
+    try:
+        predicted = cost()
+    finally:
+        _COST_MEMORY_LIMIT.reset(token)
     if method == "exact":
         if predicted.seconds > MAX_EXACT_SECONDS or predicted.peak_bytes > MAX_EXACT_BYTES:
             raise DeckstatError(tr("the exact engine would take {cost} for this question, beyond its limits "

@@ -31,6 +31,7 @@ from deckstat.questions._setup import (
     turn_plan,
 )
 from deckstat.results import KeepPolicyResult, frame
+from deckstat.terms import MOST_TURN
 
 SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "mulligan_limit", "keep", "choice",
                    "p_best", "p_keep_rule", "gain", "p_keep_first_best", "p_keep_first_rule", "n_hands", "method"]
@@ -120,7 +121,7 @@ def prepare_policy(deck: Deck, game: str | Profile, event: str | None, *, by_tur
     """Resolve the rules, compile the event and the keep rule, and size the engine (refusing what is too large)."""
     profile = get_profile(game)
     check_seats(seat)
-    turn = check_whole(by_turn, "by_turn")
+    turn = check_whole(by_turn, "by_turn", maximum=MOST_TURN)
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                            mulligan_limit=mulligan_limit)
     if rule == "none":

@@ -41,7 +41,7 @@ from deckstat.questions.validate import validate
 from deckstat.questions.when import when
 from deckstat.results import RatioResult, frame
 from deckstat.schema import canonical_column
-from deckstat.terms import FIXED_ZONES, ZONES
+from deckstat.terms import FIXED_ZONES, MOST_TURN, ZONES
 from deckstat.text import fold, suggest
 
 RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zone", "p", "ci_low", "ci_high",
@@ -559,7 +559,7 @@ def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target
             raise DeckstatError(tr("{curve} needs the turn it is played by: give {target_turn} (e.g. 6), or {turns}, "
                                    "whose last turn is used", curve=param("objective", "curve"),
                                    target_turn=param("target_turn"), turns=param("turns")))
-        turn_list = list(range(1, check_whole(target_turn, "target_turn", minimum=1) + 1))
+        turn_list = list(range(1, check_whole(target_turn, "target_turn", minimum=1, maximum=MOST_TURN) + 1))
     else:
         turn_list = check_turns(turns)
     if not turn_list or turn_list[0] < 1:

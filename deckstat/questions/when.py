@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from deckstat._validate import check_events, check_whole
-from deckstat.deck import MAX_COPIES, Deck
+from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
@@ -24,6 +24,7 @@ from deckstat.questions._setup import (
     turn_plan,
 )
 from deckstat.results import WhenResult, frame
+from deckstat.terms import MOST_TURN
 
 WHEN_COLUMNS = ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                 "n_trials", "method"]
@@ -67,9 +68,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     [0.6894, 0.7585, 0.8133, 0.8568]
     """
     texts = check_events(event)
-    max_turn = check_whole(max_turn, "max_turn")
-    if max_turn > MAX_COPIES:  # no deck reaches it, and range(10**18) would fill the memory
-        check_whole(max_turn, "max_turn", maximum=MAX_COPIES)
+    max_turn = check_whole(max_turn, "max_turn", maximum=MOST_TURN)
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
