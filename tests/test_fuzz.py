@@ -357,3 +357,39 @@ def test_command_line(folder, command):
     check_cli_outcome(result)
     leftovers = [p.name for p in example_folder.iterdir() if p.name.startswith(".deckstat-partial-")]
     assert not leftovers, leftovers
+
+
+# ----- names the system refuses (found by the fuzzer: a profile name 3,000 characters long) -----
+
+LONG = "x" * 300  # longer than any file name the system allows (255 bytes)
+REFUSED_NAMES = [LONG, "a\0b"]
+
+
+@pytest.mark.parametrize("name", REFUSED_NAMES, ids=["too-long", "nul"])
+@pytest.mark.parametrize("load", [
+    lambda name: read_card_csv(name + ".csv"),
+    lambda name: read_decklist(name + ".txt", POOL),
+    lambda name: load_profile_file(name + ".toml"),
+    lambda name: load_spec(name + ".toml"),
+    lambda name: load_spec({"decks": {"w": {"path": name, "game": "wankul"}},
+                            "questions": [{"question": "odds", "event": "Terrain>=1"}]}, base_dir=ROOT / "runs"),
+    lambda name: load_spec({"decks": {"w": {"path": "../data/wankul/decklist.txt", "pool": name, "game": "wankul"}},
+                            "questions": [{"question": "odds", "event": "Terrain>=1"}]}, base_dir=ROOT / "runs"),
+    lambda name: load_spec({"decks": {"w": {"path": "../data/wankul/sample_deck.csv", "game": "wankul" * 60}},
+                            "questions": [{"question": "odds", "event": "Terrain>=1"}]}, base_dir=ROOT / "runs"),
+], ids=["cards", "decklist", "profile", "spec", "spec-deck", "spec-pool", "spec-game"])
+def test_a_name_the_system_refuses_is_an_input_error(load, name):
+    with pytest.raises(DeckstatError):
+        load(name)
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", WANKUL, "--game", "wankul" * 60, "-e", "Terrain>=1"],
+    ["odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--known", "hand: " + LONG],
+    ["odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--plot", f"{tempfile.gettempdir()}/{LONG}.png"],
+    ["report", WANKUL, "--game", "wankul", "--trials", "100", "--out", f"{tempfile.gettempdir()}/{LONG}"],
+], ids=["game", "known", "plot", "report-out"])
+def test_a_name_the_system_refuses_on_the_command_line(args):
+    result = run(*args)
+    check_cli_outcome(result)
+    assert result.exit_code == 2, result.stderr

@@ -36,7 +36,7 @@ from deckstat.terms import (
     SEATS,
     TURN_ORDERS,
 )
-from deckstat.text import fold, fold_key, suggest
+from deckstat.text import fold, fold_key, is_file, suggest
 
 
 class Text(str):
@@ -765,6 +765,9 @@ def load_profile_file(path: str | Path) -> Profile:
                             source=str(path)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
+    except ValueError:  # the other ValueError: a NUL in the name
+        raise DeckstatError(tr("the file name holds a NUL character, which no file name can"),
+                            source=repr(str(path))) from None
     return parse_profile(data, where=str(path))
 
 
@@ -815,7 +818,7 @@ def get_profile(game: str | os.PathLike | Profile) -> Profile:
     for profile in profiles:
         if key and key in {fold_key(n) for n in (profile.id, profile.name, *profile.aliases)}:
             return profile
-    if game.endswith(".toml") or Path(game).is_file():
+    if game.endswith(".toml") or is_file(game):
         return load_profile_file(game)
     names = [p.id for p in profiles]
     raise DeckstatError(tr("unknown game {game!r}; expected one of {choices} or a .toml profile file", game=game,
