@@ -230,7 +230,7 @@ SAMPLE_DECKS = [str(DATA / "wankul" / "sample_deck.csv"), str(DATA / "duel-maste
                 str(DATA / "licum" / "sample_deck.csv"), str(DATA / "wankul" / "decklist.txt"),
                 str(DATA / "jdg" / "sample_deck.csv"), str(DATA / "pandrea" / "sample_deck.csv")]
 JUNK = ["", " ", "-", "--", "-1", "0", "1e400", "nan", "abc", "🐉", "\u200b", "é", "9" * 30, "1,5", "-e", "--event",
-        "\x00", "[", "'", "Terrain>=", "1-", "3-1", "0-99999999", "1,,2"]
+        "\x00", "[", "'", "Terrain>=", "1-", "3-1", "0-99999999", "1,,2", "x" * 300, "{tmp}/" + "y" * 300]
 #: Values that make sense for each option (small, so that a simulation stays short).
 GOOD = {
     "--game": ["wankul", "duel-masters", "licum", "jdg", "pandrea", "generic", "dm", "mtg",
@@ -346,6 +346,10 @@ def check_cli_outcome(result) -> None:
 @fuzz_settings(150, deadline_ms=15000)
 @given(command=argv())
 @example(command=(["odds", SAMPLE_DECKS[0], "--game", "wankul", "-e", "Terrain>=1", "--turns", "0-2"], {}))
+# A line separator in a file name split the one error line in two.
+@example(command=(["ratio", SAMPLE_DECKS[0], "--game", "wankul", "--pool", "\u2028", "--trials", "300"], {}))
+# A group the deck lacks left the default ratio sweep empty: IndexError, exit 70.
+@example(command=(["ratio", SAMPLE_DECKS[0], "--game", "wankul", "--group", "Sort", "--trials", "300"], {}))
 def test_command_line(folder, command):
     args, _ = command
     example_folder = Path(tempfile.mkdtemp(dir=folder))
