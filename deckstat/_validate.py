@@ -20,6 +20,10 @@ from deckstat.i18n import N_, tr
 from deckstat.terms import BOTH_SEATS, SEAT_ALIASES, SEATS
 from deckstat.text import suggest
 
+#: The last turn a question follows: a game is over long before, and each turn asked costs memory (the command
+#: line's --turns stops there too).
+MAX_TURN = 1000
+
 
 def _shown(value: object) -> str:
     text = repr(value)
@@ -214,13 +218,19 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
             raise DeckstatError(tr("{name} must be a whole number or a list of them, got {value}", name=param(name),
                                    value=_shown(turns)))
-        values = list(turns)
+        # A range is checked before it is listed: range(10**30) would not fit in memory.
+        values = [turns[0], turns[-1]] if isinstance(turns, range) and turns else list(turns)
     if not values:
         raise DeckstatError(tr("{name} is empty; give at least one turn", name=param(name)))
     for turn in values:
         if not is_whole(turn) or turn < 0:
             raise DeckstatError(tr("{name} must be whole numbers from 0, got {value}", name=param(name),
                                    value=_shown(turn)))
+        if turn > MAX_TURN:
+            raise DeckstatError(tr("{name} must be whole numbers from 0 to {maximum}, got {value}", name=param(name),
+                                   maximum=MAX_TURN, value=_shown(turn)))
+    if isinstance(turns, range):
+        values = list(turns)
     return sorted({int(t) for t in values})
 
 

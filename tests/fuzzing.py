@@ -297,7 +297,8 @@ def mutate(data: dict, path: tuple, action: str, value: object) -> dict:
     elif action == "negate" and isinstance(parent[key], (int, float)) and not isinstance(parent[key], bool):
         parent[key] = -parent[key] - 1
     elif action == "huge":
-        parent[key] = 10**30 if not isinstance(parent[key], str) else parent[key] * 500
+        # A long text, not an ever longer one: repeated mutations of one key must not exhaust the memory.
+        parent[key] = 10**30 if not isinstance(parent[key], str) else (parent[key] * 500)[:5000]
     else:
         parent[key] = value
     return data

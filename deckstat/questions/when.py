@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_events, check_whole
+from deckstat._validate import MAX_TURN, check_events, check_whole
 from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
 from deckstat.events import to_text
@@ -67,7 +67,7 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     [0.6894, 0.7585, 0.8133, 0.8568]
     """
     texts = check_events(event)
-    max_turn = check_whole(max_turn, "max_turn")
+    max_turn = check_whole(max_turn, "max_turn", maximum=MAX_TURN)
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials)
     streams = runner.make_streams(rng) if method != "exact" else None
     rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
