@@ -25,9 +25,9 @@ HARD_LIMIT = 30 if DEEP else 20
 
 
 def fuzz_settings(ci_examples: int, *, deadline_ms: int = 2000) -> settings:
-    """Settings of one fuzz test: ``ci_examples`` derandomized examples in CI, 30 times as many when deep."""
+    """Settings of one fuzz test: ``ci_examples`` derandomized examples in CI, 20 times as many when deep."""
     return settings(
-        max_examples=ci_examples * 30 if DEEP else ci_examples,
+        max_examples=ci_examples * 20 if DEEP else ci_examples,
         deadline=timedelta(milliseconds=deadline_ms * (3 if DEEP else 1)),
         derandomize=not DEEP,
         database=None,
