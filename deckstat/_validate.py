@@ -23,6 +23,8 @@ from deckstat.text import suggest
 #: The last turn a question follows: a game is over long before, and each turn asked costs memory (the command
 #: line's --turns stops there too).
 MAX_TURN = 1000
+#: The most cards counted as drawn from now (the command line's --draws stops there too).
+MAX_DRAWS = 100_000
 
 
 def _shown(value: object) -> str:
@@ -211,8 +213,8 @@ def check_seats(seat: object, *, single: bool = False) -> tuple[str, ...]:
     return (seat,)
 
 
-def check_turns(turns: object, name: str = "turns") -> list[int]:
-    """Sorted distinct turns from an int or an iterable of ints (turn 0 is the kept opening hand)."""
+def check_turns(turns: object, name: str = "turns", *, maximum: int = MAX_TURN) -> list[int]:
+    """Sorted distinct turns from an int or an iterable of ints (turn 0 is the kept opening hand), up to ``maximum``."""
     values = [turns] if is_whole(turns) else None
     if values is None:
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
@@ -226,9 +228,9 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
         if not is_whole(turn) or turn < 0:
             raise DeckstatError(tr("{name} must be whole numbers from 0, got {value}", name=param(name),
                                    value=_shown(turn)))
-        if turn > MAX_TURN:
+        if turn > maximum:
             raise DeckstatError(tr("{name} must be whole numbers from 0 to {maximum}, got {value}", name=param(name),
-                                   maximum=MAX_TURN, value=_shown(turn)))
+                                   maximum=maximum, value=_shown(turn)))
     if isinstance(turns, range):
         values = list(turns)
     return sorted({int(t) for t in values})

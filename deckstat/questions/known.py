@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_seats, check_turns, seat_name
+from deckstat._validate import MAX_DRAWS, check_seats, check_turns, seat_name
 from deckstat.engines.known import known_zone_odds
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
@@ -84,7 +84,7 @@ def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
         if not from_now:
             raise DeckstatError(tr("{seat} sets how turns draw; with {draws} the cards drawn are counted directly",
                                    seat=param("seat"), draws=param("draws")))
-        counts = [0] if zone != "seen" else check_turns(draws, "draws")
+        counts = [0] if zone != "seen" else check_turns(draws, "draws", maximum=MAX_DRAWS)
         return [(NOW, None, d) for d in counts]
     turn_list = [0] if zone != "seen" else check_turns(turns)
     if from_now:
