@@ -216,14 +216,17 @@ def check_seats(seat: object, *, single: bool = False) -> tuple[str, ...]:
     return (seat,)
 
 
-def check_turns(turns: object, name: str = "turns") -> list[int]:
-    """Sorted distinct turns from an int or an iterable of ints (turn 0 is the kept opening hand)."""
+def check_turns(turns: object, name: str = "turns", *, maximum: int = MOST_TURN) -> list[int]:
+    """Sorted distinct turns from an int or an iterable of ints (turn 0: the kept opening hand), up to ``maximum``.
+
+    Draws counted from now (``maximum=MOST_SWEEP``) are read the same way.
+    """
     values = [turns] if is_whole(turns) else None
     if values is None:
         if isinstance(turns, (str, bytes)) or not isinstance(turns, Iterable):
             raise DeckstatError(tr("{name} must be a whole number or a list of them, got {value}", name=param(name),
                                    value=_shown(turns)))
-        if isinstance(turns, range) and turns and max(turns[0], turns[-1]) > MOST_TURN:
+        if isinstance(turns, range) and turns and max(turns[0], turns[-1]) > maximum:
             turns = [max(turns[0], turns[-1])]  # refused below, before a list of every turn is made
         values = list(turns)
     if not values:
@@ -232,9 +235,12 @@ def check_turns(turns: object, name: str = "turns") -> list[int]:
         if not is_whole(turn) or turn < 0:
             raise DeckstatError(tr("{name} must be whole numbers from 0, got {value}", name=param(name),
                                    value=_shown(turn)))
-        if turn > MOST_TURN:
+        if turn > maximum and maximum == MOST_TURN:
             raise DeckstatError(tr("{name}: turn {value} is beyond any game; deckstat follows turns 0 to {most}",
                                    name=param(name), value=_shown(turn), most=MOST_TURN))
+        if turn > maximum:
+            raise DeckstatError(tr("{name} must be whole numbers from 0 to {maximum}, got {value}", name=param(name),
+                                   maximum=maximum, value=_shown(turn)))
     return sorted({int(t) for t in values})
 
 

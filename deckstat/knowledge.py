@@ -33,7 +33,7 @@ from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import CONFUSABLES, TYPOGRAPHIC_QUOTES, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, number, tr
 from deckstat.terms import MOST_CARD_FILE_BYTES, MOST_EXPRESSION_CHARS
-from deckstat.text import fold, fold_key, suggest
+from deckstat.text import fold, fold_key, is_file, suggest
 
 #: Words for "every card in none of the groups listed".
 OTHER_WORDS = ("other", "others", "autre", "autres", "rest", "reste")
@@ -237,12 +237,7 @@ def _as_group_hint(exc: DeckstatError, item: str, deck: Deck) -> DeckstatError:
 
 def looks_like_file(text: str) -> bool:
     """Whether a description names a file (a card file or decklist suffix, or an existing file)."""
-    if "\n" in text:
-        return False
-    try:
-        return Path(text).suffix.lower() in FILE_SUFFIXES or Path(text).is_file()
-    except OSError:  # a name longer than the system allows (a long list of cards) names no file
-        return False
+    return "\n" not in text and (Path(text).suffix.lower() in FILE_SUFFIXES or is_file(text))
 
 
 def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
@@ -251,7 +246,7 @@ def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
         known = description if isinstance(description, Deck) else read_card_csv(description)
         return [(None, f"{count} {label}") for count, label in zip(known.counts, known.labels) if count > 0]
     path = Path(description)
-    if not path.is_file():
+    if not is_file(path):
         raise DeckstatError(tr("no such file"), source=str(path))
     try:
         raw = read_input_bytes(path, kind="cards", limit=MOST_CARD_FILE_BYTES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from pathlib import Path
 
 from deckstat.i18n import tr
 
@@ -91,3 +92,14 @@ def format_number(value: float) -> str:
     import numpy as np  # here: the terminal's text helpers import this module, and --help needs no numpy
 
     return np.format_float_positional(value, unique=True, trim="-")
+
+
+def is_file(path: str | Path) -> bool:
+    """Whether ``path`` names an existing file; a name the system refuses (too long, a NUL in it) names none.
+
+    :meth:`pathlib.Path.is_file` raises for such names instead of answering.
+    """
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False

@@ -132,8 +132,8 @@ def test_bad_turn_ranges_name_the_option(files):
         f"--turns '2-x'{NBSP}: '2-x' n'est ni un tour ni un intervalle comme 0-6")
     # A turn past the deck: the 50-card deck leaves 45 cards after the opening hand of 5.
     line = cli_error("fr", "odds", pool, "-g", "wankul", "-e", "Terrain>=1", "--turns", "100", "--seat", "first")
-    assert line.endswith("le tour 100 demande 100 pioches au premier joueur, mais il ne reste que 45 cartes après "
-                         f"la main de départ{NBSP}; --turns peut aller jusqu'au tour 45")
+    assert line.endswith("le tour 100 demande 100 pioches au premier joueur, mais la main de départ n'en laisse que "
+                         f"45 cartes dans le deck{NBSP}; --turns peut aller jusqu'au tour 45")
 
 
 def test_a_trial_count_below_one_names_the_parameter_or_the_flag(files):

@@ -311,3 +311,12 @@ def test_safe_text_shows_direction_controls():
     from deckstat.cli.terminal import safe_text
 
     assert safe_text("Dragon\u202eeliF\u2066x\u2069\u200f") == "Dragon\\u202eeliF\\u2066x\\u2069\\u200f"
+
+
+def test_safe_text_escapes_the_unicode_line_separators():
+    # str.splitlines() ends a line at U+2028 and U+2029: an error naming such a file would span two lines.
+    from deckstat.cli.terminal import safe_text
+
+    assert safe_text("a\u2028b\u2029c") == "a\\u2028b\\u2029c"
+    result = run("odds", sample_deck("wankul"), "--game", "wankul", "-e", "Terrain>=1", "--pool", "x\u2028y.csv")
+    assert_user_error(result, "x\\u2028y.csv")

@@ -194,6 +194,14 @@ def test_a_deck_without_resource_gets_a_generic_card():
         deckstat.ratio(deck, "wankul", group="[cost=9]", counts=[2], turns=[0])
 
 
+def test_default_sweep_of_a_group_the_deck_lacks_says_why():
+    # No count fits, so the default sweep around the deck's own count is empty: refused, not an IndexError.
+    assert_user_error(run("ratio", WANKUL, "--game", "wankul", "--group", "Sort", "--trials", "300"),
+                      "no Sort card", "nothing to scale up")
+    with pytest.raises(DeckstatError, match="nothing to scale up"):
+        deckstat.ratio(deckstat.load_deck(WANKUL), "wankul", group="Sort", turns=[0])
+
+
 @pytest.mark.parametrize(("game", "kwargs", "limit"), [
     ("wankul", {"counts": range(0, 46)}, 3),
     ("duel-masters", {"group": "[civilization=Feu]"}, 4),

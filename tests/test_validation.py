@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -396,3 +397,24 @@ def test_with_resource_count_and_card_differences_refuse_what_is_not_a_deck():
     assert message(deckstat.card_differences, deck, 42) == "b must be a Deck (see deckstat.load_deck), got int"
     assert message(deckstat.with_resource_count, 42, "wankul", 10) == (
         "deck must be a Deck (see deckstat.load_deck), got int")
+
+
+@pytest.mark.parametrize(("question", "kwargs"), [
+    ("when", {"max_turn": 10**30}),  # range(max_turn + 1) was listed: OverflowError, or MemoryError at 10**12
+    ("when", {"max_turn": 1001}),
+    ("odds", {"turns": range(10**30)}),
+    ("odds", {"turns": [3, 10**12]}),
+])
+def test_turns_beyond_the_last_one_followed_are_refused_before_any_work(question, kwargs):
+    deck = deckstat.load_deck(DATA / "wankul" / "sample_deck.csv")
+    with pytest.raises(DeckstatError, match="(from 0 to 1000|deckstat follows turns 0 to 1000)"):
+        getattr(deckstat, question)(deck, "wankul", "Terrain>=1", **kwargs)
+
+
+def test_a_batch_spec_with_a_huge_max_turn_is_refused():
+    from deckstat.batching.spec import load_spec
+
+    spec = {"decks": {"w": {"path": str(DATA / "wankul" / "sample_deck.csv"), "game": "wankul"}},
+            "questions": [{"question": "when", "event": "Terrain>=1", "max_turn": 10**30}]}
+    with pytest.raises(DeckstatError, match="max_turn"):
+        load_spec(spec)

@@ -76,7 +76,7 @@ from deckstat.terms import (
     MULLIGAN_RULES,
     POLICIES,
 )
-from deckstat.text import suggest
+from deckstat.text import is_file, suggest
 
 #: Top-level keys of a spec; the last four are defaults for every question that takes them.
 TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
@@ -476,11 +476,17 @@ class _Parser:
 
     # Decks and games.
 
+    def path(self, key: str, text: str) -> Path:
+        """The file ``text`` names, from the spec's folder; a NUL in it is refused, as no file name holds one."""
+        if "\0" in text:
+            raise self.where.error(key, tr("the file name holds a NUL character, which no file name can"))
+        return (self.base_dir / text).resolve()
+
     def game(self, key: str, value: object) -> str:
         text = _text(self.where, key, value)
         if text.lower().endswith(".toml") or "/" in text or os.sep in text:
-            path = (self.base_dir / text).resolve()
-            if not path.is_file():
+            path = self.path(key, text)
+            if not is_file(path):
                 raise self.where.error(key, tr("profile file {file!r} not found (looked for {path})", file=text,
                                                path=path))
             _checked(self.where, key, lambda: cached_profile(str(path)))
@@ -514,8 +520,8 @@ class _Parser:
             pool = None
             if "pool" in entry:
                 pool_text = _text(self.where, f"{key}.pool", entry["pool"])
-                pool = (self.base_dir / pool_text).resolve()
-                if not pool.is_file():
+                pool = self.path(f"{key}.pool", pool_text)
+                if not is_file(pool):
                     raise self.where.error(f"{key}.pool", tr("card pool {file!r} not found (looked for {path})",
                                                              file=pool_text, path=pool))
                 self.files[f"pool:{pool_text}"] = pool
@@ -531,6 +537,7 @@ class _Parser:
 
     def deck_files(self, key: str, name: str, written: str, pool: Path | None) -> tuple[DeckSource, ...]:
         pattern = self.base_dir / written
+        path = self.path(key, written)
         if glob.has_magic(written):
             matches = sorted(Path(p).resolve() for p in glob.glob(str(pattern)) if Path(p).is_file())
             if not matches:
@@ -543,8 +550,7 @@ class _Parser:
                                                    "{name}/{stem} would name both", pattern=written, stem=stem,
                                                    name=name))
             return tuple(DeckSource(f"{name}/{p.stem}", p, pool) for p in matches)
-        path = pattern.resolve()
-        if not path.is_file():
+        if not is_file(path):
             raise self.where.error(key, tr("deck file {file!r} not found (looked for {path})", file=written, path=path))
         return (DeckSource(name, path, pool),)
 
@@ -619,7 +625,7 @@ class _Parser:
             resolved = []
             for text in texts:
                 path = self.base_dir / text
-                if looks_like_file(text) and not path.is_file():  # refused now, not when its task runs
+                if looks_like_file(text) and not is_file(path):  # refused now, not when its task runs
                     raise DeckstatError(tr("no such file"), source=str(path))
                 resolved.append(str(path.resolve()) if looks_like_file(text) else text)
             pairs[zone] = pairs.get(zone, ()) + tuple(resolved)
@@ -909,8 +915,13 @@ def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = No
         path = Path(source)
         try:
             raw = read_input_bytes(path, kind="spec", limit=MOST_SPEC_BYTES, error=SpecError)
+        except DeckstatError:  # a ValueError too, unlike the NUL of the name caught below
+            raise
         except FileNotFoundError:
             raise SpecError(tr("spec file not found"), source=str(path)) from None
+        except ValueError:
+            raise SpecError(tr("the file name holds a NUL character, which no file name can"),
+                            source=repr(str(path))) from None
         except OSError as exc:
             raise SpecError(tr("cannot read the spec file ({reason})", reason=exc.strerror or exc),
                             source=str(path)) from None

@@ -177,6 +177,9 @@ _CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80,
 #: Direction controls (right-to-left overrides, isolates, marks) reorder what follows them on screen; shown as
 #: ``\u202e``-style escapes, so text reads in the order it is stored.
 _CONTROL.update({ord(ch): f"\\u{ord(ch):04x}" for ch in DIRECTION_CONTROLS})
+# The line and paragraph separators end a line for readers of the output (str.splitlines), though not for a
+# terminal: shown as escapes too, so that one line of deckstat (an error) stays one line.
+_CONTROL.update({code: f"\\u{code:04x}" for code in (0x2028, 0x2029)})
 
 
 def safe_text(text: str) -> str:
@@ -184,7 +187,8 @@ def safe_text(text: str) -> str:
 
     A card name or a profile's text is data: written as it is, ``ESC [31m``
     would turn the terminal red, and other sequences can move the cursor or
-    rename the window. Line feeds and tabs stay.
+    rename the window. Line feeds and tabs stay; the Unicode line and
+    paragraph separators (U+2028, U+2029) are escaped, as they split lines.
 
     Examples
     --------

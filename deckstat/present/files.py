@@ -62,6 +62,7 @@ def check_writable_file(path: str | Path) -> None:
     """
     path = Path(path)
     folder = path.parent
+    _check_name(path)
     if path.is_dir():
         raise write_error(IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)), path)
     if not folder.exists():
@@ -80,6 +81,7 @@ def check_writable_folder(folder: str | Path) -> None:
     deckstat may write into.
     """
     folder = Path(folder)
+    _check_name(folder)
     if folder.exists() and not folder.is_dir():
         raise DeckstatError(tr("exists and is not a folder"), source=str(folder))
     existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
@@ -89,6 +91,20 @@ def check_writable_folder(folder: str | Path) -> None:
         raise write_error(NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)), folder)
     if not os.access(existing, os.W_OK | os.X_OK):
         raise write_error(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), folder)
+
+
+def _check_name(path: Path) -> None:
+    """Refuse a name the system refuses whatever the folder: too long, or holding a NUL character.
+
+    :meth:`pathlib.Path.exists` raises for them instead of answering.
+    """
+    if "\0" in str(path):
+        raise DeckstatError(tr("the file name holds a NUL character, which no file name can"), source=repr(str(path)))
+    try:
+        path.lstat()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise write_error(exc, path) from None
 
 
 def _under_file(folder: Path) -> bool:

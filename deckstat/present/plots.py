@@ -820,6 +820,10 @@ def _semicolon() -> str:
     return french_typography("; ") if get_language() == "fr" else "; "
 
 
+#: Lines in one column of a legend beside the axes (:func:`plot_curve`).
+_LEGEND_ROWS = 30
+
+
 def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
     """Draw playability by turn: P(playable on or before turn t), one line per card or group and seat.
 
@@ -845,7 +849,11 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
     targets = _unique(drawn, "target")
     seats = _unique(drawn, "seat")
     series = list(drawn[["target", "seat"]].drop_duplicates().itertuples(index=False, name=None))
-    ax = _axes(ax, figsize=(9.0, 5.0) if len(series) > 6 else (8.0, 5.0))
+    # A legend beside the axes holds at most _LEGEND_ROWS lines a column, and the figure grows to hold it: taller
+    # than the figure, it would leave the axes no room at all (a whole deck of targets).
+    columns = math.ceil((len(series) + 1) / _LEGEND_ROWS)
+    height = max(5.0, 1.5 + 0.25 * min(len(series) + 1, _LEGEND_ROWS))
+    ax = _axes(ax, figsize=(9.0 + 3.0 * (columns - 1), height) if len(series) > 6 else (8.0, 5.0))
     palette = COLORS if len(targets) <= len(COLORS) else tuple(matplotlib.colormaps["tab20"].colors)
     any_simulated = False
     for target, seat in series:
@@ -869,7 +877,7 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
     if any_simulated:
         handles.append(_interval_proxy())
     if len(series) > 6:
-        _legend(ax, handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        _legend(ax, handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, ncol=columns)
     else:
         _legend(ax, handles, loc="lower right")
     policy = _shared(frame, "policy")

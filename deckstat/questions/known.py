@@ -34,7 +34,7 @@ from deckstat.i18n import N_, tr
 from deckstat.knowledge import Knowledge, KnownCards, cell_law
 from deckstat.questions._setup import Setup
 from deckstat.results import frame
-from deckstat.terms import BOTH_SEATS
+from deckstat.terms import BOTH_SEATS, MOST_SWEEP
 
 #: Zones a question with known cards counts in (``bottom`` is a zone of known cards, not a question's).
 KNOWN_ZONES = ("seen", "hand", "set_aside")
@@ -90,7 +90,7 @@ def plan(setup: Setup, *, turns: object, draws: object, seat: object, zone: str,
         if not from_now:
             raise DeckstatError(tr("{seat} sets how turns draw; with {draws} the cards drawn are counted directly",
                                    seat=param("seat"), draws=param("draws")))
-        counts = [0] if zone != "seen" else check_turns(draws, "draws")
+        counts = [0] if zone != "seen" else check_turns(draws, "draws", maximum=MOST_SWEEP)
         return [(NOW, None, d) for d in counts]
     turn_list = [0] if zone != "seen" else check_turns(turns)
     if from_now:

@@ -892,6 +892,8 @@ def _count_list(counts: Iterable[int] | None, profile: Profile, group, plan: _Pl
         current = plan.current
         low = max(plan.lowest, 0 if _survives_zero(group, profile) else 1)
         count_list = list(range(max(low, current - DEFAULT_SPAN), min(plan.highest, current + DEFAULT_SPAN) + 1))
+        if not count_list:  # no count fits (a group the deck lacks and cannot grow): the plan says why
+            plan.check(low)
     else:
         values = [counts] if isinstance(counts, (int, np.integer)) else list(counts)
         count_list = sorted({check_whole(c, "counts") for c in values})
