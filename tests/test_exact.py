@@ -195,7 +195,7 @@ def test_duel_masters_hand_after_shields_and_skipped_draw():
 
 
 def test_turns_beyond_the_deck_are_refused():
-    with pytest.raises(deckstat.DeckstatError, match="only 30 cards are left"):
+    with pytest.raises(deckstat.DeckstatError, match="leaves 30 cards in the deck"):
         deckstat.odds(dm_deck(), "duel-masters", "[civilization=Feu]>=2", turns=[31])
 
 
