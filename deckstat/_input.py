@@ -63,15 +63,18 @@ def read_input_bytes(path: str | os.PathLike, *, kind: str, limit: int,
     OSError
         When the file cannot be opened (not found, no permission) or is a folder: callers word those themselves.
     DeckstatError
-        For a device, a pipe or a socket, and for a file larger than ``limit``.
+        For a name holding a NUL, a device, a pipe or a socket, and for a file larger than ``limit``.
     """
     path = Path(path)
     source = str(path)
     what, way_out = KINDS[kind]
+    if "\0" in source:  # os.open would raise a ValueError, which names no file
+        raise error(tr("the file name holds a NUL character, which no file name can"), source=repr(source))
     # O_NONBLOCK: opening a pipe nobody writes to would otherwise wait forever.
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(handle).st_mode
+        status = os.fstat(handle)
+        mode = status.st_mode
         if stat.S_ISDIR(mode):  # as open() would say it: each caller words a folder as it words a missing file
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
         if not stat.S_ISREG(mode):
@@ -79,7 +82,7 @@ def read_input_bytes(path: str | os.PathLike, *, kind: str, limit: int,
                 tr("a socket") if stat.S_ISSOCK(mode) else tr("a device"))
             raise error(tr("is {kind}, not a regular file; expected {what} (save the input to a file first)",
                            kind=kind_word, what=tr(what)), source=source)
-        size = os.fstat(handle).st_size
+        size = status.st_size
         if size > limit:
             # A size just over the limit reads as the limit in megabytes: then it is given in bytes.
             shown = megabytes(size) if round(size / 1e6, 1) > limit / 1e6 else tr("{size} bytes", size=number(size))

@@ -82,15 +82,10 @@ def _publish(notes: list[str]) -> None:
 def _read_text(path: Path, notes: list[str] | None = None) -> str:
     try:
         raw = read_input_bytes(path, kind="cards", limit=MOST_CARD_FILE_BYTES)
-    except DeckstatError:  # a ValueError too, unlike the NUL of the name caught below
-        raise
     except FileNotFoundError:
         raise DeckstatError(tr("file not found"), source=str(path)) from None
     except IsADirectoryError:
         raise DeckstatError(tr("is a directory, expected a CSV or text file"), source=str(path)) from None
-    except ValueError:
-        raise DeckstatError(tr("the file name holds a NUL character, which no file name can"),
-                            source=repr(str(path))) from None
     except OSError as exc:
         raise DeckstatError(tr("cannot be read ({reason})", reason=exc.strerror), source=str(path)) from None
     if raw.startswith(b"PK\x03\x04"):

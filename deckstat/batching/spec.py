@@ -915,13 +915,8 @@ def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = No
         path = Path(source)
         try:
             raw = read_input_bytes(path, kind="spec", limit=MOST_SPEC_BYTES, error=SpecError)
-        except DeckstatError:  # a ValueError too, unlike the NUL of the name caught below
-            raise
         except FileNotFoundError:
             raise SpecError(tr("spec file not found"), source=str(path)) from None
-        except ValueError:
-            raise SpecError(tr("the file name holds a NUL character, which no file name can"),
-                            source=repr(str(path))) from None
         except OSError as exc:
             raise SpecError(tr("cannot read the spec file ({reason})", reason=exc.strerror or exc),
                             source=str(path)) from None

@@ -808,8 +808,6 @@ def load_profile_file(path: str | Path) -> Profile:
     try:
         raw = read_input_bytes(path, kind="profile", limit=MOST_PROFILE_BYTES)
         data = tomllib.loads(raw.decode("utf-8"))
-    except DeckstatError:  # a ValueError too, unlike the NUL of the name caught below
-        raise
     except UnicodeDecodeError as exc:
         # TOML is UTF-8; a profile saved by a Windows editor in cp1252 fails on its first accent.
         raise DeckstatError(tr("not UTF-8 text (byte {offset}); save the profile as UTF-8", offset=exc.start + 1),
@@ -821,9 +819,6 @@ def load_profile_file(path: str | Path) -> Profile:
                             source=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
-    except ValueError:  # the other ValueError: a NUL in the name
-        raise DeckstatError(tr("the file name holds a NUL character, which no file name can"),
-                            source=repr(str(path))) from None
     return parse_profile(data, where=str(path))
 
 
