@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from scipy.stats import norm
 from typer.testing import CliRunner
 
+from deckstat import DeckstatError, load_deck
 from deckstat.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,3 +69,19 @@ def assert_user_error(result, *needles: str) -> str:
     for needle in needles:
         assert needle in lines[0], lines[0]
     return lines[0]
+
+
+def write(tmp_path: Path, content: str | bytes, name: str = "deck.csv", encoding: str = "utf-8") -> Path:
+    """Write ``content`` (text in ``encoding``, or bytes as they are) to ``tmp_path / name``; return the path."""
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode(encoding))
+    return path
+
+
+def error_of(path: Path, **kwargs) -> str:
+    """Load ``path`` expecting a DeckstatError; return its one-line message."""
+    with pytest.raises(DeckstatError) as info:
+        load_deck(path, **kwargs)
+    message = str(info.value)
+    assert "\n" not in message
+    return message

@@ -11,30 +11,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import DATA, assert_user_error, run
+from helpers import DATA, assert_user_error, error_of, run, write
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deckstat import Deck, DeckstatError, load_deck, read_card_csv, read_decklist
-from deckstat.cards import TOTAL_ROW_NAMES
+from deckstat.cards import TOTAL_ROW_NAMES, _is_utf8
 from deckstat.text import fold
 
 WANKUL = DATA / "wankul"
-
-
-def write(tmp_path: Path, content: str | bytes, name: str = "deck.csv", encoding: str = "utf-8") -> Path:
-    path = tmp_path / name
-    path.write_bytes(content if isinstance(content, bytes) else content.encode(encoding))
-    return path
-
-
-def error_of(path: Path, **kwargs) -> str:
-    """Load ``path`` expecting a DeckstatError; return its one-line message."""
-    with pytest.raises(DeckstatError) as info:
-        load_deck(path, **kwargs)
-    message = str(info.value)
-    assert "\n" not in message
-    return message
 
 
 def column(deck: Deck, name: str) -> list:
@@ -690,13 +675,7 @@ def test_roundtrip_random_tables(tmp_path_factory, rows, delimiter, encoding, he
     if encoding == "cp1252":
         # A cp1252 line that also happens to be valid UTF-8 ("Éœ") reads as UTF-8 (inherent), and makes the file
         # one of mixed encodings when another line is not: skip.
-        def utf8(line: bytes) -> bool:
-            try:
-                line.decode("utf-8")
-            except UnicodeDecodeError:
-                return False
-            return True
-        assume(not any(not line.isascii() and utf8(line) for line in data.split(b"\n")))
+        assume(not any(not line.isascii() and _is_utf8(line) for line in data.split(b"\n")))
     path = tmp_path_factory.mktemp("roundtrip") / "deck.csv"
     path.write_bytes(data)
 

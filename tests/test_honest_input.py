@@ -5,25 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import assert_user_error, ok, run
+from helpers import assert_user_error, error_of, ok, run, write
 
 from deckstat import Deck, DeckstatError, load_deck
 from deckstat.cards import collect_notes
 from deckstat.errors import ExpressionError
-
-
-def write(tmp_path: Path, content: bytes, name: str = "deck.csv") -> Path:
-    path = tmp_path / name
-    path.write_bytes(content)
-    return path
-
-
-def error_of(path: Path, **kwargs) -> str:
-    with pytest.raises(DeckstatError) as info:
-        load_deck(path, **kwargs)
-    message = str(info.value)
-    assert "\n" not in message
-    return message
 
 
 def filler(n_cards: int) -> str:

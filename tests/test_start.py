@@ -157,39 +157,33 @@ def _guarded(tree: ast.Module) -> set[int]:
     return lines
 
 
-def test_the_package_imports_no_extra_outside_a_guard():
-    found = []
+def _unguarded_imports():
+    """``(place, module)`` for each absolute import of the package outside a :func:`_guarded` block."""
     for path in sorted((ROOT / "deckstat").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         guarded = _guarded(tree)
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-            if any(n.split(".")[0] in EXTRAS for n in names) and node.lineno not in guarded:
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    assert not found
+            if names and node.lineno not in guarded:
+                for name in names:
+                    yield f"{path.relative_to(ROOT)}:{node.lineno}", name
+
+
+def test_the_package_imports_no_extra_outside_a_guard():
+    assert not [place for place, name in _unguarded_imports() if name.split(".")[0] in EXTRAS]
 
 
 def test_the_package_imports_only_what_it_declares():
     # A module another package happens to bring (click came with typer until typer carried its own) is not a
     # dependency: a plain install may lack it.
-    import re
     import sys
 
     declared = {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower()
                 for r in metadata.requires("deckstat") or [] if "extra ==" not in r}
     allowed = declared | set(sys.stdlib_module_names) | {"deckstat"}
-    found = []
-    for path in sorted((ROOT / "deckstat").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        guarded = _guarded(tree)
-        for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-            for name in names:
-                if name.split(".")[0].lower() not in allowed and node.lineno not in guarded:
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
-    assert not found
+    assert not [f"{place} imports {name}" for place, name in _unguarded_imports()
+                if name.split(".")[0].lower() not in allowed]
 
 
 def test_the_package_requires_no_extra():
