@@ -90,6 +90,25 @@ _USAGE_WORDS = (N_("COMMAND [ARGS]..."),)
 _HELP_OPTION_TEXT = N_("Show this message and exit.")
 
 
+def lang_values(args: list[str]) -> list[str]:
+    """The values a command line gives ``--lang`` (``--lang fr``, ``--lang=fr``), in order, up to ``--``.
+
+    Examples
+    --------
+    >>> lang_values(["--help", "--lang", "fr", "--lang=en", "--", "--lang", "de"])
+    ['fr', 'en']
+    """
+    values = []
+    for index, arg in enumerate(args):
+        if arg == "--":  # what follows is arguments, not options
+            break
+        if arg == "--lang" and index + 1 < len(args):
+            values.append(args[index + 1])
+        elif arg.startswith("--lang="):
+            values.append(arg.removeprefix("--lang="))
+    return values
+
+
 def asked_language(args: list[str]) -> str | None:
     """The language a command line's ``--lang`` names, wherever it stands (``--help --lang fr``), or None.
 
@@ -100,14 +119,8 @@ def asked_language(args: list[str]) -> str | None:
     >>> asked_language(["--", "--lang", "fr"]) is None  # after --, an argument
     True
     """
-    asked = None
-    for index, arg in enumerate(args):
-        if arg == "--":  # what follows is arguments, not options
-            break
-        value = args[index + 1] if arg == "--lang" and index + 1 < len(args) else arg.removeprefix("--lang=")
-        if value != arg and value in LANGUAGES:  # the last one counts, as for the option itself
-            asked = value
-    return asked
+    # The last one counts, as for the option itself.
+    return next((value for value in reversed(lang_values(args)) if value in LANGUAGES), None)
 
 
 def help_language(ctx: typer.Context) -> str:

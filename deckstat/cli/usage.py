@@ -28,7 +28,7 @@ from typing import Any
 
 import typer
 
-from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_INTERRUPTED, EXIT_USAGE
+from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_INTERRUPTED, EXIT_USAGE, lang_values
 from deckstat.cli.options import Group as HelpGroup
 from deckstat.i18n import LanguageError, detect_language, language, normalise_language, tr, trn
 
@@ -48,15 +48,8 @@ def error_language(args: Sequence[str]) -> str:
     An unusable ``--lang`` or ``DECKSTAT_LANG`` gives English, the error
     being written all the same.
     """
-    chosen = None
-    for index, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg == "--lang" and index + 1 < len(args):
-            chosen = args[index + 1]
-        elif arg.startswith("--lang="):
-            chosen = arg.partition("=")[2]
-    for candidate in (chosen, None):
+    given = lang_values(list(args))
+    for candidate in (given[-1] if given else None, None):
         try:
             return normalise_language(candidate) if candidate is not None else detect_language()
         except LanguageError:
