@@ -17,6 +17,7 @@ from scipy.stats import hypergeom
 import deckstat
 from deckstat.batching import SpecError, Task, load_spec, run_task
 from deckstat.batching.spec import key_lines
+from deckstat.batching.tasks import SEED_BOUND
 
 # A 50-card Wankul deck: 10 Terrains, 40 Personnages (20 cost 1, 20 cost 2).
 SMALL = "name,count,type,cost\nTerrain,10,Terrain,\nPetit,20,Personnage,1\nGrand,20,Personnage,2\n"
@@ -379,7 +380,7 @@ def test_ids_and_seeds_do_not_depend_on_the_order_written(shared_folder, questio
     assert pairs == {(t.task_id, t.seed(spec_seed)) for t in shuffled.tasks}
     # Different tasks have different ids and seeds.
     assert len(pairs) == len(written.tasks) == len({seed for _, seed in pairs})
-    assert all(0 <= seed < 2**63 for _, seed in pairs)
+    assert all(0 <= seed < SEED_BOUND for _, seed in pairs)
 
 
 def test_seed_given_by_a_question_is_its_seed(folder):
