@@ -15,9 +15,9 @@ import pytest
 from helpers import DATA, assert_user_error, ok, run
 
 import deckstat
-from deckstat.batching import load_spec, plan, run_task
 from deckstat.batching import estimate as estimate_module
-from deckstat.batching.run import JOURNAL, MANIFEST, RESULTS_CSV, Journal, batch
+from deckstat.batching import load_spec, plan, run_task
+from deckstat.batching.run import JOURNAL, RESULTS_CSV, Journal, batch
 from deckstat.batching.tasks import SEED_BOUND
 from deckstat.cards import load_deck
 from deckstat.engines import exact, runner
