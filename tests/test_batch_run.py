@@ -396,7 +396,7 @@ def test_dry_run_lists_the_tasks_and_writes_nothing(tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(tmp_path.iterdir()) == before
     assert "12 tasks" in result.stdout
-    assert "2 exact" in result.stdout
+    assert "12 estimated from the cost models" in result.stdout
     loaded = load(spec)
     for task in loaded.tasks:
         assert task.task_id in result.stdout
@@ -413,14 +413,16 @@ mulligan_rule = "london"
 """)
     table = plan(spec)
     assert table["method"].tolist() == ["exact"] * 2 + ["simulate"] * 11
-    assert table["estimate"].tolist() == ["timed"] * 2 + ["extrapolated"] * 11
+    assert table["estimate"].tolist() == ["model"] * 12 + ["at most"]
     assert table["trials"].tolist()[2:12] == [1000, 1500, 2000, 2500, 3000] * 2
-    # P(Terrain>=1) is at most near 0.8 over these turns: p(1-p) <= 0.25 needs at most 1.96²·0.25/0.01² ≈ 9604
-    # trials, one block of the runner.
+    # A precision run is counted at its worst case, p = 1/2: 1.96²/(4·0.01²) ≈ 9604 trials, one block of the runner.
     assert table["trials"].iloc[12] == BLOCK_TRIALS
     assert (table["seconds"] > 0).all()
+    # The time of a simulated task grows with its trials.
+    simulated = table.iloc[2:7]
+    assert simulated["seconds"].is_monotonic_increasing and simulated["seconds"].iloc[-1] > simulated["seconds"].iloc[0]
     assert table["swept"].iloc[2] == "seat=first, trials=1000"
-    listed = plan(spec, calibrate=False)
+    listed = plan(spec, estimate=False)
     assert listed["method"].isna().all() and len(listed) == 13
 
 

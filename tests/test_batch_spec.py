@@ -17,6 +17,7 @@ from scipy.stats import hypergeom
 import deckstat
 from deckstat.batching import SpecError, Task, load_spec, run_task
 from deckstat.batching.spec import key_lines
+from deckstat.batching.tasks import SEED_BOUND
 
 # A 50-card Wankul deck: 10 Terrains, 40 Personnages (20 cost 1, 20 cost 2).
 SMALL = "name,count,type,cost\nTerrain,10,Terrain,\nPetit,20,Personnage,1\nGrand,20,Personnage,2\n"
@@ -363,7 +364,7 @@ SEATS = ["first", "second", "both"]
                                                                        max_size=3, unique=True),
                                     st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True)),
                           min_size=1, max_size=3, unique_by=lambda q: q[0]),
-       order=st.randoms(use_true_random=False), spec_seed=st.integers(0, 2**40))
+       order=st.randoms(use_true_random=False), spec_seed=st.integers(0, SEED_BOUND - 1))
 def test_ids_and_seeds_do_not_depend_on_the_order_written(shared_folder, questions, order, spec_seed):
     def spec(items):
         return {"seed": spec_seed, "game": "wankul",
@@ -379,7 +380,7 @@ def test_ids_and_seeds_do_not_depend_on_the_order_written(shared_folder, questio
     assert pairs == {(t.task_id, t.seed(spec_seed)) for t in shuffled.tasks}
     # Different tasks have different ids and seeds.
     assert len(pairs) == len(written.tasks) == len({seed for _, seed in pairs})
-    assert all(0 <= seed < 2**63 for _, seed in pairs)
+    assert all(0 <= seed < SEED_BOUND for _, seed in pairs)
 
 
 def test_seed_given_by_a_question_is_its_seed(folder):

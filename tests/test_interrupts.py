@@ -120,3 +120,33 @@ def test_a_task_failing_inside_a_worker_fails_alone_with_one_line_and_code_1(tmp
     assert process.returncode == 1, lines
     assert len(lines) == 1 and lines[0].startswith("failed: task "), lines
     assert "precision 1e-05 needs about" in lines[0] and "Traceback" not in lines[0]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed):
+    # From the spec's loading through the forkserver's and the workers' start: one line, 143, no process left.
+    delays = random.Random(seed)
+    for attempt in range(3):
+        out = tmp_path / f"out{attempt}"
+        process = _deckstat("batch", str(_spec(tmp_path, "trials = 1_000_000_000")), "--out", str(out), "--workers",
+                            "2", "-q")
+        delay = delays.uniform(0.3, 2.5)
+        time.sleep(delay)
+        os.kill(process.pid, signal.SIGTERM)
+        lines = _end(process).strip().splitlines()
+        assert process.returncode == 143, (delay, lines)
+        assert len(lines) == 1 and lines[0].startswith("interrupted"), (delay, lines)
+
+
+@pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
+    delays = random.Random(how)
+    for _ in range(3):
+        delay = delays.uniform(1.0, 3.0)
+        process = _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate",
+                            "--trials", "1e9", "--workers", "2", "-q")
+        time.sleep(delay)
+        os.killpg(process.pid, how) if how == signal.SIGINT else os.kill(process.pid, how)
+        stderr = _end(process)
+        assert "leaked" not in stderr and "resource_tracker" not in stderr, (delay, stderr)
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)

@@ -34,22 +34,17 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_whole, parse_count
+from deckstat._validate import check_whole
 from deckstat._version import __version__
 from deckstat.engines import progress
 from deckstat.engines.runner import (
-    BLOCK_TRIALS,
-    DEFAULT_MAX_TRIALS,
-    DEFAULT_TRIALS,
     ctrl_c_held,
-    estimate_trials,
     fresh_seed,
     process_pool,
-    widest_half_width,
 )
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import tr
-from deckstat.present.files import TEMPORARY_PREFIX, atomic_write, write_error
+from deckstat.present.files import TEMPORARY_PREFIX, atomic_write, check_writable_folder, write_error
 from deckstat.present.spreadsheet import PLAIN, csv_bytes, spreadsheet_dialect
 from deckstat.results import Result
 
@@ -63,8 +58,8 @@ TASK_COLUMNS = ["task_id", "description", "status", "error", "seconds", "seed", 
 TRIAL_PARAMS = ("trials", "precision", "max_trials")
 #: Modules the batch's worker processes start with (forked from a server that imported them once).
 BATCH_PRELOAD = ["deckstat", "deckstat.batching.tasks"]
-#: Trial counts of the dry run's two timing runs (their difference gives the time per trial).
-CALIBRATION_TRIALS = (2_000, 50_000)
+#: The status of a task that found one of its files changed since the spec was loaded (it stops the run).
+CHANGED = "changed"
 
 RunTask = Callable[[Any, int], pd.DataFrame]
 
@@ -132,18 +127,33 @@ def execute(run_task: RunTask, task: Any, seed: int) -> dict:
     """Run one task and return its outcome as JSON-ready values (what the journal records).
 
     Any exception is caught and recorded as the task's error, so one failing
-    task never stops the others. This runs where the task runs (this
+    task never stops the others. A file the task reads whose bytes are no
+    longer those the spec was loaded with gives the status ``changed`` (the
+    error is the file's path), before or after the task runs: its rows would
+    belong to another version of the file. The outcome records the digests
+    of the files it read (``inputs``). This runs where the task runs (this
     process, a worker process, a Dask worker).
     """
+    from deckstat.batching.tasks import changed_input
+
     start = time.perf_counter()
+    # The files are checked before and after: a file edited while the task read it is caught either way.
+    changed = changed_input(task)
     try:
-        with progress.listening(None):  # the batch counts tasks; a task's own trials would be a second bar
-            columns, rows = _records(run_task(task, seed))
-        status, error = "ok", None
+        if changed is not None:
+            columns, rows, status, error = [], [], CHANGED, changed
+        else:
+            with progress.listening(None):  # the batch counts tasks; a task's own trials would be a second bar
+                columns, rows = _records(run_task(task, seed))
+            status, error = "ok", None
     except Exception as exc:  # the error is the task's result, reported with the task
         columns, rows, status, error = [], [], "error", _one_line(exc)
+    if changed is None:
+        changed = changed_input(task)
+        if changed is not None:
+            columns, rows, status, error = [], [], CHANGED, changed
     return {"task_id": task.task_id, "status": status, "seconds": round(time.perf_counter() - start, 6),
-            "error": error, "seed": seed, "columns": columns, "rows": rows}
+            "error": error, "seed": seed, "columns": columns, "rows": rows, "inputs": dict(task.inputs)}
 
 
 def _column(values: list) -> pd.Series:
@@ -237,11 +247,37 @@ class Journal:
 
     def append(self, outcome: dict) -> None:
         """Record one finished task; it counts as done once this returns."""
-        if self._handle is None:
-            self._handle = open(self.path, "a", encoding="utf-8")  # held open for the run
-        self._handle.write(json.dumps(outcome, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        line = (json.dumps(outcome, ensure_ascii=False) + "\n").encode("utf-8")
+        try:
+            if self._handle is None:
+                self._handle = open(self.path, "ab")  # held open for the run
+            start = self._handle.tell()
+            try:
+                self._handle.write(line)
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            except OSError:
+                self._cut(start)
+                raise
+        except OSError as exc:
+            # A full disk, a quota, a folder made read-only: the lines written before stay whole, and --resume
+            # goes on from them.
+            reason = write_error(exc, self.path).message
+            raise DeckstatError(tr("{reason}; the tasks finished before are kept in it: make room (or fix the "
+                                   "folder) and run the same command with {resume}", reason=reason,
+                                   resume=param("resume")), source=str(self.path)) from None
+
+    def _cut(self, length: int) -> None:
+        """Drop what a failed write left past ``length`` bytes (best effort: a torn last line is dropped on read)."""
+        handle, self._handle = self._handle, None
+        try:
+            handle.close()
+        except OSError:
+            pass
+        try:
+            os.truncate(self.path, length)
+        except OSError:
+            pass
 
     def close(self) -> None:
         """Close the file (appending again reopens it)."""
@@ -305,9 +341,10 @@ class Processes:
         if self._pool is None:
             return
         pool, self._pool = self._pool, None
-        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
-            # Ctrl-C or SIGTERM: a running task may last minutes more, and the pool's shutdown would wait for it.
-            # Its worker is stopped instead; the task has no journal line, so --resume runs it again.
+        if exc_type is not None:
+            # Ctrl-C, SIGTERM, a changed file or a full disk: a running task may last minutes more, and the pool's
+            # shutdown would wait for it. Its worker is stopped instead; the task has no journal line, so --resume
+            # runs it again.
             for process in list((getattr(pool, "_processes", None) or {}).values()):
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
@@ -439,10 +476,12 @@ def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) 
     if folder.exists() and not folder.is_dir():
         raise DeckstatError(tr("{option} {folder!r} is a file; give a folder for the results", option=param("out"),
                                folder=str(folder)))
+    # Up front: a read-only folder (or file system) is refused in one line before anything runs or is deleted.
+    check_writable_folder(folder)
     exists = manifest_path.exists() or journal_path.exists()
     if overwrite:
         for name in (MANIFEST, JOURNAL, RESULTS_CSV, RESULTS_PARQUET):
-            (folder / name).unlink(missing_ok=True)
+            _remove(folder / name)
         return None
     # Results with no run to go with them (another program's, or a run whose manifest was deleted) would be
     # deleted when the run starts: only --overwrite may do that.
@@ -465,11 +504,35 @@ def _previous(folder: Path | None, spec: Any, *, resume: bool, overwrite: bool) 
     except (ValueError, KeyError, TypeError):
         raise DeckstatError(tr("this is not a deckstat batch manifest; start again with {option}",
                                option=param("overwrite")), source=str(manifest_path)) from None
-    if digest != spec.digest:
+    if isinstance(manifest.get("inputs"), dict) and "spec_digest" in manifest:
+        # Files are followed one by one: a changed one only sends the tasks that read it to run again.
+        if manifest["spec_digest"] != spec.spec_digest:
+            raise DeckstatError(tr("the spec changed since the run in {folder} started (its questions, decks or "
+                                   "parameters), so its rows would not belong together; {overwrite} to start again, "
+                                   "or another {out} folder", folder=folder, overwrite=param("overwrite"),
+                                   out=param("out")))
+        return manifest
+    if digest != spec.digest:  # a run recorded before files were followed one by one
         raise DeckstatError(tr("the spec or a file it uses changed since the run in {folder} started, so its rows "
                                "would not belong together; {overwrite} to start again, or another {out} folder",
                                folder=folder, overwrite=param("overwrite"), out=param("out")))
     return manifest
+
+
+def _remove(path: Path) -> None:
+    """Delete ``path`` if it exists; a file that cannot be deleted is a :class:`DeckstatError` naming it."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise write_error(exc, path) from None
+
+
+def _changed(previous: Mapping | None, spec: Any) -> list[str]:
+    """The files of a resumed run whose bytes differ from those it started with (or that it did not use)."""
+    recorded = (previous or {}).get("inputs")
+    if not isinstance(recorded, dict):
+        return []
+    return [path for path, digest in spec.inputs if recorded.get(path) != digest]
 
 
 def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | None = None,
@@ -536,12 +599,25 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     folder = None if out is None else Path(out)
     previous = _previous(folder, spec, resume=resume, overwrite=overwrite)
     seed = spec.seed if spec.seed is not None else previous["seed"] if previous else fresh_seed()
+    from deckstat.batching.tasks import SEED_SCHEME
+
+    # A run started before task seeds had at most 11 digits goes on with the seeds it started with.
+    scheme = previous.get("seed_scheme", 1) if previous else SEED_SCHEME
 
     journal = Journal(folder / JOURNAL) if folder is not None else None
-    outcomes = {tid: o for tid, o in journal.read().items() if o["status"] == "ok"} if previous else {}
     unique: dict[str, Any] = {}
     for task in spec.tasks:  # a task listed twice runs once; its rows appear at each of its places
         unique.setdefault(task.task_id, task)
+    outcomes = {}
+    for tid, outcome in (journal.read().items() if previous else ()):
+        task = unique.get(tid)
+        # Rows made from another version of a file the task reads are dropped: the task runs again.
+        if outcome["status"] == "ok" and task is not None and outcome.get("inputs", dict(task.inputs)) == \
+                dict(task.inputs):
+            outcomes[tid] = outcome
+    changed = _changed(previous, spec)
+    rerun = sum(1 for tid, task in unique.items() if tid not in outcomes and previous is not None
+                and any(path in changed for path, _ in task.inputs))
     pending = [task for tid, task in unique.items() if tid not in outcomes]
     parquet = importlib.util.find_spec("pyarrow") is not None
 
@@ -549,7 +625,8 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     with executor:
         manifest = {
             "name": spec.name, "source": None if spec.source is None else str(spec.source), "digest": spec.digest,
-            "spec": spec.to_dict(), "seed": seed,
+            "spec_digest": spec.spec_digest, "inputs": dict(spec.inputs),
+            "spec": spec.to_dict(), "seed": seed, "seed_scheme": scheme,
             "versions": _versions(executor.versions, parquet and folder is not None),
             "executor": executor.name, "workers": executor.workers,
             "scheduler": scheduler, "started": previous["started"] if previous else _now(),
@@ -562,15 +639,17 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
             except OSError as exc:
                 raise write_error(exc, folder) from None
             for name in (RESULTS_CSV, RESULTS_PARQUET):
-                (folder / name).unlink(missing_ok=True)
+                _remove(folder / name)
             for stale in folder.glob(f"{TEMPORARY_PREFIX}*"):
-                stale.unlink(missing_ok=True)
-            manifest["tasks"] = _task_entries(unique, outcomes, seed)
+                _remove(stale)
+            manifest["tasks"] = _task_entries(unique, outcomes, seed, scheme)
             _write_json(folder / MANIFEST, manifest)
         try:
             with progress.track(tr("batch {name}", name=spec.name), total=len(unique), unit="tasks") as bar:
                 bar.advance(len(unique) - len(pending))
-                for outcome in executor.run(run_task, [(task, task.seed(seed)) for task in pending]):
+                for outcome in executor.run(run_task, [(task, task.seed(seed, scheme)) for task in pending]):
+                    if outcome["status"] == CHANGED:
+                        raise _changed_error(outcome, folder)
                     if journal is not None:
                         journal.append(outcome)
                     outcomes[outcome["task_id"]] = outcome
@@ -580,7 +659,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
                 journal.close()
 
     table = assemble(spec.tasks, outcomes)
-    entries = _task_entries(unique, outcomes, seed)
+    entries = _task_entries(unique, outcomes, seed, scheme)
     failed = any(entry["status"] != "ok" for entry in entries)
     manifest.update(tasks=entries, ended=_now(), status="failed" if failed else "complete")
     if folder is not None:
@@ -596,10 +675,23 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     tasks["rows"] = tasks["rows"].astype("Int64")
     provenance = {key: value for key, value in manifest.items() if key != "tasks"}
     provenance["out"] = None if folder is None else str(folder)
+    provenance["changed_inputs"] = changed
+    provenance["rerun"] = rerun
     return BatchResult(table=table, tasks=tasks, provenance=provenance)
 
 
-def _task_entries(unique: Mapping[str, Any], outcomes: Mapping[str, dict], seed: int) -> list[dict]:
+def _changed_error(outcome: Mapping, folder: Path | None) -> DeckstatError:
+    """The error that stops a run when a task found one of its files changed since the spec was loaded."""
+    if folder is None:
+        return DeckstatError(tr("changed while the batch ran (task {task} reads it): its rows would mix two versions "
+                                "of the file; run the batch again", task=outcome["task_id"]), source=outcome["error"])
+    return DeckstatError(tr("changed while the batch ran (task {task} reads it): its rows would mix two versions of "
+                            "the file; the finished tasks are kept in {journal}: run the same command with {resume} "
+                            "to run again those that read it", task=outcome["task_id"], journal=folder / JOURNAL,
+                            resume=param("resume")), source=outcome["error"])
+
+
+def _task_entries(unique: Mapping[str, Any], outcomes: Mapping[str, dict], seed: int, scheme: int) -> list[dict]:
     entries = []
     for tid, task in unique.items():
         outcome = outcomes.get(tid)
@@ -608,7 +700,7 @@ def _task_entries(unique: Mapping[str, Any], outcomes: Mapping[str, dict], seed:
             "status": "pending" if outcome is None else outcome["status"],
             "error": None if outcome is None else outcome["error"],
             "seconds": None if outcome is None else outcome["seconds"],
-            "seed": task.seed(seed), "rows": None if outcome is None else len(outcome["rows"]),
+            "seed": task.seed(seed, scheme), "rows": None if outcome is None else len(outcome["rows"]),
         })
     return entries
 
@@ -629,144 +721,55 @@ def _with_params(task: Any, params: Mapping[str, object]) -> Any:
     return dataclasses.replace(task, params=tuple(sorted(params.items())))
 
 
-def _timed(run_task: RunTask, task: Any, seed: int) -> tuple[float, pd.DataFrame]:
-    start = time.perf_counter()
-    with progress.listening(None):  # the dry run counts tasks, not the trials of its timing runs
-        table = run_task(task, seed)
-    return time.perf_counter() - start, table
+def plan(spec: Any, *, estimate: bool = True) -> pd.DataFrame:
+    """The tasks a run would execute, with the method each uses and an estimate of its time; runs no task.
 
-
-def _trials_for_precision(table: pd.DataFrame, precision: float, cap: int) -> int | None:
-    """Trials a precision run stops near, from the calibration's answers: the runner's own estimate, in blocks."""
-    if "p" not in table.columns or "n_trials" not in table.columns:
-        return None
-    p = pd.to_numeric(table["p"], errors="coerce").dropna().clip(0, 1).to_numpy()
-    n_trials = pd.to_numeric(table["n_trials"], errors="coerce").max()
-    if not p.size or not n_trials > 0:
-        return None
-    needed = estimate_trials(p * n_trials, int(n_trials), precision, widest_half_width, cap)
-    return min(cap, max(1, math.ceil(needed / BLOCK_TRIALS)) * BLOCK_TRIALS)
-
-
-def plan(spec: Any, *, run_task: RunTask | None = None, calibrate: bool = True) -> pd.DataFrame:
-    """The tasks a run would execute, with the method each uses and an estimate of its time; runs no batch.
-
-    Timing is calibrated in this process: each distinct task shape (the same
-    question, decks, game and parameters, trial settings aside) runs once
-    with 2 000 (twice, keeping the quicker) and once with 50 000 trials; the
-    difference gives its time per trial, extrapolated to the task's trials (for a ``precision`` task, to the
-    trials its widest interval needs at the calibration's probabilities).
-    Tasks that come out exact are timed as they are, unless their time grows
-    with the trials (an exact answer with a simulated part, such as
-    ``ratio``'s deck-out turns): those are extrapolated like simulated ones.
+    The estimate comes from the cost models alone (:mod:`deckstat.batching.estimate`):
+    the exact engine's predicted cost, which ``auto`` uses to choose the
+    method, for exact answers; the trials times a measured time per trial
+    for simulated ones (a ``precision`` task counted at its worst case, a
+    proportion of 1/2); a fixed time per task for the rest. What tasks
+    share (decks, compiled events, predicted costs) is worked out once.
 
     Parameters
     ----------
     spec : path, mapping or Spec
-    run_task : callable, optional
-        As for :func:`batch`.
-    calibrate : bool
-        False lists the tasks without running anything (no method, no estimate).
+    estimate : bool
+        False lists the tasks without estimating them (no method, no time).
 
     Returns
     -------
     pandas.DataFrame
         One row per task in spec order: ``task_id``, ``deck``, ``question``,
-        ``swept`` (the swept values), ``method`` (as the calibration ran it,
-        or ``error``), ``trials`` (simulated trials, empty for exact tasks),
-        ``seconds`` (estimated time on one worker), ``estimate``
-        (``extrapolated``, ``timed`` for exact tasks, or why there is none)
-        and ``description``.
+        ``swept`` (the swept values), ``method`` (``exact``, ``simulate``,
+        ``exact + simulate``, or ``error``), ``trials`` (simulated trials,
+        empty for exact tasks), ``seconds`` (estimated time on one worker),
+        ``estimate`` (``model``; ``at most`` for a precision task, counted at
+        its worst case; or why there is none) and ``description``.
     """
+    from deckstat.batching.estimate import Estimator
+
     spec = _load(spec)
-    run_task = run_task or _default_run_task()
-    spec_seed = spec.seed if spec.seed is not None else 0
-    shapes: dict[str, dict] = {}
+    estimator = Estimator()
     rows = []
-    warmed = False
-    bar = progress.track(tr("timing {name}", name=spec.name), total=len(spec.tasks) if calibrate else None,
-                         unit="tasks")
     for task in spec.tasks:
-        bar.advance()
         params = _params(task)
         row = {"task_id": task.task_id, "deck": " vs ".join(d.label for d in task.decks), "question": task.question,
                "swept": ", ".join(f"{k}={_spec_text(params.get(k))}" for k in task.swept),
-               "method": None, "trials": None, "seconds": None, "estimate": "not calibrated",
+               "method": None, "trials": None, "seconds": None, "estimate": "not estimated",
                "description": task.describe()}
         rows.append(row)
-        if not calibrate:
+        if not estimate:
             continue
-        shape_params = {k: v for k, v in params.items() if k not in TRIAL_PARAMS and k != "seed"}
-        key = json.dumps([task.question, [str(d.path) for d in task.decks], task.game, shape_params],
-                         sort_keys=True, default=str)
-        if key not in shapes:
-            if not warmed:
-                # The first run in a process pays for imports and caches; it is not a measure.
-                try:
-                    _timed(run_task, _calibration_task(task, params, CALIBRATION_TRIALS[0]), spec_seed)
-                except Exception:  # the measured runs below report the error
-                    pass
-                warmed = True
-            shapes[key] = _calibrate(run_task, task, params, spec_seed)
-        shape = shapes[key]
-        row["method"] = shape["method"]
-        if shape["method"] == "error":
-            row["estimate"] = shape["error"]
-        elif "per_trial" not in shape:
-            row["seconds"], row["estimate"] = shape["seconds"], "timed"
-        else:
-            trials = _task_trials(params, shape["table"])
-            row["trials"] = trials
-            if trials is None:
-                row["estimate"] = "precision: trials unknown"
-            else:
-                row["seconds"] = shape["fixed"] + shape["per_trial"] * trials
-                row["estimate"] = "extrapolated"
-    bar.close()
+        try:
+            found = estimator.estimate(task)
+        except DeckstatError as exc:  # a combination only the task itself refuses: shown against it
+            row["method"], row["estimate"] = "error", _one_line(exc)
+            continue
+        row.update(method=found.method, trials=found.trials, seconds=found.seconds, estimate=found.how)
     table = pd.DataFrame(rows, columns=["task_id", "deck", "question", "swept", "method", "trials", "seconds",
                                         "estimate", "description"])
     table["trials"] = table["trials"].astype("Int64")
     table["seconds"] = table["seconds"].astype("float64")
     table.attrs["name"] = spec.name
     return table
-
-
-def _calibration_task(task: Any, params: Mapping[str, object], trials: int | None) -> Any:
-    kept = {k: v for k, v in params.items() if k not in TRIAL_PARAMS}
-    if trials is not None:
-        kept["trials"] = trials
-    return _with_params(task, kept)
-
-
-def _methods(table: pd.DataFrame) -> set[str]:
-    return set(table["method"].dropna().astype(str)) if "method" in table.columns else set()
-
-
-def _calibrate(run_task: RunTask, task: Any, params: Mapping[str, object], seed: int) -> dict:
-    small, large = CALIBRATION_TRIALS
-    try:
-        if params.get("method") == "exact" or params.get("known") is not None:
-            # Known cards are answered exactly, and refuse a number of trials.
-            seconds, table = _timed(run_task, _calibration_task(task, params, None), seed)
-            return {"method": "exact", "seconds": seconds}
-        # Twice, keeping the quicker: a code path's first run pays for its caches, which the run would pay once.
-        seconds_small, table = _timed(run_task, _calibration_task(task, params, small), seed)
-        exact = _methods(table) == {"exact"}
-        if not exact:
-            seconds_small = min(seconds_small, _timed(run_task, _calibration_task(task, params, small), seed)[0])
-        seconds_large, table = _timed(run_task, _calibration_task(task, params, large), seed)
-        if exact and seconds_large < 1.5 * seconds_small + 0.05:
-            return {"method": "exact", "seconds": min(seconds_small, seconds_large)}
-        # An exact answer whose time grows with the trials still simulates a part (ratio's deck-out turns).
-    except Exception as exc:  # shown against the task in the dry run
-        return {"method": "error", "error": _one_line(exc)}
-    per_trial = max(0.0, (seconds_large - seconds_small) / (large - small))
-    fixed = max(0.0, seconds_small - per_trial * small)
-    return {"method": "exact" if exact else "simulate", "per_trial": per_trial, "fixed": fixed, "table": table}
-
-
-def _task_trials(params: Mapping[str, object], table: pd.DataFrame) -> int | None:
-    if params.get("precision") is not None:
-        cap = parse_count(params.get("max_trials", DEFAULT_MAX_TRIALS), "max_trials", minimum=1)
-        return _trials_for_precision(table, float(params["precision"]), cap)
-    return parse_count(params.get("trials", DEFAULT_TRIALS), "trials", minimum=1)

@@ -14,6 +14,7 @@ raises one :class:`SpecError` naming the file, the line and the key.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import hashlib
 import inspect
@@ -41,6 +42,7 @@ from deckstat._validate import (
 )
 from deckstat.batching.tasks import (
     QUESTIONS,
+    SEED_BOUND,
     SPEC_NAMES,
     DeckSource,
     Task,
@@ -82,10 +84,13 @@ from deckstat.text import is_file, suggest
 TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
 DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
 DECK_KEYS = ("path", "game", "pool")
+#: Parameters the preflight's checks do not read (checked when the spec is parsed): tasks that differ only in
+#: them are checked once.
+UNCHECKED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
 #: Keys of a question that are not parameters of its function.
 QUESTION_KEYS = ("question", "decks", "sweep", "table", "seed")
-#: Largest seed a spec may give: tasks' seeds are non-negative 64-bit integers.
-MAX_SEED = 2**63 - 1
+#: Largest seed a spec may give: 11 digits, as the seeds derived for tasks (see ``tasks.SEED_BOUND``).
+MAX_SEED = SEED_BOUND - 1
 #: How parameter names read in messages about a spec (the Python API's names, spelled as the spec spells them).
 SPEC_WORDS = {"n_trials": "trials", "rng": "seed", "method='simulate'": "method = \"simulate\"",
               "method='exact'": "method = \"exact\"", "mulligan=False": "mulligan = false",
@@ -137,7 +142,10 @@ class Spec:
         combinations in the order written.
     digest : str
         SHA-256 (hex) of the canonical parsed spec and of the bytes of every
-        deck, pool and profile file it uses.
+        deck, pool, profile and known-cards file it uses.
+    inputs : tuple of (str, str)
+        Those files, by absolute path, with the SHA-256 of each; every task
+        carries those it reads (:attr:`Task.inputs`).
     """
 
     name: str
@@ -146,6 +154,13 @@ class Spec:
     tasks: tuple[Task, ...]
     digest: str
     canonical: str = field(default="{}", repr=False)
+    #: Every file the spec uses (absolute path) with the SHA-256 of its bytes.
+    inputs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def spec_digest(self) -> str:
+        """SHA-256 (hex) of the canonical parsed spec alone: what the tasks ask, whatever the files hold."""
+        return hashlib.sha256(self.canonical.encode("utf-8")).hexdigest()
 
     def to_dict(self) -> dict:
         """The canonical parsed spec, JSON-ready (recorded with the results)."""
@@ -407,6 +422,15 @@ def _seat(value: object) -> str:
     return str(value)
 
 
+def _seed(value: object) -> int:
+    seed = check_whole(value, "seed")
+    if seed > MAX_SEED:
+        raise DeckstatError(tr("seed {value} has {digits} digits; a batch's seeds have at most {most}, so that a "
+                               "spreadsheet keeps them whole (it keeps 15 digits and shows 11): give a smaller seed",
+                               value=seed, digits=len(str(seed)), most=len(str(MAX_SEED))))
+    return seed
+
+
 def _number(name: str, check: Callable[[object, str], float]) -> Callable[[object], float]:
     return lambda value: check(value, name)
 
@@ -441,7 +465,7 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "precision": _number("precision", check_half_width),
     "target": _number("target", check_probability),
     "terrain_turns": _terrain_turns,
-    "seed": lambda value: check_whole(value, "seed", maximum=MAX_SEED),
+    "seed": lambda value: _seed(value),
 }
 
 
@@ -471,8 +495,15 @@ class _Parser:
         self.base_dir = base_dir
         self.where = _Where(str(source) if source is not None else None, key_lines(text) if text else {})
         self.files: dict[str, Path] = {}
+        #: Files the spec names that lie outside its folder, with the path as written.
+        self.outside: dict[Path, str] = {}
         #: Tasks the questions read so far ask for, counted before any is made.
         self.task_count = 0
+        # The preflight's shared work: tasks that differ only in what its checks do not read (seed, trials,
+        # table…) are checked once, and the set-ups of a deck's events are compiled once for every task.
+        self._checked: set[str] = set()
+        self._card_types: set[tuple] = set()
+        self._setups: dict[tuple, object] = {}
 
     # Decks and games.
 
@@ -480,7 +511,32 @@ class _Parser:
         """The file ``text`` names, from the spec's folder; a NUL in it is refused, as no file name holds one."""
         if "\0" in text:
             raise self.where.error(key, tr("the file name holds a NUL character, which no file name can"))
-        return (self.base_dir / text).resolve()
+        return self.note_place((self.base_dir / text).resolve(), text)
+
+    def note_place(self, path: Path, written: str) -> Path:
+        """Remember where ``path`` (resolved, links followed) lies: in the spec's folder, or outside it."""
+        if not path.is_relative_to(self.base_dir):
+            self.outside[path] = written
+        return path
+
+    def load(self, key: str, path: Path, kind: str, load: Callable[[], object]) -> object:
+        """``load()`` a file the spec names; an error about a file outside the spec's folder says only where it is.
+
+        A path that leads out of the spec's folder (absolute, ``../``, a link) may
+        reach any file of the machine, and what a loader quotes of a file that
+        is no card file (its first line…) would show it. Such a file's error
+        names the path as written, where it leads and what kind of file was
+        expected, never the loader's words about its content.
+        """
+        try:
+            return load()
+        except DeckstatError as exc:
+            if path not in self.outside:
+                raise self.where.wrap(key, exc) from None
+            raise self.where.error(key, tr("{file!r} leads outside the spec's folder, to {path}, which is not {kind} "
+                                           "deckstat can read ({problem}); 'deckstat validate' on the file says more",
+                                           file=self.outside[path], path=path, kind=tr(kind),
+                                           problem=_problem_place(exc))) from None
 
     def game(self, key: str, value: object) -> str:
         text = _text(self.where, key, value)
@@ -489,7 +545,7 @@ class _Parser:
             if not is_file(path):
                 raise self.where.error(key, tr("profile file {file!r} not found (looked for {path})", file=text,
                                                path=path))
-            _checked(self.where, key, lambda: cached_profile(str(path)))
+            self.load(key, path, _PROFILE_KIND, lambda: cached_profile(str(path)))
             self.files[f"profile:{text}"] = path
             return str(path)
         return _checked(self.where, key, lambda: get_profile(text)).id
@@ -539,7 +595,9 @@ class _Parser:
         pattern = self.base_dir / written
         path = self.path(key, written)
         if glob.has_magic(written):
-            matches = sorted(Path(p).resolve() for p in glob.glob(str(pattern)) if Path(p).is_file())
+            matches = sorted(self.note_place(Path(p).resolve(), str(Path(p).relative_to(self.base_dir)
+                                                                     if Path(p).is_relative_to(self.base_dir) else p))
+                             for p in glob.glob(str(pattern)) if Path(p).is_file())
             if not matches:
                 raise self.where.error(key, tr("{pattern!r} matches no file (looked in {folder})", pattern=written,
                                                folder=pattern.parent.resolve()))
@@ -627,6 +685,8 @@ class _Parser:
                 path = self.base_dir / text
                 if looks_like_file(text) and not is_file(path):  # refused now, not when its task runs
                     raise DeckstatError(tr("no such file"), source=str(path))
+                if looks_like_file(text):
+                    self.files[f"known:{text}"] = path.resolve()
                 resolved.append(str(path.resolve()) if looks_like_file(text) else text)
             pairs[zone] = pairs.get(zone, ()) + tuple(resolved)
         return tuple(sorted(pairs.items()))
@@ -772,19 +832,48 @@ class _Parser:
     # The preflight: every task's deck and groups, with the questions' own checks.
 
     def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
+        params = {name: value for name, value in task.params if name not in UNCHECKED_PARAMETERS}
+        checked = json.dumps([task.question, [str(d.path) for d in task.decks],
+                              [str(d.pool) for d in task.decks], task.game, params], sort_keys=True, default=str)
+        if checked in self._checked:
+            return
         deck_of = {s.label: d for d in decks.values() for s in d.sources}
         profile = cached_profile(task.game)
         loaded = []
         for source in task.decks:
             deck_key = f"decks.{deck_of[source.label].name}.path"
-            deck = _checked(self.where, deck_key, lambda source=source: cached_deck(source))
-            _checked(self.where, deck_key, lambda deck=deck: check_card_types(profile.drawn_deck(deck), profile))
+            # A decklist's errors may quote its pool: one outside the folder is said as its deck would be.
+            place = source.pool if source.pool in self.outside and source.path not in self.outside else source.path
+            deck = self.load(deck_key, place, _POOL_DECK_KIND if source.pool is not None else _DECK_KIND,
+                             lambda source=source: cached_deck(source))
+            if (source, task.game) not in self._card_types:
+                _checked(self.where, deck_key, lambda deck=deck: check_card_types(profile.drawn_deck(deck), profile))
+                self._card_types.add((source, task.game))
             loaded.append(deck)
-        params = dict(task.params)
         try:
-            _check_task(task.question, loaded, profile, params)
+            _check_task(task.question, loaded, profile, params, self._prepare)
         except DeckstatError as exc:
             raise self.where.wrap(_blamed_key(exc, task, key), exc) from None
+        self._checked.add(checked)
+
+    def _prepare(self, deck, profile, events, **rules):
+        """:func:`deckstat.questions._setup.prepare`, once per deck, profile, events and rules."""
+        key = (id(deck), id(profile), tuple(events), tuple(sorted(rules.items())))
+        if key not in self._setups:
+            self._setups[key] = (deck, profile, prepare(deck, profile, events, **rules))  # holds what the key names
+        return self._setups[key][2]
+
+
+#: What kind of file a spec's path was expected to name, in the error about a file outside its folder.
+_DECK_KIND = N_("a card file (a CSV with a name column)")
+_POOL_DECK_KIND = N_("a text decklist or a card file")
+_PROFILE_KIND = N_("a game profile (a TOML file)")
+
+
+def _problem_place(exc: DeckstatError) -> str:
+    """Where in a file a loader found its problem, without its words about the content."""
+    line = getattr(exc, "line", None)
+    return tr("line {line}", line=line) if line is not None else tr("unreadable")
 
 
 def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
@@ -804,8 +893,11 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     return key
 
 
-def _check_task(question: str, decks: list, profile, params: dict) -> None:
-    """Run the checks a question makes before it computes anything, on this task's deck(s)."""
+def _check_task(question: str, decks: list, profile, params: dict, prepare: Callable = prepare) -> None:
+    """Run the checks a question makes before it computes anything, on this task's deck(s).
+
+    ``prepare`` is :func:`deckstat.questions._setup.prepare`, or one that shares its set-ups between tasks.
+    """
     allow_absent = bool(params.get("allow_absent", False))
     rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True),
              "mulligan_rule": params.get("mulligan_rule"), "mulligan_limit": params.get("mulligan_limit"),
@@ -934,9 +1026,24 @@ def load_spec(source: str | os.PathLike | Mapping, *, base_dir: Path | None = No
     name, seed, tasks, canonical = parser.parse()
     canonical_text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     digest = hashlib.sha256(canonical_text.encode("utf-8"))
+    inputs: dict[str, str] = {}
     for label, file in sorted(parser.files.items()):
+        data = file.read_bytes()
         digest.update(f"\0{label}\0".encode())
-        digest.update(file.read_bytes())
+        digest.update(data)
+        inputs[str(file)] = hashlib.sha256(data).hexdigest()
+    tasks = [dataclasses.replace(task, inputs=tuple((f, inputs[f]) for f in _task_files(task) if f in inputs))
+             for task in tasks]
     spec_name = name or (path.stem if path is not None else "batch")
     return Spec(spec_name, path.resolve() if path is not None else None, seed, tuple(tasks), digest.hexdigest(),
-                canonical_text)
+                canonical_text, tuple(sorted(inputs.items())))
+
+
+def _task_files(task: Task) -> list[str]:
+    """The files a task reads: its decks and their pools, a profile file, the known-cards files."""
+    files = [str(d.path) for d in task.decks] + [str(d.pool) for d in task.decks if d.pool is not None]
+    if task.game.lower().endswith(".toml"):
+        files.append(task.game)
+    for _, texts in task.param("known") or ():
+        files += [t for t in (texts if isinstance(texts, tuple) else ()) if isinstance(t, str)]
+    return list(dict.fromkeys(files))

@@ -49,8 +49,11 @@ TEXT_LIST_PARAMETERS = ("event", "filler")
 LEADING_COLUMNS = ("task_id", "question", "deck", "game")
 #: Separator of the deck labels of a comparison in the ``deck`` column.
 COMPARED = " vs "
-#: Seeds derived for tasks are below this: 63 bits, a non-negative int64.
-SEED_BITS = 63
+#: Seeds of tasks are below this: at most 11 digits, which a spreadsheet shows and copies whole (Excel's
+#: General format writes a 12-digit number as 1.23457E+11, and keeps 15 significant digits at most).
+SEED_BOUND = 10**11
+#: How task seeds are derived: 2 is below :data:`SEED_BOUND`; 1 (runs made before) took 63 bits of the same hash.
+SEED_SCHEME = 2
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class Task:
         ``table``, ``seed``…), sorted by name; lists are tuples.
     swept : tuple of str
         The parameters whose value comes from a sweep.
+    inputs : tuple of (str, str)
+        The files the task reads and the SHA-256 (hex) of their bytes when the spec was loaded.
     """
 
     question: str
@@ -98,6 +103,9 @@ class Task:
     game: str
     params: tuple[tuple[str, object], ...]
     swept: tuple[str, ...] = ()
+    #: The files the task reads (deck, pool, profile, known cards) with the SHA-256 the spec found in each; not
+    #: part of the task's identity. The run checks them before and after the task (:func:`changed_input`).
+    inputs: tuple[tuple[str, str], ...] = ()
 
     @property
     def identity(self) -> str:
@@ -119,24 +127,29 @@ class Task:
         """The value of parameter ``name`` (spec spelling), or ``default``."""
         return dict(self.params).get(name, default)
 
-    def seed(self, spec_seed: int) -> int:
+    def seed(self, spec_seed: int, scheme: int = SEED_SCHEME) -> int:
         """The seed this task runs with.
 
         The task's own ``seed`` parameter when the spec gives one; otherwise
-        a 63-bit number derived from ``spec_seed`` and :attr:`identity`, so it
-        does not depend on where the task is listed or who runs it.
+        a number below :data:`SEED_BOUND` (11 digits at most) derived from
+        ``spec_seed`` and :attr:`identity`, so it does not depend on where the
+        task is listed or who runs it. ``scheme=1`` gives the 63-bit seeds of
+        runs recorded before (a manifest without ``seed_scheme``), so that
+        such a run resumes with the seeds it started with.
 
         Examples
         --------
         >>> task = Task("odds", (DeckSource("d", Path("/d.csv")),), "wankul", (("event", ("Terrain>=1",)),))
-        >>> task.seed(1) == task.seed(1) != task.seed(2)
-        True
+        >>> task.seed(1) == task.seed(1) != task.seed(2), task.seed(1) < SEED_BOUND
+        (True, True)
         """
         own = self.param("seed")
         if own is not None:
             return int(own)
         digest = hashlib.sha256(f"{spec_seed}\0{self.identity}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+        if scheme == 1:
+            return int.from_bytes(digest[:8], "big") >> 1
+        return int.from_bytes(digest[:8], "big") % SEED_BOUND
 
     @property
     def deck_label(self) -> str:
@@ -192,7 +205,7 @@ def api_parameters(question: str) -> dict[str, inspect.Parameter]:
 
 
 # Per-process caches: a worker answering 200 tasks reads each file once. Keys hold the file's
-# modification time and size, so a file edited between two runs in one process is read again.
+# inode, change and modification times and size, so a file edited between two runs in one process is read again.
 _DECKS: dict[tuple, Deck] = {}
 _PROFILES: dict[tuple, Profile] = {}
 
@@ -201,8 +214,10 @@ def _file_key(path: Path) -> tuple:
     try:
         status = os.stat(path)
     except OSError:
-        return (str(path), None, None)
-    return (str(path), status.st_mtime_ns, status.st_size)
+        return (str(path), None, None, None, None)
+    # The inode and the change time too: an editor that saves by renaming a new file over the old one, or a
+    # write within the clock's resolution, leaves the size and the modification time as they were.
+    return (str(path), status.st_ino, status.st_mtime_ns, status.st_ctime_ns, status.st_size)
 
 
 def cached_deck(source: DeckSource) -> Deck:
@@ -211,6 +226,31 @@ def cached_deck(source: DeckSource) -> Deck:
     if key not in _DECKS:
         _DECKS[key] = load_deck(source.path, pool=source.pool)
     return _DECKS[key]
+
+
+_DIGESTS: dict[tuple, str] = {}
+
+
+def file_digest(path: str | Path) -> str | None:
+    """The SHA-256 (hex) of a file's bytes, read again only when its size or modification time changed.
+
+    None when the file cannot be read (it went, or became a folder).
+    """
+    key = _file_key(Path(path))
+    if key not in _DIGESTS:
+        try:
+            _DIGESTS[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            return None
+    return _DIGESTS[key]
+
+
+def changed_input(task: Task) -> str | None:
+    """The first file ``task`` reads whose bytes are no longer those the spec was loaded with, else None."""
+    for path, digest in task.inputs:
+        if file_digest(path) != digest:
+            return path
+    return None
 
 
 _GAME_IDENTITIES: dict[tuple, str] = {}

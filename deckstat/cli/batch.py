@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -13,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, stdout, user_errors
+from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, interrupted_code, stdout, user_errors
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, tr, trn
 
@@ -46,9 +42,51 @@ def _duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+#: Tasks a dry run lists one by one; more are listed by question, deck and method (a person reads no more).
+MOST_LISTED_TASKS = 200
+
+
+def _estimate_text(estimate: str, seconds: float) -> str:
+    if estimate == "model":
+        return _duration(seconds)
+    if estimate == "at most":
+        return tr("≤ {duration}", duration=_duration(max(seconds, 0.1)))
+    return estimate
+
+
+def _grouped_plan(tasks: pd.DataFrame) -> Table:
+    """The tasks by question, deck and method: how many, their trials, their estimated time together."""
+    table = Table(show_edge=False)
+    for column in (N_("tasks"), N_("deck"), N_("question"), N_("method"), N_("trials"), N_("estimate")):
+        table.add_column(tr(column), justify="right" if column in ("tasks", "trials", "estimate") else "left",
+                         overflow="fold" if column == "deck" else "ellipsis")
+    keys = ["question", "deck", "method"]
+    grouped = tasks.assign(method=tasks["method"].fillna("")).groupby(keys, sort=False, dropna=False)
+    for (question, deck, method), rows in grouped:
+        trials = rows["trials"].dropna()
+        trials_text = "" if trials.empty else localise_number(f"{int(trials.min()):,}").replace(",", " ") + (
+            "" if trials.min() == trials.max() else "–" + localise_number(f"{int(trials.max()):,}").replace(",", " "))
+        estimated = rows[rows["estimate"].isin(["model", "at most"])]
+        how = "at most" if (estimated["estimate"] == "at most").any() else "model"
+        estimate = _estimate_text(how, float(estimated["seconds"].sum())) if len(estimated) == len(rows) else \
+            str(rows["estimate"][~rows["estimate"].isin(["model", "at most"])].iloc[0])
+        table.add_row(*[Text(str(c)) for c in (localise_number(f"{len(rows):,}").replace(",", " "), deck, question,
+                                                 method, trials_text, estimate)])
+    return table
+
+
 def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
     import pandas as pd
 
+    console = stdout()
+    if not console.is_terminal:  # a file or a pipe has no width to respect: keep labels on one line
+        console.width = max(console.width, 140)
+    if len(tasks) > MOST_LISTED_TASKS:
+        console.print(_grouped_plan(tasks))
+        console.print(Text(tr("{n} tasks, listed by question, deck and method; deckstat.batching.plan(spec) lists "
+                              "each one", n=localise_number(f"{len(tasks):,}").replace(",", " "))), soft_wrap=True)
+        _print_totals(tasks, workers, name, console)
+        return
     table = Table(show_edge=False)
     for column in (N_("task"), N_("deck"), N_("question"), N_("swept"), N_("method"), N_("trials"), N_("estimate")):
         # Deck labels and swept values are what a reader checks: folded onto more lines, never cut short.
@@ -56,29 +94,28 @@ def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
                          overflow="fold" if column in ("deck", "swept") else "ellipsis",
                          no_wrap=column in ("task", "question", "method", "trials", "estimate"))
     for row in tasks.itertuples(index=False):
-        if row.estimate in ("extrapolated", "timed"):
-            estimate = _duration(row.seconds)
-        else:
-            estimate = row.estimate
+        estimate = _estimate_text(row.estimate, row.seconds)
         trials = "" if pd.isna(row.trials) else localise_number(f"{int(row.trials):,}").replace(",", " ")
         swept = "\n".join(row.swept.split(", "))  # one setting a line: narrow enough for a terminal
         table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, swept, row.method or "",
                                                  trials, estimate)])
-    console = stdout()
-    if not console.is_terminal:  # a file or a pipe has no width to respect: keep labels on one line
-        console.width = max(console.width, 140)
     console.print(table)
+    _print_totals(tasks, workers, name, console)
+
+
+def _print_totals(tasks: pd.DataFrame, workers: int, name: str, console) -> None:
     n_tasks = len(tasks)
-    simulated = tasks[tasks["estimate"] == "extrapolated"]
-    exact = tasks[tasks["estimate"] == "timed"]
-    unknown = n_tasks - len(simulated) - len(exact)
+    modelled = tasks[tasks["estimate"] == "model"]
+    at_most = tasks[tasks["estimate"] == "at most"]
+    unknown = n_tasks - len(modelled) - len(at_most)
     work = float(tasks["seconds"].sum())
     parts = [trn("{name}: {n} task", "{name}: {n} tasks", n_tasks, name=name)]
-    if len(simulated):
-        parts.append(trn("{n} estimated from timed runs of 2 000 and 50 000 trials",
-                         "{n} estimated from timed runs of 2 000 and 50 000 trials", len(simulated)))
-    if len(exact):
-        parts.append(trn("{n} exact, timed by running them", "{n} exact, timed by running them", len(exact)))
+    if len(modelled):
+        parts.append(trn("{n} estimated from the cost models, without running it",
+                         "{n} estimated from the cost models, without running them", len(modelled)))
+    if len(at_most):
+        parts.append(trn("{n} run to a precision, counted at its most trials",
+                         "{n} run to a precision, counted at their most trials", len(at_most)))
     if unknown:
         parts.append(trn("{n} without an estimate (see the estimate column)",
                          "{n} without an estimate (see the estimate column)", unknown))
@@ -132,16 +169,20 @@ def batch_command(
         if out is None:
             raise DeckstatError(tr("give the folder for the results with {out} DIR, or look at the tasks first with "
                                    "--dry-run", out=BATCH_FLAGS["out"]))
-        terminated: list[int] = []
         try:
-            with _progress(quiet), _terminated_as_interrupted(terminated):
+            with _progress(quiet):
                 result = batch(spec, out, workers=workers, scheduler=scheduler, resume=resume, overwrite=overwrite,
                                excel=excel_csv(to_file=True))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (kill, a scheduler's time limit): see stop_on_sigterm
             typer.echo(tr("interrupted: the finished tasks are in {journal}; run the same command with --resume to "
                           "finish", journal=out / JOURNAL), err=True)
-            raise typer.Exit(code=128 + terminated[0] if terminated else 130) from None
+            raise typer.Exit(code=interrupted_code()) from None
     tasks = result.tasks
+    changed = result.provenance.get("changed_inputs") or []
+    if changed:
+        typer.echo(trn("note: {files} changed since the run started: the {rerun} tasks that read it ran again",
+                       "note: {files} changed since the run started: the {rerun} tasks that read them ran again",
+                       len(changed), files=", ".join(changed), rerun=result.provenance.get("rerun", 0)), err=True)
     failed = tasks[tasks["status"] != "ok"]
     for row in failed.itertuples(index=False):
         typer.echo(tr("failed: task {task} ({description}): {error}", task=row.task_id,
@@ -162,29 +203,6 @@ def batch_command(
         typer.echo(trn("{n} figure in {folder}", "{n} figures in {folder}", len(written), folder=out / "plots")
                    if written else tr("no odds or when rows to draw"))
     raise typer.Exit(code=1 if len(failed) else 0)
-
-
-@contextmanager
-def _terminated_as_interrupted(received: list[int]) -> Iterator[None]:
-    """Inside the block, SIGTERM (``kill``, a scheduler's time limit) stops the run as Ctrl-C does.
-
-    The journal then holds every finished task and the pool's workers are
-    shut down; ``received`` gets the signal, for the exit code (128 + 15 =
-    143, as shells report a process SIGTERM ended).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        received.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _write_plots(table: pd.DataFrame, folder: Path) -> list[Path]:

@@ -1063,22 +1063,25 @@ app.command("batch", cls=Command)(batch_command)
 
 def main() -> None:
     """Entry point of the ``deckstat`` command."""
+    from deckstat.cli.options import interrupted_code, stop_on_sigterm
     from deckstat.cli.terminal import protect_streams
 
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
+    stop_on_sigterm()
     try:
         app()
     except KeyboardInterrupt:  # while typer builds the commands, before the group's own handling (usage.Group)
         typer.echo(tr("interrupted"), err=True)
-        raise SystemExit(130) from None
+        raise SystemExit(interrupted_code()) from None
     except Exception as exc:  # a bug outside the commands' own handling (user_errors), e.g. in an option's parser
         from deckstat.cli.options import EXIT_INTERNAL, internal_error
 
         typer.echo(internal_error(exc), err=True)
         raise SystemExit(EXIT_INTERNAL) from None
     finally:
-        # The command has ended and said how: a Ctrl-C while Python shuts down would otherwise end the process
-        # silently with SIGINT's status, after a complete result.
+        # The command has ended and said how: a Ctrl-C (or a SIGTERM) while Python shuts down would otherwise end
+        # the process silently with the signal's status, after a complete result.
         import signal
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)

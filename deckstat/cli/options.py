@@ -42,6 +42,34 @@ if TYPE_CHECKING:
 #: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
 #: scripts can tell from 1 and 2), and Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_RULE_BROKEN, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
+#: The signals that stopped the command as an interrupt (see :func:`stop_on_sigterm`).
+_signals_received: list[int] = []
+
+
+def stop_on_sigterm() -> None:
+    """From now on SIGTERM (``kill``, a scheduler's time limit) stops the command as Ctrl-C does.
+
+    The command then ends its worker processes and says ``interrupted``, with
+    code 143 (128 + 15, as shells report SIGTERM); killed outright instead,
+    it left multiprocessing's semaphores to its resource tracker, which
+    warned about them under the command's output.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        _signals_received.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def interrupted_code() -> int:
+    """The exit code of an interrupted command: 143 after SIGTERM, 130 after Ctrl-C."""
+    return 128 + _signals_received[-1] if _signals_received else EXIT_INTERRUPTED
 
 
 #: How the command line spells the Python parameters that error messages name.
@@ -570,7 +598,7 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
             raise
         except KeyboardInterrupt:
             typer.echo(tr("interrupted"), err=True)
-            raise typer.Exit(code=EXIT_INTERRUPTED) from None
+            raise typer.Exit(code=interrupted_code()) from None
         except Exception as exc:
             typer.echo(safe_text(internal_error(exc)), err=True)
             raise typer.Exit(code=EXIT_INTERNAL) from None

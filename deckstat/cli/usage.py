@@ -28,7 +28,7 @@ from typing import Any
 
 import typer
 
-from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_INTERRUPTED, EXIT_USAGE, lang_values
+from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_USAGE, interrupted_code, lang_values
 from deckstat.cli.options import Group as HelpGroup
 from deckstat.i18n import LanguageError, detect_language, language, normalise_language, tr, trn
 
@@ -248,7 +248,7 @@ class Group(HelpGroup):
         except (KeyboardInterrupt, typer.Abort, EOFError):
             with language(error_language(args)):
                 typer.echo(tr("interrupted"), err=True)
-            code = EXIT_INTERRUPTED
+            code = interrupted_code()
         except OSError as exc:
             if exc.errno != errno.EPIPE:
                 raise

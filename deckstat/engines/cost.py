@@ -54,6 +54,9 @@ class Cost:
         Elements of the largest weight array.
     at_least : bool
         Whether only the memory is known, as a lower bound (see :func:`grid_floor`): too much to look closer.
+    axes : int
+        Axes of the engine's arrays, when more than numpy takes (:data:`~deckstat.engines.exact.MOST_AXES`):
+        the engine cannot run at all (see :func:`too_many_axes`); 0 otherwise.
     """
 
     passes: float = 0.0
@@ -61,6 +64,7 @@ class Cost:
     peak_bytes: int = 0
     largest: int = 0
     at_least: bool = False
+    axes: int = 0
 
     @property
     def seconds(self) -> float:
@@ -71,13 +75,34 @@ class Cost:
         """Two computations run one after the other: work adds up, memory is the larger peak."""
         return Cost(self.passes + other.passes, self.operations + other.operations,
                     max(self.peak_bytes, other.peak_bytes), max(self.largest, other.largest),
-                    self.at_least or other.at_least)
+                    self.at_least or other.at_least, max(self.axes, other.axes))
 
     def describe(self) -> str:
-        """The cost in words: ``~40 s and 1.2 GiB``, or ``at least 12.2 GiB`` for a lower bound."""
+        """The cost in words: ``~40 s and 1.2 GiB``, ``at least 12.2 GiB`` for a lower bound, or the axes."""
+        if self.axes:
+            return tr("arrays of {axes} axes, one per group counted, more than the {most} numpy takes",
+                      axes=self.axes, most=exact.MOST_AXES)
         if self.at_least:
             return tr("at least {memory}", memory=format_bytes(self.peak_bytes))
         return tr("~{seconds} and {memory}", seconds=format_seconds(self.seconds), memory=format_bytes(self.peak_bytes))
+
+
+def too_many_axes(event: exact.Condition, keep: exact.Condition | None = None) -> Cost | None:
+    """The cost of a question the engine cannot take at all, its arrays having too many axes; else None.
+
+    Checked before :func:`grid_floor` and :func:`dry_run`, which would build such arrays themselves (40 groups
+    that match no card make 40 axes of length 1: no memory, but more axes than numpy takes).
+
+    Examples
+    --------
+    >>> many = exact.Condition(tuple(range(40)), (0,) * 40, lambda a: a[0] >= 1)
+    >>> too_many_axes(many).axes, too_many_axes(exact.Condition((0,), (1,), lambda a: a[0] >= 1))
+    (43, None)
+    """
+    axes = exact.axes_needed(event, keep)
+    if axes <= exact.MOST_AXES:
+        return None
+    return Cost(passes=math.inf, peak_bytes=0, at_least=True, axes=axes)
 
 
 def grid_floor(event: exact.Condition, keep: exact.Condition | None = None) -> Cost:

@@ -34,6 +34,22 @@ from deckstat.i18n import tr
 from deckstat.terms import ZONES
 
 MAX_EXACT_DECK = 500
+#: Axes an array of the engine may have: numpy's functions the engine uses (``broadcast_arrays``…) take at most
+#: 32 dimensions, whatever the size of each.
+MOST_AXES = 32
+#: Segments an array of the engine has at most, besides the groups' axes (``zone_odds``, ``redeal_odds``).
+MOST_SEGMENTS = 3
+
+
+def axes_needed(event: Condition, keep: Condition | None = None) -> int:
+    """The most axes an array of the engine has for ``event`` (and the keep rule): segments, then one per group.
+
+    Examples
+    --------
+    >>> axes_needed(Condition((0, 1), (1, 1), lambda a: a[0] >= 1))
+    5
+    """
+    return MOST_SEGMENTS + len(event.groups) + (len(keep.groups) if keep is not None else 0)
 
 #: What computes a weight array: :func:`segment_weights`, or a stand-in with the same arguments.
 Weigh = Callable[[np.ndarray, np.ndarray, Sequence[int], Sequence["Tracker"]], np.ndarray]

@@ -195,7 +195,8 @@ def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExec
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload(list(preload))
-        _start_helpers()
+        with ctrl_c_held():  # a helper half started when the command stops would be left behind
+            _start_helpers()
     return ProcessPoolExecutor(max_workers=n_workers, mp_context=context, initializer=_start_worker,
                                initargs=(os.getpid(),))
 
@@ -225,25 +226,35 @@ def _start_helpers() -> None:
 
 @contextmanager
 def ctrl_c_held() -> Iterator[None]:
-    """Hold a Ctrl-C that arrives inside the block, and raise it (KeyboardInterrupt) when the block ends.
+    """Hold a Ctrl-C (or a SIGTERM the program turns into one) that arrives inside the block; raise it after.
 
     Submitting to a process pool may start a worker: interrupted between
     asking the forkserver for it and learning its pid, the pool would not know
     the worker, would not wait for it, and the worker, finding the parent's
     queues gone, printed a traceback. Held, the interrupt comes once the pool
     knows every process it has, so that shutting it down ends them all.
+    SIGTERM is held only where a handler of the program's own is installed
+    (``deckstat`` commands turn it into an interrupt); otherwise it ends the
+    process as it would anyway.
     """
     if threading.current_thread() is not threading.main_thread():  # only the main thread receives signals
         yield
         return
     held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    previous = {signal.SIGINT: signal.getsignal(signal.SIGINT)}
+    if callable(signal.getsignal(signal.SIGTERM)):
+        previous[signal.SIGTERM] = signal.getsignal(signal.SIGTERM)
+    for signum in previous:
+        signal.signal(signum, lambda received, frame: held.append(received))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if held and callable(previous):
-            previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(held):
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)  # Python's own SIGINT handler raises KeyboardInterrupt; so does the SIGTERM one
 
 
 class WorkerPool:

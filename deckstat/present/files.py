@@ -90,7 +90,16 @@ def check_writable_folder(folder: str | Path) -> None:
     if not existing.is_dir():
         raise write_error(NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)), folder)
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise write_error(PermissionError(errno.EACCES, os.strerror(errno.EACCES)), folder)
+        code = errno.EROFS if _read_only_mount(existing) else errno.EACCES
+        raise write_error(OSError(code, os.strerror(code)), folder)
+
+
+def _read_only_mount(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only (where even root cannot write)."""
+    try:
+        return bool(os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 0))
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        return False
 
 
 def _check_name(path: Path) -> None:

@@ -30,7 +30,7 @@ from deckstat._version import __version__
 from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
-from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds, grid_floor
+from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds, grid_floor, too_many_axes
 from deckstat.engines.runner import check_seed, check_trials
 from deckstat.engines.tasks import DealSpec
 from deckstat.errors import DeckstatError, ExpressionError, param
@@ -590,6 +590,9 @@ class Setup:
         A question whose masks alone need more memory than the method asked for may use gets that lower
         bound (:func:`deckstat.engines.cost.grid_floor`) without a dry run, which would build them.
         """
+        beyond = too_many_axes(condition, self.keep_condition)
+        if beyond is not None:
+            return beyond
         floor = grid_floor(condition, self.keep_condition)
         if floor.peak_bytes > _COST_MEMORY_LIMIT.get():
             return floor
@@ -855,6 +858,12 @@ def pick_method(setup: Setup, method: str, needs_order: bool = False,
         predicted = cost()
     finally:
         _COST_MEMORY_LIMIT.reset(token)
+    if predicted.axes:
+        if method == "exact":
+            raise DeckstatError(tr("the exact engine cannot answer this question: it would need {cost}; use "
+                                   "{option}, or count fewer groups", cost=predicted.describe(),
+                                   option=param("method", "simulate")))
+        return "simulate", tr("the exact engine would need {cost}: simulated", cost=predicted.describe())
     if method == "exact":
         if predicted.seconds > MAX_EXACT_SECONDS or predicted.peak_bytes > MAX_EXACT_BYTES:
             raise DeckstatError(tr("the exact engine would take {cost} for this question, beyond its limits "

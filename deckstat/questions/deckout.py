@@ -257,6 +257,17 @@ class _Setup:
     spec: RaceSpec | None
 
 
+def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
+              drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
+              keep: str | None = None, mulligan: bool = True, method: str = "auto",
+              allow_absent: bool = False) -> bool:
+    """Whether :func:`deckout` with these arguments simulates races (the checks alone, nothing computed)."""
+    race = _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
+                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=method, n_trials=None,
+                  chunk_size=runner.DEFAULT_CHUNK, n_workers=1, allow_absent=allow_absent, rng=None)
+    return race.spec is not None
+
+
 def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: str, drought: bool,
            terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool, method: str,
            n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool, rng: object) -> _Setup:
