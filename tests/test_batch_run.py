@@ -112,7 +112,7 @@ def manifest(folder: Path) -> dict:
 def dask_address():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address="127.0.0.1:0") as cluster:
         yield cluster.scheduler_address
 
 

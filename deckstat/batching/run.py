@@ -383,8 +383,11 @@ class Dask:
         self.versions = {name: metadata.version(name) for name in ("dask", "distributed")}
         try:
             if self.scheduler == "local":
+                # Port 0: the scheduler's HTTP server takes a free port on this machine only, so a second
+                # cluster (or another program on 8787) does not make it warn or fail.
                 self._cluster = distributed.LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                                         processes=True, dashboard_address=None)
+                                                         processes=True,
+                                                         dashboard_address="127.0.0.1:0")
                 self._client = distributed.Client(self._cluster)
             else:
                 self._client = distributed.Client(self.scheduler, timeout="20s")
