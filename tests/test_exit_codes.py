@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import deckstat
-from deckstat.cli.options import EXIT_INTERNAL, EXIT_INTERRUPTED, usable_cores
+from deckstat.cli.options import EXIT_INTERNAL, usable_cores
+from deckstat.cli.signals import EXIT_INTERRUPTED
 from deckstat.engines import exact, runner
 from deckstat.errors import DeckstatError
 from tests.helpers import ROOT, assert_no_crash, assert_user_error, ok, run, sample_deck

@@ -18,9 +18,12 @@ __all__ = ["app", "main", "parse_turns"]
 def main() -> None:
     """Entry point of the ``deckstat`` command: load the commands and run the one asked for.
 
-    A Ctrl-C while typer, rich and the commands load prints ``interrupted``
-    and exits with 130, as it does once a command runs.
+    A Ctrl-C or a SIGTERM while typer, rich and the commands load prints
+    ``interrupted`` and exits with 130 or 143, as it does once a command runs.
     """
+    from deckstat.cli.signals import forget_handled_interrupt, interrupted_code, stop_on_sigterm
+
+    stop_on_sigterm()
     try:
         from deckstat.cli.commands import main as run
     except KeyboardInterrupt:
@@ -29,7 +32,8 @@ def main() -> None:
         from deckstat.i18n import tr
 
         print(tr("interrupted"), file=sys.stderr)
-        raise SystemExit(130) from None
+        forget_handled_interrupt()
+        raise SystemExit(interrupted_code()) from None
     run()
 
 

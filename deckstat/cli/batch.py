@@ -9,7 +9,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, interrupted_code, stdout, user_errors
+from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, stdout, user_errors
+from deckstat.cli.signals import interrupted_code
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, tr, trn
 

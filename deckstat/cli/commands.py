@@ -1063,7 +1063,7 @@ app.command("batch", cls=Command)(batch_command)
 
 def main() -> None:
     """Entry point of the ``deckstat`` command."""
-    from deckstat.cli.options import interrupted_code, stop_on_sigterm
+    from deckstat.cli.signals import INTERRUPT_CODES, forget_handled_interrupt, interrupted_code, stop_on_sigterm
     from deckstat.cli.terminal import protect_streams
 
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
@@ -1082,6 +1082,10 @@ def main() -> None:
         # The command has ended and said how: a Ctrl-C (or a SIGTERM) while Python shuts down would otherwise end
         # the process silently with the signal's status, after a complete result.
         import signal
+        import sys
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        ending = sys.exc_info()[1]
+        if isinstance(ending, SystemExit) and ending.code in INTERRUPT_CODES:
+            forget_handled_interrupt()

@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
+from deckstat.cli.signals import interrupted_code
 from deckstat.errors import DeckstatError
 from deckstat.i18n import LANGUAGES, N_, NBSP, LanguageError, detect_language, get_language, language, tr
 from deckstat.terms import (
@@ -40,36 +41,8 @@ if TYPE_CHECKING:
     from deckstat.results import Result
 
 #: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
-#: scripts can tell from 1 and 2), and Ctrl-C (128 + SIGINT, as shells report it).
-EXIT_RULE_BROKEN, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 1, 2, 70, 130
-#: The signals that stopped the command as an interrupt (see :func:`stop_on_sigterm`).
-_signals_received: list[int] = []
-
-
-def stop_on_sigterm() -> None:
-    """From now on SIGTERM (``kill``, a scheduler's time limit) stops the command as Ctrl-C does.
-
-    The command then ends its worker processes and says ``interrupted``, with
-    code 143 (128 + 15, as shells report SIGTERM); killed outright instead,
-    it left multiprocessing's semaphores to its resource tracker, which
-    warned about them under the command's output.
-    """
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        _signals_received.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-
-
-def interrupted_code() -> int:
-    """The exit code of an interrupted command: 143 after SIGTERM, 130 after Ctrl-C."""
-    return 128 + _signals_received[-1] if _signals_received else EXIT_INTERRUPTED
+#: scripts can tell from 1 and 2); Ctrl-C and SIGTERM are in :mod:`deckstat.cli.signals`.
+EXIT_RULE_BROKEN, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 70
 
 
 #: How the command line spells the Python parameters that error messages name.

@@ -28,8 +28,9 @@ from typing import Any
 
 import typer
 
-from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_USAGE, interrupted_code, lang_values
+from deckstat.cli.options import _CLICK_EXCEPTION, EXIT_USAGE, lang_values
 from deckstat.cli.options import Group as HelpGroup
+from deckstat.cli.signals import interrupted_code
 from deckstat.i18n import LanguageError, detect_language, language, normalise_language, tr, trn
 
 #: The pydantic error types of a value that is not a whole number, not a number, not a yes or no.

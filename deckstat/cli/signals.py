@@ -1,0 +1,60 @@
+"""How a command stops on Ctrl-C or SIGTERM: one ``interrupted`` line and the shell's code for the signal.
+
+Standard library only: the entry point installs the SIGTERM handler before
+it loads typer, rich and the commands, so that a ``kill`` during that
+second is answered like one later.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+#: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+#: Exit codes of a command stopped by Ctrl-C or by SIGTERM.
+INTERRUPT_CODES = (EXIT_INTERRUPTED, 128 + signal.SIGTERM)
+#: The signals that stopped the command as an interrupt (see :func:`stop_on_sigterm`).
+_signals_received: list[int] = []
+
+
+def stop_on_sigterm() -> None:
+    """From now on SIGTERM (``kill``, a scheduler's time limit) stops the command as Ctrl-C does.
+
+    The command then ends its worker processes and says ``interrupted``, with
+    code 143 (128 + 15, as shells report SIGTERM); killed outright instead,
+    it left multiprocessing's semaphores to its resource tracker, which
+    warned about them under the command's output.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        _signals_received.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def interrupted_code() -> int:
+    """The exit code of an interrupted command: 143 after SIGTERM, 130 after Ctrl-C."""
+    return 128 + _signals_received[-1] if _signals_received else EXIT_INTERRUPTED
+
+
+def forget_handled_interrupt() -> None:
+    """Let the exit code the command chose stand after it has handled an interrupt.
+
+    CPython marks an interrupt that leaves code run by ``exec`` of a string
+    (dataclasses and named tuples build their methods so, often while a
+    module loads) as unhandled for good, even when the program catches it
+    later; ``python -m deckstat`` then ended by SIGINT (status -2) after
+    printing ``interrupted``, whatever code the command had chosen. The mark
+    is a private global of CPython's runtime: where it is missing (another
+    interpreter, another version), there is nothing to forget.
+    """
+    try:
+        import ctypes
+
+        ctypes.c_int.in_dll(ctypes.pythonapi, "_Py_UnhandledKeyboardInterrupt").value = 0
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
