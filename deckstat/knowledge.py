@@ -346,13 +346,14 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
     cells = np.concatenate([contents[z][choices[:, i]] @ to_cells for i, z in enumerate(order)], axis=1)
     # Contents alike in every cell give the same odds: one outcome, the deals of both.
     keys, outcome_of = np.unique(cells, axis=0, return_inverse=True)
-    outcome_of = outcome_of.ravel()
+    by_outcome = np.split(ways[np.argsort(outcome_of.ravel(), kind="stable")],
+                          np.cumsum(np.bincount(outcome_of.ravel(), minlength=len(keys)))[:-1])
     total = sum(ways)
     law = []
-    for i, key in enumerate(keys):
+    for key, outcome_ways in zip(keys, by_outcome):
         per_zone = dict(fixed)
         per_zone.update({z: key[j * n_cells:(j + 1) * n_cells].copy() for j, z in enumerate(order)})
-        law.append((per_zone, sum(ways[outcome_of == i]) / total))
+        law.append((per_zone, sum(outcome_ways) / total))
     return sorted(law, key=lambda item: [item[0][z].tolist() for z in zones])
 
 
@@ -394,11 +395,12 @@ def _unmet(atoms: _Atoms, described: Sequence[str], known: Mapping[str, KnownCar
         if not len(atoms.contents(zone, among=[zone])):
             return DeckstatError(tr("no cards of the deck fit this description"), source=known[zone].source)
     # Each zone alone can be met: name the first zone that cannot be met together with the zones before it
-    # (all of them at the latest, which no deal meets).
-    for end in range(2, len(described) + 1):
-        zones = described[:end]
-        if end == len(described) or not len(
-                joint_contents(atoms.counts, [atoms.contents(z, among=zones) for z in zones], most=MAX_OUTCOMES)[0]):
+    # (the last one when only all of them together cannot).
+    zones = list(described)
+    for end in range(2, len(described)):
+        if not len(joint_contents(atoms.counts, [atoms.contents(z, among=described[:end]) for z in described[:end]],
+                                  most=MAX_OUTCOMES)[0]):
+            zones = described[:end]
             break
     return DeckstatError(tr("no deal of the deck fits this description together with {others}",
                             others=tr("; ").join(known[z].source for z in zones[:-1])), source=known[zones[-1]].source)
