@@ -10,15 +10,15 @@ A description names cards of a deck in one of three ways:
   ``reste``) is every card in none of them. Names and group counts may be mixed.
 
 Names pin cards down. Group counts do not: which cards of a group they are is
-unknown, and for a hand dealt at random every choice of that many cards of
-the group is equally likely, so :func:`cell_law` averages over them exactly
-(a multivariate hypergeometric law over the cards still available).
+unknown. Every copy being a distinct card and every deal of the cards to the
+zones equally likely, :func:`cell_law` averages exactly over the deals
+consistent with all the zones' descriptions at once.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from deckstat._input import read_input_bytes
 from deckstat._validate import check_whole
 from deckstat.cards import CardIndex, read_card_csv
 from deckstat.deck import Deck
-from deckstat.engines.known import compositions
+from deckstat.engines.known import joint_contents, zone_contents
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import CONFUSABLES, TYPOGRAPHIC_QUOTES, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, number, tr
@@ -39,7 +39,8 @@ from deckstat.text import fold, fold_key, is_file, suggest
 OTHER_WORDS = ("other", "others", "autre", "autres", "rest", "reste")
 #: Suffixes that make a description a file rather than inline names.
 FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".dec", ".list")
-#: Most outcomes :func:`cell_law` enumerates before refusing.
+#: Most cases :func:`cell_law` weighs before refusing: contents of a zone built, and pairs (partial deal, content
+#: of the next zone) compared.
 MAX_OUTCOMES = 200_000
 #: Zones of known cards, each with the words that name it (English and French; case, accents, spaces,
 #: ``_`` and ``-`` do not matter).
@@ -286,7 +287,14 @@ def check_available(deck: Deck, known: Mapping[str, KnownCards]) -> None:
 
 def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
              known: Mapping[str, KnownCards]) -> list[tuple[dict[str, np.ndarray], float]]:
-    """The law of the known cards' cells, per zone.
+    """The law of the known cards' cells, per zone, given every zone's description at once.
+
+    Every copy of every card is a distinct card, and every deal of them to
+    the zones (of the sizes the descriptions give) is equally likely. A deal
+    is consistent when each zone's cards split into the cards it names plus,
+    for each group count, that many cards of the group. The law weighs each
+    consistent deal once: a set of zone contents weighs as many deals as
+    have it, normalised once over all of them.
 
     Parameters
     ----------
@@ -303,6 +311,12 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
         Each outcome: the known cards of each zone per cell, and its
         probability (they sum to 1; a single outcome when every card is named).
 
+    Raises
+    ------
+    DeckstatError
+        Known cards the deck cannot hold (:func:`check_available`), descriptions no deal meets (naming the
+        first one that cannot be met), more than :data:`MAX_OUTCOMES` cases to weigh.
+
     Examples
     --------
     One Terrain known in hand, of 2 cells of Terrains (3 cheap, 1 not): the cheap cell with probability 3/4.
@@ -317,41 +331,79 @@ def cell_law(deck: Deck, row_cells: np.ndarray, n_cells: int,
     row_cells = np.asarray(row_cells, dtype=np.int64)
     zones = list(known)
     fixed = {z: np.bincount(row_cells, weights=known[z].rows, minlength=n_cells).astype(np.int64) for z in zones}
-    left = deck.counts - sum(known[z].rows for z in zones)
-    steps = [(z, mask, n) for z in zones for mask, n, _ in known[z].classes]
-    if not steps:
+    if not any(known[z].classes for z in zones):
         return [(fixed, 1.0)]
-    # Atoms: rows alike for every step's mask and in one cell; a step draws its cards from atoms in its mask.
-    keys = np.column_stack([row_cells] + [mask for _, mask, _ in steps])
-    atom_keys, atom_of = np.unique(keys, axis=0, return_inverse=True)
-    atom_of = atom_of.ravel()
-    atom_left = np.bincount(atom_of, weights=left, minlength=len(atom_keys)).astype(np.int64)
-    atom_cell = atom_keys[:, 0]
-    outcomes: list[tuple[dict[str, np.ndarray], float]] = []
+    atoms = _Atoms(deck, row_cells, known)
+    described = [z for z in zones if known[z].size]
+    contents = {z: atoms.contents(z, among=described) for z in described}
+    # Zones with fewer contents first: fewer partial choices to extend.
+    order = sorted(described, key=lambda z: len(contents[z]))
+    choices, ways = joint_contents(atoms.counts, [contents[z] for z in order], most=MAX_OUTCOMES)
+    if not len(ways):
+        raise _unmet(atoms, described, known)
+    to_cells = np.zeros((len(atoms.counts), n_cells), dtype=np.int64)
+    to_cells[np.arange(len(atoms.counts)), atoms.cell] = 1
+    cells = np.concatenate([contents[z][choices[:, i]] @ to_cells for i, z in enumerate(order)], axis=1)
+    # Contents alike in every cell give the same odds: one outcome, the deals of both.
+    keys, outcome_of = np.unique(cells, axis=0, return_inverse=True)
+    by_outcome = np.split(ways[np.argsort(outcome_of.ravel(), kind="stable")],
+                          np.cumsum(np.bincount(outcome_of.ravel(), minlength=len(keys)))[:-1])
+    total = sum(ways)
+    law = []
+    for key, outcome_ways in zip(keys, by_outcome):
+        per_zone = dict(fixed)
+        per_zone.update({z: key[j * n_cells:(j + 1) * n_cells].copy() for j, z in enumerate(order)})
+        law.append((per_zone, sum(outcome_ways) / total))
+    return sorted(law, key=lambda item: [item[0][z].tolist() for z in zones])
 
-    def walk(step: int, available: np.ndarray, drawn: dict[str, np.ndarray], p: float) -> None:
-        if step == len(steps):
-            outcomes.append(({z: drawn[z].copy() for z in zones}, p))
-            if len(outcomes) > MAX_OUTCOMES:
-                raise DeckstatError(tr("the cards given by group counts can be split over more than {most} ways; "
-                                       "name more of them, or count fewer groups", most=number(MAX_OUTCOMES)))
-            return
-        zone, _, n = steps[step]
-        inside = atom_keys[:, 1 + step].astype(bool)
-        pool = np.where(inside, available, 0)
-        splits, probs = compositions(pool, n)
-        for split, q in zip(splits, probs):
-            drawn[zone] += np.bincount(atom_cell, weights=split, minlength=n_cells).astype(np.int64)
-            walk(step + 1, available - split, drawn, p * float(q))
-            drawn[zone] -= np.bincount(atom_cell, weights=split, minlength=n_cells).astype(np.int64)
 
-    walk(0, atom_left, {z: fixed[z].copy() for z in zones}, 1.0)
-    # Atoms of one cell give the same cells: merge equal outcomes.
-    merged: dict[tuple, tuple[dict[str, np.ndarray], float]] = {}
-    for out, p in outcomes:
-        key = tuple(tuple(out[z].tolist()) for z in zones)
-        merged[key] = (out, merged[key][1] + p) if key in merged else (out, p)
-    return sorted(merged.values(), key=lambda item: [item[0][z].tolist() for z in zones])
+class _Atoms:
+    """The deck's cards grouped into atoms: cards alike for every group count, in one cell.
+
+    A row named in some zone is an atom of its own, so that a zone's content
+    says how many of the named card it holds (a hand of 2 LAINK fits
+    ``"LAINK, Personnage=1"``, and weighs C(copies, 2) deals).
+    """
+
+    def __init__(self, deck: Deck, row_cells: np.ndarray, known: Mapping[str, KnownCards]):
+        named_somewhere = sum(k.rows for k in known.values()) > 0
+        masks = [mask for k in known.values() for mask, _, _ in k.classes]
+        keys = np.column_stack([row_cells, np.where(named_somewhere, np.arange(len(row_cells)), -1)] + masks)
+        atom_keys, atom_of = np.unique(keys, axis=0, return_inverse=True)
+        atom_of = atom_of.ravel()
+        n_atoms = len(atom_keys)
+        self.counts = np.bincount(atom_of, weights=deck.counts, minlength=n_atoms).astype(np.int64)
+        self.cell = atom_keys[:, 0]
+        self.named = {z: np.bincount(atom_of, weights=k.rows, minlength=n_atoms).astype(np.int64)
+                      for z, k in known.items()}
+        columns = iter(range(2, 2 + len(masks)))
+        self.classes = {z: [(atom_keys[:, next(columns)].astype(bool), n) for _, n, _ in k.classes]
+                        for z, k in known.items()}
+
+    def contents(self, zone: str, *, among: Sequence[str]) -> np.ndarray:
+        """Every content of ``zone`` that fits its description, besides the cards named in the other zones."""
+        others = sum((self.named[z] for z in among if z != zone), np.zeros_like(self.counts))
+        return zone_contents(self.counts - others, self.named[zone], self.classes[zone], most=MAX_OUTCOMES)
+
+
+def _unmet(atoms: _Atoms, described: Sequence[str], known: Mapping[str, KnownCards]) -> DeckstatError:
+    """The error for descriptions no deal meets: the first zone no deal meets, alone or with the zones before it.
+
+    ``described`` lists the zones described, in their order; no deal meets them all.
+    """
+    for zone in described:
+        if not len(atoms.contents(zone, among=[zone])):
+            return DeckstatError(tr("no cards of the deck fit this description"), source=known[zone].source)
+    # Each zone alone can be met: name the first zone that cannot be met together with the zones before it
+    # (the last one when only all of them together cannot).
+    zones = list(described)
+    for end in range(2, len(described)):
+        if not len(joint_contents(atoms.counts, [atoms.contents(z, among=described[:end]) for z in described[:end]],
+                                  most=MAX_OUTCOMES)[0]):
+            zones = described[:end]
+            break
+    return DeckstatError(tr("no deal of the deck fits this description together with {others}",
+                            others=tr("; ").join(known[z].source for z in zones[:-1])), source=known[zones[-1]].source)
 
 
 def zone_of(word: object, *, where: str = "") -> str:
@@ -439,7 +491,7 @@ class Knowledge:
                 out[zone] = KnownCards.none(deck)
                 continue
             out[zone] = KnownCards(sum((k.rows for k in parts), np.zeros(len(deck.cards), dtype=np.int64)),
-                                   tuple(c for k in parts for c in k.classes), "; ".join(k.source for k in parts),
+                                   tuple(c for k in parts for c in k.classes), tr("; ").join(k.source for k in parts),
                                    "; ".join(k.text for k in parts))
         return out
 

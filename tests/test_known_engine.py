@@ -1,14 +1,18 @@
 """The exact engine for known cards and the descriptions of known cards, against hand-derived values."""
 
+import itertools
+from collections import Counter
 from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from deckstat.deck import Deck
 from deckstat.engines.exact import Condition
-from deckstat.engines.known import compositions, known_odds
+from deckstat.engines.known import bounded_splits, compositions, joint_contents, known_odds, zone_contents
 from deckstat.errors import DeckstatError
 from deckstat.knowledge import cell_law, parse_known
 
@@ -129,3 +133,79 @@ def test_distinct_names_already_held_count_once():
     # Counting copies instead would take the second A for a new name.
     copies = Condition((0,), (3,), lambda a: a[0] >= 2)
     assert known_odds(library, membership, copies, base=[1], draws=[2])[0] > p[1]
+
+
+def test_bounded_splits_are_every_split_once():
+    bounds = np.array([2, 0, 3, 1])
+    expected = [s for s in itertools.product(*(range(b + 1) for b in bounds)) if sum(s) == 3]
+    assert [tuple(r) for r in bounded_splits(bounds, 3).tolist()] == sorted(expected)
+    assert bounded_splits(bounds, 7).shape == (0, 4)
+
+
+def fits(content, named, classes) -> bool:
+    """Whether ``content`` splits into the named cards plus each class's count of its atoms, card by card."""
+    if min(np.subtract(content, named)) < 0:
+        return False
+    rest = [a for a, k in enumerate(np.subtract(content, named)) for _ in range(k)]
+    slots = [inside for inside, n in classes for _ in range(n)]
+
+    def place(cards, slots):
+        if not cards:
+            return not slots
+        return any(slot[cards[0]] and place(cards[1:], slots[:i] + slots[i + 1:]) for i, slot in enumerate(slots))
+
+    return place(rest, slots)
+
+
+@settings(max_examples=150, deadline=None)
+@given(bounds=st.lists(st.integers(0, 3), min_size=1, max_size=4), data=st.data())
+def test_zone_contents_are_the_contents_that_fit_each_once(bounds, data):
+    n_atoms = len(bounds)
+    named = [data.draw(st.integers(0, b)) for b in bounds]
+    classes = data.draw(st.lists(st.tuples(st.lists(st.booleans(), min_size=n_atoms, max_size=n_atoms),
+                                           st.integers(0, 3)), max_size=3))
+    classes = [(np.array(inside), n) for inside, n in classes]
+    size = sum(named) + sum(n for _, n in classes)
+    got = zone_contents(np.array(bounds), np.array(named), classes, most=10**6)
+    expected = [c for c in itertools.product(*(range(b + 1) for b in bounds))
+                if sum(c) == size and fits(c, named, classes)]
+    assert [tuple(r) for r in got.tolist()] == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=1, max_size=3), data=st.data())
+def test_joint_contents_count_the_labelled_deals(counts, data):
+    # Zones of random contents; the labelled cards (atom, copy) dealt to them, counted one deal at a time.
+    n_zones = data.draw(st.integers(1, 3))
+    contents = [np.array(data.draw(st.lists(st.lists(st.integers(0, 2), min_size=len(counts), max_size=len(counts)),
+                                            min_size=1, max_size=3, unique_by=tuple)))
+                for _ in range(n_zones)]
+    # Each zone holds one number of cards: keep the contents of the first one's size.
+    contents = [rows[rows.sum(axis=1) == rows[0].sum()] for rows in contents]
+    choices, ways = joint_contents(np.array(counts), contents, most=10**6)
+    cards = [a for a, k in enumerate(counts) for _ in range(k)]
+    sizes = [int(rows[0].sum()) for rows in contents]
+    deals: Counter = Counter()
+
+    def deal(left, zone, picked):
+        if zone == n_zones:
+            key = tuple(tuple(np.bincount([cards[i] for i in p], minlength=len(counts)).tolist()) for p in picked)
+            deals[key] += 1
+            return
+        for pick in itertools.combinations(left, sizes[zone]):
+            deal([i for i in left if i not in pick], zone + 1, picked + [pick])
+
+    deal(list(range(len(cards))), 0, [])
+    got = {tuple(tuple(contents[z][row].tolist()) for z, row in enumerate(choice)): w
+           for choice, w in zip(choices.tolist(), ways.tolist())}
+    wanted = {key: n for key, n in deals.items()
+              if all(any((row == np.array(key[z])).all() for row in contents[z]) for z in range(n_zones))}
+    assert got == wanted
+
+
+def test_enumerations_past_their_limit_are_refused():
+    with pytest.raises(DeckstatError, match="more than 10 cases to weigh"):
+        zone_contents(np.array([5, 5, 5]), np.zeros(3, dtype=int), [(np.array([True, True, True]), 4)], most=10)
+    rows = bounded_splits(np.array([5, 5, 5]), 2)
+    with pytest.raises(DeckstatError, match="more than 30 cases to weigh"):
+        joint_contents(np.array([5, 5, 5]), [rows, rows], most=30)

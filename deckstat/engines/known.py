@@ -9,10 +9,17 @@ already in it (``base``) plus the count among the cards drawn, whose law is
 multivariate hypergeometric over the cells: the same weights
 :func:`deckstat.engines.exact.segment_weights` computes, over the library or
 over the bottom block.
+
+What the known zones hold, when described by group counts, is a law over
+*atoms* (cards alike for every group that matters): :func:`zone_contents`
+lists the contents a zone may have, and :func:`joint_contents` the choices
+of one content per zone that the deck's cards can hold together, each with
+its exact number of deals.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -20,7 +27,10 @@ import numpy as np
 
 from deckstat.engines.exact import Condition, segment_weights
 from deckstat.errors import DeckstatError
-from deckstat.i18n import tr
+from deckstat.i18n import number, tr
+
+#: Pairs compared at once by :func:`joint_contents` (bounds its memory).
+_PAIRS_PER_BLOCK = 1 << 16
 
 
 def _holds_after(condition: Condition, base: np.ndarray) -> np.ndarray:
@@ -149,6 +159,53 @@ def known_odds(library: np.ndarray, membership: np.ndarray, condition: Condition
     return np.clip(out, 0.0, 1.0)
 
 
+def bounded_splits(bounds: np.ndarray, size: int) -> np.ndarray:
+    """Every way ``size`` cards split over cells holding at most ``bounds`` cards each.
+
+    Parameters
+    ----------
+    bounds : ndarray of int, shape (n_cells,)
+    size : int
+
+    Returns
+    -------
+    ndarray of int64, shape (n_splits, n_cells)
+        One row per split, in lexicographic order; no row when ``size`` is
+        negative or more than the cells hold.
+
+    Examples
+    --------
+    >>> bounded_splits(np.array([1, 2]), 2).tolist()
+    [[0, 2], [1, 1]]
+    """
+    bounds = np.asarray(bounds, dtype=np.int64)
+    if size < 0 or size > int(bounds.sum()):
+        return np.zeros((0, len(bounds)), dtype=np.int64)
+    # Cards the later cells can still take bound each cell's share from below: no dead branch.
+    after = np.concatenate([np.cumsum(bounds[::-1])[::-1][1:], [0]]).astype(np.int64)
+    rows = np.zeros((1, 0), dtype=np.int64)
+    left = np.array([size], dtype=np.int64)
+    for cell, bound in enumerate(bounds):
+        low = np.maximum(0, left - after[cell])
+        width = np.minimum(left, bound) - low + 1
+        parent = np.repeat(np.arange(len(rows)), width)
+        first = np.cumsum(width) - width
+        taken = low[parent] + np.arange(len(parent)) - first[parent]
+        rows = np.column_stack([rows[parent], taken])
+        left = left[parent] - taken
+    return rows
+
+
+@functools.lru_cache(maxsize=256)
+def _binomials(count: int) -> np.ndarray:
+    """``C(n, k)`` as exact integers (an object array) for ``0 <= n, k <= count``."""
+    table = np.empty((count + 1, count + 1), dtype=object)
+    for n in range(count + 1):
+        table[n] = [math.comb(n, k) for k in range(count + 1)]
+    table.flags.writeable = False
+    return table
+
+
 def compositions(cell_counts: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Every way ``size`` cards drawn from the cells can split among them, with its probability.
 
@@ -194,6 +251,136 @@ def compositions(cell_counts: np.ndarray, size: int) -> tuple[np.ndarray, np.nda
     all_ways = math.comb(total, size)
     return (np.array(splits, dtype=np.int64).reshape(len(splits), len(cell_counts)),
             np.array([w / all_ways for w in ways]))
+
+
+def zone_contents(bounds: np.ndarray, named: np.ndarray, classes: Sequence[tuple[np.ndarray, int]], *,
+                  most: int) -> np.ndarray:
+    """Every content of a zone that fits its description, each once.
+
+    A content fits when its cards split into the ``named`` cards plus, for
+    each class, that many cards of the class's atoms. Classes may overlap
+    (a zone described twice, a named card also in a counted group): the
+    same content reached by two splits is one content.
+
+    Parameters
+    ----------
+    bounds : ndarray of int, shape (n_atoms,)
+        Cards of each atom the zone may hold.
+    named : ndarray of int, shape (n_atoms,)
+        Cards of each atom named in the zone.
+    classes : sequence of (ndarray of bool, shape (n_atoms,), int)
+        The atoms of each group count, and the count.
+    most : int
+        Most partial contents built before refusing.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_contents, n_atoms)
+        Cards of each atom in the zone, one distinct row per content, sorted; no row when none fits.
+
+    Raises
+    ------
+    DeckstatError
+        More than ``most`` partial contents.
+
+    Examples
+    --------
+    Two atoms, both in the class; one card of atom 0 named, one card of the class:
+
+    >>> zone_contents(np.array([2, 1]), np.array([1, 0]), [(np.array([True, True]), 1)], most=100).tolist()
+    [[1, 1], [2, 0]]
+    """
+    bounds = np.asarray(bounds, dtype=np.int64)
+    named = np.asarray(named, dtype=np.int64)
+    found = named[None, :] if (named <= bounds).all() else np.zeros((0, len(bounds)), dtype=np.int64)
+    built = 0
+    for inside, n in classes:
+        inside = np.flatnonzero(inside)
+        blocks = []
+        for partial in found:
+            splits = bounded_splits((bounds - partial)[inside], n)
+            built += len(splits)
+            if built > most:
+                raise DeckstatError(_too_many(most))
+            block = np.repeat(partial[None, :], len(splits), axis=0)
+            block[:, inside] += splits
+            blocks.append(block)
+        found = np.unique(np.concatenate(blocks), axis=0) if blocks else np.zeros((0, len(bounds)), dtype=np.int64)
+    return found
+
+
+def _too_many(most: int) -> str:
+    """The refusal of an enumeration past ``most`` cases."""
+    return tr("the cards given by group counts leave more than {most} cases to weigh; name more of them, or count "
+              "fewer groups", most=number(most))
+
+
+def joint_contents(counts: np.ndarray, contents: Sequence[np.ndarray], *,
+                   most: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every choice of one content per zone that the deck's cards can hold together, with its number of deals.
+
+    Every copy is a distinct card: a joint choice is met by
+    ``prod over atoms of count! / (x_1! ... x_z! rest!)`` choices of the
+    cards in each zone (``x_i`` the atom's cards in zone ``i``), the number
+    of labelled deals with these contents.
+
+    Parameters
+    ----------
+    counts : ndarray of int, shape (n_atoms,)
+        Cards of each atom in the deck.
+    contents : sequence of ndarray of int, shape (n_contents_i, n_atoms)
+        The contents each zone may have (:func:`zone_contents`).
+    most : int
+        Most (partial choice, content) pairs examined before refusing.
+
+    Returns
+    -------
+    choices : ndarray of int64, shape (n_choices, n_zones)
+        The row of each zone's content, one row per joint choice the cards can hold.
+    ways : ndarray of object (int), shape (n_choices,)
+        Its number of labelled deals, exactly; no row when no choice fits.
+
+    Raises
+    ------
+    DeckstatError
+        More than ``most`` pairs to examine.
+
+    Examples
+    --------
+    Two cards of one atom; one in the hand (2 ways), then one gone (1 way), or two gone (none):
+
+    >>> choices, ways = joint_contents(np.array([2]), [np.array([[1]]), np.array([[1], [2]])], most=100)
+    >>> choices.tolist(), ways.tolist()
+    ([[0, 0]], [2])
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    used = np.zeros((1, len(counts)), dtype=np.int64)
+    choices = np.zeros((1, 0), dtype=np.int64)
+    ways = np.ones(1, dtype=object)
+    examined = 0
+    for rows in contents:
+        rows = np.asarray(rows, dtype=np.int64)
+        examined += len(used) * len(rows)
+        if examined > most:
+            raise DeckstatError(_too_many(most))
+        # Pairs (partial choice, content) whose cards are all still available, a bounded block at a time.
+        step = max(1, _PAIRS_PER_BLOCK // max(len(rows), 1))
+        parents, picked = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        for first in range(0, len(used), step):
+            fits = (rows[None, :, :] <= (counts - used[first:first + step])[:, None, :]).all(axis=2)
+            block_parent, block_row = np.nonzero(fits)
+            parents.append(block_parent + first)
+            picked.append(block_row)
+        parent, row = np.concatenate(parents), np.concatenate(picked)
+        # The zone's cards of an atom are chosen among the ones the earlier zones left: C(left, taken).
+        factor = np.ones(len(parent), dtype=object)
+        for atom in np.flatnonzero(rows.any(axis=0)):
+            count = int(counts[atom])
+            factor = factor * _binomials(count)[count - used[parent, atom], rows[row, atom]]
+        ways = ways[parent] * factor
+        used = used[parent] + rows[row]
+        choices = np.column_stack([choices[parent], row])
+    return choices, ways
 
 
 def known_zone_odds(unknown: np.ndarray, membership: np.ndarray, condition: Condition, *, hand: np.ndarray,

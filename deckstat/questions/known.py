@@ -13,8 +13,9 @@
 * the library: every other card, in uniformly random order, with the unknown
   set-aside cards a random part of the same unknown cards.
 
-The answer is exact: the cards described by group counts are averaged over
-exactly (:func:`deckstat.knowledge.cell_law`), then the next draws are
+The answer is exact: it averages over every deal consistent with all the
+zones' descriptions at once, each deal weighing the same
+(:func:`deckstat.knowledge.cell_law`), and on each the next draws are
 hypergeometric (:func:`deckstat.engines.known.known_zone_odds`). No mulligan
 applies once the hand is known.
 """
