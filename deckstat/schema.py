@@ -77,6 +77,40 @@ AMBIGUOUS_HEADERS: dict[str, str] = {
 #: Rows of a card table with the same name and the same values here are one card; a difference in
 #: any other column (cost, type…) between them is an error.
 PRINTING_COLUMNS: tuple[str, ...] = ("number", "set", "clan", "rarity", "shiny")
+#: Words of a column name that make it a *printing-only* column: it tells printings of a card apart (collector
+#: number, set or season, booster, rarity and its pull rate, holo, artist, image, price, database ids) but changes
+#: nothing in play. Read from the real Wankul pools: octerry's ``source_id``, ``season_code``, ``rarity_code``,
+#: ``rarity_drop_rate``; wildcodeschool's ``booster_id``, ``is_holo``, ``drop_rate_pct_app``,
+#: ``official_rate_pct``; timeuh's ``card_id``, ``artist``. Every other column (type, cost, force, clan, gems,
+#: effect flags…) is a game attribute: two printings that differ in one are two cards in play.
+PRINTING_ONLY_WORDS: frozenset[str] = frozenset({
+    "id", "number", "numero", "no", "set", "season", "saison", "edition", "series", "serie", "collection",
+    "extension", "expansion", "booster", "release", "sortie", "date", "rarity", "rarete", "drop", "rate", "taux",
+    "pct", "odds", "shiny", "holo", "foil", "brillante", "brillant", "artist", "artiste", "illustrator",
+    "illustrateur", "illustration", "art", "artwork", "image", "img", "url", "picture", "price", "prix", "cote",
+    "language", "langue", "lang", "code", "printing", "impression", "tirage", "serial",
+    "owned", "possede", "stock",
+})
+
+
+def printing_only(column: str) -> bool:
+    """Whether a card-table column only tells printings apart (see :data:`PRINTING_ONLY_WORDS`).
+
+    The canonical printing columns ``number``, ``set``, ``rarity`` and
+    ``shiny`` are; ``clan`` is not: Wankul's Laink and Terracid versions of a
+    character are different cards.
+
+    Examples
+    --------
+    >>> [printing_only(c) for c in ("number", "rarity_drop_rate", "source_id", "cost", "clan", "has_combo")]
+    [True, True, True, False, False, False]
+    """
+    canonical = canonical_column(column)
+    if canonical in ("number", "set", "rarity", "shiny"):
+        return True
+    return any(word in PRINTING_ONLY_WORDS for word in re.split(r"[_\s\-.]+", canonical) if word)
+
+
 #: Printing columns kept as text by the loaders: ``007`` and ``2A`` are not numbers.
 TEXT_COLUMNS: tuple[str, ...] = ("number",)
 #: Columns that hold a number of cards (a card's ``draw`` and ``mill``): whole numbers of at least 0, or empty.
