@@ -37,7 +37,13 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "clan": ("clan", "effigy", "effigie", "character"),
     "base_name": ("basename", "nomdebase"),
     "type": ("type", "cardtype", "typedecarte", "categorie", "category"),
+    # A lone "mana" header is the cost, unless the file has another cost column: then it is the mana number
+    # (see canonical_columns).
     "cost": ("cost", "cout", "mana", "manacost"),
+    # Duel Masters: the number printed upside down at the bottom of a card, the mana it gives in the mana zone
+    # (« leur chiffre de mana »).
+    "mana_number": ("mananumber", "manano", "chiffredemana", "chiffresdemana", "chiffremana", "valeurdemana",
+                    "nombredemana", "manavaluenumber", "manazahl"),
     "force": ("force", "strength"),
     "power": ("power", "puissance"),
     "civilization": ("civilization", "civilisation", "civilizations", "civilisations", "civ"),
@@ -108,6 +114,8 @@ def printing_only(column: str) -> bool:
     canonical = canonical_column(column)
     if canonical in ("number", "set", "rarity", "shiny"):
         return True
+    if canonical in COLUMN_ALIASES:
+        return False  # a column deckstat knows (cost, mana_number, clan…) plays
     return any(word in PRINTING_ONLY_WORDS for word in re.split(r"[_\s\-.]+", canonical) if word)
 
 
@@ -137,6 +145,27 @@ def canonical_column(header: str) -> str:
     if key in _ALIAS_TO_CANONICAL:
         return _ALIAS_TO_CANONICAL[key]
     return re.sub(r"[\s\-]+", "_", fold(header))
+
+
+def canonical_columns(headers: Sequence[str]) -> list[str]:
+    """The canonical names of a header row (:func:`canonical_column`), read together.
+
+    ``mana`` alone is the cost (``coût``), but beside another cost header it
+    is the Duel Masters mana number (« chiffre de mana »): the file then has
+    both numbers a Duel Masters card prints.
+
+    Examples
+    --------
+    >>> canonical_columns(["Nom", "mana"]), canonical_columns(["Nom", "Coût", "Mana"])
+    (['name', 'cost'], ['name', 'cost', 'mana_number'])
+    """
+    canonical = [canonical_column(h) for h in headers]
+    costs = [i for i, c in enumerate(canonical) if c == "cost"]
+    if len(costs) > 1:
+        for i in costs:
+            if fold_key(headers[i]) == "mana":
+                canonical[i] = "mana_number"
+    return canonical
 
 
 def count_column_lookalike(header: str) -> str | None:

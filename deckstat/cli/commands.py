@@ -458,6 +458,7 @@ def curve(
                     "where it is playable by the last turn", model=provenance["play_model"],
                     policy=provenance["policy"])]
         lines += _notes(result, profile)
+        lines += [tr("note: {note}", note=note) for note in provenance.get("play_notes", [])]
         simulated = result.table[result.table["method"] == "simulate"]
         if not simulated.empty:
             widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2

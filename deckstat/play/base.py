@@ -155,6 +155,10 @@ class PlayModel:
         """The exact event this target's playability reduces to under the policy, or ``None``."""
         return None
 
+    def notes(self) -> list[str]:
+        """What the model assumed of this deck where its columns were silent, one sentence each (none by default)."""
+        return []
+
 
 def never(schedule: Schedule) -> int:
     """The value :meth:`PlayModel.first_turns` gives a target not playable by ``schedule.max_turn``."""

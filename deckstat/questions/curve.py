@@ -83,7 +83,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     CurveResult
         ``table``: per target, seat and turn, ``p`` = P(playable by that turn) with its 95% interval;
         ``summary``: per target and seat, the mean and median first playable turn among games where it is
-        playable by the last turn, and ``p_never`` (not by then) with its interval.
+        playable by the last turn, and ``p_never`` (not by then) with its interval. ``provenance["play_notes"]``
+        says what the model assumed where the deck's columns were silent (Duel Masters mana numbers).
 
     Examples
     --------
@@ -147,7 +148,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     if reasons:
         provenance["method_reason"] = functools.reduce(
             lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
-    provenance.update({"play_model": model.kind, "policy": model.policy})
+    provenance.update({"play_model": model.kind, "policy": model.policy, "play_notes": model.notes()})
     simulated = [i for i, e in enumerate(use_exact) if not e]
     tallies, n_done = None, None
     if simulated:
