@@ -29,7 +29,7 @@ import numpy as np
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
+from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
 from deckstat.text import fold, suggest
 
 #: The card types of the game, in the order the rules text lists them.
@@ -297,8 +297,9 @@ class ConditionModel(PlayModel):
             plans.append((rows, self.sacrifices[rows][:, None], self.is_equipment[rows][:, None], invocations,
                           equipments, effets, terrains.any(), self._filler_cap(target), slot_for,
                           bool(self.is_equipment[rows].any())))
-        # The duel ends at the end of the turn that draws the last card: no turn after it.
-        for turn, seen in seen_by_turn(hand, library, schedule, n_rows):
+        # The duel ends at the end of the turn that draws the last card: no turn after it (unless the profile's
+        # deck-out rule lets a player with no card left play on).
+        for turn, seen in seen_by_turn(hand, library, schedule, n_rows, play_on=plays_on(self.profile)):
             for k, (rows, needed, equipment, invocations, equipments, effets, terrain_fodder, cap,
                     slot_for, keep_carrier) in enumerate(plans):
                 if len(rows) == 0:

@@ -964,7 +964,7 @@ class _Questions:
             p_method, rate_method = str(by_turn_table["method"].iloc[0]), str(hand.summary["method"].iloc[0])
         first_turn, when_method = math.nan, None
         if k > 0:
-            last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
+            last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)
             timing = when(rebuilt, profile, self.resource_event, max_turn=last, seat=seat,
                           rng=self.seed(k, _STREAM_WHEN), **common)
             first_turn = float(timing.summary["mean_turn"].iloc[0])
