@@ -36,6 +36,7 @@ from deckstat.schema import (
     TEXT_COLUMNS,
     WHOLE_NUMBER_COLUMNS,
     canonical_column,
+    canonical_columns,
     count_column_lookalike,
     printing_text,
 )
@@ -286,7 +287,7 @@ def read_card_csv(path: str | Path) -> Deck:
                                "columns the questions use", columns=number(len(header)),
                                limit=number(MOST_CARD_COLUMNS)), source=source, line=header_line)
     header = [h.strip() for h in header]
-    canonical = [canonical_column(h) for h in header]
+    canonical = canonical_columns(header)
     if "name" not in canonical or sum(bool(h) for h in header) == 1:
         _refuse_title_line(text, header, header_line, source)
     if "name" not in canonical:

@@ -37,7 +37,13 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "clan": ("clan", "effigy", "effigie", "character"),
     "base_name": ("basename", "nomdebase"),
     "type": ("type", "cardtype", "typedecarte", "categorie", "category"),
+    # A lone "mana" header is the cost, unless the file has another cost column: then it is the mana number
+    # (see canonical_columns).
     "cost": ("cost", "cout", "mana", "manacost"),
+    # Duel Masters: the number printed upside down at the bottom of a card, the mana it gives in the mana zone
+    # (« leur chiffre de mana »).
+    "mana_number": ("mananumber", "manano", "chiffredemana", "chiffresdemana", "chiffremana", "valeurdemana",
+                    "nombredemana", "manavaluenumber", "manazahl"),
     "force": ("force", "strength"),
     "power": ("power", "puissance"),
     "civilization": ("civilization", "civilisation", "civilizations", "civilisations", "civ"),
@@ -77,6 +83,42 @@ AMBIGUOUS_HEADERS: dict[str, str] = {
 #: Rows of a card table with the same name and the same values here are one card; a difference in
 #: any other column (cost, type…) between them is an error.
 PRINTING_COLUMNS: tuple[str, ...] = ("number", "set", "clan", "rarity", "shiny")
+#: Words of a column name that make it a *printing-only* column: it tells printings of a card apart (collector
+#: number, set or season, booster, rarity and its pull rate, holo, artist, image, price, database ids) but changes
+#: nothing in play. Read from the real Wankul pools: octerry's ``source_id``, ``season_code``, ``rarity_code``,
+#: ``rarity_drop_rate``; wildcodeschool's ``booster_id``, ``is_holo``, ``drop_rate_pct_app``,
+#: ``official_rate_pct``; timeuh's ``card_id``, ``artist``. Every other column (type, cost, force, clan, gems,
+#: effect flags…) is a game attribute: two printings that differ in one are two cards in play.
+PRINTING_ONLY_WORDS: frozenset[str] = frozenset({
+    "id", "number", "numero", "no", "set", "season", "saison", "edition", "series", "serie", "collection",
+    "extension", "expansion", "booster", "release", "sortie", "date", "rarity", "rarete", "drop", "rate", "taux",
+    "pct", "odds", "shiny", "holo", "foil", "brillante", "brillant", "artist", "artiste", "illustrator",
+    "illustrateur", "illustration", "art", "artwork", "image", "img", "url", "picture", "price", "prix", "cote",
+    "language", "langue", "lang", "code", "printing", "impression", "tirage", "serial",
+    "owned", "possede", "stock",
+})
+
+
+def printing_only(column: str) -> bool:
+    """Whether a card-table column only tells printings apart (see :data:`PRINTING_ONLY_WORDS`).
+
+    The canonical printing columns ``number``, ``set``, ``rarity`` and
+    ``shiny`` are; ``clan`` is not: Wankul's Laink and Terracid versions of a
+    character are different cards.
+
+    Examples
+    --------
+    >>> [printing_only(c) for c in ("number", "rarity_drop_rate", "source_id", "cost", "clan", "has_combo")]
+    [True, True, True, False, False, False]
+    """
+    canonical = canonical_column(column)
+    if canonical in ("number", "set", "rarity", "shiny"):
+        return True
+    if canonical in COLUMN_ALIASES:
+        return False  # a column deckstat knows (cost, mana_number, clan…) plays
+    return any(word in PRINTING_ONLY_WORDS for word in re.split(r"[_\s\-.]+", canonical) if word)
+
+
 #: Printing columns kept as text by the loaders: ``007`` and ``2A`` are not numbers.
 TEXT_COLUMNS: tuple[str, ...] = ("number",)
 #: Columns that hold a number of cards (a card's ``draw`` and ``mill``): whole numbers of at least 0, or empty.
@@ -103,6 +145,27 @@ def canonical_column(header: str) -> str:
     if key in _ALIAS_TO_CANONICAL:
         return _ALIAS_TO_CANONICAL[key]
     return re.sub(r"[\s\-]+", "_", fold(header))
+
+
+def canonical_columns(headers: Sequence[str]) -> list[str]:
+    """The canonical names of a header row (:func:`canonical_column`), read together.
+
+    ``mana`` alone is the cost (``coût``), but beside another cost header it
+    is the Duel Masters mana number (« chiffre de mana »): the file then has
+    both numbers a Duel Masters card prints.
+
+    Examples
+    --------
+    >>> canonical_columns(["Nom", "mana"]), canonical_columns(["Nom", "Coût", "Mana"])
+    (['name', 'cost'], ['name', 'cost', 'mana_number'])
+    """
+    canonical = [canonical_column(h) for h in headers]
+    costs = [i for i, c in enumerate(canonical) if c == "cost"]
+    if len(costs) > 1:
+        for i in costs:
+            if fold_key(headers[i]) == "mana":
+                canonical[i] = "mana_number"
+    return canonical
 
 
 def count_column_lookalike(header: str) -> str | None:

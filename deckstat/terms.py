@@ -84,8 +84,9 @@ DEFAULT_POLICY = "on_draw"
 TURN_ORDERS = ("alternating", "simultaneous")
 DRAW_STEPS = ("start", "end")
 
-#: Readings of a copy limit: copies of a name, or of each printing (name and printing columns).
-COPIES_BY = ("name", "printing")
+#: Readings of a copy limit: copies of a name; of a card (a name and its game attributes: printings identical in
+#: play together); or of each printing (name and printing columns).
+COPIES_BY = ("name", "card", "printing")
 
 #: Trials handed to the worker processes ahead of the block being summed (``chunk_size``, ``--chunk-size``).
 DEFAULT_CHUNK = 1 << 18

@@ -5,8 +5,9 @@ vectorised mana model (:mod:`deckstat.play.mana`) can be checked against it
 game by game, and timed against it (``scripts/bench.py --play``).
 
 A card is a dict with ``name``, ``count``, ``type``, ``civilization``,
-``race``, ``cost`` and optionally ``is_evolution`` and ``evolves_from``
-(``;`` separates several values). Values are compared in lower case without
+``race``, ``cost`` and optionally ``is_evolution``, ``evolves_from`` and
+``mana_number`` (the mana the card gives in the mana zone, « leur chiffre de
+mana »; 1 when absent) (``;`` separates several values). Values are compared in lower case without
 accents; no synonyms (write one spelling per deck).
 """
 
@@ -44,18 +45,23 @@ class Card:
         self.creature = "creature" in kind or self.evolution
         self.races = set(values(record.get("race")))
         self.evolves_from = set(values(record.get("evolves_from"))) or self.races
+        mana = record.get("mana_number")
+        self.mana = 1 if mana is None or mana == "" else int(float(mana))
 
 
 def cards_of(records: list[dict]) -> list[Card]:
     return [Card(row, record) for row, record in enumerate(records)]
 
 
-def can_pay(mana: list[Card], spells: list[Card]) -> bool:
-    """Whether some of the ``mana`` cards pay for every spell of ``spells`` (each tapped card pays one spell).
+def can_pay(cards: list[Card], spells: list[Card]) -> bool:
+    """Whether the mana of the untapped ``cards`` pays for every spell of ``spells``.
 
-    A spell costing ``c`` taps ``c`` cards, among which at least one of each of
-    its civilizations; a multicolour mana card counts as each of its own.
+    A card gives its mana number of mana, each of them of the card's
+    civilizations (a multicolour card's count as each of its own). A spell
+    costing ``c`` takes ``c`` mana, among which at least one of each of its
+    civilizations (« au moins 1 des manas utilisés »); each mana pays one spell.
     """
+    mana = [card for card in cards for _ in range(card.mana)]
     if len(mana) < sum(spell.cost for spell in spells):
         return False
 
@@ -94,7 +100,7 @@ def first_turn(cards: list[Card], hand: list[int], library: list[int], drawn: li
 
     def rank(row: int):
         tier = 2 if row in target else 1 if row in bases else 0
-        return tier, -cards[row].cost, row
+        return tier, -cards[row].mana, -cards[row].cost, row
 
     for turn in range(1, len(drawn)):
         if drawn[turn] >= len(library) and drawn[turn] > drawn[turn - 1]:
@@ -112,10 +118,11 @@ def first_turn(cards: list[Card], hand: list[int], library: list[int], drawn: li
             last_base = not base_in_play and sum(r in bases for r in hand) < 2
             candidates = sorted({row for row in hand if not (row in target and last_target)
                                  and not (row in bases and last_base)}, key=rank)
-            in_mana = set().union(*(card.civs for card, _ in mana)) if mana else set()
+            # A card whose mana number is 0 gives no mana, so no civilization.
+            in_mana = set().union(*(card.civs for card, _ in mana if card.mana > 0)) if mana else set()
             for civ in wanted:
                 if civ not in in_mana:
-                    bringing = [row for row in candidates if civ in cards[row].civs]
+                    bringing = [row for row in candidates if civ in cards[row].civs and cards[row].mana > 0]
                     if bringing:
                         choice = bringing[0]
                         break

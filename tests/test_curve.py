@@ -52,6 +52,55 @@ def test_licum_plays_turn_t_with_the_draws_of_the_turns_before():
     assert result.table["p"].tolist() == pytest.approx(expected, abs=1e-12)
 
 
+def test_jdg_s_second_player_has_no_turn_25():
+    # « Si l'un des joueurs pioche la dernière carte de son deck, à la fin de son tour le duel se termine »: with two
+    # 30-card decks the first player draws the 25th card of their library on their turn 25, and the duel ends then.
+    deck = deckstat.load_deck(sample_deck("jdg", "conditions_deck.csv"))
+    message = ("turn 25 never comes for the second player: with two 30-card decks the first player draws their last "
+               "card on their turn 25, and drawing the last card ends the game at the end of that turn")
+    for ask in (lambda: deckstat.curve(deck, "jdg", cards="Soucoupe Rouillée", turns=[25], seat="second"),
+                lambda: deckstat.curve(deck, "jdg", cards="Soucoupe Rouillée", turns=[24, 25]),
+                lambda: deckstat.odds(deck, "jdg", "TERRAIN>=1", turns=[25], seat="second"),
+                lambda: deckstat.when(deck, "jdg", "TERRAIN>=4", max_turn=25)):
+        with pytest.raises(DeckstatError, match=message):
+            ask()
+    first = deckstat.curve(deck, "jdg", cards="Soucoupe Rouillée", turns=[25], seat="first")
+    assert first.table["p"].item() == 1.0  # every card seen on the last turn the duel has
+    second = deckstat.curve(deck, "jdg", cards="Soucoupe Rouillée", turns=[24], seat="second")
+    # 29 cards seen: Soucoupe and its Station both among them unless one is the card left, 28/30.
+    assert second.table["p"].item() == pytest.approx(28 / 30, abs=1e-12)
+    odds = deckstat.odds(deck, "jdg", "TERRAIN>=1", turns=[24, 25], seat="first")
+    assert odds.table["p"].tolist() == [1.0, 1.0]
+    when = deckstat.when(deck, "jdg", "TERRAIN>=4", max_turn=24, seat="second")
+    assert when.summary["p_never"].item() == pytest.approx(4 / 30, abs=1e-12)  # the card left is a TERRAIN
+    with pytest.raises(DeckstatError, match="turn 26 needs 26 draws for the first player"):
+        deckstat.odds(deck, "jdg", "TERRAIN>=1", turns=[26], seat="first")
+
+
+def test_a_licum_player_with_no_card_left_plays_on(tmp_path):
+    # « Le match fini [...] quand les deux joueurs n'ont plus de cartes à tirer à la fin de leur tour »: a 17-card
+    # game deck cannot draw at the end of turn 11, but the match goes on while the opponent draws, up to the end of
+    # turn 24 with a 30-card game deck (the largest allowed).
+    table = deckstat.load_deck(sample_deck("licum")).cards
+    game = table[table["deck"] == "jeu"]
+    keep = game["name"].isin(["Gontran Lafrite", "Marcel Poudrier", "Yvette Trampoline", "Bertrand Pichenotte",
+                              "Public en Délire", "Objection de l'Arbitre", "Shote d'Énergie", "Ovation Debout",
+                              "Coach Réjean Sifflet"])
+    deck = deckstat.Deck.from_table(pd.concat([table[table["deck"] != "jeu"], game[keep]]))
+    assert deckstat.get_profile("licum").drawn_deck(deck).size == 17
+    result = deckstat.curve(deck, "licum", cards="Public en Délire", turns=range(10, 25), seat="first")
+    (note,) = result.provenance["play_notes"]
+    assert note.startswith("turns 12 to 24 are played with no card left to draw (the player cannot draw at the end "
+                           "of turn 11)") and "turn 24 at the latest with a 30-card deck" in note
+    assert result.table["p"].tolist()[-1] == 1.0 and result.table["method"].iloc[0] == "exact"
+    with pytest.raises(DeckstatError, match="turn 25 is past the last turn"):
+        deckstat.curve(deck, "licum", cards="Public en Délire", turns=[25], seat="first")
+    # A 30-card game deck runs out on the last turn a match can reach: no turn is played without a draw.
+    full = deckstat.curve(deckstat.load_deck(sample_deck("licum")), "licum", cards="Public en Délire",
+                          turns=[24], seat="first")
+    assert full.provenance["play_notes"] == []
+
+
 def _agree(exact: pd.DataFrame, simulated: pd.DataFrame, n_trials: int) -> None:
     merged = exact.merge(simulated, on=["target", "seat", "turn"], suffixes=("_exact", "_sim"))
     z = z_for(len(merged))

@@ -143,7 +143,7 @@ def test_validate_in_french_writes_the_violations_in_french():
     assert found(result) == [("Capitaine Baguette", "4 exemplaires", "au plus 3"),
                              ("Terrain", "8 sur 50 cartes", "au moins 10 (1 pour 5 cartes)")]
     assert set(result.table["rule"]) == {
-        "au plus 3 exemplaires d'une carte, chaque impression comptée à part",
+        "au plus 3 exemplaires d'une carte, les impressions identiques en jeu comptées comme une seule carte",
         "au moins 1 Terrain pour 5 cartes, arrondi au-dessus (10 dans un deck de 50 cartes, 9 de 41 à 45 cartes)"}
     assert any(message.startswith(f"Terrain{NBSP}: 8 sur 50 cartes, permis{NBSP}: au moins 10 (1 pour 5 cartes) (")
                for message in result.table["message"])
@@ -161,7 +161,7 @@ def test_validate_in_french_wrong_size_and_printing_limit():
                              ("[shiny=1]", "6 cartes", "au plus 5 cartes"),
                              ("taille du deck", "31 cartes", "exactement 30 cartes")]
     assert ("au plus 3 exemplaires d'une carte, toutes les impressions d'un même nom comptées ensemble (le profil "
-            "compte par printing)") in set(copies.table["rule"])
+            "compte par card)") in set(copies.table["rule"])
 
 
 def test_validate_in_french_licum_counts_and_shares():

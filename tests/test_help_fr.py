@@ -154,8 +154,8 @@ def test_english_help_is_as_click_writes_it():
     assert validate.startswith("Usage: deckstat validate [OPTIONS] {DECK}\n\n"
                                "  Check a deck against its game's construction rules.\n\n")
     assert "\n\nArguments:\n  DECK  Card CSV (one row per card)" in validate
-    assert "\n\nOptions:\n  -g, --game GAME                Game profile id" in validate
-    assert "  --help                         Show this message and exit.\n" in validate
+    assert "\n\nOptions:\n  -g, --game GAME                 Game profile id" in validate
+    assert "  --help                          Show this message and exit.\n" in validate
     flat = _flat(validate)
     assert "Exit code 0 when the deck is legal, 1 when it breaks a rule, 2 when the input is unusable." in flat
     assert "(every table and the provenance). [default: table]" in flat

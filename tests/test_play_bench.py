@@ -93,7 +93,9 @@ def test_licum_plays_turn_t_with_the_draws_of_the_turns_before():
 def slow_first_turn(cards, hand, library, drawn, max_turn, target):
     """Follow the policy as docs/play/licum.md words it, one game, plain Python.
 
-    ``cards``: per row (name, type, tags, set of rows its spring fetches).
+    ``cards``: per row (name, type, tags, set of rows its spring fetches). A player with no card left to draw plays
+    on, drawing nothing (« le match fini [...] quand les deux joueurs n'ont plus de cartes à tirer »), up to
+    ``max_turn``.
     """
     names = [c[0] for c in cards]
     types = [c[1] for c in cards]
@@ -104,8 +106,6 @@ def slow_first_turn(cards, hand, library, drawn, max_turn, target):
     in_hand = list(hand)
     bench = []
     for turn in range(1, max_turn + 1):
-        if turn > 1 and drawn[turn - 1] >= len(library):
-            break
         in_hand += list(library[drawn[turn - 1]:drawn[turn]])
         still_in_deck = library[drawn[turn]:]
         for r in in_hand:
@@ -163,6 +163,33 @@ def test_vectorised_model_follows_the_slow_simulator(seat):
         slow = [slow_first_turn(cards, deal["hand"][:, i].tolist(), deal["library"][:, i].tolist(), drawn, 12,
                                 group) for i in range(n)]
         assert fast[k].tolist() == slow, [names[r] for r in group]
+
+
+def test_a_player_with_no_card_left_plays_on():
+    # A 9-card game deck: 7 in hand, 2 drawn at the end of turns 1 and 2; at the end of turn 3 nothing is left to
+    # draw, and the player still plays a card a turn (a Substitut needs an Improvisateur benched on an earlier turn).
+    deck, cards = sample_setup()
+    names = deck.names
+    keep = ["Yvette Trampoline", "Bertrand Pichenotte", "Public en Délire", "Coach Réjean Sifflet", "Shote d'Énergie"]
+    rows = [names.index(n) for n in keep]
+    small = Deck.from_table(deck.cards.iloc[rows].assign(count=[2, 1, 2, 1, 3])).with_synonyms(PROFILE.synonyms)
+    small_cards = [(c[0], c[1], c[2], {keep.index(names[x]) for x in c[3] if names[x] in keep})
+                   for c in (cards[r] for r in rows)]
+    assert small.size == 9
+    n, max_turn = 1000, 24
+    deal = deal_order(small.counts, np.zeros((len(rows), 0), np.int8), n, np.random.default_rng(3),
+                      hand_size=PROFILE.hand_size, set_aside=0)
+    sched = schedule(PROFILE, "first", max_turn, deal["library"].shape[0])
+    assert sched.drawn.tolist()[:5] == [0, 0, 1, 2, 2] and sched.max_turn == 24
+    targets = [np.arange(len(rows)) == r for r in range(len(rows))]
+    fast = model(small).first_turns(deal["hand"], deal["library"], sched, targets)
+    for k in range(len(rows)):
+        slow = [slow_first_turn(small_cards, deal["hand"][:, i].tolist(), deal["library"][:, i].tolist(),
+                                sched.drawn.tolist(), max_turn, {k}) for i in range(n)]
+        assert fast[k].tolist() == slow, keep[k]
+    # Bertrand, the one Improvisateur the Substitut can take back, drawn last (seen on turn 3), is benched on turn 3:
+    # Yvette is first playable on turn 4, after the player's last draw, in about 1 game in 9.
+    assert 0.05 < (fast[keep.index("Yvette Trampoline")] == 4).mean() < 0.2
 
 
 # ----------------------------------------------------------------- reductions

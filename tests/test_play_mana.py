@@ -190,6 +190,67 @@ def test_zero_cost_needs_no_mana():
     assert play(make_model(records), [0, 1, 1, 1, 1], [1] * 30, [0]) == 1
 
 
+# -- mana numbers (« leur chiffre de mana ») ----------------------------------------------------------------------
+
+def test_a_card_gives_its_mana_number():
+    # Braise gives 2 mana: charged on turns 1 and 2, it pays Flamme (cost 4) on turn 2, not 4.
+    records = [card("Flamme", "Feu", 4, mana_number=1), card("Braise", "Feu", 6, mana_number=2)]
+    assert play(make_model(records), [0, 1, 1, 1, 1], [1] * 30, [0]) == 2
+    records[1]["mana_number"] = 1
+    assert play(make_model(records), [0, 1, 1, 1, 1], [1] * 30, [0]) == 4
+
+
+def test_a_card_of_mana_number_zero_gives_no_mana_nor_its_civilization():
+    # Cendre (mana 0) is charged first on turn 1 under first_drawn: Flamme (cost 2) waits for two cards that give
+    # mana, one of them Feu. Under civ_first the Feu Cendre does not count as bringing Feu: Braise is charged first,
+    # then Goutte (it gives mana, Cendre does not).
+    records = [card("Flamme", "Feu", 2, mana_number=1), card("Cendre", "Feu", 1, mana_number=0),
+               card("Goutte", "Eau", 3, mana_number=1), card("Braise", "Feu", 1, mana_number=1)]
+    first_drawn = make_model(records, "first_drawn")
+    assert play(first_drawn, [0, 1, 2, 2, 2], [2] * 30, [0]) == 7  # Cendre, then Gouttes: no Feu mana, ever…
+    assert play(first_drawn, [0, 1, 2, 3, 2], [2] * 30, [0]) == 3  # …Cendre, Goutte, Braise: Feu on turn 3
+    assert play(make_model(records), [0, 1, 2, 3, 2], [2] * 30, [0]) == 2  # Braise then Goutte
+
+
+def test_mana_numbers_are_read_from_the_file(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_text("nom;quantité;type;civilisation;coût;chiffre de mana\nFlamme;20;Sort;Feu;4;2\n"
+                    "Goutte;20;Sort;Eau;1;0\n", encoding="utf-8")
+    deck = deckstat.load_deck(path)
+    assert deck.cards["mana_number"].tolist() == [2, 0]
+    # "mana" beside a cost column is the mana number; alone, it is the cost.
+    path.write_text("name,count,civilization,cost,mana\nFlamme,40,Fire,4,2\n", encoding="utf-8")
+    assert deckstat.load_deck(path).cards[["cost", "mana_number"]].values.tolist() == [[4, 2]]
+    path.write_text("name,count,civilization,mana\nFlamme,40,Fire,4\n", encoding="utf-8")
+    assert deckstat.load_deck(path).cards["cost"].tolist() == [4]
+    table = deckstat.Deck.from_table([card("Flamme", "Feu", 4, count=40, mana=2)])
+    assert ManaModel(table.with_synonyms(PROFILE.synonyms), PROFILE).mana_numbers.tolist() == [2]
+
+
+def test_the_assumed_mana_number_is_said():
+    deck = deckstat.load_deck(DATA / "duel-masters" / "sample_deck.csv")
+    result = deckstat.curve(deck, "duel-masters", cards="Gobelin Chalumeau", turns=[2], seat="first")
+    (note,) = result.provenance["play_notes"]
+    assert "no mana-number column" in note and "every card is assumed to give 1 mana" in note
+    with_column = deck.cards.assign(mana_number=1)
+    result = deckstat.curve(deckstat.Deck.from_table(with_column), "duel-masters", cards="Gobelin Chalumeau",
+                            turns=[2], seat="first")
+    assert result.provenance["play_notes"] == [] and result.table["method"].iloc[0] == "exact"
+    two = deckstat.curve(deckstat.Deck.from_table(with_column.assign(mana_number=2)), "duel-masters",
+                         cards="Gobelin Chalumeau", turns=[2], seat="first", n_trials=4000, rng=1)
+    assert two.table["method"].iloc[0] == "simulate"  # the reduction holds for mana numbers of 1 only
+
+
+@pytest.mark.parametrize(("value", "words"), [("", "has no value"), ("deux", "'deux'"), ("1.5", "1.5"),
+                                              ("-1", "-1")])
+def test_a_bad_mana_number_names_the_column_and_the_card(value, words):
+    records = [card("Flamme", "Feu", 2, mana_number=1), card("Braise", "Feu", 1, mana_number=value)]
+    with pytest.raises(DeckstatError) as error:
+        make_model(records)
+    message = str(error.value)
+    assert "column 'mana_number' (chiffre de mana): card 'Braise'" in message and words in message, message
+
+
 # -- the literal simulator, game by game --------------------------------------------------------------------------
 
 def read_records(path):
@@ -226,6 +287,23 @@ def test_model_matches_literal_simulator_game_by_game(name, seat, policy):
     targets = [rows == i for i in rows] + [np.isin(rows, [3, 5]), np.isin(rows, [0, 8, 11])]
     got = same_as_literal(read_records(path), deck, targets, policy, seat)
     assert (got <= 12).any(axis=1).all()  # every card is playable in some game
+
+
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_model_matches_literal_simulator_with_mana_numbers(seat):
+    # Mana numbers 0, 1 and 2, a multicolour card giving 2 (tapped the turn it comes), an evolution on a base.
+    records = [card("Flamme", "Feu", 5, count=4, mana_number=2), card("Cendre", "Feu", 1, count=6, mana_number=0),
+               card("Goutte", "Eau", 3, count=8), card("Vague", "Eau", 6, count=6, mana_number=2),
+               card("Hydre", "Feu;Eau", 4, count=4, mana_number=2), card("Pousse", "Nature", 2, count=6),
+               card("Lézard", "Nature", 2, "Créature", "Bête", count=3, mana_number=0),
+               card("Bête Suprême", "Nature;Feu", 5, "Créature évoluée", "Bête", count=3)]
+    records = [{"mana_number": 1, **r} for r in records]
+    deck = deckstat.Deck.from_table(records)
+    rows = np.arange(len(records))
+    targets = [rows == i for i in rows] + [np.isin(rows, [0, 5]), np.isin(rows, [3, 7])]
+    for policy in ("civ_first", "first_drawn"):
+        same_as_literal([{**r, "mana_number": str(r.get("mana_number", 1))} for r in records], deck, targets,
+                        policy, seat, n=300)
 
 
 def test_model_matches_literal_simulator_multicolour_deck():

@@ -236,7 +236,7 @@ def test_a_card_in_both_decks_of_a_pool_is_not_two_printings(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------------
-# Copy limits: by name or by printing
+# Copy limits: by name, by card (printings identical in play together) or by printing
 # --------------------------------------------------------------------------------------------------
 
 
@@ -255,18 +255,54 @@ def subjects(result) -> list[tuple[str, str]]:
     return [tuple(r) for r in result.table[["subject", "found"]].values.tolist()]
 
 
-def test_wankul_counts_copies_by_printing():
+def test_wankul_counts_copies_of_cards_as_they_play():
+    # The two MARCHAND differ in clan (Laink, Terracid): two cards in play, 2 + 2 copies is legal.
     deck = wankul_deck(2, 2)
     assert deck.size == 50
-    assert validate(deck, "wankul").legal
-    assert get_profile("wankul").parts[0].rules[2].params["by"] == "printing"
+    result = validate(deck, "wankul")
+    assert result.legal and result.provenance["notes"] == []
+    assert get_profile("wankul").parts[0].rules[2].params["by"] == "card"
+
+
+def gendarme_deck(common: int, holo: int, **holo_changes) -> Deck:
+    """A 50-card Wankul deck with a common GENDARME and its holo reprint (same clan, cost and force)."""
+    rows = [{"name": f"Terrain {i}", "count": 2, "type": "Terrain", "rarity": "Terrain"} for i in range(5)]
+    rows += [{"name": "GENDARME", "number": "112", "rarity": "Peu Commune", "clan": "Laink", "cost": 1, "force": 2,
+              "count": common, "type": "Personnage"},
+             {"name": "GENDARME", "number": "153", "rarity": "Ultra rare holo 1", "clan": "Laink", "cost": 1,
+              "force": 2, "count": holo, "type": "Personnage", **holo_changes}]
+    filler = 40 - common - holo
+    rows += [{"name": f"Perso {i}", "count": min(3, filler - 3 * i), "type": "Personnage", "rarity": "Commune",
+              "clan": "Random", "cost": 0, "force": 1} for i in range((filler + 2) // 3)]
+    return Deck.from_table(rows)
+
+
+def test_printings_identical_in_play_are_one_card():
+    # « aucune carte ne peut être présente en plus de 3 exemplaires »: a holo reprint is the same card.
+    result = validate(gendarme_deck(2, 2), "wankul")
+    assert subjects(result) == [("GENDARME", "4 copies (2 × GENDARME #112, 2 × GENDARME #153)")]
+    assert "GENDARME: 4 copies (2 × GENDARME #112, 2 × GENDARME #153), allowed at most 3" in result.table["message"][0]
+    (note,) = result.provenance["notes"]
+    assert note.startswith("GENDARME #112 and GENDARME #153 count as one card for the rule 'at most 3 copies")
+    assert note.endswith("printings that differ only in rarity, number and agree in play (type, clan, cost, force)")
+    assert validate(gendarme_deck(2, 1), "wankul").legal
+    # Each printing apart is one setting away, and so is every printing of a name together.
+    assert validate(gendarme_deck(2, 2), "wankul", copies_by="printing").legal
+    assert subjects(validate(gendarme_deck(2, 2), "wankul", copies_by="name")) == [("GENDARME", "4 copies")]
+
+
+@pytest.mark.parametrize("change", [{"force": 3}, {"cost": 2}, {"clan": "Terracid"}, {"type": "Terrain"},
+                                    {"effect": "pioche 1"}])
+def test_printings_that_differ_in_play_are_two_cards(change):
+    # An effect only the holo's row fills differs too: the common's cell is empty.
+    assert validate(gendarme_deck(2, 2, **change), "wankul").legal
 
 
 def test_copies_by_name_is_one_setting_away():
     result = validate(wankul_deck(2, 2), "wankul", copies_by="name")
     assert subjects(result) == [("MARCHAND", "4 copies")]
     assert result.table["rule"].iloc[0] == ("at most 3 copies of a card, counting every printing of a name together "
-                                            "(the profile counts by printing)")
+                                            "(the profile counts by card)")
     assert result.provenance["copies_by"] == "name"
 
 
@@ -291,7 +327,7 @@ def test_other_profiles_count_copies_by_name(game):
 
 
 def test_copies_by_is_checked():
-    with pytest.raises(DeckstatError, match="copies_by must be one of name, printing, got 'numéro'"):
+    with pytest.raises(DeckstatError, match="copies_by must be one of name, card, printing, got 'numéro'"):
         validate(wankul_deck(2, 2), "wankul", copies_by="numéro")
 
 
@@ -420,12 +456,18 @@ def test_real_wankul_decklist_with_several_printings(tmp_path):
     assert deck.size == 50 and deck.count("Terrain") == 12
     assert deck.count("VENDEUR") == 4 and deck.count("POLICIER") == 4
     assert {"VENDEUR #35", "VENDEUR #36", "POLICIER #112", "POLICIER #153"} <= set(deck.labels)
-    assert validate(deck, "wankul").legal
+    # The two VENDEUR differ in play (clan, force); POLICIER #112 and its holo #153 do not: one card, 4 copies.
+    result = validate(deck, "wankul")
+    assert subjects(result) == [("POLICIER", "4 copies (2 × POLICIER #112, 2 × POLICIER #153)")]
+    (note,) = result.provenance["notes"]
+    assert note.startswith("POLICIER #112 and POLICIER #153 count as one card") and "source_id, number, rarity" in note
+    assert validate(deck, "wankul", copies_by="printing").legal
     assert subjects(validate(deck, "wankul", copies_by="name")) == [("VENDEUR", "4 copies"), ("POLICIER", "4 copies")]
     # P(at least one of the 12 Terrains in the 5-card hand) = 1 - C(38,5)/C(50,5).
     p = deckstat.odds(deck, "wankul", "Terrain>=1", turns=0, mulligan=False).table["p"].iloc[0]
     assert p == pytest.approx(1 - 501942 / 2118760, rel=1e-12)
-    assert run("validate", path, "-g", "wankul", "--pool", pool_path).exit_code == 0
+    assert run("validate", path, "-g", "wankul", "--pool", pool_path).exit_code == 1
+    assert run("validate", path, "-g", "wankul", "--pool", pool_path, "--copies-by", "printing").exit_code == 0
     assert run("validate", path, "-g", "wankul", "--pool", pool_path, "--copies-by", "name").exit_code == 1
 
 

@@ -158,8 +158,8 @@ def test_illegal_deck_has_the_expected_violations(data_dir, game):
 def test_illegal_wankul_message_reads_as_a_sentence(data_dir):
     result = validate(deckstat.load_deck(data_dir / "wankul" / "illegal_deck.csv"), "wankul")
     messages = set(result.table["message"])
-    assert ("Capitaine Baguette: 4 copies, allowed at most 3 (at most 3 copies of a card, counting each printing "
-            "apart)") in messages
+    assert ("Capitaine Baguette: 4 copies, allowed at most 3 (at most 3 copies of a card, printings identical in "
+            "play counted as one card)") in messages
     assert any(m.startswith("Terrain: 8 in 50 cards, allowed at least 10") for m in messages)
 
 

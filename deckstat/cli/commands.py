@@ -159,8 +159,9 @@ CopiesBy.__doc__ = "Readings of a copy limit."
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
              table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
-                 "--copies-by", help="Count copy limits by card name, or by printing (name and collector "
-                 "number, set, clan, rarity). Default: as the game profile says.",
+                 "--copies-by", help="Count copy limits by card name; by card (printings identical in play, a "
+                 "holo reprint, count as one card); or by printing (name and collector number, set, clan, rarity). "
+                 "Default: as the game profile says.",
                  metavar=choices(CopiesBy))] = None) -> None:
     """Check a deck against its game's construction rules.
 
@@ -457,6 +458,7 @@ def curve(
                     "where it is playable by the last turn", model=provenance["play_model"],
                     policy=provenance["policy"])]
         lines += _notes(result, profile)
+        lines += [tr("note: {note}", note=note) for note in provenance.get("play_notes", [])]
         simulated = result.table[result.table["method"] == "simulate"]
         if not simulated.empty:
             widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2

@@ -13,6 +13,7 @@ shown with :func:`localized`.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -279,6 +280,64 @@ class Profile:
         if self.draws_per_turn == 0:
             return 1
         return 1 + (library - first) // self.draws_per_turn
+
+    def last_draw_turn(self, library: int, seat: str) -> int | None:
+        """The turn on which ``seat`` draws the last of ``library`` cards (``None``: never)."""
+        first = self.first_turn_draw[seat]
+        if library <= 0:
+            return None
+        if library <= first:
+            return 1
+        if self.draws_per_turn == 0:
+            return None
+        return 1 + math.ceil((library - first) / self.draws_per_turn)
+
+    def duel_end_turn(self, deck_size: int, seat: str) -> int | None:
+        """The last turn of ``seat`` that a deck-out ending the game for both players lets come (``None``: none).
+
+        Both decks hold ``deck_size`` cards. Under ``end_after_last_draw`` (JdG: « Si l'un des joueurs pioche la
+        dernière carte de son deck, à la fin de son tour le duel se termine »)
+        with turns taken one after the other, the game ends at the end of the
+        first turn, in play order, that draws a player's last card: with two
+        30-card JdG decks, the first player's turn 25, so the second player has
+        no turn 25.
+
+        Examples
+        --------
+        >>> jdg = get_profile("jdg")
+        >>> jdg.duel_end_turn(30, "first"), jdg.duel_end_turn(30, "second")
+        (25, 24)
+        >>> get_profile("wankul").duel_end_turn(50, "second") is None
+        True
+        """
+        if self.deckout != "end_after_last_draw" or self.turn_order != "alternating":
+            return None
+        library = self.library_size(deck_size)
+        ends = {s: self.last_draw_turn(library, s) for s in SEATS}
+        if ends["first"] is None and ends["second"] is None:
+            return None
+        # The first player's turn t comes before the second player's turn t.
+        if ends["second"] is None or (ends["first"] is not None and ends["first"] <= ends["second"]):
+            end, by = ends["first"], "first"
+        else:
+            end, by = ends["second"], "second"
+        return end - 1 if seat == "second" and by == "first" else end
+
+    def last_game_turn(self, deck_size: int, seat: str) -> int:
+        """The last turn of ``seat`` whose draws both the deck and the game reach, both decks of ``deck_size`` cards.
+
+        :meth:`last_turn`, or earlier when the deck-out rule ends the game
+        first (:meth:`duel_end_turn`).
+        """
+        last = self.last_turn(deck_size, seat)
+        end = self.duel_end_turn(deck_size, seat)
+        return last if end is None else min(last, end)
+
+    def largest_drawn_deck(self) -> int | None:
+        """The most cards the drawn deck may hold under its construction rules (Licum's game deck: 30), or ``None``."""
+        highs = [rule.params["max"] for rule in self.part().rules
+                 if rule.kind == "size" and rule.params.get("max") is not None and not rule.params.get("count_as_one")]
+        return min(highs) if highs else None
 
     def outside_mask(self, deck) -> np.ndarray:
         """Which distinct cards of ``deck`` belong to no deck (:attr:`outside_decks`)."""

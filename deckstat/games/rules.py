@@ -4,7 +4,9 @@ Rule kinds (parameters as in the profile file, see ``docs/profiles.md``):
 
 ``size``        ``min``/``max`` cards; ``count_as_one`` groups count together as one card.
 ``copies``      at most ``max`` copies per value of ``by`` (default ``name``), within ``group`` if given;
-                ``by = "printing"`` counts each printing of a name apart (``VENDEUR #35``, ``#36``).
+                ``by = "card"`` counts printings identical in play as one card and printings that differ in
+                play (``VENDEUR #35``, ``#36``) apart; ``by = "printing"`` counts each printing apart. A name
+                that mixes scripts counts as the name it imitates (:func:`copy_keys`).
 ``count``       ``min``/``max`` cards of ``group``.
 ``ratio``       at least one card of ``group`` per ``per`` cards of the deck (rounded up).
 ``distinct``    ``min``/``max`` different names in ``group``.
@@ -19,7 +21,7 @@ rule whose group reads a column the deck lacks (``[shiny=1]`` without a
 
 :func:`file_warnings` looks for signs that a file is not one deck of the game
 asked for: a deck-name column with several decks in it, card types or
-columns of another shipped game.
+columns of another shipped game, card names that mix scripts.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import AttributeGroup, parse_group
 from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_profiles, localized
 from deckstat.i18n import number, tr, trn
-from deckstat.schema import canonical_column
-from deckstat.text import fold, fold_key
+from deckstat.lookalikes import lookalikes
+from deckstat.schema import canonical_column, printing_only
+from deckstat.text import fold, fold_key, format_number
 
 NO_PART = "(no deck)"
 #: The ``part`` of warnings about the whole file, in games with several decks.
@@ -65,6 +68,143 @@ def _outside(value: float, low: float | None, high: float | None) -> bool:
     return (low is not None and value < low) or (high is not None and value > high)
 
 
+#: Readings of a copy limit besides a column of the deck (see :func:`copy_keys`).
+COPY_READINGS = ("name", "card", "printing")
+#: Columns that are neither a game attribute nor a printing value: who the card is and how many copies.
+_IDENTITY_COLUMNS = ("name", "count", "deck", "base_name")
+
+
+def game_columns(deck: Deck) -> list[str]:
+    """The columns that make a card in play: every column but the name, count, deck part and printing-only ones.
+
+    Two printings of a name that agree on all of them (type, cost, force,
+    clan, effects…) are one card for a copy limit read ``by = "card"``; see
+    :func:`deckstat.schema.printing_only` for the columns left out.
+    """
+    return [c for c in deck.cards.columns if c not in _IDENTITY_COLUMNS and not printing_only(str(c))]
+
+
+def _value_key(value: object) -> str:
+    """A cell as compared between printings: numbers as written back (``2`` for ``2.0``), text folded, lists sorted."""
+    if is_missing(value):
+        return ""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+        return format_number(value)
+    return LIST_SEPARATOR.join(sorted(fold(v) for v in str(value).split(LIST_SEPARATOR) if v.strip()))
+
+
+def copy_name(name: object) -> str:
+    """The name a copy limit counts a card under: a look-alike spelling counts as the name it imitates, folded.
+
+    Examples
+    --------
+    >>> copy_name("Mort-Viv\u0430nt") == copy_name("MORT-VIVANT")  # a Cyrillic a
+    True
+    """
+    return fold(lookalikes(str(name))[0])
+
+
+def copy_keys(deck: Deck, by: str) -> tuple[list[tuple | None], list[str]]:
+    """What a copy limit counts each distinct card (row) of ``deck`` as, and how it names the row.
+
+    Parameters
+    ----------
+    deck : Deck
+    by : str
+        ``"name"``: every printing of a name together; ``"card"``: a name and
+        its game attributes (:func:`game_columns`; the ``base_name`` stands for
+        the name when the deck has one), so printings identical in play are one
+        card and printings that differ in play (Wankul's Laink and Terracid
+        ``VENDEUR``) are two; ``"printing"``: a name and its printing values
+        (:attr:`Deck.printings`), each printing apart; any other value names a
+        column whose values are counted.
+
+    Returns
+    -------
+    keys : list of tuple or None
+        One per row; rows with the same key share the limit (``None``: not counted, an empty cell of a column).
+    labels : list of str
+        The row as a violation names it: its label (``VENDEUR #35``), or its name when counting by name.
+
+    Names are compared without case or accents, and a name mixing scripts
+    counts as the name it imitates (:func:`deckstat.lookalikes.lookalikes`).
+    """
+    names = [copy_name(n) for n in deck.cards["name"]]
+    if by == "name":
+        return [(n,) for n in names], [str(n) for n in deck.cards["name"]]
+    if by == "printing":
+        return [(n,) + printing[1:] for n, printing in zip(names, deck.printings)], list(deck.labels)
+    if by == "card":
+        if "base_name" in deck.cards.columns:
+            names = [n if is_missing(base) or not str(base).strip() else copy_name(base)
+                     for n, base in zip(names, deck.cards["base_name"])]
+        columns = game_columns(deck)
+        values = zip(*(deck.cards[c] for c in columns)) if columns else ([()] * len(names))
+        return [(n,) + tuple(_value_key(v) for v in row) for n, row in zip(names, values)], list(deck.labels)
+    column = canonical_column(by)
+    values = list(deck.cards[column])
+    return [None if is_missing(v) else (fold(v),) for v in values], [str(v) for v in values]
+
+
+def _key_name(deck: Deck, keys: list, key: tuple) -> str:
+    """The name of the cards counted under ``key``: the first one's, as the name it imitates if it mixes scripts."""
+    row = keys.index(key)
+    return lookalikes(str(deck.cards["name"].iloc[row]))[0]
+
+
+def counted_together(deck: Deck, by: str, rows: np.ndarray | None = None) -> list[tuple[list[str], str]]:
+    """Cards a copy limit read ``by`` counts as one although the deck writes them apart, and why.
+
+    Parameters
+    ----------
+    deck : Deck
+    by : str
+        A reading of :func:`copy_keys`.
+    rows : ndarray of bool, optional
+        The rows the limit checks (its ``group``); all by default.
+
+    Returns
+    -------
+    list of (labels, reason)
+        For each set of such cards (printings of a name identical in play,
+        look-alike spellings of a name): their labels and why they count as one
+        (the printing columns they differ in and the columns they agree on; the
+        look-alike letters).
+    """
+    if by not in COPY_READINGS:
+        return []
+    keys, labels = copy_keys(deck, by)
+    together: dict[tuple, list[int]] = {}
+    for row, key in enumerate(keys):
+        if key is not None and (rows is None or rows[row]):
+            together.setdefault(key, []).append(row)
+    out = []
+    names = list(deck.cards["name"])
+    for members in together.values():
+        shown = list({fold(labels[r]): labels[r] for r in reversed(members)}.values())[::-1]
+        if len(shown) < 2:
+            continue
+        reasons = []
+        letters = list(dict.fromkeys(f.describe() for r in members for f in lookalikes(str(names[r]))[1]))
+        if letters:
+            reasons.append(tr("a name spelled with look-alike letters ({letters})", letters="; ".join(letters)))
+        spellings = list(dict.fromkeys(str(names[r]) for r in members))
+        if by == "card" and "base_name" in deck.cards.columns and len({fold(n) for n in spellings}) > 1:
+            bases = list(dict.fromkeys(str(deck.cards["base_name"].iloc[r]) for r in members
+                                       if not is_missing(deck.cards["base_name"].iloc[r])))
+            if bases:
+                reasons.append(tr("reprints of {base} (its base_name)", base=tr(" and ").join(bases)))
+        if by == "card":
+            differing = [c for c in deck.cards.columns if c not in _IDENTITY_COLUMNS and printing_only(str(c))
+                         and len({_value_key(deck.cards[c].iloc[r]) for r in members}) > 1]
+            if differing:
+                reasons.append(tr("printings that differ only in {columns} and agree in play ({compared})",
+                                  columns=", ".join(differing),
+                                  compared=", ".join(game_columns(deck)) or tr("the deck has no such column")))
+        out.append((shown, tr("; ").join(reasons)))
+    return out
+
+
 def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
     p = rule.params
     out: list[dict] = []
@@ -90,25 +230,32 @@ def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
             add(tr("deck size"), found, _bound_text(low, high))
     elif rule.kind == "copies":
         rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
-        if p.get("by") == "printing":
-            keys, values = deck.printings, deck.labels
-        else:
-            column = canonical_column(p.get("by", "name"))
-            if column not in deck.cards.columns:
-                raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
-                                       column=column, rule=localized(rule.text)), source=deck.source)
-            values = list(deck.cards[column])
-            keys = [None if is_missing(v) else fold(v) for v in values]
+        by = p.get("by", "name")
+        if by not in COPY_READINGS and canonical_column(by) not in deck.cards.columns:
+            raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
+                                   column=canonical_column(by), rule=localized(rule.text)), source=deck.source)
+        keys, shown = copy_keys(deck, by)
         totals: dict[object, int] = {}
-        shown: dict[object, str] = {}
-        for key, value, count, counted in zip(keys, values, deck.counts, rows):
+        parts: dict[object, dict[str, int]] = {}
+        for key, label, count, counted in zip(keys, shown, deck.counts, rows):
             if not counted or key is None:
                 continue
             totals[key] = totals.get(key, 0) + int(count)
-            shown.setdefault(key, str(value))
+            # Spellings of one label that differ in case or accents only are one part (Yéti, YETI).
+            part = parts.setdefault(key, {})
+            spelled = next((known for known in part if fold(known) == fold(label)), label)
+            part[spelled] = part.get(spelled, 0) + int(count)
         for key, total in totals.items():
             if total > p["max"]:
-                add(shown[key], trn("{n} copy", "{n} copies", total), tr("at most {max}", max=number(p["max"])))
+                found = trn("{n} copy", "{n} copies", total)
+                if len(parts[key]) > 1:
+                    # Cards counted together (printings identical in play, look-alike spellings): each named.
+                    found = tr("{copies} ({parts})", copies=found,
+                               parts=", ".join(f"{number(n)} × {label}" for label, n in parts[key].items()))
+                    subject = _key_name(deck, keys, key)
+                else:
+                    subject = next(iter(parts[key]))
+                add(subject, found, tr("at most {max}", max=number(p["max"])))
     elif rule.kind == "count":
         n = 0 if absent_column(deck, p["group"]) else deck.count(p["group"])
         low, high = _bounds(rule)
@@ -195,7 +342,7 @@ def _split_parts(deck: Deck, profile: Profile) -> list[tuple[DeckPart, Deck, lis
 
 
 def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
-    """A copy limit read ``by`` name or printing, whatever its profile says; its text says so."""
+    """A copy limit read ``by`` name, card or printing, whatever its profile says; its text says so."""
     if rule.params.get("by", "name") == copies_by:
         return rule
     limit, by = rule.params["max"], rule.params.get("by", "name")
@@ -203,6 +350,11 @@ def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
         text = trn("at most {n} copy of a card, counting every printing of a name together (the profile counts "
                    "by {by})", "at most {n} copies of a card, counting every printing of a name together (the "
                    "profile counts by {by})", limit, by=by)
+    elif copies_by == "card":
+        text = trn("at most {n} copy of a card, counting printings identical in play as one card and printings "
+                   "that differ in play apart (the profile counts by {by})",
+                   "at most {n} copies of a card, counting printings identical in play as one card and printings "
+                   "that differ in play apart (the profile counts by {by})", limit, by=by)
     else:
         text = trn("at most {n} copy of a card, counting each printing apart (the profile counts by {by})",
                    "at most {n} copies of a card, counting each printing apart (the profile counts by {by})",
@@ -247,14 +399,17 @@ def violations(deck: Deck, profile: Profile, *, copies_by: str | None = None) ->
     return rows
 
 
-def notes(deck: Deck, profile: Profile) -> list[str]:
-    """What validating ``deck`` read in a way the user should know: cards set apart, absent columns.
+def notes(deck: Deck, profile: Profile, *, copies_by: str | None = None) -> list[str]:
+    """What validating ``deck`` read in a way the user should know: cards set apart, absent columns, merged cards.
+
+    ``copies_by`` reads every copy limit that way, as in :func:`violations`.
 
     Returns
     -------
     list of str
         One sentence per note, e.g. that a deck without a ``shiny`` column is
-        read as holding no shiny card.
+        read as holding no shiny card, or that two printings of a name
+        identical in play count as one card.
     """
     out = []
     outside = profile.outside_mask(deck)
@@ -276,6 +431,13 @@ def notes(deck: Deck, profile: Profile) -> list[str]:
                 else:
                     out.append(tr("the deck has no {column!r} column: no card is counted as {group} for the rule "
                                   "{rule!r}; add the column to check it", **fields))
+            if rule.kind == "copies":
+                if copies_by is not None:
+                    rule = _copies_counted_by(rule, copies_by)
+                group = part_deck.mask(rule.params["group"]) if "group" in rule.params else None
+                for labels, reason in counted_together(part_deck, rule.params.get("by", "name"), group):
+                    out.append(tr("{cards} count as one card for the rule {rule!r}: {reason}",
+                                  cards=tr(" and ").join(labels), rule=localized(rule.text), reason=reason))
     return out
 
 
@@ -322,7 +484,7 @@ def _best_matches(matched: dict[str, set]) -> list[tuple[str, set]]:
 def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
     """Signs that ``deck`` is not one deck of ``profile``'s game, as warning records like :func:`violations`.
 
-    Three signs, each a warning (the deck is checked anyway):
+    Four signs, each a warning (the deck is checked anyway):
 
     - a column whose header names a deck (``deck_name``, ``deck``, ``paquet``…)
       holds several decks: two or more of its values each gather cards of
@@ -331,7 +493,10 @@ def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
     - card types that are not the game's but are those of another shipped
       game (``Terrain`` and ``Personnage``, Wankul's, in a Duel Masters deck);
     - columns that belong to another shipped game's card data (its
-      ``signature_columns``: Wankul's ``force``, ``effigy``…).
+      ``signature_columns``: Wankul's ``force``, ``effigy``…);
+    - a card name that mixes scripts, a Cyrillic ``а`` in a Latin name
+      (:func:`deckstat.text.lookalikes`): copy limits count it as the name it
+      imitates.
 
     Returns
     -------
@@ -389,6 +554,13 @@ def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
                      "subject": tr("{owners} columns", owners=owners),
                      "found": ", ".join(columns[c] for c in columns if c in keys),
                      "allowed": tr("{game} card data", game=profile.name)})
+    for name in dict.fromkeys(str(n) for n in deck.cards["name"]):
+        imitated, letters = lookalikes(name)
+        if letters:
+            rows.append({"rule": tr("a name that mixes scripts counts as the name it imitates, {name!r}, for copy "
+                                    "limits", name=imitated),
+                         "subject": name, "found": tr("; ").join(letter.describe() for letter in letters),
+                         "allowed": tr("the letters of one script")})
     part = str(profile.parts[0].name) if len(profile.parts) == 1 else WHOLE_FILE
     for row in rows:
         row.update(level="warning", part=part, message=tr("{subject}: {found}, expected {allowed} ({rule})", **row))

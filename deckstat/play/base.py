@@ -24,6 +24,7 @@ import numpy as np
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
+from deckstat.terms import BOTH_OUT_RULES
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,10 @@ class PlayModel:
         """The exact event this target's playability reduces to under the policy, or ``None``."""
         return None
 
+    def notes(self) -> list[str]:
+        """What the model assumed of this deck where its columns were silent, one sentence each (none by default)."""
+        return []
+
 
 def never(schedule: Schedule) -> int:
     """The value :meth:`PlayModel.first_turns` gives a target not playable by ``schedule.max_turn``."""
@@ -189,12 +194,21 @@ def schedule(profile, seat: str, max_turn: int, library_size: int) -> Schedule:
     return Schedule(seat=seat, drawn=np.minimum(np.asarray(drawn, dtype=np.int64), library_size))
 
 
-def seen_by_turn(hand: np.ndarray, library: np.ndarray, schedule: Schedule, n_rows: int):
+def plays_on(profile) -> bool:
+    """Whether a player whose library is empty goes on playing (Licum: the match ends when neither can draw)."""
+    return profile.deckout in BOTH_OUT_RULES
+
+
+def seen_by_turn(hand: np.ndarray, library: np.ndarray, schedule: Schedule, n_rows: int, *,
+                 play_on: bool = False):
     """Yield ``(turn, seen)`` for each turn played: the count of each row among the cards seen by then.
 
     ``seen`` (n_rows, n_trials) is updated in place from one turn to the next.
     The game ends at the end of the turn whose draws empty the library (the
-    JdG duel, the Licum match): no later turn is yielded.
+    JdG duel), so no later turn is yielded, unless ``play_on``: then the
+    player plays the turns after it without drawing, up to
+    ``schedule.max_turn`` (a Licum player with no card left, while the
+    opponent can still draw; see :func:`plays_on`).
     """
     n_trials = hand.shape[1]
     trials = np.arange(n_trials)
@@ -203,7 +217,7 @@ def seen_by_turn(hand: np.ndarray, library: np.ndarray, schedule: Schedule, n_ro
         seen[hand[position], trials] += 1
     drawn = 0
     for turn in range(1, schedule.max_turn + 1):
-        if turn > 1 and schedule.drawn[turn - 1] >= library.shape[0]:
+        if turn > 1 and schedule.drawn[turn - 1] >= library.shape[0] and not play_on:
             return
         for position in range(drawn, int(schedule.drawn[turn])):
             seen[library[position], trials] += 1

@@ -24,7 +24,7 @@ import numpy as np
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
+from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
 from deckstat.text import fold
 
 #: Card types of the game deck played from hand, as the rules text names them.
@@ -136,8 +136,9 @@ class BenchModel(PlayModel):
             by_name[self._name_of[fillers], np.flatnonzero(fillers)] = 1
             plans.append((np.flatnonzero(free), np.flatnonzero(target & needs_bench), springs,
                           bool(needs_bench.any()), by_name[by_name.any(axis=1)]))
-        # The match ends at the end of the first turn a player cannot draw: no turn after it.
-        for turn, seen in seen_by_turn(hand, library, schedule, n_rows):
+        # A player with no card left plays on while the match lasts (« quand les deux joueurs n'ont plus de cartes à
+        # tirer »): the schedule's last turn.
+        for turn, seen in seen_by_turn(hand, library, schedule, n_rows, play_on=plays_on(self.profile)):
             for k, (free, substituts, springs, uses_bench, by_name) in enumerate(plans):
                 has_bench = benched[k] >= 1
                 playable = (seen[free] > 0).any(axis=0)

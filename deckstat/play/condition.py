@@ -1,15 +1,20 @@
-"""Joueur du Grenier: summoning conditions (a TERRAIN in play, INVOCATIONs to sacrifice).
+"""Joueur du Grenier: summoning conditions (a TERRAIN in play, cards to sacrifice).
 
-The field holds one TERRAIN, four INVOCATIONs and four EFFETs; the player
-plays as many cards as the hand allows in the main phase. Most INVOCATIONs
-are summoned freely; others ask for a TERRAIN in play (a given one or any)
-or for INVOCATIONs of the field to be sacrificed. The card column
-``condition`` says which, in a small syntax (:func:`parse_condition`).
+The field holds one TERRAIN, four INVOCATIONs (each with at most one
+EQUIPEMENT under it) and four EFFETs; the player plays as many cards as the
+hand allows in the main phase. Most INVOCATIONs are summoned freely; others
+ask for a TERRAIN in play (a given one or any) or for « le sacrifice d'une ou
+plusieurs cartes ». The card column ``condition`` says which, in a small
+syntax (:func:`parse_condition`).
 
-The policy ``target`` aims at the target: it keeps the single TERRAIN slot for
-a TERRAIN the target needs and summons condition-free INVOCATIONs as they
-come, to sacrifice them. Under it, a single card's playability is an event on
-the cards seen (:meth:`ConditionModel.reduction`).
+What a sacrifice may take is a policy. ``target`` (the default) reads the
+rules text to the letter: any of the player's cards in play, INVOCATIONs,
+their EQUIPEMENTs, EFFETs played that turn, and the TERRAIN the target does not
+need. ``tribute`` reads it as the games JdG parodies do: INVOCATIONs of the
+field only. Both keep the single TERRAIN slot for a TERRAIN the target needs
+and summon condition-free INVOCATIONs as they come, to sacrifice them; under
+both, a single card's playability is an event on the cards seen
+(:meth:`ConditionModel.reduction`).
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ import numpy as np
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
-from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, seen_by_turn
+from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
 from deckstat.text import fold, suggest
 
 #: The card types of the game, in the order the rules text lists them.
 TYPES = ("INVOCATION", "EFFET", "CONTRE", "EQUIPEMENT", "TERRAIN")
-#: INVOCATION slots of a field.
+#: INVOCATION slots of a field; EFFET slots are as many.
 INVOCATION_SLOTS = 4
+EFFET_SLOTS = 4
+#: The most cards a field holds at once: 4 INVOCATIONs, an EQUIPEMENT under each, 4 EFFETs and a TERRAIN.
+FIELD_CARDS = 2 * INVOCATION_SLOTS + EFFET_SLOTS + 1
 
 #: What an unreadable condition is told to look like.
 CONDITION_FORMS = N_("empty (none), 'TERRAIN' (any TERRAIN in play), 'TERRAIN: <card name>', 'sacrifice: <n>' "
@@ -109,9 +117,10 @@ class ConditionModel(PlayModel):
 
     A card is playable in the main phase when it is in hand and:
 
-    * INVOCATION: its condition is met (the TERRAIN in play; ``n`` other
-      INVOCATIONs in play to sacrifice) and a slot is free;
-    * EQUIPEMENT: an INVOCATION is in play to carry it (plus its condition);
+    * INVOCATION: its condition is met (the TERRAIN in play; ``n`` cards of
+      the field to sacrifice, see the policies) and a slot is free;
+    * EQUIPEMENT: an INVOCATION without an EQUIPEMENT is in play to carry it
+      (plus its condition);
     * TERRAIN: the single TERRAIN slot is free;
     * EFFET, CONTRE: its condition is met (a CONTRE is counted playable once
       in hand: the goldfish has no opponent to react to, so it assumes the
@@ -120,11 +129,16 @@ class ConditionModel(PlayModel):
 
     kind: ClassVar[str] = "condition"
     policies: ClassVar[dict[str, str]] = {
-        "target": N_("Keep the TERRAIN slot for a TERRAIN the target needs and play it when held; summon "
-                     "condition-free INVOCATIONs as they come (up to 4, or 3 when a slot must stay free for the "
-                     "target) so they can be sacrificed or equipped; play the target as soon as it can be played."),
+        "target": N_("Keep the TERRAIN slot for a TERRAIN the target needs and play it when held (any TERRAIN when "
+                     "it needs none); summon condition-free INVOCATIONs as they come (up to 4, or 3 when a slot must "
+                     "stay free for the target) and put condition-free EQUIPEMENTs under them; a sacrifice takes any "
+                     "of these cards in play and condition-free EFFETs played from hand that turn; play the target "
+                     "as soon as it can be played."),
+        "tribute": N_("As target, but a sacrifice takes only INVOCATIONs of the field (the tributes of the games JdG "
+                      "parodies), not EQUIPEMENTs, EFFETs or the TERRAIN."),
     }
     default_policy: ClassVar[str] = "target"
+    policy_aliases: ClassVar[dict[str, str]] = {"cible": "target", "tribut": "tribute"}
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -172,9 +186,14 @@ class ConditionModel(PlayModel):
                 raise DeckstatError(tr("{where} is a TERRAIN with a condition ({value!r}); the condition model "
                                        "reads conditions of INVOCATION, EFFET, CONTRE and EQUIPEMENT cards only: "
                                        "leave the cell empty", where=where, value=str(value)))
-            if condition.sacrifices > INVOCATION_SLOTS:
-                raise DeckstatError(tr("{where} asks for {n} sacrifices; a field holds at most {slots} INVOCATIONs "
-                                       "to sacrifice", where=where, n=condition.sacrifices, slots=INVOCATION_SLOTS))
+            most = INVOCATION_SLOTS if self.policy == "tribute" else FIELD_CARDS
+            if condition.sacrifices > most:
+                what = (tr("a field holds at most {slots} INVOCATIONs to sacrifice", slots=INVOCATION_SLOTS)
+                        if self.policy == "tribute" else
+                        tr("a field holds at most {cards} cards to sacrifice (4 INVOCATIONs, an EQUIPEMENT under "
+                           "each, 4 EFFETs and a TERRAIN)", cards=FIELD_CARDS))
+                raise DeckstatError(tr("{where} asks for {n} sacrifices; {what}", where=where, n=condition.sacrifices,
+                                       what=what))
             self.sacrifices[row] = condition.sacrifices
             self.condition_text[row] = str(value).strip()
             if condition.terrain is None:
@@ -200,8 +219,12 @@ class ConditionModel(PlayModel):
         # A TERRAIN target is played into the slot: it is playable exactly when the slot holds it.
         self.allowed[terrain_rows] = False
         self.allowed[terrain_rows, terrain_rows] = True
+        free = (self.sacrifices == 0) & ~self.needs_terrain
         #: Condition-free INVOCATIONs: what the policy summons as it goes, to sacrifice or equip.
-        self.free_invocations = self.is_invocation & (self.sacrifices == 0) & ~self.needs_terrain
+        self.free_invocations = self.is_invocation & free
+        #: Condition-free EQUIPEMENTs and EFFETs: more to sacrifice under the ``target`` policy.
+        self.free_equipments = self.is_equipment & free
+        self.free_effets = (type_of == TYPES.index("EFFET")) & free
 
     def _filler_cap(self, target: np.ndarray) -> int:
         """How many condition-free INVOCATIONs the policy keeps in play while aiming at ``target``."""
@@ -215,13 +238,48 @@ class ConditionModel(PlayModel):
             wanted |= self.allowed[row, :-1]
         return np.flatnonzero(wanted)
 
+    def _fodder_sets(self, target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The cards the policy may sacrifice for ``target``: INVOCATIONs, EQUIPEMENTs, EFFETs, TERRAINs (masks).
+
+        Under ``tribute`` only INVOCATIONs; under ``target`` also the others,
+        and the TERRAINs only when no card of the target needs or is one (the
+        slot is then free for any TERRAIN).
+        """
+        none = np.zeros(self.n_rows, dtype=bool)
+        invocations = self.free_invocations & ~target
+        if self.policy == "tribute":
+            return invocations, none, none, none
+        terrains = self.is_terrain & ~target if len(self._wanted_terrains(target)) == 0 else none
+        return invocations, self.free_equipments & ~target, self.free_effets & ~target, terrains
+
+    @staticmethod
+    def _fodder(invocations, equipments, effets, terrain, keep_carrier: bool):
+        """Cards that can be sacrificed at once, for a target that is not an EQUIPEMENT and for one that is.
+
+        ``invocations`` are the condition-free INVOCATIONs in play (already
+        capped by the slots), ``equipments`` and ``effets`` the condition-free
+        ones seen, ``terrain`` whether a TERRAIN the target does not need is in
+        the slot. An EQUIPEMENT goes under an INVOCATION that carries no other;
+        when the target holds an EQUIPEMENT (``keep_carrier``) one INVOCATION
+        is kept free to carry it, and the TERRAIN is not sacrificed for it:
+        destroying it sends every card of its field, the carrier too, to the
+        bin. ``-1`` where an EQUIPEMENT target has no INVOCATION to go under.
+        """
+        effets = np.minimum(effets, EFFET_SLOTS)
+        placed = np.minimum(equipments, np.maximum(invocations - int(keep_carrier), 0))
+        anything = effets + placed + invocations + terrain
+        for_equipment = np.where(invocations >= 1, effets + placed + invocations - 1, -1)
+        return anything, for_equipment
+
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
                     targets: Sequence[np.ndarray]) -> np.ndarray:
         """First turn each target is playable under the policy (see :meth:`PlayModel.first_turns`).
 
         Per trial the state is small: the TERRAIN in the slot (per target) and
         the cards seen; the condition-free INVOCATIONs in play are the ones seen,
-        capped, since the policy summons them as they come and they never leave.
+        capped, since the policy summons them as they come and they never leave;
+        EQUIPEMENTs go under them as they come, and EFFETs wait in hand until a
+        sacrifice needs them.
         """
         n_trials = hand.shape[1]
         n_rows = self.n_rows
@@ -229,66 +287,109 @@ class ConditionModel(PlayModel):
         # The TERRAIN row in each trial's slot, n_rows while it is empty (the last column of `allowed`).
         slot = np.full((len(targets), n_trials), n_rows, dtype=np.int64)
         plans = []
+        terrain_rows = np.flatnonzero(self.is_terrain)
         for target in targets:
             rows = np.flatnonzero(target)
-            # An EQUIPEMENT needs one INVOCATION left to carry it after its sacrifices.
-            needed = self.sacrifices[rows] + self.is_equipment[rows]
-            plans.append((rows, needed, self.free_invocations & ~target, self._filler_cap(target),
-                          self._wanted_terrains(target)))
-        # The duel ends at the end of the turn that draws the last card: no turn after it.
-        for turn, seen in seen_by_turn(hand, library, schedule, n_rows):
-            for k, (rows, needed, fillers, cap, wanted) in enumerate(plans):
+            invocations, equipments, effets, terrains = self._fodder_sets(target)
+            wanted = self._wanted_terrains(target)
+            # With no TERRAIN to wait for, the slot takes the first TERRAIN held, to sacrifice it.
+            slot_for = wanted if len(wanted) or not terrains.any() else terrain_rows
+            plans.append((rows, self.sacrifices[rows][:, None], self.is_equipment[rows][:, None], invocations,
+                          equipments, effets, terrains.any(), self._filler_cap(target), slot_for,
+                          bool(self.is_equipment[rows].any())))
+        # The duel ends at the end of the turn that draws the last card: no turn after it (unless the profile's
+        # deck-out rule lets a player with no card left play on).
+        for turn, seen in seen_by_turn(hand, library, schedule, n_rows, play_on=plays_on(self.profile)):
+            for k, (rows, needed, equipment, invocations, equipments, effets, terrain_fodder, cap,
+                    slot_for, keep_carrier) in enumerate(plans):
                 if len(rows) == 0:
                     continue
-                if len(wanted):
-                    held = seen[wanted] > 0
+                if len(slot_for):
+                    held = seen[slot_for] > 0
                     play = (slot[k] == n_rows) & held.any(axis=0)
-                    slot[k] = np.where(play, wanted[held.argmax(axis=0)], slot[k])
-                in_play = np.minimum(seen[fillers].sum(axis=0), cap)
-                playable = ((seen[rows] > 0) & (in_play[None, :] >= needed[:, None])
-                            & self.allowed[rows][:, slot[k]]).any(axis=0)
+                    slot[k] = np.where(play, slot_for[held.argmax(axis=0)], slot[k])
+                in_play = np.minimum(seen[invocations].sum(axis=0), cap)
+                if self.policy == "tribute":
+                    anything, for_equipment = in_play, np.where(in_play >= 1, in_play - 1, -1)
+                else:
+                    anything, for_equipment = self._fodder(
+                        in_play, seen[equipments].sum(axis=0), seen[effets].sum(axis=0),
+                        (slot[k] != n_rows) & terrain_fodder, keep_carrier)
+                fodder = np.where(equipment, for_equipment[None, :], anything[None, :])
+                playable = ((seen[rows] > 0) & (fodder >= needed) & self.allowed[rows][:, slot[k]]).any(axis=0)
                 record_first(first[k], playable, turn)
         return first
 
     def reduction(self, target: np.ndarray) -> Reduction | None:
         """The exact event for one card, or for a set of cards that need nothing but to be held.
 
-        ``X`` held, plus the TERRAIN it needs (the given one, or any) and ``n``
-        condition-free INVOCATIONs seen for ``n`` sacrifices (one more for an
-        EQUIPEMENT, to carry it). Under the policy the TERRAIN slot waits for
-        that TERRAIN and the INVOCATIONs are summoned as they come, so holding
-        the cards is enough.
+        ``X`` held, plus the TERRAIN it needs (the given one, or any), and
+        enough cards seen to sacrifice ``n`` (and, for an EQUIPEMENT, an
+        INVOCATION to carry it): under ``tribute`` ``n`` condition-free
+        INVOCATIONs; under ``target`` condition-free INVOCATIONs (at most 4),
+        EQUIPEMENTs (one under each INVOCATION), EFFETs (at most 4) and a
+        TERRAIN when ``X`` needs none. Under the policy the TERRAIN slot waits
+        for that TERRAIN and the INVOCATIONs are summoned as they come, so the
+        cards seen are enough.
         """
         rows = np.flatnonzero(target)
-        needs = self.sacrifices[rows] + self.is_equipment[rows]
         if len(rows) == 0:
             return None
         names = [str(self.deck.cards["name"].iloc[r]) for r in rows]
         if len(rows) > 1:
+            needs = self.sacrifices[rows] + self.is_equipment[rows]
             if self.needs_terrain[rows].any() or needs.any():
                 return None
             return Reduction(sets=(target.copy(),), caps=(1,), holds=lambda c: c[0] >= 1,
                              text=" or ".join(names) + " >= 1")
         row = int(rows[0])
-        need = int(needs[0])
-        if need > self._filler_cap(target):
+        sacrifices, equipment = int(self.sacrifices[row]), bool(self.is_equipment[row])
+        if self.policy == "tribute" and sacrifices + equipment > self._filler_cap(target):
             return None
         sets = [target.copy()]
+        caps = [1]
         words = [f"{names[0]} >= 1"]
         if self.needs_terrain[row]:
             terrains = self.allowed[row, :-1].copy()
             sets.append(terrains)
+            caps.append(1)
             named = [str(self.deck.cards["name"].iloc[r]) for r in np.flatnonzero(terrains)]
             words.append(f"{named[0] if len(named) == 1 else 'TERRAIN'} >= 1")
-        if need:
-            sets.append(self.free_invocations & ~target)
-            words.append(f"condition-free INVOCATION >= {need}")
-        thresholds = [1] * (len(sets) - (1 if need else 0)) + ([need] if need else [])
+        checked = len(sets)
+        if sacrifices or equipment:
+            invocations, equipments, effets, terrains = self._fodder_sets(target)
+            if equipment:
+                terrains = np.zeros_like(terrains)  # destroying the TERRAIN would take the carrier with it
+            cap = self._filler_cap(target)
+            fodder = [(invocations, cap), (equipments, INVOCATION_SLOTS), (effets, EFFET_SLOTS), (terrains, 1)]
+            for mask, most in fodder:
+                if mask.any():
+                    sets.append(mask)
+                    caps.append(most)
+            present = [mask.any() for mask, _ in fodder]
+            if self.policy == "tribute":
+                words.append(f"condition-free INVOCATION >= {sacrifices + equipment}")
+            else:
+                kinds = [w for w, p in zip(("INVOCATION", "EQUIPEMENT", "EFFET", "TERRAIN"), present) if p]
+                what = f"{sacrifices} to sacrifice" + (" and one to carry it" if equipment else "")
+                words.append(f"condition-free {'/'.join(kinds) or 'card'} in play >= {what}")
+        else:
+            present = [False] * 4
+        policy, fodder_of = self.policy, self._fodder
 
         def holds(counts: list[np.ndarray]) -> np.ndarray:
-            result = counts[0] >= thresholds[0]
-            for count, threshold in zip(counts[1:], thresholds[1:]):
-                result = result & (count >= threshold)
-            return result
+            result = counts[0] >= 1
+            for count in counts[1:checked]:
+                result = result & (count >= 1)
+            if not (sacrifices or equipment):
+                return result
+            found = iter(counts[checked:])
+            invocations, equipments, effets, terrain = (next(found) if p else 0 for p in present)
+            invocations = np.minimum(invocations, caps[checked]) if present[0] else np.asarray(0)
+            if policy == "tribute":
+                anything, for_equipment = invocations, np.where(invocations >= 1, invocations - 1, -1)
+            else:
+                anything, for_equipment = fodder_of(invocations, equipments, effets, np.minimum(terrain, 1), equipment)
+            return result & ((for_equipment if equipment else anything) >= sacrifices)
 
-        return Reduction(sets=tuple(sets), caps=tuple(thresholds), holds=holds, text=" and ".join(words))
+        return Reduction(sets=tuple(sets), caps=tuple(caps), holds=holds, text=" and ".join(words))

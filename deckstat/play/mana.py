@@ -1,16 +1,18 @@
 """Duel Masters: mana zone, civilizations and evolution creatures.
 
 Each turn the player untaps, draws (not on the first player's first turn),
-puts at most one card from hand into the mana zone, then casts. A cost ``c``
-is paid by tapping ``c`` mana cards, at least one of them of each of the
-card's civilizations. A multicolour card in the mana zone enters tapped (it
-gives no mana the turn it is charged) and then counts as each of its
-civilizations. An evolution creature also needs a creature sharing one of
+puts at most one card from hand into the mana zone, then casts. A card in the
+mana zone gives its *mana number* (« leur chiffre de mana », 1 on every card
+of the French base set; the ``mana_number`` column when the deck has one) of
+mana of its civilizations. A cost ``c`` is paid with ``c`` mana, at least one
+of each of the card's civilizations. A multicolour card in the mana zone
+enters tapped (it gives no mana the turn it is charged) and then counts as
+each of its civilizations. An evolution creature also needs a creature sharing one of
 its races (or its ``evolves_from`` races) in the battle zone: cast on an
 earlier turn, or the same turn when the mana pays for both.
 
-State per trial: hand counts per card (rows), mana cards per *kind* (the
-distinct civilization sets of the deck), the kind charged this turn (tapped)
+State per trial: hand counts per card (rows), mana per *kind* (the distinct
+civilization sets of the deck), the kind charged this turn (tapped)
 and whether a base creature is in the battle zone. Paying is checked against
 *covers*: the minimal sets of kinds holding every civilization a card asks
 for; a payment (one card, or a base and its evolution the same turn) is
@@ -32,6 +34,7 @@ from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never
+from deckstat.schema import canonical_columns
 from deckstat.text import fold
 
 _EVOLUTION_WORDS = ("evolution", "evoluee", "evolue")
@@ -53,7 +56,10 @@ class ManaModel(PlayModel):
 
     Reads ``cost`` (every card), ``civilization`` (every card: any card can be
     charged), ``type`` and ``race`` (creatures and evolutions), optional
-    ``is_evolution`` (0/1) and ``evolves_from`` (the race(s) an evolution is put on).
+    ``is_evolution`` (0/1), ``evolves_from`` (the race(s) an evolution is put
+    on) and ``mana_number`` (FR ``chiffre de mana``, or ``mana`` beside a
+    ``cost`` column: the mana a card gives in the mana zone; 1 for every card
+    when the deck has no such column, as :meth:`notes` says).
 
     Examples
     --------
@@ -110,6 +116,24 @@ class ManaModel(PlayModel):
             costs.append(int(number))
         self.costs = np.asarray(costs, dtype=np.int64)
 
+        #: The column the mana numbers were read from (``None``: none, every card gives 1).
+        self.mana_column = next((c for c, canonical in zip(cards.columns, canonical_columns([str(c) for c in
+                                 cards.columns])) if canonical == "mana_number"), None)
+        mana_numbers = []
+        for label, value in zip(labels, cards[self.mana_column] if self.mana_column is not None
+                                else [1] * len(cards)):
+            blank = is_missing(value) or not str(value).strip()
+            number = None if blank else _number(value)
+            if number is None or not math.isfinite(number) or number < 0 or number != int(number):
+                shown = tr("no value") if blank else tr("mana number {value!r}", value=value)
+                raise DeckstatError(tr("column {column!r} (chiffre de mana): card {card!r} has {found}; the mana "
+                                       "model needs every card's mana number as a whole number >= 0 (fill in the "
+                                       "column, or remove it: without it every card gives 1 mana)",
+                                       column=str(self.mana_column), card=label, found=shown))
+            mana_numbers.append(int(number))
+        #: The mana each card gives in the mana zone (« leur chiffre de mana »).
+        self.mana_numbers = np.asarray(mana_numbers, dtype=np.int64)
+
         civ_sets, civ_lists = [], []  # civ_lists: in the order the cell writes them
         for label, value in zip(labels, require("civilization", "civilisation",
                                                 tr("every card's civilization (any card can be charged as mana)"))):
@@ -155,6 +179,14 @@ class ManaModel(PlayModel):
                 self.bases[r] = plain_creature & np.asarray([bool(needed & set(own)) for own in races])
         self._covers_cache: dict = {}
         self._needs_cache: dict = {}
+
+    def notes(self) -> list[str]:
+        """What the model assumed of this deck: every card's mana number is 1 when the deck does not give them."""
+        if self.mana_column is None:
+            return [tr("the deck has no mana-number column ('chiffre de mana', 'mana_number', or 'mana' beside a "
+                       "cost column): every card is assumed to give 1 mana, as every card of the French base set "
+                       "does")]
+        return []
 
     # -- paying -------------------------------------------------------------------------------------------------
 
@@ -236,7 +268,10 @@ class ManaModel(PlayModel):
         hand = np.zeros((n_rows, n), dtype=count_type)
         for position in range(hand_rows.shape[0]):
             hand[hand_rows[position], trials] += 1
-        mana = np.zeros((len(self.kinds), n), dtype=count_type)
+        # Mana is counted in mana, not cards: a card gives its mana number.
+        most_mana = int(self.mana_numbers.max(initial=1)) * (hand_rows.shape[0] + int(schedule.drawn[-1]))
+        mana = np.zeros((len(self.kinds), n), dtype=np.int8 if most_mana < 127 else np.int16)
+        gives = self.mana_numbers.astype(mana.dtype)
         has_multicolour = bool(self.multicolour_kind.any())
         # Which base creatures are in the battle zone; `zone`: any of them.
         in_zone = {int(b): np.zeros(n, dtype=bool) for b in base_rows}
@@ -262,11 +297,12 @@ class ManaModel(PlayModel):
             rows = np.where(charging, charged, 0)
             hand_flat[rows * n + trials] -= charging
             kinds = self.row_kind[rows]
-            mana_flat[kinds * n + trials] += charging
+            gained = charging * gives[rows]
+            mana_flat[kinds * n + trials] += gained
             untapped = mana
             if has_multicolour:
                 untapped = mana.copy()
-                untapped[kinds, trials] -= charging & self.multicolour_kind[kinds]
+                untapped[kinds, trials] -= gained * self.multicolour_kind[kinds]
             total = untapped.sum(axis=0, dtype=np.int16)
             playable = np.zeros(n, dtype=bool)
             for r in target_rows:
@@ -315,7 +351,7 @@ class ManaModel(PlayModel):
         """Exact event for one mono-civilization, non-evolution card under ``civ_first``.
 
         Claim: when every card of the deck has one civilization (nothing
-        enters the mana zone tapped), the hand holds at least 2 cards when a
+        enters the mana zone tapped) and gives 1 mana, the hand holds at least 2 cards when a
         turn's charge is made, and the deck is not empty, card ``X`` of
         civilization ``C`` and cost ``c >= 1`` is playable on turn ``t``
         exactly when ``t >= c``, at least one ``X`` has been seen and at least
@@ -337,7 +373,7 @@ class ManaModel(PlayModel):
         """
         rows = np.flatnonzero(target)
         if self.policy != "civ_first" or len(rows) != 1 or self.profile.hand_size < 2 or \
-                self.profile.draws_per_turn < 1:
+                self.profile.draws_per_turn < 1 or (self.mana_numbers != 1).any():
             return None
         x = int(rows[0])
         if self.is_evolution[x] or self.multicolour_kind.any():
@@ -365,11 +401,12 @@ def _number(value: object) -> float | None:
 
 
 class _CivFirst:
-    """The default charge: a missing civilization first, else plain cards (most expensive first), never the last."""
+    """The default charge: a missing civilization first, else plain cards (most mana first), never the last."""
 
     def __init__(self, model: ManaModel, target: np.ndarray, base_mask: np.ndarray, base_rows: np.ndarray):
         tier = np.where(target, _TARGET, np.where(base_mask, _BASE, _PLAIN))
-        self.order = np.lexsort((np.arange(model.n_rows), -model.costs, tier))
+        # Within a tier, the largest mana number first, then the most expensive.
+        self.order = np.lexsort((np.arange(model.n_rows), -model.costs, -model.mana_numbers, tier))
         self.target_sorted = np.flatnonzero(target[self.order])
         self.base_sorted = np.flatnonzero(base_mask[self.order])
         self.target_rows, self.base_rows = np.flatnonzero(target), base_rows
@@ -377,8 +414,9 @@ class _CivFirst:
         for r in list(self.target_rows) + list(base_rows):
             wanted += [c for c in model.civ_order[r] if c not in wanted]
         # Per wanted civilization (last first, so the first overrides): positions in `order` of the cards
-        # bringing it, and the mana kinds holding it.
-        self.bringers = [(np.flatnonzero([c in model.card_civs[r] for r in self.order]),
+        # bringing it (a card whose mana number is 0 brings no mana, so no civilization), and the mana kinds
+        # holding it.
+        self.bringers = [(np.flatnonzero([c in model.card_civs[r] and model.mana_numbers[r] > 0 for r in self.order]),
                           np.asarray([c in s for s in model.kinds])) for c in reversed(wanted)]
         self.bringers = [(rows, kinds) for rows, kinds in self.bringers if len(rows)]
         # Rank weights (highest first): a max over the weighted eligible cards picks the first in `order`.

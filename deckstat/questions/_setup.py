@@ -57,6 +57,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, number, tr, trn
 from deckstat.schema import canonical_column
 from deckstat.terms import (
+    DECKOUT_RULES,
     FIXED_ZONES,
     MAX_MULLIGANS,
     MAX_REDEALS,
@@ -101,6 +102,13 @@ _TOO_LATE = {
                 "{option} can go up to turn {last}"),
     "second": N_("turn {turn} needs {draws} for the second player, but the opening hand leaves {left} in the deck; "
                  "{option} can go up to turn {last}"),
+}
+#: A turn the game never reaches for a seat, because the other player's last draw ends it first (JdG).
+_GAME_OVER = {
+    "first": N_("turn {turn} never comes for the first player: with two {size}-card decks the second player draws "
+                "their last card on their turn {end}, and {rule}; {option} can go up to turn {last}"),
+    "second": N_("turn {turn} never comes for the second player: with two {size}-card decks the first player draws "
+                 "their last card on their turn {end}, and {rule}; {option} can go up to turn {last}"),
 }
 
 
@@ -919,7 +927,11 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
 
     Fixed zones (the kept hand, the set-aside cards) are reported at turn 0
     only. Turns whose draws the deck cannot supply are refused, naming the
-    last turn it can.
+    last turn it can, and so are turns the game never reaches for a seat
+    because the deck-out rule ends it first, both decks of the same size
+    (:meth:`~deckstat.games.profiles.Profile.duel_end_turn`: the JdG duel
+    ends at the end of the first player's turn 25, so the second player has
+    no turn 25).
     """
     profile = setup.profile
     refuse_empty_zone(profile, zone)
@@ -937,7 +949,26 @@ def turn_plan(setup: Setup, turns: object, seat: object, zone: str = "seen", *,
                 raise DeckstatError(tr(_TOO_LATE[seat_name], turn=t, draws=trn("{n} draw", "{n} draws", d),
                                        left=trn("{n} card", "{n} cards", drawable), option=param(turns_name),
                                        last=last))
+        if zone not in FIXED_ZONES and turn_list:
+            check_game_reaches(profile, setup.deck.size, seat_name, turn_list[-1], turns_name)
     return turn_list, per_seat
+
+
+def check_game_reaches(profile: Profile, deck_size: int, seat: str, turn: int, turns_name: str = "turns") -> None:
+    """Refuse a turn of ``seat`` the game never reaches because the other player's last draw ends it first.
+
+    Both decks are taken to hold ``deck_size`` cards (JdG asks for exactly 30:
+    the first player's turn 25 draws their last card and ends the duel, so the
+    second player has no turn 25; see
+    :meth:`~deckstat.games.profiles.Profile.duel_end_turn`).
+    """
+    end = profile.duel_end_turn(deck_size, seat)
+    if end is None or turn <= end:
+        return
+    other = "second" if seat == "first" else "first"
+    raise DeckstatError(tr(_GAME_OVER[seat], turn=turn, size=number(deck_size),
+                           end=profile.last_draw_turn(profile.library_size(deck_size), other),
+                           rule=tr(DECKOUT_RULES[profile.deckout]), option=param(turns_name), last=end))
 
 
 def zone_size(profile: Profile, zone: str, draws: int) -> int | None:

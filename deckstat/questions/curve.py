@@ -19,9 +19,9 @@ from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
-from deckstat.questions._setup import check_groups, check_simulation, pick_method, prepare
+from deckstat.questions._setup import check_game_reaches, check_groups, check_simulation, pick_method, prepare
 from deckstat.results import CurveResult, frame
-from deckstat.terms import METHODS
+from deckstat.terms import BOTH_OUT_RULES, METHODS
 from deckstat.text import fold, suggest
 
 CURVE_COLUMNS = ["deck", "game", "target", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method", "policy"]
@@ -83,7 +83,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     CurveResult
         ``table``: per target, seat and turn, ``p`` = P(playable by that turn) with its 95% interval;
         ``summary``: per target and seat, the mean and median first playable turn among games where it is
-        playable by the last turn, and ``p_never`` (not by then) with its interval.
+        playable by the last turn, and ``p_never`` (not by then) with its interval. ``provenance["play_notes"]``
+        says what the model assumed where the deck's columns were silent (Duel Masters mana numbers).
 
     Examples
     --------
@@ -112,6 +113,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     if library < 0:
         raise DeckstatError(tr("the deck has {size} cards, fewer than the {dealt} dealt before turn 1", size=drawn.size,
                                dealt=profile.set_aside + profile.hand_size))
+    for s in seats:
+        check_game_reaches(profile, drawn.size, s, turn_list[-1])
     last = min(last_play_turn(profile, drawn.size, s) for s in seats)
     if turn_list[-1] > last:
         raise DeckstatError(tr(_PAST_LAST_TURN[seats], turn=turn_list[-1], size=drawn.size, last=last,
@@ -147,7 +150,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     if reasons:
         provenance["method_reason"] = functools.reduce(
             lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
-    provenance.update({"play_model": model.kind, "policy": model.policy})
+    provenance.update({"play_model": model.kind, "policy": model.policy,
+                       "play_notes": model.notes() + _played_on(profile, drawn.size, max_turn)})
     simulated = [i for i, e in enumerate(use_exact) if not e]
     tallies, n_done = None, None
     if simulated:
@@ -197,21 +201,47 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
                        provenance=provenance)
 
 
+def _played_on(profile: Profile, deck_size: int, max_turn: int) -> list[str]:
+    """A note when the turns followed go past the player's own last draw, in a game where the player plays on."""
+    if profile.draw_step != "end" or profile.deckout not in BOTH_OUT_RULES:
+        return []
+    # Drawing at the end of a turn, the player cannot draw at the end of this turn (the same for both seats).
+    run_out = profile.last_turn(deck_size, "first") + 1
+    if max_turn <= run_out:
+        return []
+    largest = profile.largest_drawn_deck()
+    return [tr("turns {start} to {end} are played with no card left to draw (the player cannot draw at the end of "
+               "turn {run_out}): the match goes on while the opponent can draw, until the end of turn {latest} at the "
+               "latest with a {largest}-card deck, the largest allowed", start=run_out + 1, end=max_turn,
+               run_out=run_out, latest=profile.last_turn(largest, "first") + 1 if largest else max_turn,
+               largest=largest if largest else deck_size)]
+
+
 def _widest(tallies: np.ndarray, n_trials: int) -> float:
     return runner.widest_half_width(np.cumsum(tallies[..., :-1], axis=-1), n_trials)
 
 
 def last_play_turn(profile: Profile, deck_size: int, seat: str) -> int:
-    """The last turn whose main phase the seat reaches with cards drawn as the profile says."""
+    """The last turn whose main phase the seat reaches with cards drawn as the profile says.
+
+    Under Licum's rule the match ends only when neither player can draw (« quand les deux joueurs n'ont plus de
+    cartes à tirer à la fin de leur tour »): a player with no card left plays on, at most until an opponent with
+    the largest game deck allowed (30 cards) cannot draw either. Under JdG's the second player's last turn comes
+    before the first player's last draw ends the duel (:meth:`~deckstat.games.profiles.Profile.duel_end_turn`).
+    """
     last = profile.last_turn(deck_size, seat)
     if profile.draw_step == "end":
-        return last + 1
+        played = last + 1
+        largest = profile.largest_drawn_deck()
+        if profile.deckout in BOTH_OUT_RULES and largest is not None:
+            played = max(played, profile.last_turn(largest, seat) + 1)
+        return played
     if profile.deckout == "lose_on_last_draw":
         # Drawing the last card loses at once: the turn that draws it is never played.
         library = profile.library_size(deck_size)
         if last >= 1 and profile.draws_by_turn(last, seat) >= library:
             return last - 1
-    return last
+    return profile.last_game_turn(deck_size, seat)
 
 
 def _as_list(value, name: str) -> list[str]:

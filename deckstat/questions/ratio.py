@@ -149,12 +149,14 @@ def _caps(table: pd.DataFrame, profile: Profile) -> np.ndarray:
     """Copies each row may hold under the drawn part's ``copies`` rules by name or printing (inf without one).
 
     A row is one printing of a name, so a limit by printing caps each row; a
-    limit by name caps each row too, which is exact unless the deck holds
-    several printings of one name.
+    limit by card or by name caps each row too, which is exact unless the deck
+    holds several printings of one name that the limit counts together (the
+    sweep's legality column still checks the whole rule).
     """
     caps = np.full(len(table), np.inf)
     rules = [r for r in profile.part().rules if r.kind == "copies"
-             and (r.params.get("by") == "printing" or canonical_column(r.params.get("by", "name")) == "name")]
+             and (r.params.get("by") in ("card", "printing")
+                  or canonical_column(r.params.get("by", "name")) == "name")]
     if not rules or table.empty:
         return caps
     probe = Deck.from_table(table.assign(count=1))
@@ -962,7 +964,7 @@ class _Questions:
             p_method, rate_method = str(by_turn_table["method"].iloc[0]), str(hand.summary["method"].iloc[0])
         first_turn, when_method = math.nan, None
         if k > 0:
-            last = profile.last_turn(profile.drawn_deck(rebuilt).size, seat)
+            last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)
             timing = when(rebuilt, profile, self.resource_event, max_turn=last, seat=seat,
                           rng=self.seed(k, _STREAM_WHEN), **common)
             first_turn = float(timing.summary["mean_turn"].iloc[0])

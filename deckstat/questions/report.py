@@ -281,7 +281,7 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     turns = check_whole(turns, "turns")
     events = [f"{g}>=1" for g in _groups(deck, profile)]
     drawn = profile.drawn_deck(deck)
-    last_turn = min([turns] + [profile.last_turn(drawn.size, seat) for seat in SEATS])
+    last_turn = min([turns] + [profile.last_game_turn(drawn.size, seat) for seat in SEATS])
     validation = validate(deck, profile)
     common = {"allow_absent": allow_absent, "n_workers": n_workers}
     has_mulligan = profile.mulligan != "none"

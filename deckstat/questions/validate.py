@@ -27,12 +27,18 @@ def validate(deck: Deck, game: str | os.PathLike | Profile, *, copies_by: str | 
         ``deck`` column naming each card's part.
     game : str, path or Profile
         Game profile id or alias, or a ``.toml`` profile path.
-    copies_by : {"name", "printing"}, optional
+    copies_by : {"name", "card", "printing"}, optional
         How copy limits count: copies of a name (the Laink and the Terracid
-        ``VENDEUR`` together), or of each printing (name plus collector
-        number, set, clan, rarity, holo: each apart). Default: as the profile
-        says (``by`` of its ``copies`` rules). Violations of a printing
-        limit name the card with its printing (``VENDEUR #35``).
+        ``VENDEUR`` together); of a card, a name with its game attributes
+        (printings identical in play, such as a holo reprint, together;
+        printings that differ in play, such as the two ``VENDEUR``, apart); or
+        of each printing (name plus collector number, set, clan, rarity,
+        holo: each apart). Default: as the profile says (``by`` of its
+        ``copies`` rules). A violation names each card it counted together
+        (``2 × VENDEUR #35``), and ``provenance["notes"]`` says why they
+        count as one. Whatever the reading, a name that mixes scripts (a
+        Cyrillic ``а`` in a Latin name) counts as the name it imitates, with
+        a warning.
 
     Returns
     -------
@@ -46,7 +52,7 @@ def validate(deck: Deck, game: str | os.PathLike | Profile, *, copies_by: str | 
         of ``errors`` and ``warnings``. ``.legal`` reads it.
         ``provenance["notes"]`` says what was read in a way worth knowing
         (cards set apart; a ``count`` rule over a column the deck lacks, such
-        as JdG's ``shiny``, counts no card).
+        as JdG's ``shiny``, counts no card; cards a copy limit counts as one).
 
     Raises
     ------
@@ -80,5 +86,6 @@ def validate(deck: Deck, game: str | os.PathLike | Profile, *, copies_by: str | 
     summary = frame([{**identity, "deck_size": counted, "legal": errors == 0, "errors": errors,
                       "warnings": int((table["level"] == "warning").sum())}], SUMMARY_COLUMNS, integers=())
     provenance = {"question": "validate", "game": profile.id, "deck_source": deck.source, "deck_size": counted,
-                  "copies_by": copies_by, "notes": notes(deck, profile), "deckstat_version": __version__}
+                  "copies_by": copies_by, "notes": notes(deck, profile, copies_by=copies_by),
+                  "deckstat_version": __version__}
     return ValidationResult(table=table, summary=summary, provenance=provenance)
