@@ -186,7 +186,8 @@ def test_batch_plan_and_summary_in_french(tmp_path):
         """), encoding="utf-8")
     english, french = _both(["batch", spec, "--dry-run", "--workers", "1"])
     assert english.exit_code == french.exit_code == 0
-    assert "tâche" in french.stdout and "tiny\u00a0: 2 tâches\u00a0; 2 estimées d'après les modèles de coût" in french.stdout
+    assert "tâche" in french.stdout
+    assert "tiny\u00a0: 2 tâches\u00a0; 2 estimées d'après les modèles de coût" in french.stdout
     assert "sur 1 processus" in french.stdout
     assert "tiny: 2 tasks; 2 estimated from the cost models" in english.stdout and "on 1 worker," in english.stdout
     french = run("batch", spec, "--out", tmp_path / "out", "--workers", "1", "--lang", "fr")
