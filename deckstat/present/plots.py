@@ -75,6 +75,7 @@ from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, NBSP, french_typography, get_language, language, localise_number, number, tr, trn
 from deckstat.present.files import atomic_write
 from deckstat.present.format import format_probability, ratio_where
+from deckstat.present.markup import figure_text
 from deckstat.results import (
     CompareResult,
     CurveResult,
@@ -272,7 +273,7 @@ def _probability_axis(ax: Axes, values: Iterable[float], label: str | None = Non
     label = tr("Probability") if label is None else label
     if bottom > 0:
         label += "\n(" + tr(AXIS_NOTE) + ")"
-    ax.set_ylabel(label)
+    ax.set_ylabel(figure_text(label))
     ax.grid(True, axis="y", alpha=0.3)
 
 
@@ -285,15 +286,15 @@ def _turn_axis(ax: Axes, turns: np.ndarray, label: str | None = None, pad: float
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if turns.size:
         ax.set_xlim(turns.min() - pad, turns.max() + pad)
-    ax.set_xlabel(tr(TURN_LABEL) if label is None else label)
+    ax.set_xlabel(figure_text(tr(TURN_LABEL) if label is None else label))
 
 
 def _title(ax: Axes, main: str, detail: str | None = None) -> None:
-    """A wrapped title, with a smaller second line of details."""
+    """A wrapped title, with a smaller second line of details; names in it are shown as written (no mathtext)."""
     text = "\n".join(textwrap.fill(line, TITLE_WIDTH) for line in main.split("\n"))
     if detail:
         text += "\n" + "\n".join(textwrap.fill(line, TITLE_WIDTH + 15) for line in detail.split("\n"))
-    ax.set_title(text, fontsize=11)
+    ax.set_title(figure_text(text), fontsize=11)
 
 
 def _name(path: object) -> str:
@@ -520,11 +521,13 @@ def _legend(ax: Axes, handles: list | None = None, loc: str = "best", **kwargs) 
         handles, _ = ax.get_legend_handles_labels()
     if not handles:
         return
+    # Labels hold card, deck and event names: shown as written, never as mathtext.
+    labels = [figure_text(handle.get_label()) for handle in handles]
     if kwargs:  # placed by the caller, outside the axes
-        ax.legend(handles=handles, loc=loc, fontsize=9, framealpha=0.9, **kwargs)
+        ax.legend(handles=handles, labels=labels, loc=loc, fontsize=9, framealpha=0.9, **kwargs)
         return
     if len(handles) <= LEGEND_INSIDE_MAX:
-        legend = ax.legend(handles=handles, loc=loc, fontsize=9, framealpha=0.9)
+        legend = ax.legend(handles=handles, labels=labels, loc=loc, fontsize=9, framealpha=0.9)
         renderer = _renderer(ax)
         box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
         small = box.width <= 0.55 * frame.width and box.height <= 0.4 * frame.height
@@ -544,8 +547,9 @@ def _legend_below(ax: Axes, handles: list) -> None:
     dpi = ax.figure.figure.dpi
     anchor = ax.transAxes + ScaledTranslation(0.0, -depth / dpi, ax.figure.figure.dpi_scale_trans)
     longest = max(len(h.get_label()) for h in handles)
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, fontsize=9,
-              framealpha=0.9, ncols=2 if longest <= 45 and len(handles) > 2 else 1)
+    ax.legend(handles=handles, labels=[figure_text(h.get_label()) for h in handles], loc="upper center",
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, fontsize=9, framealpha=0.9,
+              ncols=2 if longest <= 45 and len(handles) > 2 else 1)
 
 
 def _place_labels(ax: Axes, labels: list[tuple[float, float, str, object]], avoid_y: Iterable[float] = (),
@@ -1432,6 +1436,22 @@ def _setting(value: object) -> str:
     return str(value)
 
 
+def _setting_words(column: str, value: object) -> str:
+    """A batch line's setting in the language: a seat or a rule in words, a deck as named, else ``key=value``.
+
+    Other keys stay as the spec writes them (``turns=0-6``): the spec's keys are the same in every language.
+    """
+    if column == "seat":
+        return _seat_words(value)
+    if column == "mulligan_rule":
+        return tr("{rule} mulligan", rule=_rule_name(value)) if value != "none" else tr("keeping every first hand")
+    if column == "trials":
+        return trn("{n} trial", "{n} trials", int(float(value)))
+    if column == "deck":
+        return str(value)
+    return f"{column}={_setting(value)}"
+
+
 def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = None,
                ax: Axes | None = None) -> Axes:
     """Draw one event of a batch's results by turn: one line per task and seat.
@@ -1482,8 +1502,8 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
     for i, (_, part) in enumerate(lines):
         part = part.sort_values("turn")
         first = part.iloc[0]
-        label = ", ".join(f"{c}={_setting(first[c])}" if c not in ("deck", "seat") else str(first[c])
-                          for c in settings if not pd.isna(first[c])) or str(first["deck"])
+        label = ", ".join(_setting_words(c, first[c]) for c in settings if not pd.isna(first[c])) \
+            or str(first["deck"])
         linestyle, marker = _seat_style(first["seat"], i)
         color = COLORS[i % len(COLORS)]
         turns, p = _numbers(part["turn"]), _numbers(part[column])
@@ -1496,7 +1516,7 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
             values += [_numbers(part[low]), _numbers(part[high])]
     _probability_axis(ax, np.concatenate(values), whole=single_turn)
     _turn_axis(ax, _numbers(frame["turn"]))
-    shared = [f"{c}={frame[c].iloc[0]}" for c in ("deck", "game") if c in frame.columns and c not in settings]
+    shared = [str(frame[c].iloc[0]) for c in ("deck", "game") if c in frame.columns and c not in settings]
     _title(ax, tr("{what}: {event}", what=tr(words), event=event),
            _joined(*shared, trn("{n} line", "{n} lines", lines.ngroups)))
     _data_lines_unclipped(ax)

@@ -13,7 +13,6 @@ interruption leaves the old report or none, never a half-written one.
 from __future__ import annotations
 
 import base64
-import html
 import os
 import re
 import string
@@ -40,6 +39,7 @@ from deckstat.present.format import (
     seed_note,
     trial_count,
 )
+from deckstat.present.markup import html_attribute, html_text, markdown_code, markdown_text
 from deckstat.questions.report import Report
 
 REPORT_FORMATS = ("markdown", "html")
@@ -462,33 +462,28 @@ def _deckout_section(report: Report) -> list[Block]:
 
 # --------------------------------------------------------------------------- Markdown
 
-def _markdown_text(text: str) -> str:
-    """Text written so that Markdown shows it as it is (a card name with ``*`` or a backtick, say)."""
-    return re.sub(r"([\\`*]|<(?=[A-Za-z/!?]))", r"\\\1", text)
-
-
 def _markdown_spans(spans: Sequence[Span]) -> str:
+    """A block's spans as Markdown: code spans fenced, text escaped (the first also where a block starts)."""
     out = []
-    for span in spans:
-        if isinstance(span, Code):
-            fence = "``" if "`" in span.text else "`"
-            pad = " " if fence == "``" else ""
-            out.append(f"{fence}{pad}{span.text}{pad}{fence}")
-        else:
-            out.append(_markdown_text(span))
+    for i, span in enumerate(spans):
+        out.append(markdown_code(span.text) if isinstance(span, Code) else markdown_text(span, line_start=i == 0))
     return "".join(out)
 
 
 def _markdown_cell(text: str) -> str:
-    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text).strip(" ")
 
 
 def to_markdown(document: Document) -> str:
-    """The document as Markdown; each figure is an image of its PNG file, named as saved beside the page."""
+    """The document as Markdown; each figure is an image of its PNG file, named as saved beside the page.
+
+    Every text is escaped (:mod:`deckstat.present.markup`): a card name or an event shows as it is written,
+    never as a link, emphasis, code or HTML.
+    """
     lines: list[str] = []
     for block in document.blocks:
         if isinstance(block, Heading):
-            lines.append(f"{'#' * block.level} {_markdown_text(block.text)}")
+            lines.append(f"{'#' * block.level} {markdown_text(block.text)}")
         elif isinstance(block, Paragraph):
             lines.append(_markdown_spans(block.spans))
         elif isinstance(block, Items):
@@ -498,8 +493,7 @@ def to_markdown(document: Document) -> str:
             lines.append("|" + "|".join("---" for _ in block.header) + "|")
             lines.extend("| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in block.rows)
         elif isinstance(block, Figure):
-            alt = _markdown_text(block.alt).replace("[", "\\[").replace("]", "\\]")
-            lines += [f"![{alt}]({block.name})", "", f"*{_markdown_text(block.caption)}*"]
+            lines += [f"![{markdown_text(block.alt)}]({block.name})", "", f"*{markdown_text(block.caption).strip()}*"]
         lines.append("")
     return "\n".join(lines)
 
@@ -527,17 +521,12 @@ figcaption { font-size: .9rem; color: #57606a; margin-top: .3rem; }
 """.strip()
 
 
-def _escape(text: str) -> str:
-    """Text as HTML text (not an attribute: quotes stay as they are, easier to read in the page's source)."""
-    return html.escape(text, quote=False)
-
-
 def _html_spans(spans: Sequence[Span]) -> str:
-    return "".join(f"<code>{_escape(s.text)}</code>" if isinstance(s, Code) else _escape(s) for s in spans)
+    return "".join(f"<code>{html_text(s.text)}</code>" if isinstance(s, Code) else html_text(s) for s in spans)
 
 
 def _html_row(cells: Sequence[str], numeric: Sequence[bool], tag: str) -> str:
-    cells = (f'<{tag} class="num">{_escape(c)}</{tag}>' if num else f"<{tag}>{_escape(c)}</{tag}>"
+    cells = (f'<{tag} class="num">{html_text(c)}</{tag}>' if num else f"<{tag}>{html_text(c)}</{tag}>"
              for c, num in zip(cells, numeric))
     return "<tr>" + "".join(cells) + "</tr>"
 
@@ -559,7 +548,7 @@ def to_html(document: Document, images: dict[str, bytes]) -> str:
     body = []
     for block in document.blocks:
         if isinstance(block, Heading):
-            body.append(f"<h{block.level}>{_escape(block.text)}</h{block.level}>")
+            body.append(f"<h{block.level}>{html_text(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
             body.append(f"<p>{_html_spans(block.spans)}</p>")
         elif isinstance(block, Items):
@@ -571,11 +560,11 @@ def to_html(document: Document, images: dict[str, bytes]) -> str:
                         f"<tbody>\n{rows}\n</tbody>\n</table></div>")
         elif isinstance(block, Figure):
             data = base64.b64encode(images[block.name]).decode("ascii")
-            body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(block.alt, quote=True)}">'
-                        f"<figcaption>{_escape(block.caption)}</figcaption></figure>")
+            body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html_attribute(block.alt)}">'
+                        f"<figcaption>{html_text(block.caption)}</figcaption></figure>")
     return (f'<!DOCTYPE html>\n<html lang="{document.lang}">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_escape(document.title)}</title>\n<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<main>\n"
+            f"<title>{html_text(document.title)}</title>\n<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<main>\n"
             + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
 
 
