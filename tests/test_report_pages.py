@@ -245,8 +245,9 @@ def test_french_numbers_and_words_in_the_french_tables(pages):
     assert not any(re.search(r"\d\.\d", cell) for cell in cells)  # decimal commas only
     assert any(re.fullmatch(r"\d+,\d %", cell.replace(NBSP, " ")) for cell in percents)
     headers = [cell for table in page.tables for cell in table["head"][0]]
-    assert {"événement", "main de départ gardée", "tour", "carte", "exemplaires", "nombre", "légal"} <= set(headers)
-    assert "Terrain>=1 (premier joueur)" in headers and "tour 1" in headers
+    assert {"événement", "main de départ gardée", "tour", "carte", "exemplaires", "nombre"} <= set(headers)
+    assert "Terrain>=1 (premier joueur)" in headers and f"tour où P ≥ 50{NBSP}%" in headers
+    assert "légal" not in headers  # every count shown is legal: no column of "oui"
     assert any(cell.startswith("12 ◀ recommandé") for cell in cells) and "10 (votre deck)" in cells
     texts = " ".join(page.text_nodes())
     assert "Mulligan (bottom, règle de garde " in texts and "des cas." in texts

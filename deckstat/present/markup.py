@@ -25,8 +25,9 @@ _WHITESPACE = re.compile(r"[ \t\n\r\f\v\x1c-\x1f\x85\u2028\u2029]+")
 #: Characters Markdown may read as syntax anywhere in a line: a backslash before each shows it as it is
 #: (CommonMark lets any ASCII punctuation be escaped that way). ``$`` starts mathematics on GitHub, ``~``
 #: strikethrough, ``|`` a table cell, ``@`` an e-mail autolink, ``&`` a character reference (``&amp;``), ``#``
-#: a heading (also at its end, where a heading's closing ``#`` would be taken off).
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<|~$@#]|&(?=#|[A-Za-z][A-Za-z0-9]*;))")
+#: a heading (also at its end, where a heading's closing ``#`` would be taken off). An ``_`` between two letters
+#: or digits (``on_draw``) cannot start or end emphasis, so it stays as it is, easier to read.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<|~$@#]|&(?=#|[A-Za-z][A-Za-z0-9]*;)|(?<![^\W_])_|_(?![^\W_]))")
 #: What an autolink of GitHub's Markdown starts with (``https://``, ``www.``): broken by escaping its punctuation.
 _AUTOLINK = re.compile(r"(?i)(:)(?=//)|(?<=www)(\.)")
 #: What opens a block when a line starts with it: a heading, a quote, a list item, a thematic break.
@@ -49,8 +50,8 @@ def markdown_text(text: str, *, line_start: bool = False) -> str:
 
     Examples
     --------
-    >>> print(markdown_text("[x](https://e.org) _a_ *b* `c` <i> $d$ | &amp; Terrain>=1"))
-    \[x\](https\://e.org) \_a\_ \*b\* \`c\` \<i> \$d\$ \| \&amp; Terrain>=1
+    >>> print(markdown_text("[x](https://e.org) _a_ *b* `c` <i> $d$ | &amp; Terrain>=1 on_draw"))
+    \[x\](https\://e.org) \_a\_ \*b\* \`c\` \<i> \$d\$ \| \&amp; Terrain>=1 on_draw
     >>> print(markdown_text("1. Dragon", line_start=True), markdown_text("# x", line_start=True))
     1\. Dragon \# x
     """
