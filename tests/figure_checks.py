@@ -76,8 +76,10 @@ def _data_problems(ax: Axes) -> list[str]:
 def _texts(figure: Figure) -> list[Text]:
     """Every text a reader sees: titles, axis labels, tick labels within the limits, annotations, legends."""
     texts = list(figure.texts)
-    if figure._suptitle is not None:
-        texts.append(figure._suptitle)
+    # The figure's own titles, when this matplotlib does not list them among its texts.
+    texts += [t for t in (figure._suptitle, figure._supxlabel, figure._supylabel) if t is not None and t not in texts]
+    for legend in figure.legends:  # legends of the whole figure (small multiples)
+        texts += list(legend.get_texts()) + [legend.get_title()]
     for ax in figure.axes:
         if not ax.get_visible():
             continue
@@ -127,8 +129,11 @@ def _probability_problems(ax: Axes) -> list[str]:
     problems = []
     if bottom < -EDGE or top > 1 + EDGE:
         problems.append(f"probability axis from {bottom} to {top}, outside [0, 1]")
-    if bottom > EDGE and tr(plots.AXIS_NOTE) not in ax.get_ylabel():
-        problems.append(f"probability axis starts at {bottom} without saying so: {ax.get_ylabel()!r}")
+    # Panels sharing their axes are labelled once, on the figure.
+    shared = ax.figure.figure._supylabel
+    label = ax.get_ylabel() or (shared.get_text() if shared is not None else "")
+    if bottom > EDGE and tr(plots.AXIS_NOTE) not in label:
+        problems.append(f"probability axis starts at {bottom} without saying so: {label!r}")
     return problems
 
 

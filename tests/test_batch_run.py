@@ -440,8 +440,8 @@ def test_plots_draw_each_event_with_one_line_per_task_and_seat(tmp_path):
     table = pd.read_csv(tmp_path / "out" / RESULTS_CSV)
     ax = plots.plot_batch(table, "odds", "Terrain>=2")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    # 5 trial counts x 2 seats, told apart by the settings that differ (trials, seat); plus the interval's key.
-    assert len(labels) == 11 and "first, trials=1000" in labels
+    # 5 trial counts x 2 seats, told apart by the settings that differ (trials, seat) in words; plus the interval's key.
+    assert len(labels) == 11 and "first player, 1,000 trials" in labels
     lowest = table.loc[table["event"] == "Terrain>=2", "ci_low"].min()
     assert ax.get_ylim()[0] <= lowest
     with pytest.raises(DeckstatError, match="no event 'Terrain>=9'"):

@@ -325,3 +325,26 @@ def test_the_checks_find_what_they_look_for():
     assert "texts overlap: 'one text' and 'another text'" in problems
     assert "'far away' outside the figure" in problems
     assert "without saying so" in problems
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_batch_legends_name_seats_and_rules_in_the_language(decks, lang):
+    rows = []
+    for task, (seat, rule) in enumerate((s, r) for s in ("first", "second") for r in ("bottom", "london")):
+        table = deckstat.odds(decks["wankul"], "wankul", "Terrain>=1", turns=range(3), seat=seat, mulligan_rule=rule,
+                              n_trials=N_TRIALS, rng=task).table
+        rows.append(table.assign(task_id=task, question="odds", deck="wankul/sample_deck", mulligan_rule=rule))
+    with language(lang):
+        ax = plots.plot_batch(pd.concat(rows, ignore_index=True))
+        check_figure(ax)
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        title = ax.get_title()
+    if lang == "fr":
+        assert labels[:4] == ["premier joueur, mulligan bottom", "premier joueur, mulligan London",
+                              "second joueur, mulligan bottom", "second joueur, mulligan London"]
+        words = set(re.findall(r"[A-Za-z_]+", " ".join(labels) + " " + title))
+        assert not {"first", "player", "game", "seat", "mulligan_rule"} & words, words
+    else:
+        assert labels[:4] == ["first player, bottom mulligan", "first player, London mulligan",
+                              "second player, bottom mulligan", "second player, London mulligan"]
+    assert title.splitlines()[1].startswith("wankul/sample_deck · wankul · ")  # no "deck=", "game="

@@ -415,10 +415,15 @@ def test_best_legal_count_of_a_small_deck():
 
 def test_report_and_ratio_give_the_same_recommendation(wankul_deck):
     report = deckstat.report(wankul_deck, "wankul", n_trials=300, rng=1)
-    sweep = deckstat.ratio(wankul_deck, "wankul", target=0.95, n_trials=300, rng=1)
-    # The report's sweep is `ratio --target 0.95` with the report's seed and trials, deck-out turns included.
+    # The report's sweep is `ratio --range 10-20 --target 0.95` with the report's seed and trials, deck-out turns
+    # included: the legal counts nearest the deck's own 10 (Wankul asks at least 10 Terrains in 50 cards).
+    sweep = deckstat.ratio(wankul_deck, "wankul", counts=range(10, 21), target=0.95, n_trials=300, rng=1)
     pd.testing.assert_frame_equal(report.ratio.table, sweep.table)
     pd.testing.assert_frame_equal(report.ratio.summary, sweep.summary)
+    # With the illegal counts asked for: `ratio --target 0.95`, the deck's own count +/- 5.
+    every = deckstat.report(wankul_deck, "wankul", n_trials=300, rng=1, illegal_counts=True)
+    pd.testing.assert_frame_equal(every.ratio.table,
+                                  deckstat.ratio(wankul_deck, "wankul", target=0.95, n_trials=300, rng=1).table)
     # The smallest legal count (at least 10) with a Terrain in the kept hand 95% of the time, from the closed form.
     expected = min(k for k in range(10, 16) if wankul_exact(k, 0)["hand"] >= 0.95)
     assert sweep.summary["recommended"].iloc[0] == expected == 12

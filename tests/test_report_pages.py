@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 from helpers import ok, run, sample_deck
+from markdown_it import MarkdownIt
 from scipy.stats import hypergeom
 
 import deckstat
@@ -143,16 +144,18 @@ def check_page(text: str, lang: str) -> Page:
 
 
 def markdown_tables(text: str) -> list[list[list[str]]]:
-    """The Markdown page's tables, each a list of rows of cells (the rule line left out)."""
-    tables, current = [], []
-    for line in text.splitlines() + [""]:
-        if line.startswith("|"):
-            current.append(line)
-        elif current:
-            rows = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip()[1:-1])]
-                    for row in current]
-            tables.append([rows[0], *rows[2:]])
-            current = []
+    """The Markdown page's tables as a Markdown reader shows them (markdown-it-py), each a list of rows of cells."""
+    tables: list[list[list[str]]] = []
+    in_cell = False
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open":
+            tables[-1].append([])
+        in_cell = token.type in ("th_open", "td_open") or (in_cell and token.type == "inline")
+        if in_cell and token.type == "inline":
+            tables[-1][-1].append("".join(child.content for child in token.children
+                                          if child.type in ("text", "code_inline")))
     return tables
 
 
@@ -242,8 +245,9 @@ def test_french_numbers_and_words_in_the_french_tables(pages):
     assert not any(re.search(r"\d\.\d", cell) for cell in cells)  # decimal commas only
     assert any(re.fullmatch(r"\d+,\d %", cell.replace(NBSP, " ")) for cell in percents)
     headers = [cell for table in page.tables for cell in table["head"][0]]
-    assert {"événement", "main de départ gardée", "tour", "carte", "exemplaires", "nombre", "légal"} <= set(headers)
-    assert "Terrain>=1 (premier joueur)" in headers and "tour 1" in headers
+    assert {"événement", "main de départ gardée", "tour", "carte", "exemplaires", "nombre"} <= set(headers)
+    assert "Terrain>=1 (premier joueur)" in headers and f"tour où P ≥ 50{NBSP}%" in headers
+    assert "légal" not in headers  # every count shown is legal: no column of "oui"
     assert any(cell.startswith("12 ◀ recommandé") for cell in cells) and "10 (votre deck)" in cells
     texts = " ".join(page.text_nodes())
     assert "Mulligan (bottom, règle de garde " in texts and "des cas." in texts
@@ -300,8 +304,8 @@ def test_html_escapes_card_names_in_text_and_attributes():
 def test_markdown_shows_card_names_as_they_are():
     text = to_markdown(DOCUMENT)
     lines = text.splitlines()
-    assert lines[0] == r"# Deck \<b>Épée\</b> & " + "\"Œil\" d'\\*Or\\* | \\`x\\`"
-    assert "Voir `deckstat games show wankul` pour" in text and "deux `` a`b ``" in text
+    assert lines[0] == r"# Deck \<b>Épée\</b> & " + "\"Œil\" d'\\*Or\\* \\| \\`x\\`"
+    assert "Voir `deckstat games show wankul` pour" in text and "deux ``a`b``" in text
     assert lines[lines.index("| carte | exemplaires | tour 1 |") + 2].startswith(
         "| \\<b>Épée\\</b> & \"Œil\" d'\\*Or\\* \\| \\`x\\` | 3 |")
     assert "![Graphique : \\<b>Épée\\</b>" in text and "](odds.png)" in text and "*Légende " in text

@@ -1002,15 +1002,18 @@ def report(
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
     allow_absent: AllowAbsentOpt = False,
+    illegal_counts: Annotated[bool, typer.Option("--illegal-counts",
+                                                 help="Show, in the resource-count sweep, the counts around the "
+                                                 "deck's own that make an illegal deck too (marked).")] = False,
     quiet: QuietOpt = False,
     lang: LangOpt = None,
 ) -> None:
     """Everything about one deck in one page, with figures.
 
     Legality, opening hands and mulligan, the by-turn curve, playability by
-    turn (`deckstat curve` for the first player over the 12 most-copied
-    cards), the resource-count sweep, deck-out timing (with the draw and
-    mill columns, as `deckstat deckout`) and, for a deck with a
+    turn (`deckstat curve` for the first player over the 20 most-copied
+    cards), the resource-count sweep over legal decks, deck-out timing (with
+    the draw and mill columns, as `deckstat deckout`) and, for a deck with a
     shield_trigger column, the shield triggers among the shields, written as
     report.md (or report.html) into --out.
     """
@@ -1023,7 +1026,7 @@ def report(
         loaded = deckstat.load_deck(deck, pool=pool)
         with showing(quiet):
             result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
-                                     allow_absent=allow_absent, n_workers=workers)
+                                     allow_absent=allow_absent, illegal_counts=illegal_counts, n_workers=workers)
         page = write_report(result, out, fmt="html" if html else "markdown")
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
     stdout().print(Text(tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result)), soft_wrap=True)

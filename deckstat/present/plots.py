@@ -72,9 +72,11 @@ from matplotlib.ticker import Formatter, MaxNLocator, MultipleLocator, PercentFo
 from matplotlib.transforms import Bbox, ScaledTranslation
 
 from deckstat.errors import DeckstatError
+from deckstat.games.profiles import localized
 from deckstat.i18n import N_, NBSP, french_typography, get_language, language, localise_number, number, tr, trn
 from deckstat.present.files import atomic_write
 from deckstat.present.format import format_probability, ratio_where
+from deckstat.present.markup import figure_text
 from deckstat.results import (
     CompareResult,
     CurveResult,
@@ -272,7 +274,7 @@ def _probability_axis(ax: Axes, values: Iterable[float], label: str | None = Non
     label = tr("Probability") if label is None else label
     if bottom > 0:
         label += "\n(" + tr(AXIS_NOTE) + ")"
-    ax.set_ylabel(label)
+    ax.set_ylabel(figure_text(label))
     ax.grid(True, axis="y", alpha=0.3)
 
 
@@ -285,15 +287,15 @@ def _turn_axis(ax: Axes, turns: np.ndarray, label: str | None = None, pad: float
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if turns.size:
         ax.set_xlim(turns.min() - pad, turns.max() + pad)
-    ax.set_xlabel(tr(TURN_LABEL) if label is None else label)
+    ax.set_xlabel(figure_text(tr(TURN_LABEL) if label is None else label))
 
 
 def _title(ax: Axes, main: str, detail: str | None = None) -> None:
-    """A wrapped title, with a smaller second line of details."""
+    """A wrapped title, with a smaller second line of details; names in it are shown as written (no mathtext)."""
     text = "\n".join(textwrap.fill(line, TITLE_WIDTH) for line in main.split("\n"))
     if detail:
         text += "\n" + "\n".join(textwrap.fill(line, TITLE_WIDTH + 15) for line in detail.split("\n"))
-    ax.set_title(text, fontsize=11)
+    ax.set_title(figure_text(text), fontsize=11)
 
 
 def _name(path: object) -> str:
@@ -520,11 +522,13 @@ def _legend(ax: Axes, handles: list | None = None, loc: str = "best", **kwargs) 
         handles, _ = ax.get_legend_handles_labels()
     if not handles:
         return
+    # Labels hold card, deck and event names: shown as written, never as mathtext.
+    labels = [figure_text(handle.get_label()) for handle in handles]
     if kwargs:  # placed by the caller, outside the axes
-        ax.legend(handles=handles, loc=loc, fontsize=9, framealpha=0.9, **kwargs)
+        ax.legend(handles=handles, labels=labels, loc=loc, fontsize=9, framealpha=0.9, **kwargs)
         return
     if len(handles) <= LEGEND_INSIDE_MAX:
-        legend = ax.legend(handles=handles, loc=loc, fontsize=9, framealpha=0.9)
+        legend = ax.legend(handles=handles, labels=labels, loc=loc, fontsize=9, framealpha=0.9)
         renderer = _renderer(ax)
         box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
         small = box.width <= 0.55 * frame.width and box.height <= 0.4 * frame.height
@@ -544,8 +548,9 @@ def _legend_below(ax: Axes, handles: list) -> None:
     dpi = ax.figure.figure.dpi
     anchor = ax.transAxes + ScaledTranslation(0.0, -depth / dpi, ax.figure.figure.dpi_scale_trans)
     longest = max(len(h.get_label()) for h in handles)
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, fontsize=9,
-              framealpha=0.9, ncols=2 if longest <= 45 and len(handles) > 2 else 1)
+    ax.legend(handles=handles, labels=[figure_text(h.get_label()) for h in handles], loc="upper center",
+              bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, fontsize=9, framealpha=0.9,
+              ncols=2 if longest <= 45 and len(handles) > 2 else 1)
 
 
 def _place_labels(ax: Axes, labels: list[tuple[float, float, str, object]], avoid_y: Iterable[float] = (),
@@ -822,10 +827,13 @@ def _semicolon() -> str:
 
 #: Lines in one column of a legend beside the axes (:func:`plot_curve`).
 _LEGEND_ROWS = 30
+#: Size of one panel of :func:`plot_curve`'s small multiples, in inches, and characters of its title's lines.
+_PANEL_SIZE = (2.6, 2.1)
+_PANEL_TITLE_WIDTH = 28
 
 
-def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
-    """Draw playability by turn: P(playable on or before turn t), one line per card or group and seat.
+def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes | np.ndarray:
+    """Draw playability by turn: P(playable on or before turn t), for each card or group and seat.
 
     Parameters
     ----------
@@ -833,14 +841,22 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
         A :func:`deckstat.curve` result; its ``table`` (``target``, ``seat``,
         ``turn``, ``p``, ``ci_low``, ``ci_high``, ``method``) is drawn.
     ax : matplotlib.axes.Axes, optional
-        Where to draw (default: a new figure).
+        Where to draw every line (default: a new figure, with one panel per
+        target when there are several).
 
     Returns
     -------
-    matplotlib.axes.Axes
-        A colour per target, a line style per seat (seats with identical
-        results share one line), 95% bands where simulated; the legend sits
-        beside the axes when there are more than six lines.
+    matplotlib.axes.Axes or numpy.ndarray of Axes
+        Without ``ax`` and with several targets: small multiples, one panel
+        per target in the table's order, titled with its name, on shared
+        axes; each panel draws its target in colour over the others' lines in
+        light grey, so that a reader matches every curve to its card and still
+        compares it with the rest (curves that differ by a point would hide
+        one another as lines of one plot). The Axes of the panels are
+        returned. Otherwise one Axes: a colour per target, a line style per
+        seat, the legend beside the axes when there are more than six lines.
+        Seats with identical results share one line; 95% bands where
+        simulated.
     """
     _expect(result, CurveResult, "result", "deckstat.curve")
     frame = _check(result.table, ["target", "seat", "turn", "p", "ci_low", "ci_high", "method"],
@@ -848,6 +864,8 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
     drawn = _merge_identical_seats(frame, ["p", "ci_low", "ci_high"], by=["target"])
     targets = _unique(drawn, "target")
     seats = _unique(drawn, "seat")
+    if ax is None and len(targets) > 1:
+        return _curve_panels(frame, drawn, targets, seats)
     series = list(drawn[["target", "seat"]].drop_duplicates().itertuples(index=False, name=None))
     # A legend beside the axes holds at most _LEGEND_ROWS lines a column, and the figure grows to hold it: taller
     # than the figure, it would leave the axes no room at all (a whole deck of targets).
@@ -884,6 +902,76 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes:
     detail = _joined(_method_words(frame), tr("policy {policy}", policy=policy) if policy is not None else None)
     _title(ax, tr("When can it be played?"), detail)
     return ax
+
+
+def _curve_panels(frame: pd.DataFrame, drawn: pd.DataFrame, targets: list, seats: list) -> np.ndarray:
+    """Small multiples of :func:`plot_curve`: one panel per target on shared axes, the others in grey behind."""
+    n = len(targets)
+    columns = 3 if n in (5, 6, 9) else min(n, 4)
+    rows = math.ceil(n / columns)
+    width, height = _PANEL_SIZE
+    size = (max(8.0, width * columns + 0.8), height * rows + 1.6)  # room for the titles and the legend
+    figure, grid = plt.subplots(rows, columns, figsize=size, sharex=True, sharey=True, squeeze=False,
+                                layout="constrained")
+    panels = grid.ravel()
+    simulated_rows = frame[frame["method"] == "simulate"] if "method" in frame.columns else frame.iloc[0:0]
+    values = np.concatenate([_numbers(frame["p"]), _values(simulated_rows, "ci_low", "ci_high")])
+    lines = {(target, seat): part.sort_values("turn") for (target, seat), part in
+             drawn.groupby(["target", "seat"], sort=False)}
+    any_simulated = False
+    handles: dict[str, object] = {}
+    for panel, target in zip(panels, targets):
+        for (other, _), part in lines.items():
+            if other != target:
+                line, = panel.plot(_numbers(part["turn"]), _numbers(part["p"]), color="0.8", linewidth=0.9, zorder=1)
+                handles.setdefault("others", line)
+        for (other, seat), part in lines.items():
+            if other != target:
+                continue
+            index = seats.index(seat)
+            linestyle, marker = _seat_style(seat, index)
+            color = COLORS[index % len(COLORS)]
+            turns = _numbers(part["turn"])
+            line, = panel.plot(turns, _numbers(part["p"]), color=color, linestyle=linestyle, marker=marker,
+                               markersize=3.5, linewidth=1.6, zorder=3)
+            handles.setdefault(f"seat {seat}", line)
+            line.set_label(tr("the card named above the panel") if len(seats) == 1
+                           else tr("the card named above the panel, {seat}", seat=_seat_words(seat)))
+            if _simulated(part):
+                any_simulated = True
+                panel.fill_between(turns, _numbers(part["ci_low"]), _numbers(part["ci_high"]), color=color,
+                                   alpha=0.25, linewidth=0, zorder=2)
+        panel.set_title(figure_text(textwrap.fill(str(target), _PANEL_TITLE_WIDTH)), fontsize=9.5)
+        _probability_axis(panel, values, label="")
+        _turn_axis(panel, _numbers(frame["turn"]), label="")
+        panel.tick_params(labelsize=8)
+        _data_lines_unclipped(panel)
+    for panel in panels[n:]:
+        panel.set_visible(False)
+    # The shared axes are labelled once, on the figure; tick labels only on the outer panels.
+    for panel in panels[:n]:
+        panel.label_outer()
+    for panel in panels[max(0, n - columns):n]:  # the bottom panel of each column keeps its turn labels
+        panel.xaxis.set_tick_params(labelbottom=True)
+        panel.set_xlabel(tr("Turn"), fontsize=9)
+    label = tr("P(playable on or before this turn)")
+    if panels[0].get_ylim()[0] > 0:
+        label += "\n(" + tr(AXIS_NOTE) + ")"
+    figure.supylabel(figure_text(label), fontsize=10)
+    for panel in panels[:n]:
+        panel.set_ylabel("")
+    legend = [handles[key] for key in handles if key.startswith("seat ")]
+    if "others" in handles:
+        handles["others"].set_label(tr("the other cards"))
+        legend.append(handles["others"])
+    if any_simulated:
+        legend.append(_interval_proxy())
+    figure.legend(handles=legend, labels=[figure_text(h.get_label()) for h in legend], loc="outside lower center",
+                  ncols=min(len(legend), 3), fontsize=9, frameon=False)
+    policy = _shared(frame, "policy")
+    detail = _joined(_method_words(frame), tr("policy {policy}", policy=policy) if policy is not None else None)
+    figure.suptitle(figure_text(tr("When can each card be played?") + "\n" + detail), fontsize=11)
+    return panels[:n]
 
 
 def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
@@ -1019,7 +1107,7 @@ def plot_ratio(result: RatioResult, ax: Axes | None = None) -> Axes:
     what = f"P({events[0]})" if len(events) == 1 else tr("P(each event)")
     seat_text = f", {_seat_title(seats[0])}" if len(seats) == 1 else ""
     turn_text = ratio_where(_present(first.get("zone")) or provenance.get("zone", "seen"), int(target_turn),
-                            provenance.get("set_aside_name", "set-aside cards"))
+                            localized(provenance.get("set_aside_name") or tr("set-aside cards")))
     size = provenance.get("deck_size")
     deck = _shared(frame, "deck", provenance.get("deck_source"))
     game = _shared(frame, "game", provenance.get("game"))
@@ -1432,6 +1520,22 @@ def _setting(value: object) -> str:
     return str(value)
 
 
+def _setting_words(column: str, value: object) -> str:
+    """A batch line's setting in the language: a seat or a rule in words, a deck as named, else ``key=value``.
+
+    Other keys stay as the spec writes them (``turns=0-6``): the spec's keys are the same in every language.
+    """
+    if column == "seat":
+        return _seat_words(value)
+    if column == "mulligan_rule":
+        return tr("{rule} mulligan", rule=_rule_name(value)) if value != "none" else tr("keeping every first hand")
+    if column == "trials":
+        return trn("{n} trial", "{n} trials", int(float(value)))
+    if column == "deck":
+        return str(value)
+    return f"{column}={_setting(value)}"
+
+
 def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = None,
                ax: Axes | None = None) -> Axes:
     """Draw one event of a batch's results by turn: one line per task and seat.
@@ -1482,8 +1586,8 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
     for i, (_, part) in enumerate(lines):
         part = part.sort_values("turn")
         first = part.iloc[0]
-        label = ", ".join(f"{c}={_setting(first[c])}" if c not in ("deck", "seat") else str(first[c])
-                          for c in settings if not pd.isna(first[c])) or str(first["deck"])
+        label = ", ".join(_setting_words(c, first[c]) for c in settings if not pd.isna(first[c])) \
+            or str(first["deck"])
         linestyle, marker = _seat_style(first["seat"], i)
         color = COLORS[i % len(COLORS)]
         turns, p = _numbers(part["turn"]), _numbers(part[column])
@@ -1496,7 +1600,7 @@ def plot_batch(table: pd.DataFrame, question: str = "odds", event: str | None = 
             values += [_numbers(part[low]), _numbers(part[high])]
     _probability_axis(ax, np.concatenate(values), whole=single_turn)
     _turn_axis(ax, _numbers(frame["turn"]))
-    shared = [f"{c}={frame[c].iloc[0]}" for c in ("deck", "game") if c in frame.columns and c not in settings]
+    shared = [str(frame[c].iloc[0]) for c in ("deck", "game") if c in frame.columns and c not in settings]
     _title(ax, tr("{what}: {event}", what=tr(words), event=event),
            _joined(*shared, trn("{n} line", "{n} lines", lines.ngroups)))
     _data_lines_unclipped(ax)

@@ -13,7 +13,6 @@ interruption leaves the old report or none, never a half-written one.
 from __future__ import annotations
 
 import base64
-import html
 import os
 import re
 import string
@@ -22,12 +21,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_choice
+from deckstat._validate import check_choice, format_ranges
 from deckstat._version import __version__
 from deckstat.errors import DeckstatError, render_marks
-from deckstat.games.profiles import list_profiles
+from deckstat.games.profiles import list_profiles, localized
 from deckstat.i18n import N_, french_typography, get_language, localise_number, number, tr, trn
 from deckstat.play import MODELS
 from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
@@ -40,7 +40,8 @@ from deckstat.present.format import (
     seed_note,
     trial_count,
 )
-from deckstat.questions.report import Report
+from deckstat.present.markup import html_attribute, html_text, markdown_code, markdown_text
+from deckstat.questions.report import REPORT_TARGET, Report
 
 REPORT_FORMATS = ("markdown", "html")
 
@@ -288,7 +289,65 @@ def build_document(report: Report) -> Document:
     if report.ratio is not None:
         blocks += _ratio_section(report)
     blocks += _deckout_section(report)
-    return Document(title=f"{deck.name} — {profile.name}", lang=get_language(), blocks=tuple(blocks))
+    fitted = [part for block in blocks for part in (fit_table(block) if isinstance(block, Table) else [block])]
+    return Document(title=f"{deck.name} — {profile.name}", lang=get_language(), blocks=tuple(fitted))
+
+
+#: How wide a table may be, in characters of its font: the HTML page's text is 60rem wide, about 110 characters
+#: of its tables' type, and a Markdown viewer's page about as wide. A wider table is split (:func:`fit_table`).
+TABLE_WIDTH = 100
+#: What a cell adds to its text's width (padding and border), in characters.
+_CELL_PAD = 3
+
+
+def column_width(header: str, cells: Sequence[str], numeric: bool) -> int:
+    """The narrowest a column can be drawn, in characters: numbers do not wrap, words wrap between them.
+
+    A text column is given at least a short line (16 characters) when its cells are that long, so that a
+    card name wraps on two or three lines, not one word a line.
+    """
+    words = [len(word) for text in (header, *cells) for word in text.split()]
+    width = max(words, default=1)
+    if numeric:
+        width = max(width, *(len(cell) for cell in cells)) if cells else width
+    else:
+        width = max(width, min(16, max((len(cell) for cell in cells), default=0)))
+    return width + _CELL_PAD
+
+
+def fit_table(table: Table, width: int = TABLE_WIDTH) -> list[Table]:
+    """``table``, or the tables it splits into so that each fits ``width`` characters.
+
+    As a terminal does with a table wider than itself: the columns after the first go, in their order, into as
+    many tables as needed, each repeating the first column (the turn, the card, the count) so that every row
+    can still be read on its own; no column is left behind a side scroller.
+
+    Examples
+    --------
+    >>> wide = Table(("turn", *(f"[civilization={k}]>=1 (first)" for k in range(8))), (("0", *("87.3%",) * 8),))
+    >>> [part.header[:2] for part in fit_table(wide)]
+    [('turn', '[civilization=0]>=1 (first)'), ('turn', '[civilization=4]>=1 (first)')]
+    """
+    numeric = table.numeric
+    widths = [column_width(header, [row[i] for row in table.rows], numeric[i])
+              for i, header in enumerate(table.header)]
+    if sum(widths) <= width or len(widths) <= 2:
+        return [table]
+    groups: list[list[int]] = [[]]
+    used = widths[0]
+    for i in range(1, len(widths)):
+        if groups[-1] and used + widths[i] > width:
+            groups.append([])
+            used = widths[0]
+        groups[-1].append(i)
+        used += widths[i]
+    # As many tables, with as even a share of the columns as fits: 2 and 2 rather than 3 and 1.
+    rest = list(range(1, len(widths)))
+    even = [list(chunk) for chunk in np.array_split(rest, len(groups))]
+    if all(widths[0] + sum(widths[i] for i in chunk) <= width for chunk in even):
+        groups = [[int(i) for i in chunk] for chunk in even]
+    return [Table((table.header[0], *(table.header[i] for i in group)),
+                  tuple((row[0], *(row[i] for i in group)) for row in table.rows)) for group in groups]
 
 
 def _cell(value: object) -> str:
@@ -302,7 +361,7 @@ def _shield_section(report: Report) -> list[Block]:
     """P(at least k shield triggers among the shields) for k = 1..3 and their expected number, in words."""
     triggers = report.shield_triggers
     shields = triggers.shields
-    aside = report.profile.set_aside_name or tr("set-aside cards")
+    aside = localized(report.profile.set_aside_name) or tr("set-aside cards")
     blocks: list[Block] = [Heading(2, tr("Shield triggers"))]
     if triggers.cards == 0:
         return blocks + [_text(tr("No card of the deck is marked as a shield trigger (déclencheur de bouclier) in "
@@ -365,22 +424,49 @@ def _playability_section(report: Report) -> list[Block]:
         blocks.append(_text(trn("Simulated: {n} game; every 95% interval is within ±{width}.",
                                 "Simulated: {n} games; every 95% interval is within ±{width}.",
                                 trial_count(result) or report.n_trials, width=_probability(widest))))
-    turns = list(dict.fromkeys(int(t) for t in table["turn"]))
-    header = [tr("card"), tr("copies"), *(tr("turn {turn}", turn=number(t)) for t in turns),
+    # One row per card, a few columns: the turns by which it is playable at even odds and nine times in ten; the
+    # figure's panels give every turn's probability.
+    reach = playable.reach.set_index(["target", "level"])
+    levels = list(dict.fromkeys(playable.reach["level"]))
+    header = [tr("card"), tr("copies"),
+              *(tr("turn by which P ≥ {p}", p=_percent(f"{level * 100:g}%")) for level in levels),
               tr("mean first turn"), tr("P(not by turn {turn})", turn=number(last))]
     rows = []
-    for target, part in table.groupby("target", sort=False):
+    for target in dict.fromkeys(table["target"]):
         mean = summary.loc[target, "mean_turn"]
         copies = playable.copies.get(target)
         rows.append((str(target), "" if copies is None else number(copies),
-                     *(_probability(p) for p in part["p"]),
+                     *(_reach_cell(reach.loc[(target, level)]) for level in levels),
                      "–" if pd.isna(mean) else number(mean, 2), _probability(summary.loc[target, "p_never"])))
+    notes = [tr("Mean first turn: among the games where the card is playable by turn {turn}.", turn=number(last))]
+    if any(cell == "–" for row in rows for cell in row[2:2 + len(levels)]):
+        notes.append(tr("A dash: not reached by turn {turn}.", turn=number(last)))
+    if any(re.search(r"\d–\d", cell) for row in rows for cell in row[2:2 + len(levels)]):
+        notes.append(tr("Two turns such as 3–4: the 95% intervals cannot tell which of them is the first."))
     return blocks + [
         Table(tuple(header), tuple(rows)),
-        _text(tr("Mean first turn: among the games where the card is playable by turn {turn}."), turn=number(last)),
-        Figure("playability.png", tr("Chart: the playability curves of the table above, one line per card."),
+        Paragraph((" ".join(notes),)),
+        Figure("playability.png", tr("Chart: one small panel per card of the table above, in its order, each "
+                                     "titled with the card's name: its probability of being playable by each turn, "
+                                     "over the other cards' curves in grey."),
                tr("Probability that each card can be played on or before each turn, first player.")),
     ]
+
+
+def _reach_cell(row: pd.Series) -> str:
+    """The turn a card's playability reaches a level: ``3``, ``3–4``, ``9 or later`` or ``–``.
+
+    Two turns, or "or later", when the 95% intervals cannot tell the first turn apart; a dash when the level is
+    not reached by the last turn.
+    """
+    earliest, latest = row["earliest"], row["latest"]
+    if pd.isna(earliest):
+        return "–"
+    if pd.isna(latest):  # the interval's top reaches the level by the last turn, its bottom does not
+        return tr("{turn} or later", turn=number(int(earliest)))
+    if earliest == latest:
+        return number(int(earliest))
+    return f"{number(int(earliest))}–{number(int(latest))}"
 
 
 def _joined(spans: Iterable[Span]) -> tuple[Span, ...]:
@@ -405,7 +491,7 @@ def _ratio_section(report: Report) -> list[Block]:
     last = sweep[sweep["turn"] == last_turn]
     recommended = None if pd.isna(summary["recommended"]) else int(summary["recommended"])
     blocks: list[Block] = [Heading(2, tr("How many {group} cards?", group=group)),
-                           *(_text(line) for line in ratio_decision(result))]
+                           *(_text(line) for line in ratio_decision(result)), _counts_shown(report, at_target)]
     counts = []
     for k, now in zip(at_target["resource_count"], at_target["is_current"]):
         text = number(k)
@@ -414,10 +500,11 @@ def _ratio_section(report: Report) -> list[Block]:
         if k == recommended:
             text = tr("{count} ◀ recommended", count=text)
         counts.append(text)
-    columns = {
-        tr("count"): counts,
-        tr("legal"): [tr("yes") if legal else tr("no: {reason}", reason=why.split(";")[0])
-                      for legal, why in zip(at_target["legal"], at_target["violations"])],
+    columns = {tr("count"): counts}
+    if not at_target["legal"].all():  # a column of "yes" alone says nothing
+        columns[tr("legal")] = [tr("yes") if legal else tr("no: {reason}", reason=why.split(";")[0])
+                                for legal, why in zip(at_target["legal"], at_target["violations"])]
+    columns |= {
         tr("≥1 in opening hand"): [_probability(p) for p in at_target["p_resource_in_hand"]],
         tr("≥{flood} in opening hand (flood)", flood=number(flood)): [_probability(p)
                                                                       for p in at_target["p_flood_in_hand"]],
@@ -438,6 +525,24 @@ def _ratio_section(report: Report) -> list[Block]:
     return blocks + [Figure("ratio.png", tr("Chart: the probability against the number of {group} cards, with the "
                                             "target.", group=group),
                             tr("Probability against the number of {group} cards.", group=group))]
+
+
+def _counts_shown(report: Report, at_target: pd.DataFrame) -> Paragraph:
+    """Which resource counts the sweep shows, and the commands that give the same numbers or the other counts."""
+    counts = [int(k) for k in at_target["resource_count"]]
+    command = Code(f"deckstat ratio --range {format_ranges(counts)} --target {REPORT_TARGET:g}")
+    if report.illegal_counts:
+        return _text(tr("Every count from {low} to {high}, legal or not; {command} gives the same numbers."),
+                     low=number(min(counts)), high=number(max(counts)), command=command)
+    own = at_target[at_target["is_current"].astype(bool)]
+    if not own.empty and not bool(own["legal"].iloc[0]):
+        template = tr("Counts that make a legal deck under the game's construction rules, and your deck's own, "
+                      "which does not; {illegal} adds the illegal counts around yours, {command} gives the same "
+                      "numbers.")
+    else:
+        template = tr("Only counts that make a legal deck under the game's construction rules; {illegal} adds the "
+                      "illegal counts around yours, {command} gives the same numbers.")
+    return _text(template, illegal=Code("deckstat report --illegal-counts"), command=command)
 
 
 def _deckout_section(report: Report) -> list[Block]:
@@ -462,33 +567,28 @@ def _deckout_section(report: Report) -> list[Block]:
 
 # --------------------------------------------------------------------------- Markdown
 
-def _markdown_text(text: str) -> str:
-    """Text written so that Markdown shows it as it is (a card name with ``*`` or a backtick, say)."""
-    return re.sub(r"([\\`*]|<(?=[A-Za-z/!?]))", r"\\\1", text)
-
-
 def _markdown_spans(spans: Sequence[Span]) -> str:
+    """A block's spans as Markdown: code spans fenced, text escaped (the first also where a block starts)."""
     out = []
-    for span in spans:
-        if isinstance(span, Code):
-            fence = "``" if "`" in span.text else "`"
-            pad = " " if fence == "``" else ""
-            out.append(f"{fence}{pad}{span.text}{pad}{fence}")
-        else:
-            out.append(_markdown_text(span))
+    for i, span in enumerate(spans):
+        out.append(markdown_code(span.text) if isinstance(span, Code) else markdown_text(span, line_start=i == 0))
     return "".join(out)
 
 
 def _markdown_cell(text: str) -> str:
-    return _markdown_text(text).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text).strip(" ")
 
 
 def to_markdown(document: Document) -> str:
-    """The document as Markdown; each figure is an image of its PNG file, named as saved beside the page."""
+    """The document as Markdown; each figure is an image of its PNG file, named as saved beside the page.
+
+    Every text is escaped (:mod:`deckstat.present.markup`): a card name or an event shows as it is written,
+    never as a link, emphasis, code or HTML.
+    """
     lines: list[str] = []
     for block in document.blocks:
         if isinstance(block, Heading):
-            lines.append(f"{'#' * block.level} {_markdown_text(block.text)}")
+            lines.append(f"{'#' * block.level} {markdown_text(block.text)}")
         elif isinstance(block, Paragraph):
             lines.append(_markdown_spans(block.spans))
         elif isinstance(block, Items):
@@ -498,8 +598,7 @@ def to_markdown(document: Document) -> str:
             lines.append("|" + "|".join("---" for _ in block.header) + "|")
             lines.extend("| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in block.rows)
         elif isinstance(block, Figure):
-            alt = _markdown_text(block.alt).replace("[", "\\[").replace("]", "\\]")
-            lines += [f"![{alt}]({block.name})", "", f"*{_markdown_text(block.caption)}*"]
+            lines += [f"![{markdown_text(block.alt)}]({block.name})", "", f"*{markdown_text(block.caption).strip()}*"]
         lines.append("")
     return "\n".join(lines)
 
@@ -514,32 +613,42 @@ h1 { font-size: 1.6rem; margin-bottom: .5rem; }
 h2 { font-size: 1.25rem; margin-top: 2.2rem; padding-bottom: .2rem; border-bottom: 1px solid #d0d7de; }
 code { font-family: ui-monospace, "Cascadia Mono", Consolas, Menlo, monospace; font-size: .9em;
        background: #f3f4f6; padding: .05em .3em; border-radius: 4px; }
-.table { overflow-x: auto; margin: 1rem 0; }
-table { border-collapse: collapse; font-size: .93rem; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #c8ced6; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+.table { margin: 1rem 0; }
+table { border-collapse: collapse; font-size: .93rem; font-variant-numeric: tabular-nums; max-width: 100%; }
+th, td { border: 1px solid #c8ced6; padding: .3rem .6rem; text-align: left; vertical-align: top;
+         overflow-wrap: break-word; }
 th { background: #f3f4f6; }
-td { min-width: 7rem; }
 .num { text-align: right; }
-td.num { min-width: 0; white-space: nowrap; }
+td.num { white-space: nowrap; }
+@media (max-width: 40rem) {
+  /* A phone: each row stacked as "header: value" lines, so that no column is out of sight. */
+  table, tbody, tr, td { display: block; width: 100%; box-sizing: border-box; }
+  thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  tr { border: 1px solid #c8ced6; border-radius: 4px; margin: 0 0 .6rem; }
+  td { border: none; border-top: 1px solid #eaeef2; display: flex; justify-content: space-between; gap: 1rem;
+       text-align: right; white-space: normal; }
+  td:first-child { border-top: none; font-weight: 600; background: #f3f4f6; }
+  td::before { content: attr(data-label); font-weight: 600; text-align: left; color: #57606a; }
+}
 figure { margin: 1.2rem 0; }
 figure img { display: block; max-width: 100%; height: auto; }
 figcaption { font-size: .9rem; color: #57606a; margin-top: .3rem; }
 """.strip()
 
 
-def _escape(text: str) -> str:
-    """Text as HTML text (not an attribute: quotes stay as they are, easier to read in the page's source)."""
-    return html.escape(text, quote=False)
-
-
 def _html_spans(spans: Sequence[Span]) -> str:
-    return "".join(f"<code>{_escape(s.text)}</code>" if isinstance(s, Code) else _escape(s) for s in spans)
+    return "".join(f"<code>{html_text(s.text)}</code>" if isinstance(s, Code) else html_text(s) for s in spans)
 
 
-def _html_row(cells: Sequence[str], numeric: Sequence[bool], tag: str) -> str:
-    cells = (f'<{tag} class="num">{_escape(c)}</{tag}>' if num else f"<{tag}>{_escape(c)}</{tag}>"
-             for c, num in zip(cells, numeric))
-    return "<tr>" + "".join(cells) + "</tr>"
+def _html_row(cells: Sequence[str], numeric: Sequence[bool], tag: str, labels: Sequence[str] = ()) -> str:
+    """A table row; body cells carry their column's header (``data-label``), which a phone shows beside them."""
+    out = []
+    for i, (cell, num) in enumerate(zip(cells, numeric)):
+        attributes = ' class="num"' if num else ""
+        if labels:
+            attributes += f' data-label="{html_attribute(labels[i])}"'
+        out.append(f"<{tag}{attributes}>{html_text(cell)}</{tag}>")
+    return "<tr>" + "".join(out) + "</tr>"
 
 
 def to_html(document: Document, images: dict[str, bytes]) -> str:
@@ -559,23 +668,23 @@ def to_html(document: Document, images: dict[str, bytes]) -> str:
     body = []
     for block in document.blocks:
         if isinstance(block, Heading):
-            body.append(f"<h{block.level}>{_escape(block.text)}</h{block.level}>")
+            body.append(f"<h{block.level}>{html_text(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
             body.append(f"<p>{_html_spans(block.spans)}</p>")
         elif isinstance(block, Items):
             body.append("<ul>\n" + "\n".join(f"<li>{_html_spans(item)}</li>" for item in block.items) + "\n</ul>")
         elif isinstance(block, Table):
             numeric = block.numeric
-            rows = "\n".join(_html_row(row, numeric, "td") for row in block.rows)
+            rows = "\n".join(_html_row(row, numeric, "td", block.header) for row in block.rows)
             body.append(f'<div class="table"><table>\n<thead>{_html_row(block.header, numeric, "th")}</thead>\n'
                         f"<tbody>\n{rows}\n</tbody>\n</table></div>")
         elif isinstance(block, Figure):
             data = base64.b64encode(images[block.name]).decode("ascii")
-            body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(block.alt, quote=True)}">'
-                        f"<figcaption>{_escape(block.caption)}</figcaption></figure>")
+            body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html_attribute(block.alt)}">'
+                        f"<figcaption>{html_text(block.caption)}</figcaption></figure>")
     return (f'<!DOCTYPE html>\n<html lang="{document.lang}">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{_escape(document.title)}</title>\n<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<main>\n"
+            f"<title>{html_text(document.title)}</title>\n<style>\n{_STYLE}\n</style>\n</head>\n<body>\n<main>\n"
             + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
 
 

@@ -405,6 +405,53 @@ def with_resource_count(deck: Deck, game: str | Profile, count: int, *, group: s
     return _plan(deck, profile, group, _fillers(filler)).deck_at(count)[0]
 
 
+def legal_counts(deck: Deck, game: str | Profile, *, group: str | None = None, n: int = 2 * DEFAULT_SPAN + 1,
+                 reach: int = 4 * DEFAULT_SPAN) -> tuple[int, list[int]]:
+    """The deck's own resource count, and the ``n`` counts nearest to it at which the rebuilt deck is legal.
+
+    Each count within ``reach`` of the deck's own is rebuilt as :func:`ratio` rebuilds it and checked
+    against the profile's construction rules; the nearest legal ones are kept (the smaller first on a tie).
+
+    Parameters
+    ----------
+    deck : Deck
+    game : str or Profile
+    group : str, optional
+        Resource group (default: the profile's ``resource_group``).
+    n : int
+        Legal counts wanted.
+    reach : int
+        How far from the deck's own count to look.
+
+    Returns
+    -------
+    tuple of (int, list of int)
+        The deck's own count, and the legal counts in increasing order (empty when none is legal).
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.load_deck(DATA / "wankul" / "sample_deck.csv")
+    >>> legal_counts(deck, "wankul")  # Wankul asks at least one Terrain per 5 cards: 10 in 50
+    (10, [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+    """
+    profile = get_profile(game)
+    check_deck(deck)
+    group = _group(profile, group)
+    plan = _plan(deck, profile, group, [])
+    # As ratio's own default sweep: no count that leaves the deck without the group's cards when events need them.
+    low = max(plan.lowest, 0 if _survives_zero(parse_group(group, what="group"), profile) else 1)
+    nearest = sorted(range(max(low, plan.current - reach), min(plan.highest, plan.current + reach) + 1),
+                     key=lambda k: (abs(k - plan.current), k))
+    legal: list[int] = []
+    for k in nearest:
+        if len(legal) == n:
+            break
+        if validate(plan.deck_at(k)[0], profile).legal:
+            legal.append(k)
+    return plan.current, sorted(legal)
+
+
 def _fillers(filler: str | Sequence[str] | None) -> list[str]:
     if filler is None:
         return []

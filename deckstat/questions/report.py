@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -15,14 +16,14 @@ from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.engines import runner
 from deckstat.engines.progress import track
-from deckstat.errors import DeckstatError
+from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.questions.curve import curve, last_play_turn
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
-from deckstat.questions.ratio import ratio
+from deckstat.questions.ratio import legal_counts, ratio
 from deckstat.questions.validate import validate
 from deckstat.results import CurveResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
 from deckstat.schema import canonical_column
@@ -74,6 +75,9 @@ class Playability:
         Copies of each card followed, in the order followed.
     names : int
         Distinct card names in the drawn deck.
+    reach : pandas.DataFrame
+        The first turn each card's P(playable on or before turn t) reaches each of :data:`REACH_LEVELS`
+        (see :func:`reach_turns`); empty without a curve.
     mulligan : bool
         Whether the curves take the profile's mulligan (only the bottom mulligan is modelled; under another one
         every first hand is kept).
@@ -86,10 +90,58 @@ class Playability:
     names: int
     mulligan: bool
     error: str | None = None
+    reach: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
-#: Card names the playability section follows at most, the most-copied first.
-PLAYABILITY_CARDS = 12
+#: Card names the playability section follows at most, the most-copied first: every card of most decks (a
+#: 40-card Duel Masters deck holds 10 to 20 names), few enough for one panel each in a readable figure.
+PLAYABILITY_CARDS = 20
+#: The probabilities whose first turn the playability section gives for each card: even odds, nine times in ten.
+REACH_LEVELS = (0.5, 0.9)
+#: Slack for probabilities computed exactly: an exact 0.5 written as 0.49999999999999994 still reaches 0.5.
+_EXACT_SLACK = 1e-12
+
+
+def reach_turns(table: pd.DataFrame, levels: tuple[float, ...] = REACH_LEVELS) -> pd.DataFrame:
+    """The first turn each target's P(playable on or before turn t) reaches each level.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`deckstat.curve` table of one seat (``target``, ``turn``, ``p``, ``ci_low``, ``ci_high``).
+    levels : tuple of float
+        Probabilities in (0, 1].
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per target and level: ``turn`` (the first turn whose ``p`` reaches the level), ``earliest``
+        and ``latest`` (the first turns whose 95% interval's top, and bottom, reach it: the turn the data
+        cannot tell apart from its neighbours when simulated; both equal ``turn`` when exact), ``last_turn``
+        (the last turn asked). A turn is NaN when the level is not reached by the last turn.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"target": "Dragon", "turn": [1, 2, 3], "p": [0.3, 0.6, 0.89],
+    ...                       "ci_low": [0.28, 0.58, 0.87], "ci_high": [0.32, 0.62, 0.91]})
+    >>> reach_turns(table)[["level", "turn", "earliest", "latest"]].values.tolist()
+    [[0.5, 2.0, 2.0, 2.0], [0.9, nan, 3.0, nan]]
+    """
+    rows = []
+    for target, part in table.groupby("target", sort=False):
+        part = part.sort_values("turn")
+        turns = part["turn"].to_numpy(dtype=float)
+
+        def first(values, level, turns=turns) -> float:
+            reached = turns[values.to_numpy(dtype=float) >= level - _EXACT_SLACK]
+            return float(reached[0]) if reached.size else math.nan
+
+        for level in levels:
+            rows.append({"target": target, "level": level, "turn": first(part["p"], level),
+                         "earliest": first(part["ci_high"], level), "latest": first(part["ci_low"], level),
+                         "last_turn": float(turns[-1])})
+    return pd.DataFrame(rows, columns=["target", "level", "turn", "earliest", "latest", "last_turn"])
 
 #: The report's ratio target: a resource card in the kept opening hand 95% of the time.
 REPORT_TARGET = 0.95
@@ -129,6 +181,9 @@ class Report:
     provenance : dict
         The seed (``seed``, ``seed_entropy``, ``seed_spawn_key``), the trials
         and the deckstat version.
+    illegal_counts : bool
+        Whether the resource-count sweep shows counts that make an illegal
+        deck (see :func:`report`).
     """
 
     deck: Deck
@@ -145,6 +200,7 @@ class Report:
     seed: int | None
     provenance: dict
     playability: Playability | None = None
+    illegal_counts: bool = False
 
     def parts(self) -> dict[str, object]:
         """The results the report shows, by attribute name (parts the deck has no use for left out)."""
@@ -227,12 +283,13 @@ def _playability(deck: Deck, profile: Profile, *, last_turn: int, n_trials: int,
     except DeckstatError as exc:
         # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.
         return Playability(curve=None, copies=shown, names=names, mulligan=mulligan, error=str(exc))
-    return Playability(curve=result, copies=shown, names=names, mulligan=mulligan)
+    return Playability(curve=result, copies=shown, names=names, mulligan=mulligan, reach=reach_turns(result.table))
 
 
 @runner.pooled
 def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
-           policy: str = DEFAULT_POLICY, allow_absent: bool = False, n_workers: int = 1) -> Report:
+           policy: str = DEFAULT_POLICY, allow_absent: bool = False, illegal_counts: bool = False,
+           n_workers: int = 1) -> Report:
     """Ask every question the deck report shows.
 
     Parameters
@@ -256,6 +313,13 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     allow_absent : bool
         Accept a default keep rule that names cards the deck lacks (see
         :func:`deckstat.odds`); the report's own events come from the deck.
+    illegal_counts : bool
+        The resource-count sweep's counts. False (default): the counts
+        nearest the deck's own that make a legal deck under the profile's
+        construction rules (:func:`deckstat.questions.ratio.legal_counts`),
+        and the deck's own count whatever its legality. True: the deck's
+        own count ± 5, as :func:`deckstat.ratio` sweeps by default, each
+        marked legal or not.
     n_workers : int
         Processes for the simulated parts, started once for the whole
         report; does not change the results.
@@ -266,6 +330,10 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
 
     Notes
     -----
+    The sweep's numbers are those of ``deckstat ratio --range COUNTS
+    --target 0.95`` with the same seed: each count has its own random
+    stream, so the other counts swept do not change them.
+
     The playability part is :func:`deckstat.curve` for the first player over
     the :data:`PLAYABILITY_CARDS` most-copied card names, turns 1 to
     ``turns``, under the profile's play model and default policy, with the
@@ -276,6 +344,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     check_deck(deck)
     trials = REPORT_TRIALS if n_trials is None else check_whole(n_trials, "n_trials", minimum=1)
     n_workers = check_whole(n_workers, "n_workers", minimum=1)
+    if not isinstance(illegal_counts, bool):
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("illegal_counts"),
+                               value=illegal_counts))
     # One root seed for every part: each gives the numbers its own question gives with that seed.
     rng = runner.make_streams(rng)
     turns = check_whole(turns, "turns")
@@ -300,10 +371,14 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
         parts.advance()
         sweep = None
         if has_sweep:
-            # The sweep `deckstat ratio --target 0.95` runs: the default counts and target turn (the kept opening
-            # hand). Trials as given, or ratio's own: its numbers are those of `ratio --target 0.95 --seed S
-            # [--trials N]`.
-            sweep = ratio(deck, profile, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
+            # The sweep `deckstat ratio --target 0.95` runs at the default target turn (the kept opening hand),
+            # over the legal counts unless illegal ones are asked for. Trials as given, or ratio's own: its numbers
+            # are those of `ratio --range COUNTS --target 0.95 --seed S [--trials N]`.
+            counts = None
+            if not illegal_counts:
+                current, legal = legal_counts(deck, profile)
+                counts = sorted({current, *legal})
+            sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
                           n_trials=n_trials, rng=rng, **common)
             parts.advance()
         race = deckout(deck, profile, policy=policy, mulligan=race_mulligan, n_trials=trials, rng=rng, **common)
@@ -314,4 +389,4 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
                   mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=trials,
-                  seed=rng.seed, provenance=provenance, playability=playability)
+                  seed=rng.seed, provenance=provenance, playability=playability, illegal_counts=illegal_counts)
