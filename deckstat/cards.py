@@ -49,7 +49,7 @@ from deckstat.schema import (
     printing_text,
 )
 from deckstat.terms import MOST_CARD_COLUMNS, MOST_CARD_FILE_BYTES, MOST_CARD_ROWS
-from deckstat.text import clean_name, closest, fold, suggest
+from deckstat.text import clean_name, closest, fold, is_file, suggest
 
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
@@ -1035,6 +1035,8 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None, deck_n
     if deck_name is not None and (not isinstance(deck_name, str) or not deck_name.strip()):
         raise DeckstatError(tr("{option} must be the name of a deck of the file, got {value!r}",
                                option=param("deck_name"), value=deck_name))
+    if pool is not None and not isinstance(pool, Deck) and not is_file(pool):
+        read_card_csv(pool)  # a pool that is no file is refused as such, even where no decklist needs it
     if pool is not None and not is_card_file(path):
         deck = read_decklist(path, pool)
     elif pool is None and Path(path).suffix.lower() in DECKLIST_SUFFIXES:

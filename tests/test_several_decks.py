@@ -197,8 +197,10 @@ def test_compare_decklists_and_card_files_with_one_pool(tmp_path):
     apart = deckstat.compare([load_deck(decklist, pool=pool), load_deck(v2), load_deck(csv_deck)], "wankul",
                              "Terrain>=1", turns=range(3))
     assert [r["p"] for r in mixed["odds"]] == apart.odds["p"].tolist()
-    # A card file given with a pool is read as it is, in Python too.
+    # A card file given with a pool is read as it is, in Python too; a pool that is no file is still refused.
     assert load_deck(csv_deck, pool=pool).cards.equals(load_deck(csv_deck).cards)
+    assert_user_error(run("odds", csv_deck, "-g", "wankul", "-e", "Terrain", "--pool", tmp_path / "absent.csv"),
+                      "absent.csv", "not found")
 
 
 def test_a_card_file_with_another_suffix_is_told_by_its_first_line(tmp_path):
