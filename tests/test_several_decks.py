@@ -167,8 +167,10 @@ def test_a_batch_spec_names_the_deck_of_a_file(both, tmp_path):
     results = {task.decks[0].label: run_task(task, task.seed(loaded.seed))["p"].iloc[0] for task in loaded.tasks}
     assert results["fire"] == pytest.approx(1 - math.comb(32, 5) / math.comb(40, 5), rel=1e-12)
     assert results["water"] == pytest.approx(1 - math.comb(24, 5) / math.comb(40, 5), rel=1e-12)
+    # A name the file does not hold is refused before any task runs, naming the deck of the spec.
     spec.write_text(spec.read_text(encoding="utf-8").replace("Eau de Kokujo", "Kokujo"), encoding="utf-8")
-    line = assert_user_error(run("batch", spec, "--dry-run"), "decks.water", "did you mean 'Eau de Kokujo'?")
+    line = assert_user_error(run("batch", spec, "--dry-run"), "decks.water", "deck_name 'Kokujo'",
+                             "did you mean 'Eau de Kokujo'?")
     assert "spec.toml" in line
 
 

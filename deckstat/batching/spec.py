@@ -837,7 +837,8 @@ class _Parser:
     def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
         params = {name: value for name, value in task.params if name not in UNCHECKED_PARAMETERS}
         checked = json.dumps([task.question, [str(d.path) for d in task.decks],
-                              [str(d.pool) for d in task.decks], task.game, params], sort_keys=True, default=str)
+                              [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks], task.game, params],
+                             sort_keys=True, default=str)
         if checked in self._checked:
             return
         deck_of = {s.label: d for d in decks.values() for s in d.sources}
