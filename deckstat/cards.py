@@ -27,24 +27,30 @@ from pathlib import Path
 import pandas as pd
 
 from deckstat._input import read_input_bytes
-from deckstat.deck import MAX_COPIES, Deck
+from deckstat.deck import MAX_COPIES, Deck, deck_name_columns, is_missing, names_decks
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import N_, NBSP, get_language, number, tr, trn
 from deckstat.schema import (
     AMBIGUOUS_HEADERS,
+    COLUMN_ALIASES,
+    COUNT_OR_NUMBER_HEADERS,
+    FALSE_WORDS,
     PRINTING_COLUMNS,
     TEXT_COLUMNS,
+    TRUE_WORDS,
     WHOLE_NUMBER_COLUMNS,
     canonical_column,
     canonical_columns,
     count_column_lookalike,
+    header_key,
+    may_be_count_header,
+    name_readings,
+    printing_matches,
     printing_text,
 )
 from deckstat.terms import MOST_CARD_COLUMNS, MOST_CARD_FILE_BYTES, MOST_CARD_ROWS
-from deckstat.text import clean_name, fold, fold_key, suggest
+from deckstat.text import clean_name, closest, fold, is_file, suggest
 
-_TRUE_WORDS = {"oui", "yes", "true", "vrai", "x", "o", "y"}
-_FALSE_WORDS = {"non", "no", "false", "faux", "n", ""}
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 _LIST_SEPARATOR = ";"
 _DELIMITERS = (",", ";", "\t")
@@ -134,9 +140,48 @@ def _decode(raw: bytes, source: str, notes: list[str]) -> str:
         text = raw.decode("cp1252")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    notes.append(tr("{source}: read as Windows text (cp1252), not UTF-8; if accents look wrong, save the file as "
-                    "UTF-8 (Excel: \"CSV UTF-8\")", source=source))
+    # Said only when a character looks like another encoding's (Mac, DOS, Cyrillic, latin-9): a French Excel file
+    # read as cp1252 is read right, and a note on each of its runs would be noise.
+    odd = looks_misread(text)
+    if odd is not None:
+        line, char = odd
+        notes.append(tr("{source}: read as Windows text (cp1252), not UTF-8, and line {line} holds {char!r}, which "
+                        "card names rarely hold: the file may be in another encoding; if its accents look wrong, "
+                        "save it as UTF-8 (Excel: \"CSV UTF-8\")", source=source, line=line, char=char))
     return text
+
+
+#: Characters a file read as cp1252 holds when it was written in another encoding: the C1 controls (bytes cp1252
+#: leaves undefined), and the symbols that Mac Roman, DOS (cp850) and latin-9 accents and ``œ`` turn into.
+_MISREAD = frozenset("\u201a\u0192\u201e\u2020\u2021\u02c6\u2030\u0160\u2039\u017d\u02dc\u0161\u203a\u017e"
+                     "¤¦¨¯´¸¬¹²³¼½¾¶×÷ÐðÞþ") | frozenset(map(chr, range(0x80, 0xA0)))
+_MISREAD_RUN = re.compile(r"[^\W\d_a-zA-Z]{3}")
+
+
+def looks_misread(text: str) -> tuple[int, str] | None:
+    r"""The first line and character of ``text`` (read as cp1252) that look like another encoding's, or ``None``.
+
+    French, Spanish or German text read as cp1252 holds letters such as ``é``, ``œ``, ``ß`` and a few symbols
+    (``’``, ``…``, ``€``). A Mac Roman ``é`` reads as ``Ž``, a DOS ``é`` as ``‚``, a latin-9 ``œ`` as ``½``, and
+    Cyrillic as runs of accented letters (``Äðàêîí``): any of these is named.
+
+    Examples
+    --------
+    >>> looks_misread("Nom;Coût\nCœur de Pâte;2\n"), looks_misread("Nom\nCaf\u017d\n")
+    (None, (2, 'Ž'))
+    >>> looks_misread("Nom\n" + "Маг".encode("cp1251").decode("cp1252") + "\n")
+    (2, 'Ìàã')
+    """
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if line.isascii():
+            continue
+        odd = next((ch for ch in line if ch in _MISREAD), None)
+        if odd is not None:
+            return line_no, odd
+        run = _MISREAD_RUN.search(line)
+        if run:
+            return line_no, run.group(0)
+    return None
 
 
 def _bomless_utf16(raw: bytes) -> str | None:
@@ -225,8 +270,8 @@ def _convert_column(values: list[str], decimal_comma: bool) -> list[object]:
         return out
     folded = {fold(v) for v in present}
     # Only "non" is still a flag column (a deck without shiny cards); only "x"/"n" may be text.
-    if folded <= (_TRUE_WORDS | _FALSE_WORDS) and not folded <= {"x", "n"}:
-        return [None if not v.strip() else int(fold(v) in _TRUE_WORDS) for v in values]
+    if folded <= (TRUE_WORDS | FALSE_WORDS) and not folded <= {"x", "n"}:
+        return [None if not v.strip() else int(fold(v) in TRUE_WORDS) for v in values]
     return [v.strip() or None for v in values]
 
 
@@ -291,12 +336,18 @@ def read_card_csv(path: str | Path) -> Deck:
     if "name" not in canonical or sum(bool(h) for h in header) == 1:
         _refuse_title_line(text, header, header_line, source)
     if "name" not in canonical:
+        if sum(bool(h) for h in header) < 2 or not any(c in COLUMN_ALIASES for c in canonical):
+            # No column deckstat knows: not a card file (a key, a configuration file given by mistake), whose
+            # first line is never quoted.
+            raise DeckstatError(tr("is not a card file: its first line names no column of a card file; expected a "
+                                   "CSV file whose first line names the columns, such as 'name;count;type'"),
+                                source=source, line=header_line)
         raise DeckstatError(
             tr("no card-name column; the header is {header}, expected one of 'name', 'nom', 'carte'",
                header=", ".join(repr(h) for h in header)), source=source, line=header_line)
     for h in header:
-        if fold_key(h) in AMBIGUOUS_HEADERS:
-            raise DeckstatError(tr(AMBIGUOUS_HEADERS[fold_key(h)], column=h), source=source, line=header_line,
+        if header_key(h) in AMBIGUOUS_HEADERS:
+            raise DeckstatError(tr(AMBIGUOUS_HEADERS[header_key(h)], column=h), source=source, line=header_line,
                                 column=h)
     for i, col in enumerate(canonical):
         if header[i] and canonical.index(col) != i:
@@ -371,6 +422,7 @@ def read_card_csv(path: str | Path) -> Deck:
             columns[col] = _convert_column([r[i] for r in rows], decimal_comma)
     if count_idx is None:
         _refuse_count_lookalike(header, rows, row_lines, decimal_comma, source, header_line)
+        _refuse_unread_count(header, rows, name_idx, source, header_line)
         columns["count"] = [1] * len(rows)
     table = pd.DataFrame(columns)
     raw = {col: [r[i].strip() for r in rows] for i, col in enumerate(canonical)}
@@ -396,6 +448,70 @@ def _refuse_count_lookalike(header: list[str], rows: list[list[str]], row_lines:
                 tr("this column looks like the count of copies but is not read as one, so each line would "
                    "count as one card; name it 'quantité' or 'count' (or remove it for one copy per line)"),
                 source=source, line=header_line, column=column)
+
+
+#: The most copies of one card a column may hold and still be taken for an unrecognised count (60-card decks
+#: hold up to about 30 basic lands).
+_MOST_LIKELY_COPIES = 99
+#: The largest deck a column of an unrecognised header may add up to and still be taken for the count: beyond any
+#: deck of the shipped games (Licum's two decks together hold 60), below the smallest real pool met (180 cards).
+MOST_LIKELY_DECK = 150
+
+
+def count_shape(cells: list[str]) -> tuple[int, int, int] | None:
+    """``(low, high, cards)`` when a column's cells hold what a count column holds, else ``None``.
+
+    What a count holds: whole numbers from 1 to :data:`_MOST_LIKELY_COPIES` (``3x`` too) in at least half the
+    rows, one at least above 1, adding up (an empty cell as 1) to at most :data:`MOST_LIKELY_DECK` cards, and, in
+    five rows or more, some value repeated (identifiers and collector numbers differ from row to row).
+
+    Examples
+    --------
+    >>> count_shape(["3", "2", "1", "3", "3x"]), count_shape(["1", "1"]), count_shape(["1", "2", "3", "4", "5"])
+    ((1, 3, 12), None, None)
+    """
+    present = [cell.strip() for cell in cells if cell.strip()]
+    if not present or 2 * len(present) < len(cells):
+        return None
+    values = []
+    for cell in present:
+        value = _parse_number(cell.rstrip("xX×"), decimal_comma=True)
+        if value is None or not float(value).is_integer() or not 1 <= value <= _MOST_LIKELY_COPIES:
+            return None
+        values.append(int(value))
+    cards = sum(values) + len(cells) - len(present)
+    if max(values) < 2 or cards > MOST_LIKELY_DECK or (len(cells) >= 5 and len(set(values)) == len(values)):
+        return None
+    return min(values), max(values), cards
+
+
+def _refuse_unread_count(header: list[str], rows: list[list[str]], name_idx: int, source: str,
+                         header_line: int) -> None:
+    """Refuse a file without a count column that has a column of what a count holds under another header.
+
+    Read as it is, each row would be one copy: a 50-card deck counted by a ``Stück`` column would load as a
+    19-card one, a confident wrong answer. ``#`` (read as the collector number) is refused the same way when its
+    column holds counts. A column of numbers under a header that says what it holds (``Niveau``, ``source_id``,
+    a known attribute) is never refused.
+    """
+    for i, column in enumerate(header):
+        if i == name_idx or not may_be_count_header(column):
+            continue
+        shape = count_shape([r[i] for r in rows])
+        if shape is None:
+            continue
+        low, high, cards = shape
+        facts = {"low": low, "high": high, "cards": number(cards), "rows": number(len(rows))}
+        if header_key(column) in COUNT_OR_NUMBER_HEADERS:
+            raise DeckstatError(tr("this column holds whole numbers from {low} to {high}, as a count of copies does "
+                                   "({cards} cards in all), but its header also means the collector number; rename "
+                                   "it 'quantité' (copies) or 'numéro' (collector number)", **facts),
+                                source=source, line=header_line, column=column)
+        raise DeckstatError(tr("this column holds whole numbers from {low} to {high}, as a count of copies does, but "
+                               "its header is not one deckstat reads as the count: the file would load as {rows} "
+                               "cards, one per row, not {cards}; if it is the count, name it 'quantité' or "
+                               "'count'; if not, add a 'count' column", **facts),
+                            source=source, line=header_line, column=column)
 
 
 def _clean_names(cells: list[str], row_lines: list[int], source: str, notes: list[str]) -> list[str]:
@@ -489,10 +605,11 @@ def _merge_duplicates(table: pd.DataFrame, row_lines: list[int], source: str,
     """Sum the counts of repeated cards; refuse repeats whose attributes differ.
 
     A card is its name, its printing (the :data:`~deckstat.schema.PRINTING_COLUMNS`
-    the table has) and its deck part: two rows that differ in a printing
-    column are two cards.
+    the table has) and its deck (part or name, :func:`~deckstat.deck.names_decks`): two rows that differ in
+    one of them are two cards.
     """
-    key_columns = ["name"] + (["deck"] if "deck" in table.columns else [])
+    # A card in two decks of one file (its deck part, or a deck_name column) is two rows, one per deck.
+    key_columns = ["name"] + [c for c in table.columns if names_decks(c)]
     printing = [c for c in PRINTING_COLUMNS if c in table.columns]
     first_row: dict[tuple, int] = {}
     keep: list[int] = []
@@ -550,99 +667,42 @@ def _decklist_parses(line: str) -> list[tuple[str | None, str]]:
     return parses
 
 
-_SELECT_NUMBER = re.compile(r"^(.*?)\s*#\s*([^#()]+?)$")
-_SELECT_WHOLE_NUMBER = re.compile(r"^(.*?)\s*#\s*(.+)$")
-_SHINY_WORDS = {"holo", "shiny", "brillante", "brillant", "foil"}
 #: Printings listed in full in an error message; more are summed up.
 _MAX_LISTED = 8
-
-
-def _name_readings(text: str) -> list[tuple[str, str | None, list[str]]]:
-    """Readings ``(name, number, printing values)`` of a card reference, the whole text first.
-
-    ``VENDEUR #35``, ``VENDEUR (35)``, ``POLICIER (holo)`` and
-    ``Brain #14 (DM22-RP2X)`` pick one printing of a name; a card whose name
-    itself ends in brackets (``Aqua Jet (BOOON Sky)``) is found by the first
-    reading.
-    """
-    readings: list[tuple[str, str | None, list[str]]] = [(text, None, [])]
-    base, values = text, []
-    bracket = _last_bracket(text)
-    if bracket and bracket[0]:
-        base, inside = bracket
-        values = [v.strip() for v in _top_level_split(inside) if v.strip()]
-        readings.append((base, None, values))
-        if len(values) > 1:  # one value with a comma in it
-            readings.append((base, None, [inside.strip()]))
-    number = _SELECT_NUMBER.match(base)
-    if number and number.group(1):
-        readings.append((number.group(1), number.group(2), values))
-    number = _SELECT_WHOLE_NUMBER.match(text)
-    if bracket and number and number.group(1):  # a collector number with brackets: "#91/110 (German)"
-        readings.append((number.group(1), number.group(2), []))
-    return readings
-
-
-def _last_bracket(text: str) -> tuple[str, str] | None:
-    """Split ``Name (a, b (c))`` into the text before its last bracket and what the bracket holds."""
-    if not text.endswith(")"):
-        return None
-    depth = 0
-    for i in range(len(text) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(text[i], 0)
-        if depth == 0:
-            return text[:i].rstrip(), text[i + 1:-1]
-    return None
-
-
-def _top_level_split(text: str) -> list[str]:
-    """Split at the commas that are outside brackets: ``Promo (Starter), holo`` gives two values."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + [text[start:]]
-
-
-def _number_matches(wanted: str, value: object) -> bool:
-    """``#16`` matches the collector number ``16``, ``016`` and ``16/55``."""
-    number = printing_text("number", value)[1:]
-    if not number:
-        return False
-    wanted, number = fold(wanted.lstrip("#")), fold(number)
-    candidates = {number, number.split("/")[0]}
-    return wanted in candidates or any(wanted.isdigit() and c.isdigit() and int(wanted) == int(c) for c in candidates)
-
-
-def _value_matches(wanted: str, record: dict, columns: list[str]) -> bool:
-    """Whether a bracketed value names this printing: its number, set, clan, rarity or ``holo``.
-
-    ``holo`` matches the ``shiny`` flag, or a rarity with the word in it when the pool has no such flag.
-    """
-    key = fold(wanted)
-    if key in _SHINY_WORDS:
-        if "shiny" in columns:
-            return printing_text("shiny", record.get("shiny")) != ""
-        # Without a flag column the rarity tells (Wankul's "Ultra rare holo 1").
-        return key in fold(printing_text("rarity", record.get("rarity"))).split()
-    if "number" in columns and _number_matches(key, record.get("number")):
-        return True
-    return any(fold(printing_text(c, record.get(c))) == key for c in columns if c not in ("number", "shiny"))
-
-
-def _printing_matches(number: str | None, values: list[str], record: dict, columns: list[str]) -> bool:
-    """Whether a printing has the number and every bracketed value a decklist line gives."""
-    if number is not None and not _number_matches(number, record.get("number")):
-        return False
-    return all(_value_matches(v, record, columns) for v in values)
 
 
 def _describe(record: dict, columns: list[str]) -> str:
     """A printing's values for an error message: ``#35, Origins, Laink, Commune``."""
     texts = [printing_text(c, record.get(c)) for c in columns]
     return ", ".join(t for t in texts if t) or tr("no number, set, clan or rarity")
+
+
+def card_hint(deck: Deck, text: str) -> str:
+    """What a message adds when ``text`` names no card of ``deck``: its printings of the name, or the closest labels.
+
+    Examples
+    --------
+    >>> deck = Deck.from_table([{"name": "CT", "number": "83", "count": 3},
+    ...                         {"name": "PORTAL", "number": "2", "count": 1}])
+    >>> card_hint(deck, "CT #84"), card_hint(deck, "Portall")
+    ("; the deck has 'CT' (#83)", "; did you mean 'PORTAL'?")
+    """
+    names = [fold(n) for n in deck.names]
+    columns = deck.printing_columns
+    for name, _, _ in name_readings(text.strip())[1:]:
+        rows = [i for i, n in enumerate(names) if n == fold(name)]
+        if rows:
+            records = deck.cards[columns].to_dict("records") if columns else [{}] * len(names)
+            shown = [f"{deck.labels[i]!r} ({_describe(records[i], columns)})" if columns else repr(deck.labels[i])
+                     for i in rows]
+            return tr("; the deck has {cards}", cards=_listed(shown))
+    labels = list(dict.fromkeys(deck.labels))
+    wanted = fold(text.strip())
+    partial = [label for label in labels if wanted and wanted in fold(label)]
+    if partial:
+        return tr("; cards whose name contains it: {cards}",
+                  cards=", ".join(partial[:5]) + (" …" if len(partial) > 5 else ""))
+    return suggest(text.strip(), labels)
 
 
 #: How :class:`CardIndex` names the cards it looks names up in, by its ``noun``.
@@ -690,15 +750,15 @@ class CardIndex:
 
         Raises
         ------
-        DeckstatError
+        LineError
             An unknown card, a count out of range, or a name that matches several printings.
         """
         pool_deck, records, columns, by_name, by_base = self.pool, self.records, self.columns, self.by_name, \
             self.by_base
         where = {"source": source, "line": line, "column": column}
-        readings = [(count, *reading) for count, rest in _decklist_parses(stripped) for reading in _name_readings(rest)]
+        readings = [(count, *reading) for count, rest in _decklist_parses(stripped) for reading in name_readings(rest)]
         # The first reading that names one printing wins, else the first that names several, else none.
-        matches = [(r, [i for i in by_name[fold(r[1])] if _printing_matches(r[2], r[3], records[i], columns)])
+        matches = [(r, [i for i in by_name[fold(r[1])] if printing_matches(r[2], r[3], records[i], columns)])
                    for r in readings if fold(r[1]) in by_name]
         best = (next((m for m in matches if len(m[1]) == 1), None) or next((m for m in matches if m[1]), None)
                 or (matches[0] if matches else (readings[0], [])))
@@ -711,50 +771,144 @@ class CardIndex:
             # Report the name without its printing selectors: "VENDEUR", not "VENDEUR #35".
             name = min((r[1] for r in readings if r[0] == count_text), key=len)
         count = int(count_text) if count_text else 1
+        # A line that starts with a count is written as a decklist line, whatever follows.
+        shaped = count_text is not None
         if count <= 0:
-            raise DeckstatError(tr("count {value!r} must be at least 1", value=count_text), **where)
+            message = tr("count {value!r} must be at least 1", value=count_text)
+            raise LineError(message, short=message, shaped=True, **where)
         if count > MAX_COPIES:
-            raise DeckstatError(tr("count {value!r} is too large (at most {maximum})", value=count_text,
-                                   maximum=MAX_COPIES), **where)
+            message = tr("count {value!r} is too large (at most {maximum})", value=count_text, maximum=MAX_COPIES)
+            raise LineError(message, short=message, shaped=True, **where)
         key = fold(name)
         if key not in by_name:
             full = next((by_base[fold(r[1])] for r in readings if fold(r[1]) in by_base), None)
             if full:
-                raise DeckstatError(tr("unknown card {name!r} in {where}: it is the base name of {names}; write "
-                                       "the full name, e.g. '{count} {example}'", name=name, where=self.where,
-                                       names=_listed([repr(n) for n in full]), count=count, example=full[0]),
-                                    **where)
-            hint = suggest(name, self.names)
-            raise DeckstatError(tr("unknown card {name!r}, not in {where}{hint}", name=name, where=self.where,
-                                   hint=hint), **where)
+                names = _listed([repr(n) for n in full])
+                raise LineError(tr("unknown card {name!r} in {where}: it is the base name of {names}; write the full "
+                                   "name, e.g. '{count} {example}'", name=name, where=self.where, names=names,
+                                   count=count, example=full[0]),
+                                short=tr("{name!r} is the base name of {names}", name=name, names=names),
+                                shaped=True, **where)
+            near = closest(name, self.names)
+            hint = tr("; did you mean {name!r}?", name=near) if near is not None else ""
+            raise LineError(tr("unknown card {name!r}, not in {where}{hint}", name=name, where=self.where,
+                               hint=hint),
+                            short=tr("unknown card {name!r}{hint}", name=name,
+                                     hint=tr(" (did you mean {name!r}?)", name=near) if near is not None else ""),
+                            shaped=shaped or near is not None, **where)
         candidates = by_name[key]
         if len(chosen) != 1:
             # French puts a no-break space before the semicolon between printings too.
             sep = "; " if get_language() != "fr" else NBSP + "; "
             listed = _listed([_describe(records[i], columns) for i in (chosen or candidates)], sep=sep)
+            labels = _listed([repr(pool_deck.labels[i]) for i in (chosen or candidates)])
             if not chosen:
                 picked = " ".join(([f"#{number}"] if number else []) + ([f"({', '.join(values)})"] if values else []))
-                raise DeckstatError(tr("no printing of {name!r} in {where} matches {picked!r}; it has {printings}",
-                                       name=name, where=self.where, picked=picked, printings=listed), **where)
+                raise LineError(tr("no printing of {name!r} in {where} matches {picked!r}; it has {printings}",
+                                   name=name, where=self.where, picked=picked, printings=listed),
+                                short=tr("no printing of {name!r} matches {picked!r} (its printings: {labels})",
+                                         name=name, picked=picked, labels=labels), shaped=True, **where)
             others = by_base.get(key, [])
             also = tr(" (and it is the base name of {names})", names=_listed([repr(n) for n in others])) \
                 if others else ""
-            raise DeckstatError(tr("{line!r} matches {matches} cards of {where}: {printings}{also}; pick one with "
-                                   "its number or printing values, e.g. '{count} {example}'", line=stripped,
-                                   matches=len(chosen), where=self.where, printings=listed, also=also, count=count,
-                                   example=pool_deck.labels[chosen[0]]), **where)
+            raise LineError(tr("{line!r} matches {matches} cards of {where}: {printings}{also}; pick one with "
+                               "its number or printing values, e.g. '{count} {example}'", line=stripped,
+                               matches=len(chosen), where=self.where, printings=listed, also=also, count=count,
+                               example=pool_deck.labels[chosen[0]]),
+                            short=tr("{name!r} matches {matches} cards; pick one: {labels}", name=name,
+                                     matches=len(chosen), labels=labels), shaped=True, **where)
         return chosen[0], count
 
+    def resolve_lines(self, lines: list[tuple[int | None, str]], *, source: str) -> list[tuple[int, int]]:
+        """The pool row and count of each ``(line number, text)`` of a file, or one error naming every bad line.
 
-def _refuse_card_csv(text: str, source: str) -> None:
-    """Refuse a card CSV given as a decklist: its header would be read as an unknown card named 'name,count,…'."""
+        A file none of whose lines names a card is shown only as far as its lines are written as decklist lines
+        (a count first, a close name, a name of the pool): a file that is no decklist at all (a configuration
+        file, a key given by mistake) is named, never quoted.
+
+        Raises
+        ------
+        DeckstatError
+            The error of the one bad line as :meth:`resolve` words it; for several, one message listing them.
+        """
+        resolved: list[tuple[int, int]] = []
+        failures: list[LineError] = []
+        for line_no, text in lines:
+            try:
+                resolved.append(self.resolve(text, source=source, line=line_no))
+            except LineError as exc:
+                failures.append(exc)
+        if not failures:
+            return resolved
+        shown = failures if resolved else [f for f in failures if f.shaped]
+        hidden = len(failures) - len(shown)
+        if not shown:
+            raise DeckstatError(trn("is not a text decklist: its line names no card of {where} and is not written as "
+                                    "a decklist line; expected lines such as '3 Card name'",
+                                    "is not a text decklist: none of its {n} lines names a card of {where} or is "
+                                    "written as a decklist line; expected lines such as '3 Card name'",
+                                    len(failures), where=self.where), source=source)
+        if len(shown) == 1 and not hidden:
+            raise shown[0]
+        listed = tr("; ").join(tr("line {line}: {problem}", line=f.line, problem=f.short)
+                               for f in shown[:_MAX_LISTED])
+        more = len(shown) - _MAX_LISTED
+        if more > 0:
+            listed += tr("; ") + trn("… and {n} more line", "… and {n} more lines", more)
+        if hidden:
+            listed += tr("; ") + trn("{n} line that is not a decklist line (not shown)",
+                                     "{n} lines that are not decklist lines (not shown)", hidden)
+        raise DeckstatError(trn("{n} line does not name one card of {where}: {lines}",
+                                "{n} lines do not name one card of {where}: {lines}", len(failures),
+                                where=self.where, lines=listed), source=source)
+
+
+class LineError(DeckstatError):
+    """A line of a decklist or known-cards file that names no card, or several.
+
+    ``short`` says what is wrong in a few words, for a message that lists several lines; ``shaped`` tells whether
+    the line is written as a decklist line (a count first, a name of the pool or close to one), so that it may
+    be quoted even when no line of its file names a card.
+    """
+
+    def __init__(self, message: str, *, short: str | None = None, shaped: bool = True, source: str | None = None,
+                 line: int | None = None, column: str | int | None = None):
+        self.short = message if short is None else short
+        self.shaped = shaped
+        super().__init__(message, source=source, line=line, column=column)
+
+
+def _card_csv_header(text: str) -> str | None:
+    """The first line of ``text`` when it is a card file's header (two columns or more, a name column), else None."""
     first = next((line.strip() for line in text.splitlines()
                   if line.strip() and not line.strip().startswith(("#", "//"))), "")
     for delimiter in _DELIMITERS:
         fields = [f.strip() for f in next(csv.reader([first], delimiter=delimiter), [])]
         if len(fields) >= 2 and "name" in (canonical_column(f) for f in fields):
-            raise DeckstatError(tr("is a card file (its first line is the header {header!r}), not a text decklist; "
-                                   "give it without {option}", header=first, option=param("pool")), source=source)
+            return first
+    return None
+
+
+def _refuse_card_csv(text: str, source: str) -> None:
+    """Refuse a card CSV given as a decklist: its header would be read as an unknown card named 'name,count,…'."""
+    header = _card_csv_header(text)
+    if header is not None:
+        raise DeckstatError(tr("is a card file (its first line is the header {header!r}), not a text decklist; "
+                               "give it without {option}", header=header, option=param("pool")), source=source)
+
+
+def read_lines(path: str | Path) -> list[tuple[int, str]]:
+    """The numbered lines of a text file that may name cards, read as card files are read.
+
+    The same limits, encodings and refusals as :func:`read_card_csv` (a binary file, an empty one); blank lines
+    and comments (``#``, ``//``) are left out, and the notes of the reading (an encoding guessed) published.
+    """
+    path = Path(path)
+    notes: list[str] = []
+    text = _read_text(path, notes)
+    _publish(notes)
+    return [(line_no, line.strip()) for line_no, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.strip().startswith(("#", "//"))]
 
 
 def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
@@ -793,7 +947,8 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
     text = _read_text(path, notes)
     _refuse_card_csv(text, source)
     _publish(notes)
-    entries: list[tuple[int, int, str | None]] = []
+    lines: list[tuple[int, str]] = []
+    sections: list[str | None] = []
     section: str | None = None
     for line_no, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -803,7 +958,9 @@ def read_decklist(path: str | Path, pool: Deck | str | Path) -> Deck:
         if section_match:
             section = (section_match.group(1) or section_match.group(2)).strip()
             continue
-        entries.append((*index.resolve(stripped, source=source, line=line_no), section))
+        lines.append((line_no, stripped))
+        sections.append(section)
+    entries = [(row, count, sec) for (row, count), sec in zip(index.resolve_lines(lines, source=source), sections)]
     records = index.records
     if not entries:
         raise DeckstatError(tr("lists no cards"), source=source)
@@ -830,7 +987,26 @@ def _listed(items: list[str], sep: str = ", ") -> str:
     return shown + (sep + tr("… and {more} more", more=len(items) - _MAX_LISTED) if len(items) > _MAX_LISTED else "")
 
 
-def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Deck:
+#: Suffixes of text decklists, which a pool resolves, and of card files, read as they are even when a pool is given.
+DECKLIST_SUFFIXES = (".txt", ".dec", ".list")
+CARD_FILE_SUFFIXES = (".csv", ".tsv")
+
+
+def is_card_file(path: str | Path) -> bool:
+    """Whether ``path`` is a card file (read as it is) rather than a text decklist (resolved against a pool).
+
+    The suffix tells (``.csv``, ``.tsv``; ``.txt``, ``.dec``, ``.list``); for another suffix, the first line: a card
+    file's names its columns, a name column among them.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in DECKLIST_SUFFIXES:
+        return False
+    if suffix in CARD_FILE_SUFFIXES:
+        return True
+    return _card_csv_header(_read_text(Path(path))) is not None
+
+
+def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None, deck_name: str | None = None) -> Deck:
     """Load a deck from a card CSV, or from a text decklist and a card pool.
 
     Parameters
@@ -839,7 +1015,12 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
         A card CSV (one row per distinct card) or, with ``pool``, a text
         decklist (``3 Nom`` per line).
     pool : str, Path or Deck, optional
-        Card pool CSV that resolves the names of a text decklist.
+        Card pool CSV that resolves the names of a text decklist. A card
+        file (:func:`is_card_file`) is read as it is, so that one pool may
+        serve the decklists of a comparison that also has card files.
+    deck_name : str, optional
+        For a file that holds several decks (a ``deck_name`` column), the
+        deck to load (see :func:`pick_deck`).
 
     Returns
     -------
@@ -851,9 +1032,68 @@ def load_deck(path: str | Path, *, pool: str | Path | Deck | None = None) -> Dec
     >>> deck.size, deck.count("Terrain")
     (50, 10)
     """
-    if pool is not None:
-        return read_decklist(path, pool)
-    if Path(path).suffix.lower() in (".txt", ".dec", ".list"):
+    if deck_name is not None and (not isinstance(deck_name, str) or not deck_name.strip()):
+        raise DeckstatError(tr("{option} must be the name of a deck of the file, got {value!r}",
+                               option=param("deck_name"), value=deck_name))
+    if pool is not None and not isinstance(pool, Deck) and not is_file(pool):
+        read_card_csv(pool)  # a pool that is no file is refused as such, even where no decklist needs it
+    if pool is not None and not is_card_file(path):
+        deck = read_decklist(path, pool)
+    elif pool is None and Path(path).suffix.lower() in DECKLIST_SUFFIXES:
         raise DeckstatError(tr("looks like a text decklist; give the card pool CSV that resolves its names with "
                                "{option}", option=param("pool")), source=str(path))
-    return read_card_csv(path)
+    else:
+        deck = read_card_csv(path)
+    return deck if deck_name is None else pick_deck(deck, deck_name)
+
+
+def pick_deck(deck: Deck, deck_name: str) -> Deck:
+    """The cards of one deck of a file that holds several, told apart by a column such as ``deck_name``.
+
+    Parameters
+    ----------
+    deck : Deck
+        The cards of the whole file.
+    deck_name : str
+        A value of a column whose header names a deck (:func:`~deckstat.deck.deck_name_columns`), compared
+        without case or accents.
+
+    Returns
+    -------
+    Deck
+        The rows of that deck, without the column; its :attr:`~Deck.source` names the deck
+        (``decks.csv [Shobu's Fire Deck]``).
+
+    Raises
+    ------
+    DeckstatError
+        When the file has no such column, or no deck of that name (the message lists the decks and the closest).
+
+    Examples
+    --------
+    >>> both = Deck.from_table([{"name": "A", "count": 2, "deck_name": "Feu"},
+    ...                         {"name": "B", "count": 3, "deck_name": "Eau"}], source="decks.csv")
+    >>> pick_deck(both, "feu").source, pick_deck(both, "feu").size
+    ('decks.csv [Feu]', 2)
+    """
+    columns = deck_name_columns(deck)
+    if not columns:
+        raise DeckstatError(tr("{option} {name!r}: the file has no column that names decks (such as 'deck_name'), "
+                               "so it holds one deck; leave {option} out", option=param("deck_name"),
+                               name=deck_name), source=deck.source)
+    wanted = fold(deck_name)
+    for column in columns:
+        rows = [not is_missing(v) and fold(v) == wanted for v in deck.cards[column]]
+        if any(rows):
+            written = str(deck.cards[column][rows.index(True)]).strip()
+            return Deck.from_table(deck.cards[rows].drop(columns=column), source=f"{deck.source} [{written}]",
+                                   notes=deck.notes)
+    column = columns[0]
+    names = list(dict.fromkeys(str(v).strip() for v in deck.cards[column] if not is_missing(v) and str(v).strip()))
+    # A deck is often asked for by the start of its name ("Shobu" for "Shobu's Fire Deck").
+    near = closest(deck_name, names) or next((n for n in names if wanted in fold(n)), None)
+    raise DeckstatError(tr("{option} {name!r}: no deck of that name in column {column!r}, whose decks are "
+                           "{names}{hint}", option=param("deck_name"), name=deck_name, column=column,
+                           names=_listed([repr(n) for n in names]),
+                           hint=tr("; did you mean {name!r}?", name=near) if near is not None else ""),
+                        source=deck.source)

@@ -22,10 +22,20 @@ from deckstat.events import (
     parse_group,
 )
 from deckstat.i18n import number, tr
-from deckstat.schema import PRINTING_COLUMNS, WHOLE_NUMBER_COLUMNS, canonical_column, printing_key, printing_labels
+from deckstat.schema import (
+    FALSE_WORDS,
+    PRINTING_COLUMNS,
+    TRUE_WORDS,
+    WHOLE_NUMBER_COLUMNS,
+    canonical_column,
+    name_readings,
+    printing_key,
+    printing_labels,
+    printing_matches,
+)
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import MAX_COPIES
-from deckstat.text import clean_name, fold, format_number, suggest
+from deckstat.text import clean_name, fold, fold_key, format_number, suggest
 
 LIST_SEPARATOR = ";"
 #: The card that stands for the rest of a deck described by counts (:meth:`Deck.from_counts`).
@@ -183,8 +193,10 @@ class Deck:
         return int(self.counts[self.mask(group)].sum())
 
     def known_words(self) -> set[str]:
-        """Types, tags and names a bare word can match in this deck (with their synonyms)."""
+        """Types, tags, names and labels (``VENDEUR #35``) a bare word can match in this deck (with synonyms)."""
         words = set(self.cards["name"].astype(str))
+        if self.printing_columns:
+            words.update(self.labels)
         for column in ("type", "tags"):
             if column in self.cards.columns:
                 for value in self.cards[column]:
@@ -202,6 +214,9 @@ class Deck:
             if column in self.cards.columns:
                 wanted = self.synonyms.equivalents(column, group.text)
                 mask |= np.array([not wanted.isdisjoint(_items(v)) for v in self.cards[column]], dtype=bool)
+        if not mask.any() and self.printing_columns:
+            # A card as results and decklists name it: "VENDEUR #35", "CT #83", "POLICIER (holo)" pick one printing.
+            mask[card_rows(self, group.text)] = True
         return mask
 
     def _attribute_mask(self, group: AttributeGroup) -> np.ndarray:
@@ -216,6 +231,8 @@ class Deck:
                 source=expression_source("group", repr(group.label)), column=group.position)
         values = list(self.cards[column])
         op, target = group.op, group.value
+        if group.bare:
+            return _true_mask(self, column, group, values)
         _check_comparable(self, column, group, values)
         if isinstance(target, float) and op not in TEXT_OPS:
             compare = _NUMERIC_OPS[op]
@@ -374,6 +391,37 @@ class Deck:
         return cls.from_table(table, source=", ".join(f"{row['name']}={row['count']}" for row in rows))
 
 
+def _truth(value: object) -> bool | None:
+    """A yes/no cell as the card loader reads one (``1``/``0``, ``oui``/``non``, ``yes``/``no``…), else ``None``."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return bool(value) if value in (0, 1) else None
+    word = fold(value)
+    if word in TRUE_WORDS or word in ("1", "1.0"):
+        return True
+    if word in FALSE_WORDS or word in ("0", "0.0"):
+        return False
+    return None
+
+
+def _true_mask(deck: Deck, column: str, group: AttributeGroup, values: list) -> np.ndarray:
+    """The cards whose yes/no ``column`` is true, for ``[column]`` alone; refused for a column that is not yes/no.
+
+    Read as ``[cost=1]``, ``[cost]`` would count the 1-cost cards of a column that has nothing to do with yes
+    and no.
+    """
+    truths = [None if is_missing(v) else _truth(v) for v in values]
+    if any(t is None and not is_missing(v) for t, v in zip(truths, values)):
+        raise ExpressionError(tr("{group} alone asks which cards have {column!r} true (1, yes, oui), but {column!r} "
+                                 "holds {values}, not yes/no values; compare it instead, e.g. [{attribute}>=1] or "
+                                 "[{attribute}=…]", group=group.label, column=column,
+                                 values=_few([repr(v) for v in column_values(deck, column)]),
+                                 attribute=group.attribute),
+                              source=expression_source("group", repr(group.label)), column=group.position)
+    return np.array([bool(t) for t in truths], dtype=bool)
+
+
 def _check_comparable(deck: Deck, column: str, group: AttributeGroup, values: list) -> None:
     """Refuse a comparison no card can pass because of the column's kind, not the cards.
 
@@ -481,6 +529,63 @@ def attribute_column(deck: Deck, attribute: str) -> str | None:
     # The deck's own headers may be spelled differently (a table built by hand with "Coût").
     columns = [c for c in searchable if canonical_column(str(c)) == wanted]
     return wanted if wanted in searchable else (columns[0] if columns else None)
+
+
+def card_rows(deck: Deck, text: str) -> list[int]:
+    """The rows of ``deck`` a card reference names: every label deckstat prints or reads for a card.
+
+    A name names every printing of it (``VENDEUR``); a label names one (``VENDEUR #35``, ``POLICIER (holo)``); a
+    name with a collector number or printing values in brackets names the printings that have them, as decklist
+    lines do (``CT #83`` when the deck holds only that ``CT``, so that its label is ``CT``; ``VENDEUR (Laink)``).
+    Compared without case or accents; ``[]`` when nothing matches.
+
+    Examples
+    --------
+    >>> deck = Deck.from_table([{"name": "CT", "number": "83", "count": 3},
+    ...                         {"name": "PORTAL", "number": "2", "count": 1}])
+    >>> card_rows(deck, "CT #83"), card_rows(deck, "ct"), card_rows(deck, "CT #84"), card_rows(deck, "PORTAL (2)")
+    ([0], [0], [], [1])
+    """
+    wanted = fold(text.strip())
+    names = [fold(n) for n in deck.names]
+    rows = [i for i, name in enumerate(names) if name == wanted] or \
+        [i for i, label in enumerate(deck.labels) if fold(label) == wanted]
+    if rows:
+        return rows
+    columns = deck.printing_columns
+    records = deck.cards[columns].to_dict("records") if columns else [{}] * len(names)
+    for name, collector, values in name_readings(text.strip())[1:]:
+        rows = [i for i, n in enumerate(names)
+                if n == fold(name) and printing_matches(collector, values, records[i], columns)]
+        if rows:
+            return rows
+    return []
+
+
+def deck_name_columns(deck: Deck) -> list[str]:
+    """The columns of ``deck`` whose header names a deck (``deck_name``, ``nom_du_deck``, ``paquet``…), ``deck`` last.
+
+    A file that holds several decks tells them apart in such a column; ``deck`` is also where a game with two decks
+    (Licum) names each card's part, so it comes after the others.
+
+    Examples
+    --------
+    >>> deck_name_columns(Deck.from_table([{"name": "A", "deck": "jeu", "deck_name": "Feu"}]))
+    ['deck_name', 'deck']
+    """
+    return sorted((str(c) for c in deck.cards.columns if names_decks(c)), key=lambda c: c == "deck")
+
+
+def names_decks(column: object) -> bool:
+    """Whether a column's header names a deck (``deck``, ``deck_name``, ``Nom du deck``, ``paquet``).
+
+    Examples
+    --------
+    >>> names_decks("deck_name"), names_decks("Paquet"), names_decks("name")
+    (True, True, False)
+    """
+    key = fold_key(column)
+    return str(column) not in ("name", "count", "type") and ("deck" in key or "paquet" in key)
 
 
 def column_values(deck: Deck, column: str) -> list[str]:

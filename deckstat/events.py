@@ -8,7 +8,7 @@ Grammar (keywords are case-insensitive; ``et``/``ou``/``non`` are accepted too):
     not_expr   := "not" not_expr | "(" event ")" | count
     count      := counted [OP INTEGER]        # a group alone means "group >= 1"
     counted    := group | "distinct" "(" group ")"
-    group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]"
+    group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]" | "[" attribute "]"
     OP         := ">=" | "<=" | ">" | "<" | "=" | "==" | "!="
     ATTR_OP    := OP | "~=" | "~"             # "~": contains the text; "~=": contains the whole word
     value      := NUMBER | text | "quoted text" # "<", "<=", ">", ">=" need a NUMBER; "~", "~=" keep text
@@ -19,7 +19,9 @@ and accent-insensitively. ``[cost<=1]`` compares an attribute; list attributes
 that contains the text anywhere (``Armored Dragon``, ``Dragonoid``);
 ``[race~=Dragon]`` only one that contains it as a whole word, bounded by
 non-alphanumeric characters or the ends (``Armored Dragon``, not
-``Dragonoid``), as CSS's ``~=``. Groups may overlap. A game profile may
+``Dragonoid``), as CSS's ``~=``. An attribute alone, ``[shield_trigger]``, is
+the cards for which a yes/no attribute is true (``1``, ``oui``, ``yes``…), as
+``[shield_trigger=1]``. Groups may overlap. A game profile may
 declare values that mean the same (``Feu`` and ``Fire``): see
 :class:`deckstat.synonyms.Synonyms`.
 
@@ -137,16 +139,23 @@ class NameGroup:
 
 @dataclass(frozen=True)
 class AttributeGroup:
-    """Cards whose attribute compares true with a value, e.g. ``[cost<=1]``."""
+    """Cards whose attribute compares true with a value, e.g. ``[cost<=1]``.
+
+    ``bare`` marks an attribute written alone, ``[shield_trigger]``: the cards whose yes/no attribute is true
+    (``op`` ``=`` and ``value`` 1), which only a yes/no column may be asked (see :meth:`deckstat.deck.Deck.mask`).
+    """
 
     attribute: str
     op: str
     value: str | float
     position: int = field(default=0, compare=False)
+    bare: bool = False
 
     @property
     def key(self) -> str:
         """Identity of the group (a text value is quoted, so ``[x="1"]`` and ``[x=1]`` stay apart)."""
+        if self.bare:
+            return f"[{fold(self.attribute)}]"
         value = format_number(self.value) if isinstance(self.value, float) else f'"{fold(self.value)}"'
         op = "=" if self.op == "==" else self.op
         return f"[{fold(self.attribute)}{op}{value}]"
@@ -154,6 +163,8 @@ class AttributeGroup:
     @property
     def label(self) -> str:
         """How the group is written back in output."""
+        if self.bare:
+            return f"[{self.attribute}]"
         value = self.value
         if isinstance(value, float):
             shown = format_number(value)
@@ -349,7 +360,13 @@ class _Tokenizer:
                 if match:
                     break
         if match is None:
-            raise self.error(tr("expected an attribute comparison such as [cost<=1]"), start + 1)
+            attribute = inner.strip()
+            if not attribute or any(ch in attribute for ch in _QUOTES + "!~"):
+                raise self.error(tr("expected an attribute comparison such as [cost<=1], or a yes/no attribute "
+                                    "alone such as [shield_trigger]"), start + 1)
+            # A yes/no attribute alone: the cards for which it is true, as [shield_trigger=1].
+            group = AttributeGroup(attribute, "=", 1.0, start + 1, bare=True)
+            return _Token("attr", self.text[start:end + 1], start + 1, group)
         op = match.group(0)
         attribute = inner[: match.start()].strip()
         rest = inner[match.end():]

@@ -24,15 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from deckstat._input import read_input_bytes
 from deckstat._validate import check_whole
-from deckstat.cards import CardIndex, read_card_csv
+from deckstat.cards import CardIndex, read_card_csv, read_lines
 from deckstat.deck import Deck
 from deckstat.engines.known import joint_contents, zone_contents
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import CONFUSABLES, TYPOGRAPHIC_QUOTES, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, number, tr
-from deckstat.terms import MOST_CARD_FILE_BYTES, MOST_EXPRESSION_CHARS
+from deckstat.terms import MOST_EXPRESSION_CHARS
 from deckstat.text import fold, fold_key, is_file, suggest
 
 #: Words for "every card in none of the groups listed".
@@ -167,8 +166,7 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
             isinstance(description, str) and looks_like_file(description)):
         source = description.source if isinstance(description, Deck) else str(description)
         lines = _file_lines(description)
-        for line_no, line in lines:
-            row, count = index.resolve(line, source=source, line=line_no)
+        for row, count in index.resolve_lines(lines, source=source):
             rows[row] += count
         if not lines:
             raise DeckstatError(tr("lists no cards"), source=source)
@@ -249,13 +247,8 @@ def _file_lines(description: str | Path | Deck) -> list[tuple[int | None, str]]:
     path = Path(description)
     if not is_file(path):
         raise DeckstatError(tr("no such file"), source=str(path))
-    try:
-        raw = read_input_bytes(path, kind="cards", limit=MOST_CARD_FILE_BYTES)
-    except OSError as exc:
-        raise DeckstatError(tr("cannot be read ({reason})", reason=exc.strerror), source=str(path)) from None
-    text = raw.decode("utf-8-sig", errors="replace")
-    return [(i, line.strip()) for i, line in enumerate(text.splitlines(), start=1)
-            if line.strip() and not line.strip().startswith(("#", "//", "["))]
+    # Read as decklists are (encodings, limits); a section line ("[Main]") names no card.
+    return [(i, line) for i, line in read_lines(path) if not line.startswith("[")]
 
 
 def check_available(deck: Deck, known: Mapping[str, KnownCards]) -> None:

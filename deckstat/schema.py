@@ -19,13 +19,19 @@ from collections.abc import Sequence
 from deckstat.i18n import N_
 from deckstat.text import fold, fold_key, format_number
 
-#: Canonical column name -> accepted header spellings (compared with :func:`fold_key`).
+#: Canonical column name -> accepted header spellings (compared with :func:`header_key`).
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "name": ("name", "nom", "carte", "card", "cardname", "nomdelacarte", "nomcarte", "titre", "title"),
-    # An unrecognised count header would make its column an attribute and every row one copy, without a word.
-    "count": ("count", "quantite", "quantites", "qte", "qtes", "qty", "quantity", "amount", "nombre", "nb",
-              "exemplaires", "exemplaire", "nombredexemplaires", "nbexemplaires", "nbdexemplaires", "copies",
-              "copie", "x"),
+    # An unrecognised count header would make its column an attribute and every row one copy, without a word:
+    # the spellings and abbreviations French and English players and spreadsheet exports write (``Nb ex.``,
+    # ``Qté``, ``Qty``, ``Cnt``), and a few German, Spanish and Italian ones that decklist sites export.
+    "count": ("count", "counts", "cnt", "quantite", "quantites", "qte", "qtes", "qt", "qtt", "qty", "qtty",
+              "quantity", "quantities", "quant", "qnt", "amount", "nombre", "nb", "nbre", "nbr", "nombredecartes",
+              "nbcartes", "nbdecartes", "exemplaires", "exemplaire", "ex", "exs", "expl", "exempl",
+              "nombredexemplaires", "nbexemplaires", "nbdexemplaires", "nbexemplaire", "nbex", "nbrex", "nbreex",
+              "nbdex", "nbredex", "nombredex", "nbrexemplaires", "nbreexemplaires", "copies", "copie", "copy",
+              "nbcopies", "nbdecopies", "nombredecopies", "numberofcopies", "noofcopies", "numcopies", "x", "×",
+              "anzahl", "menge", "stuck", "stueck", "cantidad", "cant", "quantita", "qta"),
     # The collector number printed on the card: text (``2A``, ``S181``, ``16/55``), never the quantity.
     "number": ("number", "no", "n°", "nr", "num", "numero", "#", "cardnumber", "cardno", "collectornumber",
                "collectorno", "setnumber", "numerodecarte", "numerodelacarte", "n°decarte", "n°carte",
@@ -71,6 +77,20 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "evolves_from": ("evolvesfrom", "evoluede", "evolutionde", "evolvefrom"),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in COLUMN_ALIASES.items() for alias in aliases}
+#: Headers whose words say what a column of numbers holds when it is not the count (``source_id``,
+#: ``booster_id``, ``Niveau``): such a column is never taken for an unrecognised count (see
+#: :func:`may_be_count_header`). The spellings of the other canonical columns (``cost``, ``power``…) count too.
+NOT_COUNT_WORDS = frozenset({
+    "id", "ids", "uid", "index", "idx", "rank", "rang", "level", "lvl", "niveau", "tier", "year", "annee", "page",
+    "position", "pos", "row", "ligne", "order", "ordre", "hp", "pv", "vie", "life", "points", "pts", "point", "prix",
+    "price", "value", "valeur", "rating", "note", "score", "stars", "etoiles", "gen", "generation", "wave", "vague",
+    "booster", "age", "turn", "tour", "damage", "degats", "speed", "vitesse", "initiative", "range", "portee",
+    "slot", "size", "taille", "weight", "poids", "percent", "pct", "rate", "taux",
+})
+
+#: Values read as true and as false in a yes/no column (``shiny``, ``shield_trigger``), compared folded.
+TRUE_WORDS = frozenset({"oui", "yes", "true", "vrai", "x", "o", "y"})
+FALSE_WORDS = frozenset({"non", "no", "false", "faux", "n", ""})
 
 #: Headers that mean the quantity in some files and the collector number in others: refused with the
 #: message given here (its ``{column}`` is the header as written).
@@ -78,6 +98,9 @@ AMBIGUOUS_HEADERS: dict[str, str] = {
     "n": N_("column {column!r} may mean the count of copies or the collector number; rename it 'quantité' "
             "(copies) or 'numéro' (collector number)"),
 }
+#: Headers read as the collector number that some files use for the count: refused when their column holds what a
+#: count holds (small whole numbers that repeat), read as the number otherwise.
+COUNT_OR_NUMBER_HEADERS = ("#",)
 
 #: Columns that tell two cards of the same name apart (two printings), in the order labels show them.
 #: Rows of a card table with the same name and the same values here are one card; a difference in
@@ -141,7 +164,7 @@ def canonical_column(header: str) -> str:
     >>> canonical_column("Points de vie")
     'points_de_vie'
     """
-    key = fold_key(header)
+    key = header_key(header)
     if key in _ALIAS_TO_CANONICAL:
         return _ALIAS_TO_CANONICAL[key]
     return re.sub(r"[\s\-]+", "_", fold(header))
@@ -168,6 +191,53 @@ def canonical_columns(headers: Sequence[str]) -> list[str]:
     return canonical
 
 
+def header_key(header: str) -> str:
+    """A header compared without case, accents, spaces or punctuation: ``Nb ex.`` and ``nb_ex`` give ``nbex``.
+
+    The degree sign of ``N°`` and a lone ``#`` or ``×`` are kept: they are the header.
+
+    Examples
+    --------
+    >>> header_key("Nb ex."), header_key("Qté :"), header_key("Exemplaire(s)"), header_key("N°"), header_key("#")
+    ('nbex', 'qte', 'exemplaires', 'n°', '#')
+    """
+    key = fold_key(header)
+    stripped = "".join(ch for ch in key if ch.isalnum() or ch == "°")
+    return stripped or key
+
+
+def header_words(header: str) -> list[str]:
+    """The folded words of a header: ``booster_id`` gives ``booster``, ``id``; ``powerBase`` gives ``power``, ``base``.
+
+    Examples
+    --------
+    >>> header_words("booster_id"), header_words("n_civilizations"), header_words("powerBase")
+    (['booster', 'id'], ['n', 'civilizations'], ['power', 'base'])
+    """
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(header))
+    return [w for w in re.split(r"[^0-9a-z°]+", fold(spaced)) if w]
+
+
+def may_be_count_header(header: str) -> bool:
+    """Whether a header leaves open that its column is the count: not a known column, no word of another meaning.
+
+    ``Possédés`` and ``Nb. d'exemplaires possédés`` may be; ``Coût``, ``source_id``, ``n_civilizations`` and
+    ``Niveau`` are not (see :data:`NOT_COUNT_WORDS`). A header read as the collector number that files also use
+    for the count (``#``, :data:`COUNT_OR_NUMBER_HEADERS`) may be.
+
+    Examples
+    --------
+    >>> [may_be_count_header(h) for h in ("Possédés", "Coût", "booster_id", "n_civilizations", "Niveau", "#")]
+    [True, False, False, False, False, True]
+    """
+    if header_key(header) in COUNT_OR_NUMBER_HEADERS:
+        return True
+    if header_key(header) in _ALIAS_TO_CANONICAL:
+        return False
+    words = header_words(header)
+    return not any(w in NOT_COUNT_WORDS or _ALIAS_TO_CANONICAL.get(w, "count") != "count" for w in words)
+
+
 def count_column_lookalike(header: str) -> str | None:
     """The spelling of the count column that ``header`` looks like a slip of (``Quantitée``), or ``None``.
 
@@ -178,7 +248,7 @@ def count_column_lookalike(header: str) -> str | None:
     """
     import difflib
 
-    key = fold_key(header)
+    key = header_key(header)
     if key in _ALIAS_TO_CANONICAL or len(key) < 4:
         return None
     near = difflib.get_close_matches(key, [a for a in COLUMN_ALIASES["count"] if len(a) >= 4], n=1, cutoff=0.75)
@@ -264,3 +334,96 @@ def printing_labels(names: Sequence[str], records: Sequence[dict]) -> list[str]:
         others = [t for t in texts.values() if t]
         labels.append(f"{name}{number}" + (f" ({', '.join(others)})" if others else ""))
     return labels
+
+
+_SELECT_NUMBER = re.compile(r"^(.*?)\s*#\s*([^#()]+?)$")
+_SELECT_WHOLE_NUMBER = re.compile(r"^(.*?)\s*#\s*(.+)$")
+_SHINY_WORDS = {"holo", "shiny", "brillante", "brillant", "foil"}
+
+
+def name_readings(text: str) -> list[tuple[str, str | None, list[str]]]:
+    """Readings ``(name, number, printing values)`` of a card reference, the whole text first.
+
+    ``VENDEUR #35``, ``VENDEUR (35)``, ``POLICIER (holo)`` and
+    ``Brain #14 (DM22-RP2X)`` pick one printing of a name; a card whose name
+    itself ends in brackets (``Aqua Jet (BOOON Sky)``) is found by the first
+    reading. Decklist lines, known cards and every option that names a card
+    read a card reference this way.
+
+    Examples
+    --------
+    >>> name_readings("VENDEUR #35")
+    [('VENDEUR #35', None, []), ('VENDEUR', '35', [])]
+    """
+    readings: list[tuple[str, str | None, list[str]]] = [(text, None, [])]
+    base, values = text, []
+    bracket = _last_bracket(text)
+    if bracket and bracket[0]:
+        base, inside = bracket
+        values = [v.strip() for v in _top_level_split(inside) if v.strip()]
+        readings.append((base, None, values))
+        if len(values) > 1:  # one value with a comma in it
+            readings.append((base, None, [inside.strip()]))
+    number = _SELECT_NUMBER.match(base)
+    if number and number.group(1):
+        readings.append((number.group(1), number.group(2), values))
+    number = _SELECT_WHOLE_NUMBER.match(text)
+    if bracket and number and number.group(1):  # a collector number with brackets: "#91/110 (German)"
+        readings.append((number.group(1), number.group(2), []))
+    return readings
+
+
+def _last_bracket(text: str) -> tuple[str, str] | None:
+    """Split ``Name (a, b (c))`` into the text before its last bracket and what the bracket holds."""
+    if not text.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[:i].rstrip(), text[i + 1:-1]
+    return None
+
+
+def _top_level_split(text: str) -> list[str]:
+    """Split at the commas that are outside brackets: ``Promo (Starter), holo`` gives two values."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
+def _number_matches(wanted: str, value: object) -> bool:
+    """``#16`` matches the collector number ``16``, ``016`` and ``16/55``."""
+    number = printing_text("number", value)[1:]
+    if not number:
+        return False
+    wanted, number = fold(wanted.lstrip("#")), fold(number)
+    candidates = {number, number.split("/")[0]}
+    return wanted in candidates or any(wanted.isdigit() and c.isdigit() and int(wanted) == int(c) for c in candidates)
+
+
+def _value_matches(wanted: str, record: dict, columns: list[str]) -> bool:
+    """Whether a bracketed value names this printing: its number, set, clan, rarity or ``holo``.
+
+    ``holo`` matches the ``shiny`` flag, or a rarity with the word in it when the pool has no such flag.
+    """
+    key = fold(wanted)
+    if key in _SHINY_WORDS:
+        if "shiny" in columns:
+            return printing_text("shiny", record.get("shiny")) != ""
+        # Without a flag column the rarity tells (Wankul's "Ultra rare holo 1").
+        return key in fold(printing_text("rarity", record.get("rarity"))).split()
+    if "number" in columns and _number_matches(key, record.get("number")):
+        return True
+    return any(fold(printing_text(c, record.get(c))) == key for c in columns if c not in ("number", "shiny"))
+
+
+def printing_matches(number: str | None, values: list[str], record: dict, columns: list[str]) -> bool:
+    """Whether a printing has the number and every bracketed value a decklist line gives."""
+    if number is not None and not _number_matches(number, record.get("number")):
+        return False
+    return all(_value_matches(v, record, columns) for v in values)

@@ -71,11 +71,23 @@ def fold_key(text: object) -> str:
     return "".join(ch for ch in fold(text) if ch not in " _-.'’")
 
 
-def suggest(word: str, candidates: list[str] | set[str]) -> str:
-    """Return ``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
+def closest(word: str, candidates: list[str] | set[str]) -> str | None:
+    """The candidate closest to ``word`` (compared folded), or ``None`` when none is close.
+
+    Examples
+    --------
+    >>> closest("Yeti en Vacance", ["Yéti en Vacances", "Poulet"]), closest("Zzz", ["Poulet"])
+    ('Yéti en Vacances', None)
+    """
     by_fold = {fold(c): c for c in candidates}
     match = difflib.get_close_matches(fold(word), list(by_fold), n=1, cutoff=0.6)
-    return tr("; did you mean {name!r}?", name=by_fold[match[0]]) if match else ""
+    return by_fold[match[0]] if match else None
+
+
+def suggest(word: str, candidates: list[str] | set[str]) -> str:
+    """Return ``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
+    match = closest(word, candidates)
+    return tr("; did you mean {name!r}?", name=match) if match is not None else ""
 
 
 def format_number(value: float) -> str:

@@ -559,6 +559,44 @@ def test_decklist_unknown_card_without_close_match(tmp_path, pool):
     assert "line 1" in message and "'Zzzzqqq'" in message and "did you mean" not in message
 
 
+def test_decklist_lists_every_bad_line_in_one_message(tmp_path, pool):
+    text = "2 Poulet Astronaut\n3 Plage de Galets\n1 Zzzzqqq\nYeti en Vacance\n0 Poulet Astronaute\n"
+    path = write(tmp_path, text, name="deck.txt")
+    message = error_of(path, pool=pool)
+    assert "4 lines do not name one card" in message and str(pool) in message
+    for line, words in ((1, "'Poulet Astronaut' (did you mean 'Poulet Astronaute'?)"), (3, "'Zzzzqqq'"),
+                        (4, "'Yeti en Vacance' (did you mean 'Yéti en Vacances'?)"), (5, "'0' must be at least 1")):
+        assert f"line {line}: " in message and words in message, message
+    assert "line 2" not in message
+    line = assert_user_error(run("validate", path, "--game", "wankul", "--pool", pool, "--lang", "fr"),
+                             "4 lignes ne nomment pas une carte", "ligne 1\u00a0: carte inconnue")
+    assert "ligne 5" in line
+
+
+def test_decklist_with_many_bad_lines_sums_up_the_tail(tmp_path, pool):
+    text = "".join(f"1 Carte {i}\n" for i in range(12)) + "1 Poulet Astronaute\n"
+    message = error_of(write(tmp_path, text, name="deck.txt"), pool=pool)
+    assert "12 lines" in message and "line 8: " in message and "line 9: " not in message
+    assert "… and 4 more lines" in message
+
+
+def test_a_file_no_line_of_which_names_a_card_is_not_quoted(tmp_path, pool):
+    # A line written as no decklist line is not shown unless the file is shown to be a decklist.
+    secret = "ghp_0123456789abcdef"
+    path = write(tmp_path, f"# config\ntoken = {secret}\nuser: bob\n", name="deck.txt")
+    message = error_of(path, pool=pool)
+    assert secret not in message and "bob" not in message
+    assert "is not a text decklist" in message and "none of its 2 lines" in message
+    # Lines written as decklist lines are still shown, the others counted.
+    path = write(tmp_path, f"token = {secret}\n3 Poulet Astronot\n", name="deck.txt")
+    message = error_of(path, pool=pool)
+    assert secret not in message and "line 2: unknown card 'Poulet Astronot'" in message
+    assert "1 line that is not a decklist line (not shown)" in message
+    # Once a line names a card, the file is a decklist: every bad line is shown.
+    message = error_of(write(tmp_path, "3 Poulet Astronaute\nmystery line\n", name="deck.txt"), pool=pool)
+    assert "line 2" in message and "'mystery line'" in message
+
+
 def test_decklist_count_zero(tmp_path, pool):
     message = error_of(write(tmp_path, "1 Poulet Astronaute\n0 Plage de Galets\n", name="deck.txt"), pool=pool)
     assert "line 2" in message and "'0'" in message and "at least 1" in message

@@ -117,6 +117,16 @@ def test_attribute_groups(text, group):
     assert parse_group(text) == group
 
 
+@pytest.mark.parametrize("text", ["[shield_trigger]", "[ shield_trigger ]", "[Déclencheur de bouclier]"])
+def test_a_yes_no_attribute_alone_means_it_is_true(text):
+    attribute = text.strip("[] ")
+    group = AttributeGroup(attribute, "=", 1.0, bare=True)
+    assert parse_group(text) == group and parse_event(f"{text}>=2") == Count(group, ">=", 2)
+    assert group.label == f"[{attribute}]" and to_text(parse_event(text)) == f"[{attribute}]>=1"
+    # Its own identity: an explicit [x=1] is checked as a comparison, the bare attribute as a yes/no column.
+    assert group.key != AttributeGroup(attribute, "=", 1.0).key
+
+
 def test_positions_are_recorded_but_not_compared():
     event = parse_event("Terrain>=1 and  [cost<=1]")
     assert [c.group.position for c in event.items] == [1, 17]
@@ -238,7 +248,8 @@ def error_of(text: str, **kwargs) -> ExpressionError:
     ("[<=1]", 2, "missing attribute name before '<='"),
     ("[cost<=abc]", 8, "'<=' needs a number, got 'abc'"),
     ("[cost >  abc]", 10, "'>' needs a number, got 'abc'"),
-    ("[cost]", 1, "expected an attribute comparison such as [cost<=1]"),
+    ("[ ]", 1, "expected an attribute comparison such as [cost<=1], or a yes/no attribute alone"),
+    ("[co!st]", 1, "or a yes/no attribute alone such as [shield_trigger]"),
     ("[cost<=1", 1, "'[' without a matching ']'"),
     ("[cost<=[1]", 8, "'[' inside [...]; expected ']' to close the '[' at position 1"),
     ('[name="Oui, Chef !]', 7, 'unclosed quote "'),
@@ -493,6 +504,8 @@ GROUPS = [
     AttributeGroup("race", "~=", "Dragon"),
     AttributeGroup("race", "~=", "Armored Dragon"),
     AttributeGroup("name", "~", "=x"),
+    AttributeGroup("shield_trigger", "=", 1.0, bare=True),
+    AttributeGroup("Déclencheur de bouclier", "=", 1.0, bare=True),
 ]
 OPS = [">=", "<=", ">", "<", "==", "!="]
 counts_st = st.builds(lambda g, op, n: Count(g, op, n), st.sampled_from(GROUPS), st.sampled_from(OPS),

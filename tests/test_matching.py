@@ -232,9 +232,10 @@ def fire_deck() -> Deck:
 @pytest.mark.parametrize(("event", "words"), [
     ("[civilization=Fuego]>=2", ["[civilization=Fuego]", "matches no card", "Fire", "allow_absent=True"]),
     ("[race=Dragon]", ["its race values are", "Armored Dragon", "Dragonoid", "use ~= to match a whole word",
-                       "[race~=Dragon]"]),
-    ("[race=Dragono]", ["use ~ to match part of a value", "[race~Dragono]"]),
-    ("[race~=Dragono]", ["use ~ to match part of a value"]),
+                       "[race~=Dragon] (Armored Dragon)"]),
+    # Only inside a longer word: what ~ would count is named, never offered as the fix.
+    ("[race=Dragono]", ["no race value holds the word 'Dragono'", "(Dragonoid)", "[race~Dragono] would count"]),
+    ("[race~=Dragono]", ["no race value holds the word 'Dragono'", "(Dragonoid)"]),
     ("[race=Armored Dragn]", ["did you mean 'Armored Dragon'?"]),
     ("Sortilège", ["matches no card type, tag or card name", "its types are Creature, Spell"]),
     ('"Bolshack Dragn"', ["did you mean 'Bolshack Dragon'?"]),
@@ -249,6 +250,91 @@ def test_absent_group_is_an_error_that_says_what_the_deck_has(fire_deck, event, 
     assert "\n" not in message
     for word in words:
         assert word in message, message
+
+
+@pytest.mark.parametrize(("event", "words"), [
+    # A bare word that is a whole word of a race (not of a card name first): the race it most likely means.
+    ("Dragon", ["use [race~=Dragon] to match a whole word of a race value (Armored Dragon)"]),
+    ("Dragonoid", ["use [race=Dragonoid] to match the cards of that race value"]),
+    ("Armored", ["[race~=Armored]"]),
+])
+def test_a_bare_word_gets_the_attribute_it_is_a_word_of(fire_deck, event, words):
+    with pytest.raises(ExpressionError) as info:
+        deckstat.odds(fire_deck, "duel-masters", event, turns=[0])
+    for word in words:
+        assert word in str(info.value), str(info.value)
+
+
+def test_a_word_only_inside_longer_words_is_never_offered_as_a_fix():
+    # A deck of Dragonoids holds no Dragon: [race~Dragon] would count the Dragonoids, so it is named, not advised.
+    deck = Deck.from_table([{"name": "Deadly Fighter", "count": 20, "type": "Creature", "race": "Dragonoid"},
+                            {"name": "Magma Gazer", "count": 20, "type": "Spell", "race": None}])
+    for event in ("[race=Dragon]", "[race~=Dragon]", "Dragon"):
+        with pytest.raises(ExpressionError) as info:
+            deckstat.odds(deck, "duel-masters", event, turns=[0])
+        message = str(info.value)
+        assert "no race value holds the word 'Dragon', only longer words that contain it (Dragonoid)" in message
+        assert "[race~Dragon] would count" in message and "use ~" not in message and "use [" not in message
+
+
+@pytest.mark.skipif(not SHARED_CARDDATA.is_dir(), reason="no real card data next to the repository")
+def test_real_duel_masters_races_get_whole_word_advice(tmp_path):
+    pool = deckstat.load_deck(SHARED_CARDDATA / "dm_latepate64_tcg_cards.csv")
+    fire = pool.cards[pool.cards["civilization"] == "Fire"]  # the file's "civilizations" and "races" columns
+    dragonoids = fire[fire["race"] == "Dragonoid"]["name"].head(10).tolist()
+    armored = fire[fire["race"] == "Armored Dragon"]["name"].head(5).tolist()
+    only = tmp_path / "dragonoids.txt"
+    only.write_text("".join(f"4 {n}\n" for n in dragonoids), encoding="utf-8")
+    line = assert_user_error(run("odds", only, "-g", "duel-masters", "--pool", SHARED_CARDDATA /
+                                 "dm_latepate64_tcg_cards.csv", "--event", "[races=Dragon]>=1"),
+                             "no races value holds the word 'Dragon'", "(Dragonoid)")
+    assert "use ~" not in line
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("".join(f"4 {n}\n" for n in dragonoids[:5] + armored), encoding="utf-8")
+    for event, advice in (("[races=Dragon]>=1", "[races~=Dragon] (Armored Dragon)"),
+                          ("Dragon>=1", "use [race~=Dragon] to match a whole word of a race value")):
+        line = assert_user_error(run("odds", mixed, "-g", "duel-masters", "--pool", SHARED_CARDDATA /
+                                     "dm_latepate64_tcg_cards.csv", "--event", event), advice)
+        assert "Dragonoid)" not in line.split(advice)[1][:20]
+    # The advice given answers: Armored Dragons counted, Dragonoids not.
+    deck = deckstat.load_deck(mixed, pool=SHARED_CARDDATA / "dm_latepate64_tcg_cards.csv")
+    assert deck.count("[races~=Dragon]") == 20 and deck.count("[races~Dragon]") == 40
+
+
+# --------------------------------------------------------------------------- a yes/no attribute alone
+
+
+def test_a_bare_yes_no_attribute_counts_the_cards_where_it_is_true(tmp_path):
+    deck = deckstat.load_deck(Path(__file__).resolve().parents[1] / "data" / "duel-masters" / "sample_deck.csv")
+    assert deck.count("[shield_trigger]") == deck.count("[shield_trigger=1]") == 8
+    assert deck.count("[Déclencheur de bouclier]") == 8
+    words = tmp_path / "words.csv"
+    words.write_text("Nom;Quantité;Déclencheur de bouclier\nA;3;oui\nB;2;non\nC;4;OUI\nD;1;\n", encoding="utf-8")
+    assert deckstat.load_deck(words).count("[shield_trigger]") == 7
+    flags = Deck.from_table([{"name": "A", "count": 2, "blocker": True}, {"name": "B", "count": 3, "blocker": False},
+                             {"name": "C", "count": 5, "blocker": "yes"}])
+    assert flags.count("[blocker]") == 7
+    exact = deckstat.odds(deck, "duel-masters", "[shield_trigger]>=1", zone="set_aside", turns=[0])
+    explicit = deckstat.odds(deck, "duel-masters", "[shield_trigger=1]>=1", zone="set_aside", turns=[0])
+    assert exact.table["p"].tolist() == explicit.table["p"].tolist()
+    # 8 triggers among 40 cards, 5 shields: 1 - C(32,5)/C(40,5).
+    assert exact.table["p"].iloc[0] == pytest.approx(1 - math.comb(32, 5) / math.comb(40, 5), rel=1e-12)
+    out = ok(run("odds", Path(__file__).resolve().parents[1] / "data" / "duel-masters" / "sample_deck.csv", "-g",
+                 "duel-masters", "--event", "[shield_trigger]>=1", "--zone", "set_aside"))
+    assert "[shield_trigger]>=1" in out
+
+
+def test_a_bare_attribute_that_is_not_yes_no_is_refused():
+    deck = deckstat.load_deck(Path(__file__).resolve().parents[1] / "data" / "duel-masters" / "sample_deck.csv")
+    with pytest.raises(ExpressionError) as info:
+        deckstat.odds(deck, "duel-masters", "[cost]>=1", turns=[0])
+    message = str(info.value)
+    assert "[cost] alone asks which cards have 'cost' true" in message and "[cost>=1]" in message
+    with pytest.raises(ExpressionError, match="'race' holds"):
+        deckstat.odds(deck, "duel-masters", "[race]", turns=[0])
+    assert_user_error(run("odds", Path(__file__).resolve().parents[1] / "data" / "duel-masters" / "sample_deck.csv",
+                          "-g", "duel-masters", "--event", "[power]", "--lang", "fr"), "[power] seul",
+                      "[power>=1]")
 
 
 def test_absent_value_list_is_short():

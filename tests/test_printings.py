@@ -471,6 +471,52 @@ def test_real_wankul_decklist_with_several_printings(tmp_path):
     assert run("validate", path, "-g", "wankul", "--pool", pool_path, "--copies-by", "name").exit_code == 1
 
 
+def test_every_label_of_a_card_names_it_in_every_option(tmp_path, pool):
+    # The deck holds one MARCHAND and one GENDARME, so results label them by their names alone; the labels the
+    # decklist needed, the pool's labels and printing values name them as well, wherever a card is named.
+    deck = decklist(tmp_path, pool, "3 MARCHAND #35\n2 GENDARME (holo)\n3 PORT\n3 FORÊT\n3 LOUP\n")
+    assert deck.labels == ["MARCHAND", "GENDARME", "PORT", "FORÊT", "LOUP"]
+    for label, row in (("MARCHAND #35", 0), ("marchand (35)", 0), ("MARCHAND (Laink)", 0), ("GENDARME #153", 1),
+                       ("GENDARME (holo)", 1), ("GENDARME (Ultra rare holo 1)", 1), ("MARCHAND", 0)):
+        assert deckstat.deck.card_rows(deck, label) == [row], label
+        assert deck.count(f'"{label}"') == deck.counts[row], label  # an event's quoted name
+    curve = deckstat.curve(deck, "wankul", cards=["MARCHAND #35", "GENDARME (holo)"], turns=[1], seat="first",
+                           rng=1, n_trials=20_000)
+    by_name = deckstat.curve(deck, "wankul", cards=["MARCHAND", "GENDARME"], turns=[1], seat="first", rng=1,
+                             n_trials=20_000)
+    assert curve.table["p"].tolist() == by_name.table["p"].tolist()
+    assert curve.table["target"].tolist() == ["MARCHAND #35", "GENDARME (holo)"]
+    known = deckstat.odds(deck, "wankul", "Terrain>=1", known={"hand": "MARCHAND #35, 2 GENDARME #153"},
+                          turns=[1], seat="first").table["p"].iloc[0]
+    assert known == deckstat.odds(deck, "wankul", "Terrain>=1", known={"hand": "MARCHAND, 2 GENDARME"},
+                                  turns=[1], seat="first").table["p"].iloc[0]
+
+
+def test_a_label_of_another_printing_gets_the_right_one_suggested(tmp_path, pool):
+    deck = decklist(tmp_path, pool, "3 MARCHAND #35\n3 PORT\n3 FORÊT\n3 LOUP\n")
+    with pytest.raises(DeckstatError) as info:
+        deckstat.curve(deck, "wankul", cards="MARCHAND #36", turns=[1])
+    assert "'MARCHAND' (#35, Origins, Laink, Commune)" in str(info.value)
+    with pytest.raises(DeckstatError, match="did you mean 'MARCHAND'"):
+        deckstat.odds(deck, "wankul", '"MARCHAND #36">=1', turns=[0])
+    path = write(tmp_path, "3 MARCHAND #35\n3 PORT\n3 FORÊT\n3 LOUP\n", "deck.txt")
+    line = assert_user_error(run("curve", path, "-g", "wankul", "--pool", pool, "--card", "MARCHAND #36"),
+                             "'MARCHAND #36' is not in the deck")
+    assert "'MARCHAND' (#35" in line
+    assert run("curve", path, "-g", "wankul", "--pool", pool, "--card", "MARCHAND #35", "--turns", "1-2").exit_code == 0
+
+
+@real_data
+def test_real_wankul_curve_takes_the_label_the_decklist_needed(tmp_path):
+    pool_path = SHARED_CARDDATA / "wankul_octerry_cards.csv"
+    path = write(tmp_path, wankul_decklist(load_deck(pool_path)) + "3 CT #83\n", "deck.txt")
+    deck = load_deck(path, pool=pool_path)
+    assert "CT" in deck.labels and "CT #83" not in deck.labels
+    shown = run("curve", path, "-g", "wankul", "--pool", pool_path, "--card", "CT #83", "--turns", "1-2")
+    assert shown.exit_code == 0, shown.output
+    assert "CT #83" in shown.stdout
+
+
 @real_data
 def test_real_wankul_decklist_errors_name_the_printings(tmp_path):
     pool_path = SHARED_CARDDATA / "wankul_octerry_cards.csv"

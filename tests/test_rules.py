@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import deckstat
 from deckstat import Deck, DeckstatError, validate
+from deckstat.cards import pick_deck
 from deckstat.games.rules import NO_PART, file_warnings
 from deckstat.questions.validate import VIOLATION_COLUMNS
 
@@ -563,8 +564,11 @@ def test_two_decks_in_one_file_are_a_warning(column):
     (row,) = result.table.itertuples(index=False)
     assert row.level == "warning" and row.subject == f"column {column!r}"
     assert row.found == "2 decks: 'Feu' (40 cards), 'Ténèbres' (40 cards)"
-    assert "keep only the rows of one" in row.allowed
+    assert "pick one with --deck-name 'Feu'" in row.allowed and "deck_name=" in row.allowed
     assert_messages(result)
+    # The deck the warning names is the one the option picks.
+    picked = pick_deck(two_decks(column), "Feu")
+    assert picked.size == 40 and validate(picked, "duel-masters").table.empty
 
 
 def test_decklist_sections_of_one_type_are_not_decks():
@@ -605,8 +609,8 @@ def test_shared_file_with_two_duel_masters_decks():
     result = validate(deck, "duel-masters")
     assert found(result) == [("column 'deck_name'",
                               "2 decks: \"Shobu's Fire Deck\" (40 cards), \"Kokujo's Darkness Deck\" (40 cards)",
-                              "one deck; keep only the rows of one deck_name value, e.g. \"Shobu's Fire Deck\", "
-                              "in a file of its own")]
+                              "one deck: pick one with --deck-name \"Shobu's Fire Deck\" (deck_name= in Python and "
+                              "batch specs), or keep the rows of one deck_name value in a file of their own")]
 
 
 # ---------------------------------------------------------------- Wankul's rounded Terrain minimum

@@ -83,7 +83,7 @@ from deckstat.text import is_file, suggest
 #: Top-level keys of a spec; the last four are defaults for every question that takes them.
 TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
 DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
-DECK_KEYS = ("path", "game", "pool")
+DECK_KEYS = ("path", "game", "pool", "deck_name")
 #: Parameters the preflight's checks do not read (checked when the spec is parsed): tasks that differ only in
 #: them are checked once.
 UNCHECKED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
@@ -581,7 +581,8 @@ class _Parser:
                     raise self.where.error(f"{key}.pool", tr("card pool {file!r} not found (looked for {path})",
                                                              file=pool_text, path=pool))
                 self.files[f"pool:{pool_text}"] = pool
-            sources = self.deck_files(f"{key}.path", name, written, pool)
+            deck_name = _text(self.where, f"{key}.deck_name", entry["deck_name"]) if "deck_name" in entry else None
+            sources = self.deck_files(f"{key}.path", name, written, pool, deck_name)
             for source in sources:
                 if source.label in labels:
                     raise self.where.error(key, tr("the deck label {label!r} is also given by decks.{other}; rename "
@@ -591,7 +592,8 @@ class _Parser:
             decks[name] = _Deck(name, sources, game, {k: v for k, v in entry.items()})
         return decks
 
-    def deck_files(self, key: str, name: str, written: str, pool: Path | None) -> tuple[DeckSource, ...]:
+    def deck_files(self, key: str, name: str, written: str, pool: Path | None,
+                   deck_name: str | None = None) -> tuple[DeckSource, ...]:
         pattern = self.base_dir / written
         path = self.path(key, written)
         if glob.has_magic(written):
@@ -607,10 +609,10 @@ class _Parser:
                     raise self.where.error(key, tr("{pattern!r} matches two files named {stem!r}; the label "
                                                    "{name}/{stem} would name both", pattern=written, stem=stem,
                                                    name=name))
-            return tuple(DeckSource(f"{name}/{p.stem}", p, pool) for p in matches)
+            return tuple(DeckSource(f"{name}/{p.stem}", p, pool, deck_name) for p in matches)
         if not is_file(path):
             raise self.where.error(key, tr("deck file {file!r} not found (looked for {path})", file=written, path=path))
-        return (DeckSource(name, path, pool),)
+        return (DeckSource(name, path, pool, deck_name),)
 
     # Questions.
 
@@ -825,6 +827,7 @@ class _Parser:
         canonical = {"name": name, "seed": seed, "game": default_game,
                      "defaults": {k: _jsonable(v) for k, v in defaults.items()},
                      "decks": {d.name: {"path": d.written["path"], "game": d.game, "pool": d.written.get("pool"),
+                                        **({"deck_name": d.written["deck_name"]} if "deck_name" in d.written else {}),
                                         "labels": [s.label for s in d.sources]} for d in decks.values()},
                      "questions": [_jsonable(q) for q in questions]}
         return name, seed, [t for t, _ in tasks], canonical
@@ -834,7 +837,8 @@ class _Parser:
     def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
         params = {name: value for name, value in task.params if name not in UNCHECKED_PARAMETERS}
         checked = json.dumps([task.question, [str(d.path) for d in task.decks],
-                              [str(d.pool) for d in task.decks], task.game, params], sort_keys=True, default=str)
+                              [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks], task.game, params],
+                             sort_keys=True, default=str)
         if checked in self._checked:
             return
         deck_of = {s.label: d for d in decks.values() for s in d.sources}

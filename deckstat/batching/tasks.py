@@ -69,11 +69,14 @@ class DeckSource:
         The card CSV or text decklist, absolute.
     pool : Path or None
         The card pool that resolves a text decklist, absolute.
+    deck_name : str or None
+        For a file that holds several decks, the one to read (see :func:`deckstat.cards.pick_deck`).
     """
 
     label: str
     path: Path
     pool: Path | None = None
+    deck_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -222,9 +225,9 @@ def _file_key(path: Path) -> tuple:
 
 def cached_deck(source: DeckSource) -> Deck:
     """The deck ``source`` names, loaded once per process (while its files stay unchanged)."""
-    key = (_file_key(source.path), _file_key(source.pool) if source.pool is not None else None)
+    key = (_file_key(source.path), _file_key(source.pool) if source.pool is not None else None, source.deck_name)
     if key not in _DECKS:
-        _DECKS[key] = load_deck(source.path, pool=source.pool)
+        _DECKS[key] = load_deck(source.path, pool=source.pool, deck_name=source.deck_name)
     return _DECKS[key]
 
 

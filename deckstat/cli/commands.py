@@ -30,6 +30,8 @@ from deckstat.cli.options import (
     ChunkOpt,
     Command,
     DeckArg,
+    DeckNameOpt,
+    DeckNamesOpt,
     DrawsOpt,
     DroughtOrder,
     EventsOpt,
@@ -74,6 +76,7 @@ from deckstat.cli.options import (
     choices,
     count_parser,
     deck_and_game,
+    deck_names,
     draw,
     emit,
     english_seat,
@@ -83,6 +86,7 @@ from deckstat.cli.options import (
     parse_draws,
     parse_turns,
     rule_value,
+    shown_deck,
     simulation_note,
     stdout,
     user_errors,
@@ -156,7 +160,8 @@ CopiesBy.__doc__ = "Readings of a copy limit."
 
 
 @app.command(cls=Command)
-def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt = Format.table,
+def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, deck_name: DeckNameOpt = None,
+             fmt: FormatOpt = Format.table,
              table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name; by card (printings identical in play, a "
@@ -172,7 +177,8 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, fmt: FormatOpt 
 
     with user_errors():
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        deck = shown_deck(deck, loaded)
         result = deckstat.validate(loaded, profile, copies_by=copies_by.value if copies_by else None)
         verdict = tr("legal") if result.legal else tr("not legal")
         n_warnings = int(result.summary["warnings"].iloc[0])
@@ -220,6 +226,7 @@ def odds(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -251,7 +258,8 @@ def odds(
 
     with user_errors():
         check_plot(plot)
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size,
+                                              deck_name=deck_name)
         _warn_file(loaded, profile)
         described = known_mapping(known, gone, bottom, given, broken)
         if described is not None:
@@ -354,6 +362,7 @@ def when(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -375,7 +384,8 @@ def when(
 
     with user_errors():
         check_plot(plot)
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size)
+        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size,
+                                              deck_name=deck_name)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
@@ -423,6 +433,7 @@ def curve(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -443,7 +454,8 @@ def curve(
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        deck = shown_deck(deck, loaded)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
@@ -501,6 +513,7 @@ def mulligan(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -524,7 +537,7 @@ def mulligan(
     from deckstat.cli import tables
     from deckstat.present.format import seat_words
 
-    quick = {"cards": cards, "groups": group, "hand_size": hand_size}
+    quick = {"cards": cards, "groups": group, "hand_size": hand_size, "deck_name": deck_name}
     if hand is not None or best:
         _decide(deck, game, quick, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best,
                 by_turn=by_turn,
@@ -668,6 +681,7 @@ def deckout(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNamesOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -696,8 +710,11 @@ def deckout(
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
-        other = deckstat.load_deck(opponent, pool=pool) if opponent is not None else None
+        names = deck_names(deck_name, 2 if opponent is not None else 1)
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=names[0])
+        other = deckstat.load_deck(opponent, pool=pool, deck_name=names[1]) if opponent is not None else None
+        deck = shown_deck(deck, loaded)
+        opponent = shown_deck(opponent, other) if opponent is not None else None
         for each in (loaded, other) if other is not None else (loaded,):
             _warn_file(each, profile)
         with showing(quiet):
@@ -782,6 +799,7 @@ def ratio(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -813,7 +831,8 @@ def ratio(
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        deck = shown_deck(deck, loaded)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
@@ -897,6 +916,7 @@ def compare(
     chunk_size: ChunkOpt = DEFAULT_CHUNK,
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNamesOpt = None,
     fmt: FormatOpt = Format.table,
     table: TableOpt = None,
     plot: PlotOpt = None,
@@ -915,7 +935,8 @@ def compare(
     with user_errors():
         check_plot(plot)
         profile = deckstat.get_profile(game)
-        loaded = [deckstat.load_deck(d, pool=pool) for d in decks]
+        loaded = [deckstat.load_deck(d, pool=pool, deck_name=name)
+                  for d, name in zip(decks, deck_names(deck_name, len(decks)))]
         for each in loaded:
             _warn_file(each, profile)
         described = known_mapping(known, gone, bottom, given, broken)
@@ -938,10 +959,10 @@ def compare(
         if fmt is not Format.table:
             emit(result, fmt, table, "")
             return
-        _print_comparison(result, decks, profile)  # inside the block: printed before the figure is saved
+        _print_comparison(result, loaded, profile)  # inside the block: printed before the figure is saved
 
 
-def _print_comparison(result, decks: list[Path], profile) -> None:
+def _print_comparison(result, decks: list, profile) -> None:
     from deckstat.cli import tables
     from deckstat.present.format import format_probability
 
@@ -1001,6 +1022,7 @@ def report(
                                            metavar=choices(Policy))] = Policy[DEFAULT_POLICY],
     workers: WorkersOpt = 1,
     pool: PoolOpt = None,
+    deck_name: DeckNameOpt = None,
     allow_absent: AllowAbsentOpt = False,
     illegal_counts: Annotated[bool, typer.Option("--illegal-counts",
                                                  help="Show, in the resource-count sweep, the counts around the "
@@ -1023,7 +1045,7 @@ def report(
     with user_errors():
         check_writable_folder(out)  # before the work, not after it
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool)
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
         with showing(quiet):
             result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
                                      allow_absent=allow_absent, illegal_counts=illegal_counts, n_workers=workers)

@@ -60,7 +60,7 @@ FLAGS = {
     "by_turn": "--by-turn", "objective": "--objective", "objective='curve'": "--objective curve", "card": "--card",
     "curve_group": "--curve-group",
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
-    "size": "--cards", "hand_size": "--hand-size",
+    "size": "--cards", "hand_size": "--hand-size", "deck_name": "--deck-name",
 }
 
 Format = Enum("Format", {name: name for name in FORMATS}, type=str)
@@ -307,7 +307,14 @@ DeckArg = Annotated[Path, typer.Argument(help="Card CSV (one row per card), or a
                                          show_default=False, metavar="DECK")]
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game profile id (see `deckstat games`) or a "
                                       ".toml profile file.", metavar="GAME")]
-PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves a text decklist.", metavar="FILE")]
+PoolOpt = Annotated[Path | None, typer.Option(help="Card pool CSV that resolves a text decklist (card files are read "
+                                              "as they are).", metavar="FILE")]
+DeckNameOpt = Annotated[str | None, typer.Option(
+    "--deck-name", help="For a file that holds several decks (a deck_name column): the deck to read.",
+    metavar="NAME")]
+DeckNamesOpt = Annotated[list[str] | None, typer.Option(
+    "--deck-name", help="For files that hold several decks (a deck_name column): the deck to read, once for every "
+    "file, or once per deck in order.", metavar="NAME")]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Output format: a table to read, csv (one table, "
                                            "each row with what reproduces it) or json (every table and the "
                                            "provenance).", metavar=choices(Format))]
@@ -824,6 +831,24 @@ def parse_draws(text: str | None) -> list[int] | None:
     return None if text is None else parse_ranges(text, option="--draws", noun="draw", example="1-3", limit=MOST_SWEEP)
 
 
+def shown_deck(path: Path, loaded) -> str:
+    """How titles name a deck read from ``path``: the path, and the deck ``--deck-name`` picked in brackets."""
+    _, bracket, picked = loaded.source.partition(" [")
+    return f"{path}{bracket}{picked}"
+
+
+def deck_names(names: list[str] | None, count: int) -> list[str | None]:
+    """The ``--deck-name`` of each of ``count`` decks: none, one for every deck, or one per deck in order."""
+    if not names:
+        return [None] * count
+    if len(names) == 1:
+        return names * count
+    if len(names) != count:
+        raise DeckstatError(tr("--deck-name is given {given} times for {count} decks: give it once for every deck, "
+                               "or once per deck in order", given=len(names), count=count))
+    return list(names)
+
+
 #: The rules a deck given by counts follows when no --game is named.
 QUICK_GAME = "generic"
 
@@ -860,14 +885,15 @@ def parse_group_counts(texts: list[str]) -> list[tuple[str, object]]:
 
 
 def deck_and_game(deck: Path | None, game: str | None, *, pool: Path | None = None, cards: int | None = None,
-                  groups: list[str] | None = None, hand_size: int | None = None):
+                  groups: list[str] | None = None, hand_size: int | None = None, deck_name: str | None = None):
     """The deck a command asks about and its game's rules: a card file, or a deck given by ``--cards``/``--group``.
 
     Returns
     -------
     tuple
         The :class:`~deckstat.deck.Deck`, the :class:`~deckstat.games.profiles.Profile` (with ``--hand-size``)
-        and how titles name the deck: the file, or the counts (``Terrain=12, other=38``).
+        and how titles name the deck: the file (with the deck ``--deck-name`` picks), or the counts
+        (``Terrain=12, other=38``).
     """
     import dataclasses
 
@@ -882,6 +908,9 @@ def deck_and_game(deck: Path | None, game: str | None, *, pool: Path | None = No
         raise DeckstatError(tr("--group NAME=COUNT describes a deck of --cards N cards: give --cards too"))
     if by_counts and pool is not None:
         raise DeckstatError(tr("--pool resolves a text decklist; a deck given by --cards has none"))
+    if by_counts and deck_name is not None:
+        raise DeckstatError(tr("--deck-name picks a deck of a file that holds several; a deck given by --cards is "
+                               "one deck"))
     if not by_counts and deck is None:
         raise DeckstatError(tr("give a card file (DECK), or --cards N with --group NAME=COUNT for a deck given by "
                                "its counts"))
@@ -894,7 +923,8 @@ def deck_and_game(deck: Path | None, game: str | None, *, pool: Path | None = No
         profile = dataclasses.replace(profile, hand_size=hand_size, name=trn(
             "{game}, {n}-card hand", "{game}, {n}-card hand", hand_size, game=profile.name))
     if not by_counts:
-        return deckstat.load_deck(deck, pool=pool), profile, deck
+        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        return loaded, profile, deck if deck_name is None else shown_deck(deck, loaded)
     # A game with two decks (Licum) draws from one of them: the counts describe that one.
     part = profile.part().aliases[0] if len(profile.parts) > 1 else None
     loaded = deckstat.Deck.from_counts(cards, parse_group_counts(groups or []), part=part)

@@ -878,6 +878,10 @@ def load_profile_file(path: str | Path) -> Profile:
                             source=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise DeckstatError(tr("not a valid TOML profile ({reason})", reason=exc), source=str(path)) from None
+    if "play" not in data and "decks" not in data:
+        # Another TOML file given by mistake: named, its keys and values never quoted.
+        raise DeckstatError(tr("is not a game profile: it has neither a [play] table nor [[decks]]; expected a "
+                               "profile such as deckstat/games/generic.toml (see docs/profiles.md)"), source=str(path))
     return parse_profile(data, where=str(path))
 
 

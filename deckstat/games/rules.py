@@ -31,14 +31,14 @@ from dataclasses import replace
 
 import numpy as np
 
-from deckstat.deck import LIST_SEPARATOR, Deck, is_missing
+from deckstat.deck import LIST_SEPARATOR, Deck, deck_name_columns, is_missing
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import AttributeGroup, parse_group
 from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_profiles, localized
 from deckstat.i18n import number, tr, trn
 from deckstat.lookalikes import lookalikes
 from deckstat.schema import canonical_column, printing_only
-from deckstat.text import fold, fold_key, format_number
+from deckstat.text import fold, format_number
 
 NO_PART = "(no deck)"
 #: The ``part`` of warnings about the whole file, in games with several decks.
@@ -451,16 +451,8 @@ def _looks_like_a_deck(types: list[object]) -> bool:
 
 def _deck_name_columns(deck: Deck, profile: Profile) -> list[str]:
     """Columns whose header names a deck (``deck``, ``deck_name``, ``paquet``…), except the part column."""
-    out = []
-    for column in deck.cards.columns:
-        if column in ("name", "count", "type"):
-            continue
-        if column == "deck" and len(profile.parts) > 1:
-            continue  # Licum's deck column names each card's part
-        key = fold_key(column)
-        if "deck" in key or "paquet" in key:
-            out.append(column)
-    return out
+    # Licum's deck column names each card's part.
+    return [c for c in deck_name_columns(deck) if not (c == "deck" and len(profile.parts) > 1)]
 
 
 def _type_items(value: object) -> list[str]:
@@ -528,8 +520,9 @@ def file_warnings(deck: Deck, profile: Profile) -> list[dict]:
             rows.append({"rule": tr("one deck per file: the cards of every deck in it are counted together"),
                          "subject": tr("column {column!r}", column=column),
                          "found": trn("{n} deck: {decks}", "{n} decks: {decks}", len(decks), decks=listed),
-                         "allowed": tr("one deck; keep only the rows of one {column} value, e.g. {example!r}, in a "
-                                       "file of its own", column=column, example=decks[0][0])})
+                         "allowed": tr("one deck: pick one with --deck-name {example!r} (deck_name= in Python and "
+                                       "batch specs), or keep the rows of one {column} value in a file of their own",
+                                       column=column, example=decks[0][0])})
     others = [p for p in list_profiles() if p.id != profile.id]
     own_types = {fold(t) for t in profile.card_types}
     type_counts: dict[str, tuple[str, int]] = {}

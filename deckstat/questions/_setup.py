@@ -27,7 +27,7 @@ from deckstat._validate import (
     check_whole,
 )
 from deckstat._version import __version__
-from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, column_values, has_word
+from deckstat.deck import LIST_SEPARATOR, Deck, attribute_column, card_rows, column_values, has_word
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.cost import Cost, dry_run, format_bytes, format_seconds, grid_floor, too_many_axes
@@ -87,14 +87,12 @@ SHOWN_VALUES = 8
 #: How an "absent group" message names the cards looked at, by the ``scope`` the questions give.
 _SCOPES = {"this deck": N_("of this deck"), "any deck compared": N_("of any deck compared"),
            "the deck at any count swept": N_("of the deck at any count swept")}
-#: The advice when a name matches part of a value of a column: by column and operator (``~=`` a whole word).
-_PARTIAL_ADVICE = {
-    ("type", "~="): N_("; use {label} to match a whole word of a type"),
-    ("type", "~"): N_("; use {label} to match part of a type"),
-    ("tags", "~="): N_("; use {label} to match a whole word of a tag"),
-    ("tags", "~"): N_("; use {label} to match part of a tag"),
-    ("name", "~="): N_("; use {label} to match a whole word of a card name"),
-    ("name", "~"): N_("; use {label} to match part of a card name"),
+#: The advice when a word is a whole word of values of a column, by column (``~=``; other columns: ``None``).
+_WHOLE_WORD_ADVICE = {
+    "type": N_("; use {label} to match a whole word of a type ({values})"),
+    "tags": N_("; use {label} to match a whole word of a tag ({values})"),
+    "name": N_("; use {label} to match a whole word of a card name ({values})"),
+    None: N_("; use {label} to match a whole word of a {column} value ({values})"),
 }
 #: A turn whose draws the deck cannot supply, by seat.
 _TOO_LATE = {
@@ -227,14 +225,30 @@ def _listed(values: list[str]) -> str:
     return shown + ", …" if len(values) > SHOWN_VALUES else shown
 
 
-def _partial_hint(deck: Deck, column: str, texts: Iterable[str], whole_word: bool) -> str:
-    """Suggest ``~=`` (a whole word) or ``~`` (part of a value) when a value of ``column`` contains the text."""
-    items = [fold(v) for v in column_values(deck, column)]
-    if whole_word and any(has_word(item, t) for item in items for t in texts):
-        return "~="
-    if any(t in item for item in items for t in texts):
-        return "~"
-    return ""
+def _partial_hint(deck: Deck, column: str, texts: Iterable[str], whole_word: bool) -> tuple[str, list[str]]:
+    """How the values of ``column`` hold one of ``texts``: ``("~=", values)``, ``("~", values)`` or ``("", [])``.
+
+    ``~=`` when some hold it as a whole word (only asked when ``whole_word``), else ``~`` when some hold it inside a
+    longer word; ``values`` are those matched, as the deck writes them.
+    """
+    texts = list(texts)
+    values = column_values(deck, column)
+    if whole_word:
+        whole = [v for v in values if any(has_word(fold(v), t) for t in texts)]
+        if whole:
+            return "~=", whole
+    inside = [v for v in values if any(t in fold(v) for t in texts)]
+    return ("~", inside) if inside else ("", [])
+
+
+def _inside_word(column: str, target: str, values: list[str]) -> str:
+    """What a message says when ``target`` is no whole word of ``column``'s values, only part of longer words.
+
+    ``~`` would count those values (``Dragonoid`` for ``Dragon``): they are named, not offered as the fix.
+    """
+    return tr("; no {column} value holds the word {text!r}, only longer words that contain it ({values}), which "
+              "{label} would count", column=column, text=target, values=_listed(values),
+              label=AttributeGroup(column, "~", target).label)
 
 
 def _absent_attribute(deck: Deck, group: AttributeGroup, scope: str) -> str:
@@ -248,14 +262,26 @@ def _absent_attribute(deck: Deck, group: AttributeGroup, scope: str) -> str:
         return message  # every card has the value, or a number compared: the values say it all
     target = str(group.value)
     wanted = deck.synonyms.equivalents(canonical, target)
-    kind = _partial_hint(deck, column, wanted, whole_word=group.op != "~=") if group.op in ("=", "==", "~=") else ""
-    if kind:
-        # Some value holds the text: the operator, not the spelling, is what to change.
+    kind, matched = _partial_hint(deck, column, wanted, whole_word=group.op != "~=") \
+        if group.op in ("=", "==", "~=") else ("", [])
+    if kind == "~=":
+        # Some value holds the word: the operator, not the spelling, is what to change.
         label = AttributeGroup(group.attribute, kind, target).label
-        if kind == "~=":
-            return message + tr("; use {op} to match a whole word of a value: {label}", op=kind, label=label)
-        return message + tr("; use {op} to match part of a value: {label}", op=kind, label=label)
+        return message + tr("; use {op} to match a whole word of a value: {label} ({values})", op=kind, label=label,
+                            values=_listed(matched))
+    if kind == "~":
+        return message + _inside_word(group.attribute, target, matched)
     return message + suggest(target, values)
+
+
+def _text_columns(deck: Deck) -> list[str]:
+    """The columns a bare word may be a whole word of, in the order advice looks at them.
+
+    Types and tags first, then the other text attributes (race, civilization, family…), card names last.
+    """
+    skip = {"name", "count", "type", "tags", "number", "deck"}
+    others = [str(c) for c in deck.cards.columns if c not in skip and any(isinstance(v, str) for v in deck.cards[c])]
+    return [c for c in ("type", "tags") if c in deck.cards.columns] + others + ["name"]
 
 
 def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> str:
@@ -269,14 +295,30 @@ def _absent_word(deck: Deck, group: NameGroup, profile: Profile, scope: str) -> 
         values = column_values(deck, column)
         if values:
             message += tr(listing, values=_listed(values))
+    columns = _text_columns(deck)
+    hints = {c: _partial_hint(deck, c, deck.synonyms.equivalents(canonical_column(c), group.text), whole_word=True)
+             for c in columns}
+    # A whole word of some column is what the word most likely means (Dragon: the race Armored Dragon), wherever
+    # it is; a card name is only the last place looked.
+    whole = next((c for c in columns if hints[c][0] == "~="), None)
+    if whole is not None and whole != "name" and any(fold(v) == group.key for v in hints[whole][1]):
+        # The word is a whole value (the race Dragonoid): the attribute is all that is missing.
+        return message + tr("; use {label} to match the cards of that {column} value", column=whole,
+                            label=AttributeGroup(whole, "=", group.text).label)
+    if whole is not None:
+        advice = _WHOLE_WORD_ADVICE.get(whole, _WHOLE_WORD_ADVICE[None])
+        return message + tr(advice, label=AttributeGroup(whole, "~=", group.text).label, column=whole,
+                            values=_listed(hints[whole][1]))
+    # A card as a decklist line names it ("CT #83" when the deck holds one CT, labelled "CT"): its label.
+    rows = card_rows(deck, group.text)
+    if rows:
+        return message + tr("; did you mean {name!r}?", name=deck.labels[rows[0]])
     # Never the group itself back: a card type of the game that the deck lacks would be suggested for itself.
     message += suggest(group.text, sorted(w for w in deck.known_words() | set(profile.card_types)
                                           if fold(w) != group.key))
-    for column in ("type", "tags", "name"):
-        partial = _partial_hint(deck, column, deck.synonyms.equivalents(column, group.text), whole_word=True)
-        if partial:
-            message += tr(_PARTIAL_ADVICE[column, partial], label=AttributeGroup(column, partial, group.text).label)
-            break
+    inside = next((c for c in columns if hints[c][0] == "~"), None)
+    if inside is not None:
+        message += _inside_word(inside, group.text, hints[inside][1])
     return message
 
 

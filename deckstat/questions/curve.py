@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from deckstat._validate import check_choice, check_seats, check_turns
-from deckstat.deck import Deck
+from deckstat.cards import card_hint
+from deckstat.deck import Deck, card_rows
 from deckstat.engines import runner
 from deckstat.engines.cost import Cost, dry_run
 from deckstat.errors import DeckstatError, param
@@ -22,7 +23,6 @@ from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, re
 from deckstat.questions._setup import check_game_reaches, check_groups, check_simulation, pick_method, prepare
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES, METHODS
-from deckstat.text import fold, suggest
 
 CURVE_COLUMNS = ["deck", "game", "target", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method", "policy"]
 SUMMARY_COLUMNS = ["deck", "game", "target", "seat", "max_turn", "mean_turn", "median_turn", "p_never",
@@ -268,21 +268,13 @@ def play_targets(deck: Deck, profile: Profile, cards, groups, *,
                 labels.append(label)
                 masks.append(mask)
         return labels, masks
-    names = [fold(n) for n in deck.names]
-    by_label = {fold(label): i for i, label in enumerate(deck.labels)}
     for text in card_list:
-        wanted = fold(text.strip())
-        mask = np.array([n == wanted for n in names])
-        if not mask.any() and wanted in by_label:
-            mask[by_label[wanted]] = True
+        mask = np.zeros(len(deck.cards), dtype=bool)
+        # Any label deckstat prints or reads for the card: its name, "VENDEUR #35", "CT #83", "POLICIER (holo)".
+        mask[card_rows(deck, text)] = True
         if not mask.any():
-            labels = list(dict.fromkeys(deck.labels))
-            partial = [label for label in labels if wanted and wanted in fold(label)]
-            hint = tr("; cards whose name contains it: {cards}",
-                      cards=", ".join(partial[:5]) + (" …" if len(partial) > 5 else "")) if partial else \
-                suggest(text.strip(), labels)
             raise DeckstatError(tr("card {name!r} is not in the deck {source}{hint}", name=text.strip(),
-                                   source=deck.source, hint=hint))
+                                   source=deck.source, hint=card_hint(deck, text)))
         labels.append(text.strip())
         masks.append(mask & (deck.counts > 0))
     for text in group_list:

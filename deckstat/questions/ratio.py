@@ -25,7 +25,8 @@ from deckstat._validate import (
     check_turns,
     check_whole,
 )
-from deckstat.deck import Deck, attribute_column
+from deckstat.cards import card_hint
+from deckstat.deck import Deck, attribute_column, card_rows
 from deckstat.engines import runner
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
@@ -42,7 +43,7 @@ from deckstat.questions.when import when
 from deckstat.results import RatioResult, frame
 from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, MOST_TURN, ZONES
-from deckstat.text import fold, suggest
+from deckstat.text import fold
 
 RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zone", "p", "ci_low", "ci_high",
                  "n_trials", "method", "is_current", "legal", "violations", "p_resource_in_hand", "p_flood_in_hand",
@@ -304,13 +305,13 @@ def _plan(deck: Deck, profile: Profile, group: str, fillers: Sequence[str]) -> _
         caps = np.full(len(table), np.inf)
     filler_rows = []
     for filler in fillers:
-        # A printing may be named by its label ("VENDEUR #35") when the deck holds several of one name.
+        # A printing is named by its label first ("POLICIER" is the plain one next to "POLICIER (holo)"), then by
+        # any other reference deckstat prints or reads for it ("VENDEUR #35", "CT #83").
         candidates = [i for i in range(len(table)) if in_part[i] and fold(deck.labels[i]) == fold(filler)] or \
-            [i for i in range(len(table)) if in_part[i] and fold(table["name"].iloc[i]) == fold(filler)]
+            [i for i in card_rows(deck, filler) if in_part[i]]
         if not candidates:
-            names = [label for label, ok in zip(deck.labels, in_part) if ok]
             raise DeckstatError(tr("{option} {filler!r} is not a card of the deck{hint}", option=param("filler"),
-                                   filler=filler, hint=suggest(filler, names)))
+                                   filler=filler, hint=card_hint(deck, filler)))
         if len(candidates) > 1:
             shown = ", ".join(repr(deck.labels[i]) for i in candidates)
             raise DeckstatError(tr("{option} {filler!r} names {count} printings of the deck ({printings}); name one "
@@ -576,10 +577,7 @@ class _Goal:
         """Copies of the card, or cards of the group, in ``drawn`` (0 when rebuilding removed them all)."""
         if self.group is not None:
             return int(drawn.counts[drawn.mask(parse_group(self.group, what="group"))].sum())
-        wanted = fold(self.card)
-        rows = [i for i, name in enumerate(drawn.names) if fold(name) == wanted] or \
-            [i for i, label in enumerate(drawn.labels) if fold(label) == wanted]
-        return int(drawn.counts[rows].sum())
+        return int(drawn.counts[card_rows(drawn, self.card)].sum())
 
 
 def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target_turn, seat: str, card, curve_group,
