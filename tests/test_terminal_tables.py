@@ -114,24 +114,38 @@ _CACHE: dict = {}
 
 
 def _printed(args: list[str], lang: str, width: int | None, monkeypatch) -> tuple[str, list[str]]:
-    """What a command prints at ``width`` (None: ``--wide``) in ``lang``, and the sentences among it."""
-    key = (tuple(args), lang, width)
+    """What a command prints at ``width`` (None: ``--wide``) in ``lang``, and the sentences among it.
+
+    The command runs once per language: what it prints is laid out at every width of the test and with
+    ``--wide``, each into its own console, as a terminal of that width would show it.
+    """
+    key = (tuple(args), lang)
     if key not in _CACHE:
+        widths = (*WIDTHS, None)
+        buffers = {w: io.StringIO() for w in widths}
         sentences: list[str] = []
-        real = options.print_text
+        real_items, real_text = options.print_items, options.print_text
 
         def recording(console, text):
             sentences.extend(str(text).split("\n"))
-            real(console, text)
+            real_text(console, text)
+
+        def at_every_width(build):
+            for w in widths:
+                console = Console(file=buffers[w], width=w or 100_000, markup=False, emoji=False, highlight=False,
+                                  soft_wrap=False)
+                monkeypatch.setattr(options, "layout", lambda w=w: Layout(width=w))
+                monkeypatch.setattr(options, "stdout", lambda console=console: console)
+                real_items(build)
 
         for module in ("deckstat.cli.options", "deckstat.cli.commands", "deckstat.cli.batch"):
             monkeypatch.setattr(f"{module}.print_text", recording, raising=False)
-        monkeypatch.setenv("COLUMNS", str(width or 80))
-        result = run(*args, "--lang", lang, *(["--wide"] if width is None else []), *(["-q"] if _quiet(args) else []))
+            monkeypatch.setattr(f"{module}.print_items", at_every_width, raising=False)
+        result = run(*args, "--lang", lang, *(["-q"] if _quiet(args) else []))
         monkeypatch.undo()
         assert result.exit_code in (0, 1), result.output
-        _CACHE[key] = (result.stdout, sentences)
-    return _CACHE[key]
+        _CACHE[key] = {w: (buffers[w].getvalue(), sentences) for w in widths}
+    return _CACHE[key][width]
 
 
 def _quiet(args: list[str]) -> bool:
@@ -210,9 +224,13 @@ def test_real_duel_masters_decks_fit(tmp_path, monkeypatch):
         assert table and all(cell_len(line) <= width for line in table)
 
 
-def test_wide_shows_every_column_and_columns_picks_them():
+def test_wide_shows_every_column_and_columns_picks_them(monkeypatch):
+    # $COLUMNS, as a terminal of that width sets it (a pipe without it: 80).
+    monkeypatch.setenv("COLUMNS", "80")
     args = ["ratio", WANKUL, "-g", "wankul", "--range", "9-11", "--trials", "500", "--seed", "1"]
-    narrow = " ".join(ok(run(*args)).split())
+    out = ok(run(*args))
+    assert all(cell_len(line) <= 80 for line in out.splitlines() if any(c in line for c in "│┃━"))
+    narrow = " ".join(out.split())
     assert "not shown for the width: P(Terrain in hand)" in narrow and "mulligan rate" in narrow
     wide = ok(run(*args, "--wide"))
     assert "mulligan" in wide and "deck runs out" in wide and max(map(cell_len, wide.splitlines())) > 80
@@ -227,7 +245,8 @@ def test_wide_shows_every_column_and_columns_picks_them():
     assert "≈" in picked and "Terrain≥3" in picked
 
 
-def test_an_unknown_column_is_one_line_naming_the_closest():
+def test_an_unknown_column_is_one_line_naming_the_closest(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     args = ["ratio", WANKUL, "-g", "wankul", "--range", "9-11", "--trials", "500", "--seed", "1"]
     assert_user_error(run(*args, "--columns", "mulligan_rat"), "mulligan_rat", "did you mean 'mulligan_rate'?")
     assert_user_error(run(*args, "--columns", "p_flood", "--lang", "fr"), "p_flood", "p_flood_in_hand")
@@ -270,12 +289,16 @@ def test_the_width_a_style_takes_is_the_width_rich_draws(style, n_columns):
 def test_a_table_fits_any_width_its_row_labels_fit(widths, width, n_text):
     text = tuple(range(1, 1 + min(n_text, len(widths) - 1)))
     grid = _grid(widths, keys=1, text=text)
-    lines = _render(lay_out({"en": grid}, "en", Layout(width=width)))
-    assert all(cell_len(line) <= width for line in lines), (widths, width)
-    # No number cut: each cell of digits is whole on its line.
+    lines = _render(lay_out({"en": grid}, "en", Layout(width=width)), width=100_000)
+    # Nothing is ever cut short: every number is whole on a line, or named as left out.
+    assert "…" not in "\n".join(lines)
     for column in grid.columns:
         if not column.text:
             assert any(column.cells[0] in line for line in lines) or "not shown" in "\n".join(lines)
+    # Whenever the row labels and any one column fit, every line fits.
+    least = [layout_module._least(c, False) for c in grid.columns]
+    if all(least[0] + w + COMPACT.overhead(2) <= width for w in least[1:]):
+        assert all(cell_len(line) <= width for line in lines), (widths, width)
 
 
 def test_columns_go_least_useful_first_and_tables_split_rather_than_lose_answers():
@@ -344,7 +367,8 @@ def test_the_figures_decide_with_the_same_function():
     assert plots._merge_identical_seats is merge_alike_seats
 
 
-def test_tables_show_alike_seats_once_and_say_why():
+def test_tables_show_alike_seats_once_and_say_why(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     out = ok(run("odds", WANKUL, "-g", "wankul", "-e", "Terrain>=1", "--turns", "0-2"))
     assert "both players (same odds)" in out and "first player" not in out
     assert "same odds: the first and the second player draw alike here" in " ".join(out.split())

@@ -101,7 +101,9 @@ class Grid:
     header: bool = True
 
     def add(self, header: str, cells: Iterable[object], **options) -> Column:
-        """Append a column of ``cells`` (written with ``str``) and return it."""
+        """Append a column of ``cells`` (written with ``str``) and return it; text reads from the left."""
+        if options.get("text") and "justify" not in options:
+            options["justify"] = "left"
         column = Column(header, [str(c) for c in cells], **options)
         self.columns.append(column)
         return column
@@ -313,7 +315,8 @@ def _table(grid: Grid, shown: list[int], style: _Style, short: bool, width: int 
                   show_header=grid.header, **style.table)
     for column, w in zip(columns, widths):
         header = _header(column, short)
-        lines = header.split("\n") if _widest(header.split("\n")) <= w else wrap(header.replace("\n", " "), w)
+        # The header's own line breaks stay; a line too long for the column wraps at its spaces.
+        lines = [line for part in header.split("\n") for line in wrap(part, w)]
         # The widths are set here, and every line fits its width: rich neither wraps nor cuts anything.
         table.add_column(Text("\n".join(lines)), justify=column.justify, width=w, no_wrap=True)
     rows = zip(*[c.cells for c in columns]) if columns else []

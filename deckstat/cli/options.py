@@ -460,15 +460,15 @@ PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the resu
 def stdout() -> Console:
     r"""A console that prints text from decks and profiles as is, in the characters stdout's encoding has.
 
-    Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal. It is as
-    wide as the tables are laid out for (:func:`layout`); with ``--wide``, as wide as any table needs.
+    Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal. Tables
+    are laid out for the width by :func:`print_items` before they reach it, so the console itself never cuts
+    a line: a table whose row labels and one column are wider than the terminal (never seen on real decks)
+    is printed whole, and the terminal folds it, rather than cut short with "…".
     """
     from deckstat.cli.terminal import SafeCharacters, plain_console_hooks
 
-    width = layout().width
     # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
-    console = Console(file=sys.stdout, soft_wrap=False, width=_UNLIMITED if width is None else width, markup=False,
-                      emoji=False, highlight=False)
+    console = Console(file=sys.stdout, soft_wrap=False, width=_UNLIMITED, markup=False, emoji=False, highlight=False)
     # Card names and profile text are data: their control characters (ESC, BEL…) are shown, never obeyed.
     console.push_render_hook(SafeCharacters())
     for hook in plain_console_hooks(console.encoding):
@@ -476,7 +476,7 @@ def stdout() -> Console:
     return console
 
 
-#: The width of a console printing ``--wide`` tables: more than any table takes.
+#: The width of the console tables are printed on: more than any table takes (they are laid out before).
 _UNLIMITED = 100_000
 
 
