@@ -371,7 +371,7 @@ def test_tables_show_alike_seats_once_and_say_why(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     out = ok(run("odds", WANKUL, "-g", "wankul", "-e", "Terrain>=1", "--turns", "0-2"))
     assert "both players (same odds)" in out and "first player" not in out
-    assert "same odds: the first and the second player draw alike here" in " ".join(out.split())
+    assert "same odds: here the first and the second player's numbers are the same" in " ".join(out.split())
     dm = ok(run("odds", DATA / "duel-masters" / "sample_deck.csv", "-g", "duel-masters", "-e", "[cost<=2]>=1"))
     assert "first player" in dm and "second player" in dm and "same odds" not in dm
 

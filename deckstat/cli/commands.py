@@ -1026,8 +1026,16 @@ def _print_comparison(result, decks: list, profile) -> None:
             pairing = tr("paired (same shuffles)") if result.provenance["paired"] else tr("independent runs")
             shown.append(tr("; ").join([note, pairing]))
         events = " / ".join(dict.fromkeys(result.table["event"]))
-        shown.append(tr("P({events}) — {game}; A = {deck}", events=events, game=profile.name,
-                        deck=result.table["deck_a"].iloc[0]))
+        zone, broken = result.table["zone"].iloc[0], result.provenance.get("broken", 0)
+        where = {"hand": tr("in hand") if "known" in result.provenance else tr("in the kept opening hand"),
+                 "bottom": tr("under the deck"),
+                 "set_aside": trn("among the {n} broken {shields}", "among the {n} broken {shields}", broken,
+                                  shields=profile.set_aside_name) if broken else
+                 tr("in the {set_aside}", set_aside=profile.set_aside_name)}.get(zone)
+        deck_a = result.table["deck_a"].iloc[0]
+        shown.append(tr("P({events}) {where} — {game}; A = {deck}", events=events, where=where, game=profile.name,
+                        deck=deck_a) if where else
+                     tr("P({events}) — {game}; A = {deck}", events=events, game=profile.name, deck=deck_a))
         if "known" in result.provenance:
             known = tr("; ").join(f"{tr(KNOWN_ZONES.get(zone, zone))} {info['cards']} ({info['described']})"
                                   for zone, info in result.provenance["known"].items()) or tr("nothing")

@@ -64,8 +64,8 @@ def seat_cell(seat: str) -> str:
 def same_odds_note(merged: pd.DataFrame) -> list[str]:
     """The line under a table whose seats are shown once (:func:`~deckstat.present.format.merge_alike_seats`)."""
     if "seat" in merged.columns and (merged["seat"] == BOTH_SEATS).any():
-        return [tr("same odds: the first and the second player draw alike here, and their numbers are the same, so "
-                   "they are shown once")]
+        return [tr("same odds: here the first and the second player's numbers are the same (the same cards dealt "
+                   "or drawn alike), so they are shown once")]
     return []
 
 
@@ -361,10 +361,10 @@ def compare_table(result: CompareResult) -> Grid:
         grid.add(header("deck"), [r.deck_b for r in rows], names=("deck_b",), key=True, text=True)
     grid.add(tr("cards drawn") if by_draws else header("turn"), [getattr(r, row_key) for r in rows],
              names=(row_key,), key=True)
-    once = (merged["seat"] == BOTH_SEATS).all()
-    if not once:
-        grid.add(header("seat"), [seat_cell(r.seat) for r in rows], names=("seat",), key=True, text=True,
-                 justify="left")
+    # No seat column when the seats are shown once (the line under the table says so) or the question is asked
+    # from now, with known cards, where no seat is meant.
+    if set(merged["seat"]) - {BOTH_SEATS, "now"}:
+        grid.add(header("seat"), [seat_cell(r.seat) for r in rows], names=("seat",), key=True, text=True)
     grid.add(tr("deck A"), [shown(r.deck_a, r, r.p_a) for r in rows], names=("p_a",), rank=1)
     grid.add(tr("deck B"), [shown(r.deck_b, r, r.p_b) for r in rows], names=("p_b",), rank=1)
     difference = tr("B − A\n(exact difference)") if exact else tr("B − A\n[95% interval]")
