@@ -361,6 +361,30 @@ def test_seats_merge_only_when_their_numbers_are_the_same():
     assert set(exact["seat"]) == {"first", "second"}
 
 
+def test_a_target_is_shown_once_only_when_its_curve_and_summary_both_agree():
+    from deckstat.cli.tables import curve_table
+
+    seats = ["first", "first", "second", "second"] * 2
+    p = [0.1, 0.2, 0.1, 0.2, 0.3, 0.4, 0.3, 0.5]  # B's curves differ at turn 2
+    frame = pd.DataFrame({"target": ["A"] * 4 + ["B"] * 4, "seat": seats, "turn": [1, 2] * 4, "p": p, "ci_low": p,
+                          "ci_high": p, "n_trials": [None] * 8, "method": ["exact"] * 8})
+    summary = pd.DataFrame({"target": ["A", "A", "B", "B"], "seat": ["first", "second"] * 2,
+                            "mean_turn": [1.5, 1.5, 1.2, 1.2], "p_never": [0.8, 0.8, 0.6, 0.6],
+                            "n_trials": [None] * 4, "method": ["exact"] * 4})
+    grid = curve_table(frame, summary)
+    cells = {column.header: column.cells for column in grid.columns}
+    assert cells["card or group"] == ["A", "B", "B"]
+    assert cells["seat"] == ["both (same odds)", "first", "second"]
+    assert cells["t1"] == ["10.0", "30.0", "30.0"] and cells["t2"] == ["20.0", "40.0", "50.0"]
+
+
+def test_text_columns_must_match_too():
+    policy = pd.DataFrame({"seat": ["first", "second"], "hand": ["Terrain=1, other=4", "Terrain=2, other=3"],
+                           "p_keep": [0.5, 0.5]})
+    assert set(merge_alike_seats(policy, ["hand", "p_keep"], order=())["seat"]) == {"first", "second"}
+    assert set(merge_alike_seats(policy.assign(hand="x"), ["hand", "p_keep"], order=())["seat"]) == {BOTH_SEATS}
+
+
 def test_the_figures_decide_with_the_same_function():
     from deckstat.present import plots
 

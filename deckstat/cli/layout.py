@@ -125,6 +125,8 @@ class Layout:
 
 #: A space that does not break: after ``±``, ``<``, ``>``, ``≈``, before ``±``, ``pp``, ``pts``, ``%``.
 _HELD = re.compile(r"(?<=[±<>≈]) | (?=±|pp\b|pts\b|%)")
+#: A bare number, which keeps the word after it on its line.
+_NUMBER = re.compile(r"[+\-−]?\d[\d.,\u00a0]*")
 
 
 def pieces(line: str) -> list[str]:
@@ -136,10 +138,14 @@ def pieces(line: str) -> list[str]:
     ['87.34% ± 0.07%', 'at', '[1.2%, 3.4%]', '+3.6 pp']
     >>> pieces("P(Terrain>=1) 93,8\u00a0% < 0.1%")
     ['P(Terrain>=1)', '93,8\xa0%', '< 0.1%']
+    >>> pieces("8 in 50 cards")
+    ['8 in', '50 cards']
     """
     found, current, depth = [], "", 0
     for index, character in enumerate(line):
-        if character == " " and depth == 0 and not _HELD.match(line, index):
+        # A number keeps the word after it ("5 copies", "8 in 50 cards"): no break after a bare number.
+        if character == " " and depth == 0 and not _HELD.match(line, index) and not _NUMBER.fullmatch(
+                current.rsplit(" ", 1)[-1]):
             if current:
                 found.append(current)
             current = ""
@@ -165,7 +171,7 @@ def wrap(text: str, width: int, fold: bool = False) -> list[str]:
     >>> wrap("P(Terrain in hand)", 10)
     ['P(Terrain', 'in hand)']
     >>> wrap("recommandé : 12 cartes, 95,4\u00a0% ± 0,1\u00a0%", 16)
-    ['recommandé : 12', 'cartes,', '95,4\xa0% ± 0,1\xa0%']
+    ['recommandé :', '12 cartes,', '95,4\xa0% ± 0,1\xa0%']
     >>> wrap("file data/a_very_long_name.csv", 10, fold=True)
     ['file', 'data/a_ver', 'y_long_nam', 'e.csv']
     """

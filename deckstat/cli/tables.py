@@ -128,11 +128,15 @@ def curve_table(frame: pd.DataFrame, summary: pd.DataFrame) -> Grid:
     merged = merge_alike_seats(frame, ESTIMATE, by=["target"])
     merged_summary = merge_alike_seats(summary, ["mean_turn", "p_never", "n_trials", "method"], by=["target"],
                                        order=())
-    once = {t for t in merged_summary.loc[merged_summary["seat"] == BOTH_SEATS, "target"]} & \
-        {t for t in merged.loc[merged["seat"] == BOTH_SEATS, "target"]}
-    rows_summary = merged_summary[merged_summary["target"].isin(once) == (merged_summary["seat"] == BOTH_SEATS)]
-    rows_summary = summary.iloc[0:0] if rows_summary.empty else rows_summary
-    shown = merged[merged["target"].isin(once) == (merged["seat"] == BOTH_SEATS)]
+    # A target is shown once when both its curve and its summary are the same for both seats.
+    once = set(merged_summary.loc[merged_summary["seat"] == BOTH_SEATS, "target"]) & \
+        set(merged.loc[merged["seat"] == BOTH_SEATS, "target"])
+
+    def rows(merged_rows: pd.DataFrame, original: pd.DataFrame) -> pd.DataFrame:
+        return pd.concat([merged_rows[merged_rows["target"] == t] if t in once else original[original["target"] == t]
+                          for t in dict.fromkeys(summary["target"])], ignore_index=True)
+
+    rows_summary, shown = rows(merged_summary, summary), rows(merged, frame)
     turns = sorted(set(shown["turn"]))
     by_turn = {(r.target, r.seat, r.turn): r for r in shown.itertuples(index=False)}
     every_row_once = bool(len(rows_summary)) and (rows_summary["seat"] == BOTH_SEATS).all()

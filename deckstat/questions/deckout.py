@@ -201,7 +201,11 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         ``provenance`` holds the rule, when the game ends in words
         (``game_end_text``), the policy and the drought reading in words,
         ``effect_cards`` (cards with a draw or mill effect in each seat's
-        deck), the assumptions and any ``warnings``.
+        deck), the assumptions, any ``warnings``, and ``order_by_rules``:
+        ``"first"`` when the rules alone make the first player run out first
+        in every game (libraries of one size drawn alike, no card effect,
+        alternating turns, drought draws read ``together``), ``"same_moment"``
+        when both run out at once (simultaneous turns), else None.
 
     Examples
     --------
