@@ -38,7 +38,7 @@ COMMANDS = {
              ["Premier tour où Terrain>=2 est vrai", "les deux joueurs (mêmes chances)\u00a0: tour moyen", "médiane",
               "P(toujours pas au tour 3)", "1re fois", "mêmes chances\u00a0: ici"],
              ["First turn Terrain>=2 holds", "both players (same odds): mean turn", "median", "P(not by turn 3)",
-              "first on", "same odds: the first"]),
+              "first on", "same odds: here the first"]),
     "curve": (["curve", WANKUL, "-g", "wankul", "--card", "Le Grenier Hanté", "--turns", "1-3", "--trials", "4000",
                "--seed", "3"],
               ["Jouable au plus tard à chaque tour", "carte ou groupe", "moyenne", "en\u00a0%",
