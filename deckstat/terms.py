@@ -9,7 +9,7 @@ rule are English messages marked with ``N_``: show them through
 :func:`deckstat.i18n.tr`.
 """
 
-from deckstat.i18n import N_
+from deckstat.i18n import N_, tr
 
 SEATS = ("first", "second")
 #: ``seat`` values that select both seats.
@@ -38,6 +38,12 @@ MULLIGAN_WORDS = {
                       "them, then the set-aside cards are shuffled back into the deck (Hearthstone)"),
     "pokemon": N_("reveal the hand, shuffle it back and draw a full new one while it fails the keep rule "
                   "(Pokémon)"),
+}
+#: Mulligan rules as a sentence names them ("with the bottom mulligan", « mulligan sous le deck »).
+MULLIGAN_NAMES = {
+    "none": N_("no mulligan"), "bottom": N_("bottom mulligan"), "london": N_("London mulligan"),
+    "vancouver": N_("Vancouver mulligan"), "free": N_("free mulligan"), "hearthstone": N_("Hearthstone mulligan"),
+    "pokemon": N_("Pokémon mulligan"),
 }
 #: Mulligans a ``pokemon`` rule allows unless told otherwise: the rules set no limit, and a hand that fails the
 #: keep rule 100 times in a row is rare enough to leave out (the last hand is kept; see docs/mulligans.md).
@@ -70,6 +76,9 @@ DROUGHT_ORDERS = {
                        "at the first Terrain, and the first player unable to draw loses"),
 }
 
+#: The drought readings as a sentence names them (``--drought-order together``).
+DROUGHT_ORDER_NAMES = {"together": N_("together"), "active_first": N_("active player first")}
+
 POLICIES = {
     "none": N_("card effects are ignored: only the rules' draws move the decks"),
     "on_draw": N_("a card with a draw or mill effect is played as soon as its owner draws it (opening-hand cards "
@@ -77,6 +86,8 @@ POLICIES = {
     "each_turn": N_("on each of its owner's turns, every effect card drawn since the last one is played once; the "
                     "cards they draw wait for the next turn"),
 }
+#: The deck-out policies as a sentence names them ("policy on_draw", « stratégie à la pioche »).
+POLICY_NAMES = {"none": N_("policy none"), "on_draw": N_("policy on_draw"), "each_turn": N_("policy each_turn")}
 #: The policy of ``deckout`` (and of the deck report) unless another is asked for: the deck file's draw and mill
 #: columns count, played as soon as drawn. Without such columns every policy gives the same answer.
 DEFAULT_POLICY = "on_draw"
@@ -87,6 +98,34 @@ DRAW_STEPS = ("start", "end")
 #: Readings of a copy limit: copies of a name; of a card (a name and its game attributes: printings identical in
 #: play together); or of each printing (name and printing columns).
 COPIES_BY = ("name", "card", "printing")
+
+#: The readings of a copy limit as a sentence names them ("the profile counts by printing").
+COPIES_BY_NAMES = {"name": N_("name"), "card": N_("card"), "printing": N_("printing")}
+
+#: The goldfish play models (``[play_model] kind``) and their policies, as a sentence names them.
+PLAY_MODEL_NAMES = {"hand": N_("in hand"), "discard": N_("discard"), "mana": N_("mana"),
+                    "condition": N_("summoning conditions"), "bench": N_("bench and springs"),
+                    "logistics": N_("logistics")}
+PLAY_POLICY_NAMES = {"any": N_("any"), "hold": N_("hold"), "curve": N_("curve"), "civ_first": N_("civ_first"),
+                     "first_drawn": N_("first_drawn"), "target": N_("target"), "peasant": N_("peasant")}
+
+
+def name_of(names: dict[str, str], value: object) -> str:
+    """``value`` (an identifier) as a sentence names it in the current language, from one of the tables above.
+
+    An identifier the table lacks (a custom profile's) is returned as it is.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> name_of(MULLIGAN_NAMES, "london")
+    'London mulligan'
+    >>> with language("fr"):
+    ...     name_of(MULLIGAN_NAMES, "bottom"), name_of(MULLIGAN_NAMES, "house")
+    ('mulligan sous le deck', 'house')
+    """
+    return tr(names[str(value)]) if str(value) in names else str(value)
+
 
 #: Trials handed to the worker processes ahead of the block being summed (``chunk_size``, ``--chunk-size``).
 DEFAULT_CHUNK = 1 << 18

@@ -120,7 +120,7 @@ def test_validate_sample_deck_is_legal(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_validate_illegal_deck_names_what_breaks(game):
     path = sample_deck(game, "illegal_deck.csv")
-    result = run("validate", path, "--game", game)
+    result = run("validate", path, "--game", game, "--wide")  # every cell on one line, whatever the width
     assert_no_crash(result)
     assert result.exit_code == 1, result.output
     assert "not legal" in result.stdout
@@ -129,7 +129,7 @@ def test_validate_illegal_deck_names_what_breaks(game):
 
 
 def test_validate_illegal_counts_in_words():
-    result = run("validate", DATA / "wankul" / "illegal_deck.csv", "--game", "wankul")
+    result = run("validate", DATA / "wankul" / "illegal_deck.csv", "--game", "wankul", "--wide")
     text = flat(result.stdout)
     assert "8 in 50 cards" in text
     assert "Capitaine Baguette 4 copies at most 3" in text
@@ -281,19 +281,20 @@ def test_odds_terrain_table_turns_0_to_6_both_seats():
     assert_no_crash(result)
     assert result.exit_code == 0, result.output
     assert "P(Terrain>=1)" in result.stdout
-    assert "first player" in result.stdout and "second player" in result.stdout
+    # Both seats draw alike in Wankul: one column for both, as the figures draw one line.
+    assert "both players (same odds)" in result.stdout and "first player" not in result.stdout
     assert "keep rule Terrain>=1" in result.stdout
     rows = table_rows(result.stdout)
     assert [r[0] for r in rows] == [str(t) for t in range(7)]
     for row in rows:
-        assert len(row) == 3
+        assert len(row) == 2
         assert all(PERCENT.match(cell) for cell in row[1:]), row
     # Turn 0 with the default keep rule, computed by hand: keep a hand with a Terrain
     # (probability q); otherwise the 5 cards go under the deck and a new hand comes
     # from the other 45 cards, 10 of them Terrains.
     q = p_at_least_one(10, 50, 5)
     expected = q + (1 - q) * p_at_least_one(10, 45, 5)
-    assert rows[0][1] == rows[0][2] == format_probability(expected) == "91.7%"
+    assert rows[0][1] == format_probability(expected) == "91.7%"
 
 
 def test_odds_default_keep_rule_matches_hand_computation():
@@ -371,7 +372,7 @@ def test_odds_shield_triggers_in_shields():
     rows = table_rows(result.stdout)
     assert [r[0] for r in rows] == ["0"]
     expected = p_at_least_one(8, 40, 5)
-    assert rows[0][1] == rows[0][2] == format_probability(expected)
+    assert rows[0][1:] == [format_probability(expected)]  # the same shields for both seats: one column
     records = odds_json(*args)
     assert {r["zone"] for r in records} == {"set_aside"}
     assert all(r["p"] == pytest.approx(expected, abs=1e-12) for r in records)
@@ -380,7 +381,7 @@ def test_odds_shield_triggers_in_shields():
 def test_odds_several_events():
     args = ("odds", DUEL, "--game", "duel-masters", "-e", "[civilization=Feu]>=2", "-e", "[race=Dragon]>=1",
             "--turns", "0-2")
-    result = run(*args)
+    result = run(*args, "--wide")
     assert_no_crash(result)
     assert result.exit_code == 0, result.output
     text = result.stdout
@@ -597,7 +598,7 @@ def test_python_dash_m_error_is_one_line(tmp_path):
 
 
 def test_games_lists_the_six_profiles():
-    result = run("games")
+    result = run("games", "--wide")
     assert_no_crash(result)
     assert result.exit_code == 0
     ids = [row[0] for row in table_rows(result.stdout) if row[0]]
@@ -610,7 +611,7 @@ def test_games_lists_the_six_profiles():
         current = row[0] or current
         cells[current] = [" ".join(filter(None, pair)) for pair in zip(cells.get(current, [""] * 6), row)]
     wankul_size = "50 cards, or fewer in a casual game where both players use the same size"
-    assert cells["wankul"][1:5] == ["Wankul", wankul_size, "5", "bottom"]
+    assert cells["wankul"][1:5] == ["Wankul", wankul_size, "5", "bottom mulligan"]
     assert cells["duel-masters"][1] == "Duel Masters"
     # Licum has two decks: each size rule says which deck it is about.
     assert cells["licum"][2].startswith("preparation: at most 30 cards")
@@ -700,7 +701,7 @@ def test_table_output_shows_markup_and_emoji_codes_literally(tmp_path):
     path.write_text("name,count,type\n[bold]Dragon :smile:,4,Personnage\n"
                     "Plage,2,Terrain\nForêt,2,Terrain\nGrotte,2,Terrain\nPuits,2,Terrain\nDune,2,Terrain\n"
                     "Ogre \\,3,Personnage\n", encoding="utf-8")
-    result = run("validate", path, "--game", "wankul")
+    result = run("validate", path, "--game", "wankul", "--wide")
     assert_no_crash(result)
     assert result.exit_code == 1
     subjects = [row[1] for row in table_rows(result.stdout)]

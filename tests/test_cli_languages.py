@@ -19,10 +19,10 @@ DUEL_MASTERS = DATA / "duel-masters" / "sample_deck.csv"
 #: Each command with its main variants, then words only French shows and words only English shows.
 COMMANDS = {
     "odds": (["odds", WANKUL, "-g", "wankul", "-e", "Terrain>=1", "--turns", "0-3"],
-             ["dans la main gardée et les cartes piochées", "premier joueur", "second joueur", "(50 cartes)",
-              "règle de garde Terrain>=1", "première main gardée à 68,9\u00a0%"],
-             ["in the kept hand and cards drawn", "first player", "(50 cards)", "keep rule Terrain>=1",
-              "first hand kept 68.9%"]),
+             ["dans la main gardée et les cartes piochées", "les deux joueurs (mêmes chances)", "(50 cartes)",
+              "mulligan sous le deck", "règle de garde Terrain>=1", "première main gardée à 68,9\u00a0%"],
+             ["in the kept hand and cards drawn", "both players (same odds)", "(50 cards)", "bottom mulligan",
+              "keep rule Terrain>=1", "first hand kept 68.9%"]),
     "odds simulated": (["odds", WANKUL, "-g", "wankul", "-e", "Terrain>=2", "--turns", "0-2", "--trials", "20000",
                         "--seed", "7"],
                        ["simulé sur 20\u00a0000 parties, graine 7 (relancer avec --seed 7)", "\u00a0% ±",
@@ -35,23 +35,24 @@ COMMANDS = {
                    ["in hand and in the cards drawn next", "exact, turns from now",
                     "known: 5 in hand (Terrain=1, other=4); 45 cards left in the library"]),
     "when": (["when", WANKUL, "-g", "wankul", "-e", "Terrain>=2", "--max-turn", "3"],
-             ["Premier tour où Terrain>=2 est vrai", "premier joueur\u00a0: tour moyen", "médiane",
-              "P(toujours pas au tour 3)", "d'ici ce tour"],
-             ["First turn Terrain>=2 holds", "first player: mean turn", "median", "P(not by turn 3)", "by turn"]),
+             ["Premier tour où Terrain>=2 est vrai", "les deux joueurs (mêmes chances)\u00a0: tour moyen", "médiane",
+              "P(toujours pas au tour 3)", "1re fois", "mêmes chances\u00a0: ici"],
+             ["First turn Terrain>=2 holds", "both players (same odds): mean turn", "median", "P(not by turn 3)",
+              "first on", "same odds: here the first"]),
     "curve": (["curve", WANKUL, "-g", "wankul", "--card", "Le Grenier Hanté", "--turns", "1-3", "--trials", "4000",
                "--seed", "3"],
-              ["Jouable au plus tard à chaque tour", "carte ou groupe", "premier joueur", "moyenne",
-               "en\u00a0%", "stratégie hold"],
-              ["Playable on or before each turn", "card or group", "mean", "in %", "policy hold"]),
+              ["Jouable au plus tard à chaque tour", "carte ou groupe", "moyenne", "en\u00a0%",
+               "modèle de jeu\u00a0: défausse, stratégie garder"],
+              ["Playable on or before each turn", "card or group", "mean", "in %", "play model: discard, policy hold"]),
     "mulligan": (["mulligan", WANKUL, "-g", "wankul", "--turns", "0-2"],
-                 ["règle bottom, règle de garde Terrain>=1", "garder la première main", "0 mulligan ",
-                  "1 mulligan ", "Main gardée\u00a0:", "avec mulligan bottom", "toujours garder", "\u00a0pts"],
-                 ["bottom rule, keep rule Terrain>=1", "keep the first hand", "0 mulligans", "1 mulligan ",
+                 ["mulligan sous le deck, règle de garde Terrain>=1", "garder la première main", "0 mulligan ",
+                  "1 mulligan ", "Main gardée\u00a0:", "avec mulligan sous le deck", "toujours garder", "\u00a0pts"],
+                 ["bottom mulligan, keep rule Terrain>=1", "keep the first hand", "0 mulligans", "1 mulligan ",
                   "Kept hand:", "with bottom mulligan", "keep every hand", " pp"]),
     "mulligan hand": (["mulligan", WANKUL, "-g", "wankul", "--hand", "Terrain=1, other=4", "-e", "Terrain>=2",
                        "--by-turn", "2"],
                       ["Garder ou mulliganer\u00a0?", "main 'Terrain=1, other=4'", "d'ici le tour 2",
-                       "mulligan bottom, une fois", "remarque\u00a0: après un mulligan", "conseil"],
+                       "mulligan sous le deck, une fois", "remarque\u00a0: après un mulligan", "conseil"],
                       ["Keep or mulligan?", "hand 'Terrain=1, other=4'", "by turn 2", "bottom mulligan rule, once",
                        "note: after a mulligan", "advice"]),
     "mulligan best": (["mulligan", WANKUL, "-g", "wankul", "--best", "-e", "Terrain>=2", "--by-turn", "1"],
@@ -59,11 +60,13 @@ COMMANDS = {
                        "garder"],
                       ["Best keep rule", "best decisions", "Hands to keep, then hands to mulligan", "keep"]),
     "deckout": (["deckout", WANKUL, "-g", "wankul", "--no-drought"],
-                ["contre une copie de lui-même", "premier joueur\u00a0: deck vide au tour 46 (médiane\u00a0; "
+                ["contre une copie de lui-même", "les deux joueurs\u00a0: deck vide au tour 46 (médiane\u00a0; "
                  "moyenne 46,00", "P(le premier joueur vide son deck en premier) = 100\u00a0%",
+                 "selon les règles, le premier joueur vide son deck le premier",
                  "la partie s'arrête faute de cartes au tour 46"],
-                ["against a copy of itself", "first player runs out on turn 46 (median; mean 46.00",
-                 "P(first player runs out first) = 100%", "the game ends by deck-out on turn 46"]),
+                ["against a copy of itself", "both players run out on turn 46 (median; mean 46.00",
+                 "P(first player runs out first) = 100%", "by the rules, the first player runs out first",
+                 "the game ends by deck-out on turn 46"]),
     "ratio": (["ratio", WANKUL, "-g", "wankul", "--range", "8-12", "--target", "0.9", "--turns", "0-1", "--seed", "1"],
               ["selon le nombre de cartes Terrain, premier joueur", "(50 cartes, dont 10 cartes Terrain actuellement)",
                "✗ 8 cartes Terrain\u00a0:", "recommandé\u00a0: 10 cartes Terrain, le plus petit nombre légal avec "
@@ -73,9 +76,9 @@ COMMANDS = {
                "opening hand (91.7%)", "(now)", "legal"]),
     "compare": (["compare", WANKUL, WANKUL_V2, "-g", "wankul", "-e", "Terrain>=1", "--turns", "0-2"],
                 ["sample_deck.csv → sample_deck_v2.csv\u00a0:", "Yéti en Vacances retirée", "Wankul\u00a0; A =",
-                 "valeur p", "B − A [intervalle à 95\u00a0%]", "premier joueur", "\u00a0pts"],
-                ["sample_deck.csv → sample_deck_v2.csv:", "Yéti en Vacances removed", "Wankul; A =", "p-value",
-                 "B − A [95% interval]", " pp"]),
+                 "(écart exact)", "écart exact\u00a0: les chances", "\u00a0pts"],
+                ["sample_deck.csv → sample_deck_v2.csv:", "Yéti en Vacances removed", "Wankul; A =",
+                 "(exact difference)", "exact difference: both", " pp"]),
     "games": (["games"], ["jeu", "deck épuisé"], ["game", "deck-out"]),
     "validate": (["validate", ILLEGAL, "-g", "wankul"], ["50 cartes\u00a0: illégal", "niveau", "erreur"],
                  ["50 cards: not legal", "level", "error"]),
@@ -103,7 +106,10 @@ def _assert_french_numbers(text: str) -> None:
 
 
 def _both(args: list) -> tuple:
-    english, french = run(*args, "--lang", "en"), run(*args, "--lang", "fr")
+    # Every column, whatever the width: the words and numbers of the whole tables (tests/test_terminal_tables.py
+    # checks what each width shows).
+    wide = ["--wide"] if args[0] != "batch" and args[:2] != ["games", "show"] else []
+    english, french = run(*args, "--lang", "en", *wide), run(*args, "--lang", "fr", *wide)
     assert_no_crash(english)
     assert_no_crash(french)
     return english, french
@@ -235,6 +241,6 @@ def test_deckstat_lang_and_the_locale_choose_french(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
     from_locale = ok(run(*args))
-    assert "premier joueur" in from_variable and "(50 cartes)" in from_variable
+    assert "les deux joueurs" in from_variable and "(50 cartes)" in from_variable
     assert from_locale == from_variable
-    assert "first player" in english and _percents(english, "en") == _percents(from_locale, "fr")
+    assert "both players" in english and _percents(english, "en") == _percents(from_locale, "fr")

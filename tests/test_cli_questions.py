@@ -93,7 +93,7 @@ def test_reference_mulligan_rules():
     assert summary["method"] == "simulate" and summary["ci_low"] <= summary["p_keep_first"] <= summary["ci_high"]
     out = ok(run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--turns", "0", "--mulligan-rule",
                  "london", "--mulligan-limit", "2", "--trials", "5000", "--seed", "1"))
-    assert "london mulligan (up to 2)" in out
+    assert "London mulligan (up to 2)" in out
     assert_user_error(run("odds", WANKUL, "--game", "wankul", "-e", "Terrain>=1", "--mulligan-rule", "vancouver",
                           "--mulligan-limit", "5"), "Vancouver", "--mulligan-limit", "at most 4")
 
@@ -115,7 +115,7 @@ def test_mulligan_command():
     assert_user_error(run("mulligan", DM, "--game", "duel-masters"), "no mulligan rule", "--mulligan-rule")
     out = ok(run("mulligan", DM, "--game", "duel-masters", "--mulligan-rule", "london", "--keep",
                  "[civilization=Feu]>=1", "--trials", "5000", "--seed", "2"))
-    assert "london rule" in out
+    assert "London mulligan, keep rule" in out
 
 
 def test_when_command():
@@ -456,7 +456,7 @@ def test_validate_prints_the_note_of_a_jdg_deck_without_shiny_column(tmp_path):
 
 
 def test_validate_warns_about_another_games_deck():
-    result = run("validate", WANKUL, "--game", "duel-masters")
+    result = run("validate", WANKUL, "--game", "duel-masters", "--wide")
     out = ok(result)
     assert "50 cards: legal (2 warnings)" in out and "Wankul card types" in out and "Wankul columns" in out
 

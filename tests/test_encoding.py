@@ -53,7 +53,7 @@ def far_deck(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_ratio_writes_its_marks_in_plain_characters(encoding):
     code, out, _ = deckstat_in(encoding, "ratio", DECK, "-g", "wankul", "--range", "10-11", "--turns", "0",
-                               "--target", "0.9", "--seed", "1")
+                               "--target", "0.9", "--seed", "1", "--wide")
     assert code == 0
     assert "P(Terrain>=3" in out  # ≥
     assert " yes " in out  # a legal count: ✓

@@ -93,21 +93,22 @@ def test_games_show_in_french_shows_the_french_texts_and_not_the_english_ones(ga
                 "deck épuisé un joueur qui doit piocher dans un deck vide perd",
                 "les decks des deux joueurs ont le même nombre de cartes",
                 "une carte Terrain en jeu est marquée puis défaussée 2 tours après avoir été posée",
-                "stratégie de jeu hold (par défaut) : Ne joue que les Terrains",
-                "stratégie de jeu curve : À chaque tour",
+                "stratégie de jeu garder (--policy hold) (par défaut) : Ne joue que les Terrains",
+                "stratégie de jeu courbe (--policy curve) : À chaque tour",
                 "réglage du modèle terrain_turns = 2",
                 "valeurs équivalentes type : Personnage = Character"]),
     ("duel-masters", ["mises de côté 5 cartes du dessus du deck, avant la main (boucliers)",
                       "premier joueur : 0 carte, second joueur : 1 carte",
                       "un joueur qui pioche la dernière carte de son deck perd",
-                      "modèle de jeu mana, stratégie par défaut civ_first"]),
+                      "modèle de jeu mana, stratégie par défaut civilisations d'abord"]),
     ("licum", ["paquet de préparation exactement 5 Impros", "paquet de jeu au moins 7 cartes",
                "main de départ 7 cartes",
                "hors des decks Mise au Jeu : jamais comptées dans un deck, jamais mélangées ni piochées"]),
     ("jdg", ["piocher la dernière carte termine la partie à la fin de ce tour"]),
     ("pandrea", ["un joueur qui n'a plus de carte à piocher joue le tour et perd à sa fin"]),
     ("generic", ["hypothèse de jeu Pas de modèle de jeu dans ce profil",
-                 "stratégie de jeu any (par défaut) : jouer la cible dès qu'un exemplaire est en main"]),
+                 "stratégie de jeu dès qu'en main (--policy any) (par défaut) : jouer la cible dès qu'un "
+                 "exemplaire est en main"]),
 ])
 def test_games_show_in_french_reads_the_rules_in_french(game, needles):
     shown = flat(ok(run("games", "show", game, "--lang", "fr")))
@@ -161,7 +162,7 @@ def test_validate_in_french_wrong_size_and_printing_limit():
                              ("[shiny=1]", "6 cartes", "au plus 5 cartes"),
                              ("taille du deck", "31 cartes", "exactement 30 cartes")]
     assert ("au plus 3 exemplaires d'une carte, toutes les impressions d'un même nom comptées ensemble (le profil "
-            "compte par card)") in set(copies.table["rule"])
+            "compte par carte)") in set(copies.table["rule"])
 
 
 def test_validate_in_french_licum_counts_and_shares():
@@ -176,7 +177,7 @@ def test_validate_in_french_licum_counts_and_shares():
 
 
 def test_validate_command_in_french():
-    result = run("validate", DATA / "jdg" / "illegal_deck.csv", "--game", "jdg", "--lang", "fr")
+    result = run("validate", DATA / "jdg" / "illegal_deck.csv", "--game", "jdg", "--lang", "fr", "--wide")
     assert result.exit_code == 1
     out = flat(result.stdout)
     assert "taille du deck" in out and "exactement 30 cartes" in out and "2 exemplaires" in out

@@ -307,8 +307,8 @@ def test_a_game_without_mulligan_needs_a_rule():
 
 def test_cli_best_prints_summary_and_policy():
     out = ok(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--event", GOAL, "--by-turn", 2, "--best",
-                 "--seat", "both"))
-    assert "Best keep rule" in out and "keep rule Terrain>=1" in out and "both players (same draws)" in out
+                 "--seat", "both", "--wide"))
+    assert "Best keep rule" in out and "keep rule Terrain>=1" in out and "both players (same odds)" in out
     data = ok_json(run("mulligan", sample_deck("wankul"), "--game", "wankul", "--event", GOAL, "--by-turn", 2,
                        "--best", "--mulligan-rule", "london", "--format", "json"))
     assert {"summary", "policy"} <= set(data)
@@ -316,8 +316,8 @@ def test_cli_best_prints_summary_and_policy():
 
 def test_cli_best_under_hearthstone_and_pokemon():
     base = ["mulligan", sample_deck("wankul"), "--game", "wankul", "--event", GOAL, "--by-turn", 2, "--best"]
-    out = ok(run(*base, "--mulligan-rule", "hearthstone"))
-    assert "hearthstone mulligan rule, once" in out and "compared with the simple rule" in out
+    out = ok(run(*base, "--mulligan-rule", "hearthstone", "--wide"))
+    assert "Hearthstone mulligan rule, once" in out and "compared with the simple rule" in out
     assert "replace:" in out and "replacement" in out
     data = ok_json(run(*base, "--mulligan-rule", "hearthstone", "--format", "json"))
     decisions = {row["hand"]: row["decision"] for row in data["policy"]}

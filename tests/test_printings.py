@@ -335,7 +335,7 @@ def test_cli_copies_by(tmp_path):
     path = tmp_path / "deck.csv"
     wankul_deck(2, 2).cards.to_csv(path, index=False)
     assert run("validate", path, "-g", "wankul").exit_code == 0
-    result = run("validate", path, "-g", "wankul", "--copies-by", "name")
+    result = run("validate", path, "-g", "wankul", "--copies-by", "name", "--wide")
     assert result.exit_code == 1 and "MARCHAND" in result.stdout and "4 copies" in result.stdout
     assert run("validate", path, "-g", "wankul", "--copies-by", "printing").exit_code == 0
     assert run("validate", path, "-g", "wankul", "--copies-by", "set").exit_code == 2

@@ -546,7 +546,7 @@ def cli_rows(out: str) -> dict[str, list[str]]:
 
 def test_cli_table():
     out = ok(run("ratio", WANKUL, "--game", "wankul", "--range", "9-11", "--event", "Terrain>=1", "--turns", "0-1",
-                 "--target", "0.93", "--seed", "4"))
+                 "--target", "0.93", "--seed", "4", "--wide"))
     body = cli_rows(out)
     assert set(body) == {"9", "10 (now)", "11"}
     assert body["9"][1] == "✗" and body["10 (now)"][1] == "✓"
@@ -569,13 +569,19 @@ def test_cli_table():
 def test_cli_zone_flood_and_fillers():
     dm = sample_deck("duel-masters")
     out = ok(run("ratio", dm, "--game", "duel-masters", "--group", "[shield_trigger=1]", "--zone", "shields",
-                 "--range", "8-12", "--target", "0.85", "--flood", "2"))
+                 "--range", "8-12", "--target", "0.85", "--flood", "2", "--wide"))
     body = cli_rows(out)
-    # No mulligan column in a game without a mulligan; the deck-out turn is exact.
-    assert "mulligan" not in out and "(turn, exact)" in out and "simulated" not in out
-    assert body["12"][-1] == format_probability(1 - hypergeom(40, 12, 5).pmf(0)) + " ◀"
-    assert body["8 (now)"][3] == format_probability(hypergeom(40, 8, 5).sf(1))
+    # Among the shields, the kept hand's screw and flood, the first turn with one and the deck-out turn say
+    # nothing: the table leaves them out, whatever the width.
+    assert "in hand" not in out and "deck runs out" not in out and "turn (mean)" not in out
+    assert body["12"] == ["12", "✓", format_probability(1 - hypergeom(40, 12, 5).pmf(0)) + " ◀"]
     assert "in the shields" in out
+    # In the kept hand they do; no mulligan column in a game without a mulligan, and the deck-out turn is exact.
+    out = ok(run("ratio", dm, "--game", "duel-masters", "--group", "[shield_trigger=1]", "--zone", "hand",
+                 "--range", "8-12", "--flood", "2", "--wide"))
+    body = cli_rows(out)
+    assert "mulligan" not in out and "(turn, exact)" in out and "simulated" not in out
+    assert body["8 (now)"][3] == format_probability(hypergeom(40, 8, 5).sf(1))
     filled = ok_json(run("ratio", WANKUL, "--game", "wankul", "--range", "6", "--turns", "0", "--trials", "100",
                          "--filler", "Poulet Astronaute", "--filler", "Yéti en Vacances", "--format", "json"))
     assert filled["provenance"]["filler"] == ["Poulet Astronaute", "Yéti en Vacances"]

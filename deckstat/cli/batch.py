@@ -6,10 +6,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from deckstat.cli.options import FLAGS, ExcelOpt, LangOpt, excel_csv, stdout, user_errors
+from deckstat.cli.layout import Grid
+from deckstat.cli.options import (
+    FLAGS,
+    ColumnsOpt,
+    ExcelOpt,
+    LangOpt,
+    WideOpt,
+    excel_csv,
+    print_items,
+    print_text,
+    stdout,
+    user_errors,
+)
 from deckstat.cli.signals import interrupted_code
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, tr, trn
@@ -45,6 +55,10 @@ def _duration(seconds: float) -> str:
 
 #: Tasks a dry run lists one by one; more are listed by question, deck and method (a person reads no more).
 MOST_LISTED_TASKS = 200
+#: The methods of a task, as the plan names them.
+_METHODS = {"exact": N_("exact"), "simulate": N_("simulated"), "auto": N_("auto"), "error": N_("error")}
+#: The estimates the plan writes in words rather than as a time.
+_ESTIMATES = {"not estimated": N_("not estimated")}
 
 
 def _estimate_text(estimate: str, seconds: float) -> str:
@@ -52,56 +66,68 @@ def _estimate_text(estimate: str, seconds: float) -> str:
         return _duration(seconds)
     if estimate == "at most":
         return tr("≤ {duration}", duration=_duration(max(seconds, 0.1)))
-    return estimate
+    return tr(_ESTIMATES[estimate]) if estimate in _ESTIMATES else estimate
 
 
-def _grouped_plan(tasks: pd.DataFrame) -> Table:
+def _method_text(method: object) -> str:
+    return tr(_METHODS[method]) if method in _METHODS else str(method or "")
+
+
+def _count(n: float) -> str:
+    return localise_number(f"{int(n):,}").replace(",", " ")
+
+
+def _grouped_plan(tasks: pd.DataFrame) -> Grid:
     """The tasks by question, deck and method: how many, their trials, their estimated time together."""
-    table = Table(show_edge=False)
-    for column in (N_("tasks"), N_("deck"), N_("question"), N_("method"), N_("trials"), N_("estimate")):
-        table.add_column(tr(column), justify="right" if column in ("tasks", "trials", "estimate") else "left",
-                         overflow="fold" if column == "deck" else "ellipsis")
+    rows = []
     keys = ["question", "deck", "method"]
     grouped = tasks.assign(method=tasks["method"].fillna("")).groupby(keys, sort=False, dropna=False)
-    for (question, deck, method), rows in grouped:
-        trials = rows["trials"].dropna()
-        trials_text = "" if trials.empty else localise_number(f"{int(trials.min()):,}").replace(",", " ") + (
-            "" if trials.min() == trials.max() else "–" + localise_number(f"{int(trials.max()):,}").replace(",", " "))
-        estimated = rows[rows["estimate"].isin(["model", "at most"])]
+    for (question, deck, method), group in grouped:
+        trials = group["trials"].dropna()
+        trials_text = "" if trials.empty else _count(trials.min()) + (
+            "" if trials.min() == trials.max() else "–" + _count(trials.max()))
+        estimated = group[group["estimate"].isin(["model", "at most"])]
         how = "at most" if (estimated["estimate"] == "at most").any() else "model"
-        estimate = _estimate_text(how, float(estimated["seconds"].sum())) if len(estimated) == len(rows) else \
-            str(rows["estimate"][~rows["estimate"].isin(["model", "at most"])].iloc[0])
-        table.add_row(*[Text(str(c)) for c in (localise_number(f"{len(rows):,}").replace(",", " "), deck, question,
-                                                 method, trials_text, estimate)])
-    return table
+        estimate = _estimate_text(how, float(estimated["seconds"].sum())) if len(estimated) == len(group) else \
+            _estimate_text(str(group["estimate"][~group["estimate"].isin(["model", "at most"])].iloc[0]), 0.0)
+        rows.append((_count(len(group)), deck, question, _method_text(method), trials_text, estimate))
+    grid = Grid([])
+    for index, column in enumerate((N_("tasks"), N_("deck"), N_("question"), N_("method"), N_("trials"),
+                                    N_("estimate"))):
+        grid.add(tr(column), [r[index] for r in rows], names=(column,), key=column == "deck",
+                 text=column in ("deck", "estimate"),
+                 justify="right" if column in ("tasks", "trials", "estimate") else "left")
+    return grid
 
 
 def _print_plan(tasks: pd.DataFrame, workers: int, name: str) -> None:
+    if len(tasks) > MOST_LISTED_TASKS:
+        print_items(lambda: [_grouped_plan(tasks),
+                             tr("{n} tasks, listed by question, deck and method; deckstat.batching.plan(spec) lists "
+                                "each one", n=_count(len(tasks)))])
+    else:
+        print_items(lambda: [_listed_plan(tasks)])
+    _print_totals(tasks, workers, name, stdout())
+
+
+def _listed_plan(tasks: pd.DataFrame) -> Grid:
+    """Each task: its deck, question, swept settings, method, trials and estimated time."""
     import pandas as pd
 
-    console = stdout()
-    if not console.is_terminal:  # a file or a pipe has no width to respect: keep labels on one line
-        console.width = max(console.width, 140)
-    if len(tasks) > MOST_LISTED_TASKS:
-        console.print(_grouped_plan(tasks))
-        console.print(Text(tr("{n} tasks, listed by question, deck and method; deckstat.batching.plan(spec) lists "
-                              "each one", n=localise_number(f"{len(tasks):,}").replace(",", " "))), soft_wrap=True)
-        _print_totals(tasks, workers, name, console)
-        return
-    table = Table(show_edge=False)
-    for column in (N_("task"), N_("deck"), N_("question"), N_("swept"), N_("method"), N_("trials"), N_("estimate")):
-        # Deck labels and swept values are what a reader checks: folded onto more lines, never cut short.
-        table.add_column(tr(column), justify="right" if column in ("trials", "estimate") else "left",
-                         overflow="fold" if column in ("deck", "swept") else "ellipsis",
-                         no_wrap=column in ("task", "question", "method", "trials", "estimate"))
+    rows = []
     for row in tasks.itertuples(index=False):
-        estimate = _estimate_text(row.estimate, row.seconds)
-        trials = "" if pd.isna(row.trials) else localise_number(f"{int(row.trials):,}").replace(",", " ")
+        trials = "" if pd.isna(row.trials) else _count(row.trials)
         swept = "\n".join(row.swept.split(", "))  # one setting a line: narrow enough for a terminal
-        table.add_row(*[Text(str(c)) for c in (row.task_id, row.deck, row.question, swept, row.method or "",
-                                                 trials, estimate)])
-    console.print(table)
-    _print_totals(tasks, workers, name, console)
+        rows.append((str(row.task_id), str(row.deck), str(row.question), swept, _method_text(row.method), trials,
+                     _estimate_text(row.estimate, row.seconds)))
+    grid = Grid([])
+    for index, column in enumerate((N_("task"), N_("deck"), N_("question"), N_("swept"), N_("method"),
+                                    N_("trials"), N_("estimate"))):
+        # Deck labels and swept values are what a reader checks: wrapped at spaces, never cut short.
+        grid.add(tr(column), [r[index] for r in rows], names=(column,), key=index == 0,
+                 text=column in ("deck", "swept", "estimate"),
+                 justify="right" if column in ("trials", "estimate") else "left")
+    return grid
 
 
 def _print_totals(tasks: pd.DataFrame, workers: int, name: str, console) -> None:
@@ -120,10 +146,10 @@ def _print_totals(tasks: pd.DataFrame, workers: int, name: str, console) -> None
     if unknown:
         parts.append(trn("{n} without an estimate (see the estimate column)",
                          "{n} without an estimate (see the estimate column)", unknown))
-    console.print(Text(tr("; ").join(parts) + "."), soft_wrap=True)
-    console.print(Text(trn("About {work} of work, so about {each} on {n} worker, plus their start.",
-                           "About {work} of work, so about {each} on {n} workers, plus their start.", workers,
-                           work=_duration(work), each=_duration(work / workers))), soft_wrap=True)
+    print_text(console, tr("; ").join(parts) + ".")
+    print_text(console, trn("About {work} of work, so about {each} on {n} worker, plus their start.",
+                            "About {work} of work, so about {each} on {n} workers, plus their start.", workers,
+                            work=_duration(work), each=_duration(work / workers)))
 
 
 def batch_command(
@@ -148,6 +174,8 @@ def batch_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
 

@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 import deckstat
 from deckstat.cli.batch import batch_command
@@ -28,6 +26,7 @@ from deckstat.cli.options import (
     BrokenOpt,
     CardsOpt,
     ChunkOpt,
+    ColumnsOpt,
     Command,
     DeckArg,
     DeckNameOpt,
@@ -68,6 +67,7 @@ from deckstat.cli.options import (
     SimulateOpt,
     TableOpt,
     TrialsOpt,
+    WideOpt,
     WorkersOpt,
     Zone,
     ZoneOpt,
@@ -85,6 +85,8 @@ from deckstat.cli.options import (
     parse_counts,
     parse_draws,
     parse_turns,
+    print_items,
+    print_text,
     rule_value,
     shown_deck,
     simulation_note,
@@ -96,7 +98,17 @@ from deckstat.cli.progress import showing
 from deckstat.cli.usage import Group
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, localise_number, number, tr, trn
-from deckstat.terms import COPIES_BY, DECKOUT_RULES, DEFAULT_CHUNK, DEFAULT_MAX_TRIALS, DEFAULT_POLICY
+from deckstat.terms import (
+    COPIES_BY,
+    DECKOUT_RULES,
+    DEFAULT_CHUNK,
+    DEFAULT_MAX_TRIALS,
+    DEFAULT_POLICY,
+    MULLIGAN_NAMES,
+    PLAY_MODEL_NAMES,
+    PLAY_POLICY_NAMES,
+    name_of,
+)
 
 app = typer.Typer(
     name="deckstat",
@@ -162,7 +174,8 @@ CopiesBy.__doc__ = "Readings of a copy limit."
 @app.command(cls=Command)
 def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, deck_name: DeckNameOpt = None,
              fmt: FormatOpt = Format.table,
-             table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None,
+             table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None, wide: WideOpt = False,
+             columns: ColumnsOpt = None,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name; by card (printings identical in play, a "
                  "holo reprint, count as one card); or by printing (name and collector number, set, clan, rarity). "
@@ -234,6 +247,8 @@ def odds(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -286,7 +301,7 @@ def odds(
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
         if zone.value in ("hand", "set_aside"):
-            notes.append(tr("the {zone} zone is fixed once the game starts: reported at turn 0", zone=zone.value))
+            notes.append(tr("these cards are fixed once the game starts: reported at turn 0"))
         zone_words = {"seen": tr("in the kept hand and cards drawn"), "hand": tr("in the kept opening hand"),
                       "set_aside": tr("in the {set_aside}", set_aside=profile.set_aside_name),
                       "bottom": tr("under the deck")}[zone.value]
@@ -370,6 +385,8 @@ def when(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -380,7 +397,7 @@ def when(
     import pandas as pd
 
     from deckstat.cli import tables
-    from deckstat.present.format import format_estimate, seat_words
+    from deckstat.present.format import format_estimate, merge_alike_seats, seat_words
 
     with user_errors():
         check_plot(plot)
@@ -399,7 +416,9 @@ def when(
         lines = [tr("First turn {events} holds among the cards seen — {game}, {deck}", events=" / ".join(events),
                     game=profile.name, deck=deck)]
         lines += _notes(result, profile)
-        for summary in result.summary.itertuples(index=False):
+        summaries = merge_alike_seats(result.summary, ["mean_turn", "median_turn", "p_never", "p_never_low",
+                                                       "p_never_high", "n_trials", "method"], by=["event"], order=())
+        for summary in summaries.itertuples(index=False):
             mean = "—" if summary.mean_turn != summary.mean_turn else number(summary.mean_turn, 2)
             median = f"> {max_turn}" if pd.isna(summary.median_turn) else str(summary.median_turn)
             prefix = f"{summary.event}, " if len(events) > 1 else ""
@@ -441,6 +460,8 @@ def curve(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
 
@@ -467,8 +488,8 @@ def curve(
         provenance = result.provenance
         lines = [tr("Playable on or before each turn — {game}, {deck}", game=profile.name, deck=deck),
                  tr("play model: {model}, policy {policy} (see `deckstat games show`); mean first turn among games "
-                    "where it is playable by the last turn", model=provenance["play_model"],
-                    policy=provenance["policy"])]
+                    "where it is playable by the last turn", model=name_of(PLAY_MODEL_NAMES, provenance["play_model"]),
+                    policy=name_of(PLAY_POLICY_NAMES, provenance["policy"]))]
         lines += _notes(result, profile)
         lines += [tr("note: {note}", note=note) for note in provenance.get("play_notes", [])]
         simulated = result.table[result.table["method"] == "simulate"]
@@ -521,6 +542,8 @@ def mulligan(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -562,16 +585,16 @@ def mulligan(
                                        priority=priority)
         draw(plot, "plot_mulligan", result)
         summary = result.summary.iloc[0]
-        title = tr("Mulligan — {game}, {deck}: {rule} rule, keep rule {keep}", game=profile.name, deck=deck,
-                   rule=summary["mulligan_rule"], keep=summary["keep"])
+        title = tr("Mulligan — {game}, {deck}: {mulligan}, keep rule {keep}", game=profile.name, deck=deck,
+                   mulligan=name_of(MULLIGAN_NAMES, summary["mulligan_rule"]), keep=summary["keep"])
         note = simulation_note(result)
         events = " / ".join(dict.fromkeys(result.by_turn["event"]))
 
         def build():
             keep_table, kept_hand, by_turn = tables.mulligan_tables(result)
             who = tr("both players") if seat is Seat.both else seat_words(seat.value)
-            return [keep_table, Text(tr("Kept hand: how many cards of each group")), kept_hand,
-                    Text(tr("P({events}) by turn, {who}", events=events, who=who)), by_turn]
+            return [keep_table, tr("Kept hand: how many cards of each group"), kept_hand,
+                    tr("P({events}) by turn, {who}", events=events, who=who), by_turn]
 
         emit(result, fmt, table, title + ("\n" + note if note else ""), build)
 
@@ -580,7 +603,7 @@ def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn,
             resource, simulated, pool, fmt, table, plot, allow_absent) -> None:
     """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
     from deckstat.cli import tables
-    from deckstat.present.format import seat_words
+    from deckstat.present.format import merge_alike_seats, seat_words
 
     with user_errors():
         if hand is not None and best:
@@ -626,19 +649,15 @@ def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn,
 
         def build():
             shown = [tables.keep_policy_summary_table(result.summary)]
-            policy = result.policy
-            seats = list(dict.fromkeys(policy["seat"]))
-            columns = ["hand", "p_keep", "p_mulligan", "keep_rule"]
-            same = len(seats) > 1 and all(
-                policy[policy["seat"] == s][columns].reset_index(drop=True).equals(
-                    policy[policy["seat"] == seats[0]][columns].reset_index(drop=True)) for s in seats)
+            # The seats' policies, once when they are the same (the decision the figures take too).
+            policy = merge_alike_seats(result.policy, ["hand", "p_hand", "p_keep", "p_mulligan", "margin", "decision",
+                                                       "keep_rule"], order=())
             replacing = row["mulligan_rule"] == "hearthstone"
-            for seat_name in seats[:1] if same else seats:
-                whose = tr("both players (same draws)") if same else seat_words(seat_name)
+            for seat_name in dict.fromkeys(policy["seat"]):
+                whose = seat_words(seat_name)
                 hands = tr("Hands to keep whole, then hands to replace cards from — {whose}", whose=whose) \
                     if replacing else tr("Hands to keep, then hands to mulligan — {whose}", whose=whose)
-                shown += [Text(hands),
-                          tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
+                shown += [hands, tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
             return shown
 
         emit(result, fmt, table, title, build)
@@ -646,9 +665,10 @@ def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn,
 
 def _rule_words(row) -> str:
     limit = int(row["mulligan_limit"])
+    mulligan = name_of(MULLIGAN_NAMES, row["mulligan_rule"])
     if limit == 1:
-        return tr("{rule} mulligan rule, once", rule=row["mulligan_rule"])
-    return tr("{rule} mulligan rule, up to {limit} times", rule=row["mulligan_rule"], limit=limit)
+        return tr("{mulligan} rule, once", mulligan=mulligan)
+    return tr("{mulligan} rule, up to {limit} times", mulligan=mulligan, limit=limit)
 
 
 @app.command(cls=Command)
@@ -689,6 +709,8 @@ def deckout(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -705,7 +727,16 @@ def deckout(
     and without the drought rule the answer is exact.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import format_estimate, format_probability, game_end_line, policy_note, seat_words
+    from deckstat.present.format import (
+        BOTH_SEATS,
+        deckout_order_line,
+        format_estimate,
+        format_probability,
+        game_end_line,
+        merge_alike_seats,
+        policy_note,
+        seat_words,
+    )
 
     with user_errors():
         check_plot(plot)
@@ -737,19 +768,29 @@ def deckout(
         note = simulation_note(result)
         if note:
             lines.append(note)
-        for summary in result.summary.itertuples(index=False):
-            lines.append(tr("{seat} runs out on turn {turn} (median; mean {mean}, earliest {earliest}, latest "
-                            "{latest})", seat=seat_words(summary.seat), turn=summary.median_turn,
-                            mean=number(summary.mean_turn, 2), earliest=summary.earliest_turn,
-                            latest=summary.latest_turn))
+        # Seats whose run-out turns are the same are one line, and one column, as the figures show them.
+        summaries = merge_alike_seats(result.summary, ["mean_turn", "median_turn", "earliest_turn", "latest_turn"],
+                                      order=())
+        for summary in summaries.itertuples(index=False):
+            facts = {"turn": summary.median_turn, "mean": number(summary.mean_turn, 2),
+                     "earliest": summary.earliest_turn, "latest": summary.latest_turn}
+            lines.append(tr("both players run out on turn {turn} (median; mean {mean}, earliest {earliest}, latest "
+                            "{latest})", **facts) if summary.seat == BOTH_SEATS else
+                         tr("{seat} runs out on turn {turn} (median; mean {mean}, earliest {earliest}, latest "
+                            "{latest})", seat=seat_words(summary.seat), **facts))
         first = result.summary.iloc[0]
         line = tr("P(first player runs out first) = {p}", p=format_estimate(first["p_runs_out_first"], first["ci_low"],
                                                                              first["ci_high"], first["method"]))
         if first["p_same_moment"]:
             line = tr("{text}, at the same moment {p}", text=line, p=format_probability(first["p_same_moment"]))
         lines.append(line)
+        order = deckout_order_line(provenance)
+        if order:
+            lines.append(order)
         lines.append(game_end_line(result.game_end, provenance["game_end_text"]))
-        emit(result, fmt, table, "\n".join(lines), lambda: [tables.distribution_table(result.table, "turn", "seat")])
+        distribution = merge_alike_seats(result.table, ["p", "ci_low", "ci_high", "cdf", "n_trials", "method"])
+        emit(result, fmt, table, "\n".join(lines),
+             lambda: [tables.distribution_table(distribution, "turn", "seat")])
 
 
 @app.command(cls=Command)
@@ -807,6 +848,8 @@ def ratio(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -825,8 +868,9 @@ def ratio(
     and names the legal count that maximises it.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import ratio_decision, seat_words
+    from deckstat.present.format import event_words, ratio_decision, seat_words
     from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
+    from deckstat.questions.ratio import facts_for_zone
 
     with user_errors():
         check_plot(plot)
@@ -846,7 +890,7 @@ def ratio(
         draw(plot, "plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
-        events = " / ".join(result.summary["event"])
+        events = " / ".join(event_words(e, provenance) for e in result.summary["event"])
         asked = tr("P({event}) by turn {turn}", event=events, turn=summary["target_turn"]) \
             if provenance.get("objective") == "curve" else f"P({events})"
         head = tr("{asked} by number of {label} cards, {seat} — {game}, {deck} ({cards}, {current} now)", asked=asked,
@@ -861,12 +905,14 @@ def ratio(
         notes = [how, *_notes(result, profile)]
         if provenance.get("objective") == "curve":
             notes.append(tr("play model {model}, policy {policy} (see `deckstat games show`)",
-                            model=provenance["play_model"], policy=provenance["policy"]))
+                            model=name_of(PLAY_MODEL_NAMES, provenance["play_model"]),
+                            policy=name_of(PLAY_POLICY_NAMES, provenance["policy"])))
         if provenance["methods"].get("deckout_turn_first") == "simulate":
             notes.append(trn("deck-out turns simulated: {n} race per count, seed {seed}",
                              "deck-out turns simulated: {n} races per count, seed {seed}",
                              provenance["deckout_n_trials"], seed=provenance["seed_entropy"]))
-        emit(result, fmt, table, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result)])
+        facts = facts_for_zone(result.summary["zone"].iloc[0])
+        emit(result, fmt, table, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result, facts)])
         if fmt is not Format.table:
             return
         lines = [trn("✗ {n} {label} card: {violations}", "✗ {n} {label} cards: {violations}", count, label=label,
@@ -879,7 +925,7 @@ def ratio(
         if "best" in result.summary.columns and result.summary["best"].notna().any():
             lines.append(tr("★ best: the legal count with the highest P at the target turn"))
         if lines:
-            stdout().print(Text("\n".join(lines)), soft_wrap=True)
+            print_text(stdout(), "\n".join(lines))
 
 
 @app.command(cls=Command)
@@ -924,6 +970,8 @@ def compare(
     quiet: QuietOpt = False,
     lang: LangOpt = None,
     excel: ExcelOpt = None,
+    wide: WideOpt = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -964,44 +1012,57 @@ def compare(
 
 def _print_comparison(result, decks: list, profile) -> None:
     from deckstat.cli import tables
-    from deckstat.present.format import format_probability
+    from deckstat.present.format import format_probability, merge_alike_seats
 
-    console = stdout()
-    for name in result.table["deck_b"].unique():
-        changes = result.cards[result.cards["deck_b"] == name]
-        text = ", ".join(f"{c.name} {tr(CHANGES[c.change]) if c.change in CHANGES else c.change}"
-                         for c in changes.itertuples(index=False)) or tr("same cards")
-        console.print(Text(tr("{deck_a} → {deck_b}: {changes}", deck_a=decks[0].name, deck_b=name, changes=text)),
-                      soft_wrap=True)
-    note = simulation_note(result)
-    if note:
-        pairing = tr("paired (same shuffles)") if result.provenance["paired"] else tr("independent runs")
-        console.print(Text(tr("; ").join([note, pairing])), soft_wrap=True)
-    events = " / ".join(dict.fromkeys(result.table["event"]))
-    console.print(Text(tr("P({events}) — {game}; A = {deck}", events=events, game=profile.name,
-                          deck=result.table["deck_a"].iloc[0])))
-    if "known" in result.provenance:
-        known = tr("; ").join(f"{tr(KNOWN_ZONES.get(zone, zone))} {info['cards']} ({info['described']})"
-                              for zone, info in result.provenance["known"].items()) or tr("nothing")
-        broken = result.provenance["broken"]
-        if broken:
-            known = tr("{known}; {broken} broken", known=known, broken=broken)
-        console.print(Text(tr("known: {known}; exact, from now", known=known)), soft_wrap=True)
-    console.print(tables.compare_table(result))
-    if result.deckout is not None:
-        console.print(Text(tr("Deck-out (each deck against a copy of itself)")))
-        columns = ["deck", "seat", "mean_turn", "median_turn", "earliest_turn", "latest_turn"]
-        deckout = result.deckout
-        shown = deckout.assign(mean_turn=[localise_number(str(round(t, 2))) for t in deckout["mean_turn"]],
-                               seat=[tables.seat_cell(s) for s in deckout["seat"]])[columns]
-        console.print(tables.frame_table(shown.rename(columns={c: tables.header(c) for c in columns})))
-    if result.ratio is not None:
-        sweep = result.ratio
-        last = sweep[(sweep["turn"] == sweep["turn"].max()) & (sweep["event"] == sweep["event"].iloc[0])]
-        console.print(Text(tr("Ratio sweep: {goal}", goal=tr("P({event}) by turn {turn}", event=last["event"].iloc[0],
-                                                               turn=int(last["turn"].iloc[0])))))
-        console.print(tables.distribution_table(last.assign(value=[format_probability(p) for p in last["p"]]),
-                                                "resource_count", "deck", value="value", formatted=True))
+    def build() -> list:
+        shown = []
+        for name in result.table["deck_b"].unique():
+            changes = result.cards[result.cards["deck_b"] == name]
+            text = ", ".join(f"{c.name} {tr(CHANGES[c.change]) if c.change in CHANGES else c.change}"
+                             for c in changes.itertuples(index=False)) or tr("same cards")
+            shown.append(tr("{deck_a} → {deck_b}: {changes}", deck_a=decks[0].name, deck_b=name, changes=text))
+        note = simulation_note(result)
+        if note:
+            pairing = tr("paired (same shuffles)") if result.provenance["paired"] else tr("independent runs")
+            shown.append(tr("; ").join([note, pairing]))
+        events = " / ".join(dict.fromkeys(result.table["event"]))
+        zone, broken = result.table["zone"].iloc[0], result.provenance.get("broken", 0)
+        where = {"hand": tr("in hand") if "known" in result.provenance else tr("in the kept opening hand"),
+                 "bottom": tr("under the deck"),
+                 "set_aside": trn("among the {n} broken {shields}", "among the {n} broken {shields}", broken,
+                                  shields=profile.set_aside_name) if broken else
+                 tr("in the {set_aside}", set_aside=profile.set_aside_name)}.get(zone)
+        deck_a = result.table["deck_a"].iloc[0]
+        shown.append(tr("P({events}) {where} — {game}; A = {deck}", events=events, where=where, game=profile.name,
+                        deck=deck_a) if where else
+                     tr("P({events}) — {game}; A = {deck}", events=events, game=profile.name, deck=deck_a))
+        if "known" in result.provenance:
+            known = tr("; ").join(f"{tr(KNOWN_ZONES.get(zone, zone))} {info['cards']} ({info['described']})"
+                                  for zone, info in result.provenance["known"].items()) or tr("nothing")
+            broken = result.provenance["broken"]
+            if broken:
+                known = tr("{known}; {broken} broken", known=known, broken=broken)
+            shown.append(tr("known: {known}; exact, from now", known=known))
+        shown.append(tables.compare_table(result))
+        if result.deckout is not None:
+            shown.append(tr("Deck-out (each deck against a copy of itself)"))
+            columns = ["deck", "seat", "mean_turn", "median_turn", "earliest_turn", "latest_turn"]
+            deckout = merge_alike_seats(result.deckout, columns[2:], by=["deck"], order=())
+            rows = deckout.assign(mean_turn=[localise_number(str(round(t, 2))) for t in deckout["mean_turn"]],
+                                  seat=[tables.seat_cell(s) for s in deckout["seat"]])[columns]
+            grid = tables.frame_table(rows, {c: tables.header(c) for c in columns})
+            grid.notes += tables.same_odds_note(deckout)
+            shown.append(grid)
+        if result.ratio is not None:
+            sweep = result.ratio
+            last = sweep[(sweep["turn"] == sweep["turn"].max()) & (sweep["event"] == sweep["event"].iloc[0])]
+            shown.append(tr("Ratio sweep: {goal}", goal=tr("P({event}) by turn {turn}", event=last["event"].iloc[0],
+                                                            turn=int(last["turn"].iloc[0]))))
+            shown.append(tables.distribution_table(last.assign(value=[format_probability(p) for p in last["p"]]),
+                                                   "resource_count", "deck", value="value", formatted=True))
+        return shown
+
+    print_items(build)
 
 
 @app.command(cls=Command)
@@ -1051,38 +1112,50 @@ def report(
                                      allow_absent=allow_absent, illegal_counts=illegal_counts, n_workers=workers)
         page = write_report(result, out, fmt="html" if html else "markdown")
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
-    stdout().print(Text(tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result)), soft_wrap=True)
+    print_text(stdout(), tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result))
 
 
 @games_app.callback()
-def games(ctx: typer.Context, lang: LangOpt = None) -> None:
+def games(ctx: typer.Context, lang: LangOpt = None, wide: WideOpt = False, columns: ColumnsOpt = None) -> None:
     """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
     if ctx.invoked_subcommand is not None:
         return
+    from deckstat.cli.layout import Grid
     from deckstat.games.profiles import localized
 
-    table = Table()
-    for column in ("id", tr("game"), tr("deck"), tr("hand"), tr("mulligan"), tr("deck-out")):
-        table.add_column(Text(column))
-    for profile in deckstat.list_profiles():
-        several = len(profile.parts) > 1
-        size_rules = [tr("{place}: {message}", place=localized(p.name), message=localized(r.text)) if several
-                      else localized(r.text) for p in profile.parts for r in p.rules if r.kind == "size"]
-        table.add_row(*[Text(c) for c in (profile.id, profile.name, tr("; ").join(size_rules),
-                                           str(profile.hand_size), profile.mulligan,
-                                           profile.deckout.replace("_", " "))])
-    stdout().print(table)
+    def build() -> list:
+        grid = Grid([])
+        profiles = deckstat.list_profiles()
+        rows = []
+        for profile in profiles:
+            several = len(profile.parts) > 1
+            size_rules = [tr("{place}: {message}", place=localized(p.name), message=localized(r.text)) if several
+                          else localized(r.text) for p in profile.parts for r in p.rules if r.kind == "size"]
+            rows.append((profile.id, f"{profile.name}", tr("; ").join(size_rules), str(profile.hand_size),
+                         name_of(MULLIGAN_NAMES, profile.mulligan), tr(DECKOUT_RULES[profile.deckout])))
+        for index, (header, name) in enumerate(((tr("id"), "id"), (tr("game"), "game"), (tr("deck"), "deck"),
+                                                (tr("hand"), "hand_size"), (tr("mulligan"), "mulligan"),
+                                                (tr("deck-out"), "deckout"))):
+            grid.add(header, [row[index] for row in rows], names=(name,), key=index == 0, text=index != 3,
+                     justify="right" if index == 3 else "left")
+        return [grid]
+
+    try:  # not user_errors: it loads the card reader (pandas) for the notes of decks, and no deck is read here
+        print_items(build)
+    except DeckstatError as exc:  # --columns naming no column
+        typer.echo(tr("error: {message}", message=exc.render(FLAGS)), err=True)
+        raise typer.Exit(code=2) from None
 
 
 @games_app.command("show", cls=Command)
 def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.", metavar="GAME")],
-               lang: LangOpt = None) -> None:
+               lang: LangOpt = None, wide: WideOpt = False, columns: ColumnsOpt = None) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     from deckstat.cli import tables
 
     with user_errors():
         profile = deckstat.get_profile(game)
-    stdout().print(tables.key_value_table(profile.describe(with_play_model=True)))
+        print_items(lambda: [tables.key_value_table(profile.describe(with_play_model=True))])
 
 
 app.command("batch", cls=Command)(batch_command)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
@@ -461,18 +460,71 @@ PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the resu
 def stdout() -> Console:
     r"""A console that prints text from decks and profiles as is, in the characters stdout's encoding has.
 
-    Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal.
+    Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal. Tables
+    are laid out for the width by :func:`print_items` before they reach it, so the console itself never cuts
+    a line: a table whose row labels and one column are wider than the terminal (never seen on real decks)
+    is printed whole, and the terminal folds it, rather than cut short with "…".
     """
     from deckstat.cli.terminal import SafeCharacters, plain_console_hooks
 
     # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
-    console = Console(file=sys.stdout, soft_wrap=False, width=max(100, Console().width), markup=False,
-                      emoji=False, highlight=False)
+    console = Console(file=sys.stdout, soft_wrap=False, width=_UNLIMITED, markup=False, emoji=False, highlight=False)
     # Card names and profile text are data: their control characters (ESC, BEL…) are shown, never obeyed.
     console.push_render_hook(SafeCharacters())
     for hook in plain_console_hooks(console.encoding):
         console.push_render_hook(hook)
     return console
+
+
+#: The width of the console tables are printed on: more than any table takes (they are laid out before).
+_UNLIMITED = 100_000
+
+
+def layout():
+    """How this command lays out its tables (:class:`~deckstat.cli.layout.Layout`).
+
+    For the terminal's width (``$COLUMNS`` when set; 80 for a pipe or a file), or, with ``--wide``, every
+    column whatever the width; with the columns ``--columns`` names.
+    """
+    from deckstat.cli.layout import Layout
+
+    return Layout(width=None if _wide.get() else Console().width, columns=tuple(_columns.get() or ()))
+
+
+def use_wide(value: bool) -> bool:
+    """Remember this command's ``--wide`` for :func:`layout`."""
+    _wide.set(bool(value))  # always set: in one process a command must not inherit the last one's choice
+    return value
+
+
+def use_columns(value: list[str] | None) -> list[str] | None:
+    """Remember this command's ``--columns`` for :func:`layout`."""
+    _columns.set(list(value) if value else None)
+    return value
+
+
+_wide: ContextVar[bool] = ContextVar("deckstat_wide", default=False)
+_columns: ContextVar[list[str] | None] = ContextVar("deckstat_columns", default=None)
+WideOpt = Annotated[bool, typer.Option(
+    "--wide", callback=use_wide, help="Show every column of the tables, however wide (by default the tables fit "
+    "the terminal's width, or 80 columns in a pipe or a file, and name the columns left out).")]
+ColumnsOpt = Annotated[list[str] | None, typer.Option(
+    "--columns", callback=use_columns, show_default=False, metavar="NAMES",
+    help="Show these columns of the tables (with their row labels), by the names of the --format csv headers or "
+    "as headed in either language, comma-separated, e.g. --columns p_flood_in_hand,mulligan_rate.")]
+
+
+def print_text(console: Console, text: str) -> None:
+    """Print sentences: on a terminal, wrapped at spaces to its width (never inside a number).
+
+    Elsewhere they are printed one line each, as written, so that a pipe or a file keeps each sentence whole.
+    """
+    from deckstat.cli.layout import wrap
+
+    width = layout().width
+    if width is not None and console.is_terminal:
+        text = "\n".join(wrap(text, width))
+    console.print(Text(text), soft_wrap=True)
 
 
 def use_excel(value: bool | None) -> bool | None:
@@ -702,10 +754,12 @@ def draw(path: Path | None, function: str, result) -> None:
 
 
 def emit(result: Result, fmt: Format, table: str | None, title: str,
-         build: Callable[[], list[Table | Text]] | None = None) -> None:
-    """Print ``result``: CSV of one table, JSON of all, or a title and the rich tables ``build`` makes.
+         build: Callable[[], list] | None = None) -> None:
+    """Print ``result``: CSV of one table, JSON of all, or a title and what ``build`` makes.
 
-    The CSV is in the spreadsheet dialect when :func:`excel_csv` says so (``--excel``, or French into a file).
+    ``build`` returns the tables to print (:class:`~deckstat.cli.layout.Grid`) and lines between them; it is
+    called in each language, so that a table shows the same columns in all (:func:`print_items`). The CSV is
+    in the spreadsheet dialect when :func:`excel_csv` says so (``--excel``, or French into a file).
     """
     from deckstat.present import format as present  # it loads pandas, which --help does without
 
@@ -723,10 +777,42 @@ def emit(result: Result, fmt: Format, table: str | None, title: str,
             text = json.dumps(json.loads(text), ensure_ascii=True, indent=2)
         sys.stdout.write(text + "\n")
     else:
-        console = stdout()
-        console.print(Text(title), soft_wrap=True)
-        for shown in build() if build is not None else []:
-            console.print(_numbers_whole(shown, console.width))
+        print_items(lambda: [title, *(build() if build is not None else [])])
+
+
+def print_items(build: Callable[[], list]) -> None:
+    """Print sentences and tables (:class:`~deckstat.cli.layout.Grid`) laid out for :func:`layout`.
+
+    ``build`` makes them in the current language; it is called in each language, so that the columns a table
+    keeps for the width are the same in all, and ``--columns`` takes headers in any of them. The ``--columns``
+    asked for are checked before anything is printed.
+    """
+    from deckstat.cli.layout import Grid, lay_out, pick_columns
+    from deckstat.cli.terminal import shown_text
+    from deckstat.i18n import LANGUAGES
+
+    current = get_language()
+    made = {}
+    for lang in LANGUAGES:
+        with language(lang):
+            made[lang] = build()
+    # The same items in every language, in the same order (a build that differed would be measured alone).
+    items = [{lang: made[lang][i] if len(made[lang]) == len(made[current]) else made[current][i]
+              for lang in LANGUAGES} for i in range(len(made[current]))]
+    chosen = layout()
+    grids = [item for item in items if isinstance(item[current], Grid)]
+    picked = iter(pick_columns(grids, chosen.columns) if chosen.columns else [None] * len(grids))
+    console = stdout()
+
+    def rewrite(text: str, cell: bool) -> str:
+        return shown_text(text, console.encoding, cell)
+
+    for item in items:
+        if isinstance(item[current], Grid):
+            for shown in lay_out(item, current, chosen, next(picked), rewrite):
+                console.print(shown, soft_wrap=isinstance(shown, Text))
+        elif item[current]:
+            print_text(console, str(item[current]))
 
 
 def _can_write(text: str) -> bool:
@@ -737,29 +823,6 @@ def _can_write(text: str) -> bool:
     return True
 
 
-def _numbers_whole(shown: Table | Text, width: int) -> Table | Text:
-    """``shown`` with its right-aligned (number) columns as wide as their widest line, when the table still fits.
-
-    French numbers hold a no-break space (``87,3 %``), which rich would otherwise break like any space; on a
-    terminal too narrow for the whole table, rich's own wrapping is kept, so that nothing is cropped.
-    """
-    if not isinstance(shown, Table):
-        return shown
-    from rich.cells import cell_len
-
-    def widest(cells) -> int:
-        return max((cell_len(line) for cell in cells for line in str(cell).splitlines()), default=1)
-
-    wanted = {id(column): widest(column.cells) for column in shown.columns if column.justify == "right"}
-    others = sum(min(widest(column.cells), 12) for column in shown.columns if id(column) not in wanted)
-    # Borders and padding: three cells per column and one more.
-    if sum(wanted.values()) + others + 3 * len(shown.columns) + 1 <= width:
-        for column in shown.columns:
-            if id(column) in wanted:
-                column.min_width = max(column.min_width or 0, wanted[id(column)])
-    return shown
-
-
 def check_table(fmt: Format, table: str | None) -> None:
     """Refuse --table and --excel without --format csv, where they would be ignored."""
     from deckstat.i18n import tr
@@ -767,6 +830,10 @@ def check_table(fmt: Format, table: str | None) -> None:
     if _excel.get() and fmt is not Format.csv:
         raise DeckstatError(tr("--excel writes the CSV of --format csv for a spreadsheet; with --format {format} it "
                                "has no effect", format=fmt.value))
+    for flag, given in (("--wide", _wide.get()), ("--columns", _columns.get())):
+        if given and fmt is not Format.table:
+            raise DeckstatError(tr("{flag} lays out the tables of --format table; with --format {format} it has no "
+                                   "effect", flag=flag, format=fmt.value))
     if table is not None and fmt is not Format.csv:
         raise DeckstatError(tr("--table picks the table of --format csv; with --format json it has no effect (json "
                                "holds every table)") if fmt is Format.json else
@@ -928,4 +995,6 @@ def deck_and_game(deck: Path | None, game: str | None, *, pool: Path | None = No
     # A game with two decks (Licum) draws from one of them: the counts describe that one.
     part = profile.part().aliases[0] if len(profile.parts) > 1 else None
     loaded = deckstat.Deck.from_counts(cards, parse_group_counts(groups or []), part=part)
-    return loaded, profile, loaded.source
+    from deckstat.present.format import group_words  # the rest of the deck named in the language: "autre=38"
+
+    return loaded, profile, group_words(loaded.source)

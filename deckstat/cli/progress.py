@@ -20,10 +20,17 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from deckstat.engines import progress
-from deckstat.i18n import localise_number
+from deckstat.i18n import N_, localise_number, tr
 
 #: Seconds of work before the bar appears.
 DELAY = 1.0
+#: The units work is counted in, as the bar names them.
+UNITS = {"trials": N_("trials"), "counts": N_("counts"), "parts": N_("parts"), "tasks": N_("tasks")}
+
+
+def _unit(task: Task) -> str:
+    unit = task.fields.get("unit", "")
+    return tr(UNITS[unit]) if unit in UNITS else unit
 
 
 def _short(value: float) -> str:
@@ -49,7 +56,7 @@ class _Count(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         total = "?" if task.total is None else _short(task.total)
-        return Text(f"{_short(task.completed)}/{total} {task.fields.get('unit', '')}".rstrip())
+        return Text(f"{_short(task.completed)}/{total} {_unit(task)}".rstrip())
 
 
 class _Rate(ProgressColumn):
@@ -57,7 +64,7 @@ class _Rate(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{_short(speed)} {task.fields.get('unit', '')}/s")
+        return Text("" if speed is None else f"{_short(speed)} {_unit(task)}/s")
 
 
 class _Bar(progress.Progress):
@@ -83,8 +90,9 @@ class _Listener:
     """Makes a :class:`_Bar` for each tracked piece of work, and shows them all once the work has lasted."""
 
     def __init__(self, console: Console, delay: float):
-        self.display = RichProgress(TextColumn("{task.description}"), BarColumn(bar_width=24), _Count(), _Rate(),
-                                    TimeRemainingColumn(), console=console, transient=True)
+        # The description as written: rich markup would eat an event's "[cost<=1]", as it did --help's.
+        self.display = RichProgress(TextColumn("{task.description}", markup=False), BarColumn(bar_width=24), _Count(),
+                                    _Rate(), TimeRemainingColumn(), console=console, transient=True)
         self.delay = delay
         self.lock = threading.Lock()
         self.timer: threading.Timer | None = None

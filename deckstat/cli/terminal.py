@@ -210,6 +210,22 @@ class SafeCharacters(PlainCharacters):
         return safe_text(text)
 
 
+def shown_text(text: str, encoding: str, cell: bool = False) -> str:
+    r"""``text`` as a console writing in ``encoding`` shows it, for text measured before it is drawn.
+
+    Control characters are written as escapes, then the characters the encoding lacks in plain ones (a ``cell``
+    that is only ``✓`` or ``✗`` as a word): what :class:`SafeCharacters` and :class:`PlainCharacters` do when
+    they draw.
+
+    Examples
+    --------
+    >>> shown_text("\x1b[31m≥ ✓", "ascii"), shown_text("✓", "ascii", cell=True)
+    ('\\x1b[31m>= v', 'yes')
+    """
+    safe = safe_text(text)
+    return safe if is_unicode(encoding) else PlainCharacters(encoding)._string(safe, cell)
+
+
 def plain_console_hooks(encoding: str) -> Iterable[RenderHook]:
     """The render hooks a console writing in ``encoding`` needs (none for a Unicode encoding)."""
     return [] if is_unicode(encoding) else [PlainCharacters(encoding)]

@@ -38,9 +38,12 @@ from deckstat.terms import (
     MOST_PROFILE_BYTES,
     MULLIGAN_RULES,
     MULLIGAN_WORDS,
+    PLAY_MODEL_NAMES,
+    PLAY_POLICY_NAMES,
     REDEAL_LIMIT,
     SEATS,
     TURN_ORDERS,
+    name_of,
 )
 from deckstat.text import fold, fold_key, is_file, suggest
 
@@ -75,6 +78,13 @@ class Text(str):
     def shown(self) -> str:
         """The text in the current language (English when it has no translation into it)."""
         return self.translations.get(get_language(), str(self))
+
+    def __format__(self, spec: str) -> str:
+        """The text in the current language, wherever a message writes it (``tr("in the {name}", name=…)``).
+
+        ``str()`` and comparisons keep the English text, which JSON, CSV and option values use.
+        """
+        return format(self.shown(), spec)
 
 
 class _Message(Text):
@@ -435,8 +445,10 @@ class Profile:
         for text in self.special_rules:
             rows.append((tr("special rule"), localized(text)))
         play = self.play_model
-        rows.append((tr("play model"), tr("{model}, default policy {policy}", model=play.kind, policy=play.policy)
-                     if play.policy else play.kind))
+        model_name = name_of(PLAY_MODEL_NAMES, play.kind)
+        rows.append((tr("play model"), tr("{model}, default policy {policy}", model=model_name,
+                                          policy=name_of(PLAY_POLICY_NAMES, play.policy))
+                     if play.policy else model_name))
         for text in play.assumptions:
             rows.append((tr("play assumption"), localized(text)))
         if with_play_model:
@@ -463,8 +475,12 @@ class Profile:
         default = self.play_model.policy or model.default_policy
         rows = []
         for name, text in model.policies.items():
-            words = (tr("{policy} (default): {text}", policy=name, text=tr(text)) if name == default else
-                     tr("{policy}: {text}", policy=name, text=tr(text)))
+            # The policy's name in the language, with the value --policy takes where the two differ.
+            shown = name_of(PLAY_POLICY_NAMES, name)
+            if shown != name:
+                shown = tr("{policy} (--policy {value})", policy=shown, value=name)
+            words = (tr("{policy} (default): {text}", policy=shown, text=tr(text)) if name == default else
+                     tr("{policy}: {text}", policy=shown, text=tr(text)))
             rows.append((tr("play policy"), words))
         rows += [(tr("play setting"), f"{key} = {value}") for key, value in self.play_model.settings.items()]
         return rows
@@ -770,7 +786,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     """
     play = _require(data, "play", dict, where)
     pwhere = f"{where} [play]"
-    _check_translated_keys(data, ("description", "special_rules", "assumptions"), where)
+    _check_translated_keys(data, ("name", "description", "special_rules", "assumptions"), where)
     _check_translated_keys(play, ("set_aside_name",), pwhere)
     _refuse_unknown_keys(data, _TOP_KEYS, where)
     _refuse_unknown_keys(play, _PLAY_KEYS, pwhere)
@@ -827,7 +843,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
                                decks=", ".join(p.id for p in parts)), source=pwhere)
     return Profile(
         id=_require(data, "id", str, where),
-        name=_require(data, "name", str, where),
+        name=_text(data, "name", where),
         aliases=tuple(_require_strings(data, "aliases", where, [])),
         description=_text(data, "description", where, ""),
         card_types=tuple(_require_strings(data, "card_types", where, [])),

@@ -38,6 +38,7 @@ from deckstat.games.profiles import DeckPart, Profile, Rule, group_words, list_p
 from deckstat.i18n import number, tr, trn
 from deckstat.lookalikes import lookalikes
 from deckstat.schema import canonical_column, printing_only
+from deckstat.terms import COPIES_BY_NAMES, name_of
 from deckstat.text import fold, format_number
 
 NO_PART = "(no deck)"
@@ -349,16 +350,16 @@ def _copies_counted_by(rule: Rule, copies_by: str) -> Rule:
     if copies_by == "name":
         text = trn("at most {n} copy of a card, counting every printing of a name together (the profile counts "
                    "by {by})", "at most {n} copies of a card, counting every printing of a name together (the "
-                   "profile counts by {by})", limit, by=by)
+                   "profile counts by {by})", limit, by=name_of(COPIES_BY_NAMES, by))
     elif copies_by == "card":
         text = trn("at most {n} copy of a card, counting printings identical in play as one card and printings "
                    "that differ in play apart (the profile counts by {by})",
                    "at most {n} copies of a card, counting printings identical in play as one card and printings "
-                   "that differ in play apart (the profile counts by {by})", limit, by=by)
+                   "that differ in play apart (the profile counts by {by})", limit, by=name_of(COPIES_BY_NAMES, by))
     else:
         text = trn("at most {n} copy of a card, counting each printing apart (the profile counts by {by})",
                    "at most {n} copies of a card, counting each printing apart (the profile counts by {by})",
-                   limit, by=by)
+                   limit, by=name_of(COPIES_BY_NAMES, by))
     return replace(rule, params={**rule.params, "by": copies_by}, text=text)
 
 

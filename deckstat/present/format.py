@@ -13,16 +13,19 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from deckstat.deck import OTHER_CARDS
 from deckstat.errors import DeckstatError, param, render_marks
 from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.results import RatioResult, Result
+from deckstat.terms import MULLIGAN_NAMES, POLICY_NAMES, name_of
 
 #: How the seed of a simulated run is passed again on the command line.
 SEED_RERUN = "--seed {seed}"
 
 
 #: How the seat of a result is named for a reader; ``now`` is a known-cards question asked from now.
-SEAT_WORDS = {"first": N_("first player"), "second": N_("second player"), "now": N_("from now")}
+SEAT_WORDS = {"first": N_("first player"), "second": N_("second player"), "now": N_("from now"),
+              "both": N_("both players (same odds)")}
 
 
 def seat_words(seat: str) -> str:
@@ -38,6 +41,82 @@ def seat_words(seat: str) -> str:
     'premier joueur'
     """
     return tr(SEAT_WORDS[seat]) if seat in SEAT_WORDS else str(seat)
+
+
+#: The seat of rows that stand for both seats, whose numbers are the same (:func:`merge_alike_seats`).
+BOTH_SEATS = "both"
+
+
+def merge_alike_seats(frame: pd.DataFrame, columns: list[str], by: list[str] | None = None,
+                      order: tuple[str, ...] = ("turn", "draws")) -> pd.DataFrame:
+    """Both seats' rows as one set with seat ``"both"`` where the seats have the same numbers.
+
+    The one place that decides when the first and the second player "have the same odds", for the tables of
+    the command line and for the figures: in games where both seats draw alike (Wankul, JdG…) their rows are
+    the same, and showing them twice says nothing. Within each ``by`` group, the rows of each seat, in the
+    order of the ``order`` columns present, are compared on ``columns`` (and those order columns): numbers must
+    be exactly equal, as they are when computed exactly or simulated from the same draws (a simulation deals
+    each game once for both seats), never merely close; text must be the same. Where they are, the first
+    seat's rows are kept with seat ``"both"``; elsewhere every row is kept.
+
+    The tidy tables of the Python API keep a row per seat (a filter on ``seat == "second"`` works whatever
+    the game, and tables of several games join); merging them is how a table or a figure shows them.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"seat": ["first", "second"] * 2, "turn": [0, 0, 1, 1], "p": [0.5, 0.5, 0.7, 0.7]})
+    >>> merge_alike_seats(frame, ["p"])
+       seat  turn    p
+    0  both     0  0.5
+    1  both     1  0.7
+    >>> merge_alike_seats(frame.assign(p=[0.5, 0.5, 0.7, 0.7000001]), ["p"])["seat"].tolist()
+    ['first', 'second', 'first', 'second']
+    """
+    if frame.empty or "seat" not in frame.columns or frame["seat"].nunique() < 2:
+        return frame
+    keys = [c for c in order if c in frame.columns]
+    compared = keys + [c for c in columns if c in frame.columns and c not in keys]
+    parts = []
+    for _, part in (frame.groupby(by, sort=False, dropna=False) if by else [(None, frame)]):
+        seats = list(dict.fromkeys(part["seat"]))
+        tables = [part[part["seat"] == seat] for seat in seats]
+        if keys:
+            tables = [t.sort_values(keys, kind="stable") for t in tables]
+        same = len(seats) > 1 and all(_same_values(tables[0], t, compared) for t in tables[1:])
+        parts.append(tables[0].assign(seat=BOTH_SEATS) if same else part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _same_values(one: pd.DataFrame, other: pd.DataFrame, columns: list[str]) -> bool:
+    """Whether two seats' rows hold the same values: numbers exactly equal (missing ones too), text the same."""
+    if len(one) != len(other):
+        return False
+    for column in columns:
+        a, b = one[column], other[column]
+        if pd.api.types.is_numeric_dtype(a) and pd.api.types.is_numeric_dtype(b):
+            if not np.array_equal(a.to_numpy(dtype=float, na_value=np.nan), b.to_numpy(dtype=float, na_value=np.nan),
+                                  equal_nan=True):
+                return False
+        elif [None if pd.isna(v) else v for v in a] != [None if pd.isna(v) else v for v in b]:
+            return False
+    return True
+
+
+def group_words(label: str) -> str:
+    """A hand or deck written by group counts (``Terrain=1, other=4``), the rest of the cards named in the language.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     group_words("Terrain=1, other=4")
+    'Terrain=1, autre=4'
+    """
+    parts = []
+    for part in str(label).split(", "):
+        name, equals, count = part.rpartition("=")
+        parts.append(f"{tr('other')}={count}" if equals and name == OTHER_CARDS else part)
+    return ", ".join(parts)
 
 
 def format_probability(p: float) -> str:
@@ -308,6 +387,26 @@ def to_csv(result: Result, table: str | None = None, *, excel: bool = False) -> 
     return frame_to_csv(csv_table(result, table), spreadsheet_dialect() if excel else PLAIN)
 
 
+def event_words(event: str, provenance: Mapping) -> str:
+    """An event of a result as a player reads it: the curve objective's ``"X playable"`` in the language.
+
+    The ``event`` column names the curve objective of :func:`deckstat.ratio` in English, as an identifier of
+    the rows; a table or a sentence names it in the language.
+
+    Examples
+    --------
+    >>> from deckstat.i18n import language
+    >>> with language("fr"):
+    ...     event_words("Dragon playable", {"objective": "curve", "card": "Dragon"})
+    'Dragon jouable'
+    """
+    if provenance.get("objective") == "curve":
+        target = provenance.get("card") or provenance.get("curve_group")
+        if event == f"{target} playable":
+            return tr("{target} playable", target=target)
+    return str(event)
+
+
 def ratio_where(zone: str, turn: int, set_aside_name: str = "set-aside cards") -> str:
     """Where and when a ratio target is checked, in words ("in the kept opening hand", "by turn 3")."""
     if zone == "set_aside":
@@ -352,7 +451,7 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
         label, target, turn = summary.group, summary.target, summary.target_turn
         where = ratio_where(getattr(summary, "zone", "seen"), int(turn),
                             result.provenance.get("set_aside_name", "set-aside cards"))
-        goal = f"P({summary.event}) ≥ {format_probability(target)} {where}"
+        goal = f"P({event_words(summary.event, result.provenance)}) ≥ {format_probability(target)} {where}"
 
         def shown(k, at_turn=at_turn):
             row = at_turn.loc[k]
@@ -377,7 +476,8 @@ def ratio_decision(result: RatioResult, names: Mapping[str, str] | None = None) 
             text = trn("undecided: the 95% interval of P({event}) {where} contains {target} at {counts} {label} card; "
                        "{how}",
                        "undecided: the 95% interval of P({event}) {where} contains {target} at {counts} {label} "
-                       "cards; {how}", _plural_of(unsure), event=summary.event, where=where,
+                       "cards; {how}", _plural_of(unsure), event=event_words(summary.event, result.provenance),
+                       where=where,
                        target=format_probability(target), counts=unsure, label=label, how=_more_trials(result))
         smallest = summary.smallest_reaching
         if not pd.isna(smallest) and not bool(summary.smallest_reaching_legal):
@@ -393,7 +493,7 @@ def _best_sentence(result: RatioResult, summary) -> str:
     rows = result.table[(result.table["event"] == summary.event) & (result.table["turn"] == summary.target_turn)]
     at_turn = rows.set_index("resource_count")
     label, turn = summary.group, int(summary.target_turn)
-    goal = tr("P({event}) by turn {turn}", event=summary.event, turn=turn)
+    goal = tr("P({event}) by turn {turn}", event=event_words(summary.event, result.provenance), turn=turn)
     if summary.best_decision == "none":
         return tr("no best count: no count swept from {low} to {high} gives a legal deck",
                   low=at_turn.index.min(), high=at_turn.index.max())
@@ -480,13 +580,13 @@ def policy_note(provenance: Mapping) -> str:
 mill effect, not played"
     """
     policy = provenance["policy"]
-    text = tr("policy {policy}: {text}", policy=policy, text=provenance["policy_text"])
+    text = tr("{policy}: {text}", policy=name_of(POLICY_NAMES, policy), text=provenance["policy_text"])
     cards = provenance.get("effect_cards")
     if cards is None or (policy == "none" and not any(cards)):
         return text
     if not any(cards):
-        return tr("no card has a draw or mill effect, so only the rules' draws move the decks (policy {policy})",
-                  policy=policy)
+        return tr("no card has a draw or mill effect, so only the rules' draws move the decks ({policy})",
+                  policy=name_of(POLICY_NAMES, policy))
     if cards[0] == cards[1]:
         text = trn("{text}; {n} card of each deck has a draw or mill effect",
                    "{text}; {n} cards of each deck have a draw or mill effect", cards[0], text=text)
@@ -508,16 +608,45 @@ def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = N
     >>> from deckstat.i18n import language
     >>> with language("fr"):
     ...     rules_note({"mulligan_rule": "bottom", "mulligan_limit": 1, "keep": "Terrain>=1"}, "bottom", 0.8734)
-    'mulligan bottom (1 au plus), règle de garde Terrain>=1, première main gardée à 87,3\xa0%'
+    'mulligan sous le deck (1 au plus), règle de garde Terrain>=1, première main gardée à 87,3\xa0%'
     """
     rule = provenance.get("mulligan_rule", "none")
     if rule == "none":
         return tr("no mulligan") if profile_mulligan != "none" else ""
-    note = tr("{rule} mulligan (up to {limit}), keep rule {keep}", rule=rule,
+    note = tr("{mulligan} (up to {limit}), keep rule {keep}", mulligan=name_of(MULLIGAN_NAMES, rule),
               limit=number(provenance["mulligan_limit"]), keep=provenance["keep"])
     if p_keep is not None:
         note = tr("{note}, first hand kept {p}", note=note, p=format_probability(p_keep))
     return note
+
+
+def deckout_order_line(provenance: Mapping) -> str:
+    """Why one seat runs out first in every game, when the rules alone decide it ("" otherwise).
+
+    ``provenance["order_by_rules"]`` (:func:`deckstat.deckout`) says when: both decks hold as many cards to draw
+    and both players draw alike, so each round takes as many cards from each; the first player draws first
+    (``first``), or both draw at the same time (``same_moment``).
+
+    Examples
+    --------
+    >>> deckout_order_line({"order_by_rules": "first", "drought": False})
+    'both decks hold as many cards to draw and both players draw alike, and the first player draws first in each \
+round: by the rules, the first player runs out first in every game'
+    >>> deckout_order_line({"order_by_rules": None})
+    ''
+    """
+    order = provenance.get("order_by_rules")
+    if order == "first" and provenance.get("drought"):
+        return tr("both decks hold as many cards to draw and both players draw alike (drought draws take one card "
+                  "from each deck at a time), and the first player draws first in each round: by the rules, the "
+                  "first player runs out first in every game")
+    if order == "first":
+        return tr("both decks hold as many cards to draw and both players draw alike, and the first player draws "
+                  "first in each round: by the rules, the first player runs out first in every game")
+    if order == "same_moment":
+        return tr("both decks hold as many cards to draw and both players draw alike, at the same time: by the "
+                  "rules, both run out at the same moment in every game")
+    return ""
 
 
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:

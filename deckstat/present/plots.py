@@ -75,7 +75,7 @@ from deckstat.errors import DeckstatError
 from deckstat.games.profiles import localized
 from deckstat.i18n import N_, NBSP, french_typography, get_language, language, localise_number, number, tr, trn
 from deckstat.present.files import atomic_write
-from deckstat.present.format import format_probability, ratio_where
+from deckstat.present.format import BOTH_SEATS, format_probability, merge_alike_seats, ratio_where
 from deckstat.present.markup import figure_text
 from deckstat.results import (
     CompareResult,
@@ -310,7 +310,7 @@ def _seat_style(seat: object, index: int) -> tuple[str, str]:
     return SEAT_STYLES.get(str(seat), OTHER_STYLES[index % len(OTHER_STYLES)])
 
 
-BOTH = "both"
+BOTH = BOTH_SEATS
 
 
 def _seat_words(seat: object) -> str:
@@ -323,33 +323,8 @@ def _seat_title(seat: object) -> str:
     return tr("both players (same odds)") if seat == BOTH else _seat_words(seat)
 
 
-def _merge_identical_seats(frame: pd.DataFrame, columns: list[str], by: list[str] | None = None) -> pd.DataFrame:
-    """One row set labelled ``"both"`` where every seat has the same values, so that no line hides another.
-
-    Within each ``by`` group, when all seats have equal ``turn`` and ``columns``
-    the rows of the first seat are kept with seat ``"both"``.
-    """
-    if "seat" not in frame.columns or frame["seat"].nunique() < 2:
-        return frame
-    parts = []
-    groups = frame.groupby(by, sort=False) if by else [(None, frame)]
-    for _, part in groups:
-        seats = list(dict.fromkeys(part["seat"]))
-        tables = [part[part["seat"] == seat].sort_values("turn") for seat in seats]
-        keys = ["turn"] + [c for c in columns if c in part.columns]
-
-        def values(table, keys=keys):
-            return table[keys].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-
-        first = values(tables[0])
-        same = len(seats) > 1 and all(values(t).shape == first.shape and np.array_equal(values(t), first,
-                                                                                         equal_nan=True)
-                                      for t in tables[1:])
-        if same:
-            parts.append(tables[0].assign(seat=BOTH))
-        else:
-            parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+#: Seats with the same results drawn as one line: the decision the tables of the command line take too.
+_merge_identical_seats = merge_alike_seats
 
 
 def _simulated(part: pd.DataFrame) -> bool:

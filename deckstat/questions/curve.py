@@ -162,7 +162,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         task = functools.partial(curve_task, spec)
         tallies, n_done, stopping = runner.simulate_until(
             task, streams, precision, n_trials=n_trials, max_trials=max_trials, widest=_widest,
-            chunk_size=chunk_size, n_workers=n_workers, description="playability")
+            chunk_size=chunk_size, n_workers=n_workers, description=tr("playability"))
         provenance.update(runner.provenance(streams, precision, stopping))
     rows, summary = [], []
     identity = {"deck": drawn.name, "game": profile.id}

@@ -40,7 +40,16 @@ from deckstat.questions._setup import (
     mulligan_settings,
 )
 from deckstat.results import DeckoutResult, frame
-from deckstat.terms import BOTH_OUT_RULES, DEFAULT_POLICY, DROUGHT_ORDERS, METHODS, POLICIES, SEATS
+from deckstat.terms import (
+    BOTH_OUT_RULES,
+    DEFAULT_POLICY,
+    DROUGHT_ORDER_NAMES,
+    DROUGHT_ORDERS,
+    METHODS,
+    POLICIES,
+    SEATS,
+    name_of,
+)
 
 DECKOUT_COLUMNS = ["deck", "opponent", "game", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                    "n_trials", "method"]
@@ -192,7 +201,11 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         ``provenance`` holds the rule, when the game ends in words
         (``game_end_text``), the policy and the drought reading in words,
         ``effect_cards`` (cards with a draw or mill effect in each seat's
-        deck), the assumptions and any ``warnings``.
+        deck), the assumptions, any ``warnings``, and ``order_by_rules``:
+        ``"first"`` when the rules alone make the first player run out first
+        in every game (libraries of one size drawn alike, no card effect,
+        alternating turns, drought draws read ``together``), ``"same_moment"``
+        when both run out at once (simultaneous turns), else None.
 
     Examples
     --------
@@ -336,8 +349,10 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
         else:
             stays = tr("a drought-group card in play is scored and discarded {turns} turns after it is played",
                        turns=terrain_turns)
-        drought_notes = [stays, tr("drought draws ({order}): {text}", order=drought_order,
+        drought_notes = [stays, tr("drought draws ({order}): {text}", order=name_of(DROUGHT_ORDER_NAMES, drought_order),
                                    text=tr(DROUGHT_ORDERS[drought_order]))]
+    order = _order_by_rules(profile, seats, libraries, effects=has_effects,
+                            drought_order=drought_order if drought_group is not None else None)
     provenance = {"question": "deckout", "game": profile.id, "deck_source": decks[0].source,
                   "opponent_source": decks[1].source, "rule": profile.deckout,
                   "game_end_text": tr(GAME_END_WORDS[both_out]), "policy": policy,
@@ -352,6 +367,7 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
                       tr("card costs and conditions are ignored: effect cards are played as the policy says"),
                   ] + drought_notes,
                   "warnings": same_size_warning(profile, decks),
+                  "order_by_rules": order,
                   "deckstat_version": __version__}
     names = [(decks[0].name, decks[1].name), (decks[1].name, decks[0].name)]
     spec = None
@@ -364,6 +380,23 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
                         max_rounds=(max(libraries) + 1) // max(profile.draws_per_turn, 1) + 3,
                         drought_order=drought_order)
     return _Setup(profile=profile, seats=seats, libraries=libraries, names=names, provenance=provenance, spec=spec)
+
+
+def _order_by_rules(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int], *, effects: bool,
+                    drought_order: str | None) -> str | None:
+    """Who runs out first in every game when the rules alone decide it: ``"first"``, ``"same_moment"`` or None.
+
+    Both libraries hold as many cards and both seats draw alike, without card effects: each round takes as many
+    cards from each. With alternating turns the first player draws first in each round, so runs out first;
+    Wankul's drought draws read ``together`` keep it so (both draw one card at a time, and when both must draw
+    and cannot, the active player wins), the ``active_first`` reading does not (the second player, active,
+    draws first). With simultaneous turns both run out at the same moment.
+    """
+    if effects or libraries[0] != libraries[1] or seats[0].first_turn_draw != seats[1].first_turn_draw:
+        return None
+    if profile.turn_order == "simultaneous":
+        return "same_moment" if drought_order is None else None
+    return "first" if drought_order in (None, "together") else None
 
 
 def _simulate(race: _Setup, rng, *, n_trials: int | None, chunk_size: int, n_workers: int) -> tuple[np.ndarray, int]:

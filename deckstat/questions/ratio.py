@@ -52,6 +52,28 @@ RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zon
 SUMMARY_COLUMNS = ["deck", "game", "event", "seat", "zone", "group", "current_count", "target", "target_turn",
                    "decision", "recommended", "smallest_reaching", "smallest_reaching_legal", "flood", "method"]
 
+#: The facts of a rebuilt deck that each row of the table carries, in the order a table shows them.
+FACTS = ("legal", "p_resource_in_hand", "p_flood_in_hand", "mulligan_rate", "expected_first_resource_turn",
+         "deckout_turn_first", "target_copies")
+#: The facts that mean something when the events are counted among the set-aside cards (Duel Masters' shields):
+#: the kept hand's screw and flood, the first resource turn and the deck-out turn are about the cards drawn, and
+#: say nothing of what lies in the shields. The table keeps every column, computed as for any zone.
+SET_ASIDE_FACTS = ("legal", "mulligan_rate", "target_copies")
+
+
+def facts_for_zone(zone: str) -> tuple[str, ...]:
+    """The facts of :data:`FACTS` that answer something about ``zone``, for a table to show.
+
+    Examples
+    --------
+    >>> facts_for_zone("set_aside")
+    ('legal', 'mulligan_rate', 'target_copies')
+    >>> len(facts_for_zone("seen")) == len(FACTS)
+    True
+    """
+    return SET_ASIDE_FACTS if zone == "set_aside" else FACTS
+
+
 #: How the deck is rebuilt at each resource count (also stored in ``provenance["scaling"]``, in the language).
 SCALING_RULE = N_(
     "The deck size stays constant and no card goes above the game's copy limit (a singleton deck stays "

@@ -359,7 +359,7 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
     race_mulligan = profile.mulligan in ("none", "bottom")
     has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
-    with track("report", total=5 + has_mulligan + has_sweep, unit="parts") as parts:
+    with track(tr("report"), total=5 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **common)
         parts.advance()
         hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **common)
