@@ -340,8 +340,8 @@ def test_batch_legends_name_seats_and_rules_in_the_language(decks, lang):
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
         title = ax.get_title()
     if lang == "fr":
-        assert labels[:4] == ["premier joueur, mulligan bottom", "premier joueur, mulligan London",
-                              "second joueur, mulligan bottom", "second joueur, mulligan London"]
+        assert labels[:4] == ["premier joueur, mulligan sous le deck", "premier joueur, mulligan de Londres",
+                              "second joueur, mulligan sous le deck", "second joueur, mulligan de Londres"]
         words = set(re.findall(r"[A-Za-z_]+", " ".join(labels) + " " + title))
         assert not {"first", "player", "game", "seat", "mulligan_rule"} & words, words
     else:

@@ -154,4 +154,4 @@ def test_report_under_a_mulligan_the_deckout_model_lacks(tmp_path):
     # Hand-derived: 60 - 7 = 53 draws; the first player skips the first draw and fails on turn 55.
     assert report.deckout.summary["median_turn"].tolist() == [55, 54]
     page = write_report(report, tmp_path).read_text(encoding="utf-8")
-    assert "- every first hand is kept: the deck-out model has no london mulligan" in deckout_lines(page)
+    assert "- every first hand is kept: the deck-out model has no London mulligan" in deckout_lines(page)

@@ -246,11 +246,12 @@ def test_french_numbers_and_words_in_the_french_tables(pages):
     assert any(re.fullmatch(r"\d+,\d %", cell.replace(NBSP, " ")) for cell in percents)
     headers = [cell for table in page.tables for cell in table["head"][0]]
     assert {"événement", "main de départ gardée", "tour", "carte", "exemplaires", "nombre"} <= set(headers)
-    assert "Terrain>=1 (premier joueur)" in headers and f"tour où P ≥ 50{NBSP}%" in headers
+    # Both Wankul players draw alike: one column for both (docs/report.md).
+    assert "Terrain>=1 (les deux joueurs)" in headers and f"tour où P ≥ 50{NBSP}%" in headers
     assert "légal" not in headers  # every count shown is legal: no column of "oui"
     assert any(cell.startswith("12 ◀ recommandé") for cell in cells) and "10 (votre deck)" in cells
     texts = " ".join(page.text_nodes())
-    assert "Mulligan (bottom, règle de garde " in texts and "des cas." in texts
+    assert "Mulligan sous le deck, règle de garde " in texts and "des cas." in texts
     assert f"Graphique{NBSP}:" in " ".join(image["alt"] for image in page.images())
 
 
@@ -309,3 +310,21 @@ def test_markdown_shows_card_names_as_they_are():
     assert lines[lines.index("| carte | exemplaires | tour 1 |") + 2].startswith(
         "| \\<b>Épée\\</b> & \"Œil\" d'\\*Or\\* \\| \\`x\\` | 3 |")
     assert "![Graphique : \\<b>Épée\\</b>" in text and "](odds.png)" in text and "*Légende " in text
+
+
+def test_seats_with_the_same_odds_are_one_column_and_the_deckout_order_is_explained(pages):
+    wankul = pages["wankul", "en", "markdown"].read_text(encoding="utf-8")
+    # Wankul: both players draw on their first turn, so their by-turn odds are the same numbers.
+    assert "| turn | Terrain>=1 (both) |" in wankul and "same odds: here the first and the second" in wankul.lower()
+    assert "by the rules, the first player runs out first in every game" in wankul
+    # Duel Masters: the first player does not draw on turn 1, so the seats differ and keep a column each.
+    duel = pages["duel-masters", "en", "markdown"].read_text(encoding="utf-8")
+    assert "(first) |" in duel and "(second) |" in duel and "same odds" not in duel.lower()
+
+
+def test_the_french_report_names_rules_models_and_policies_in_french(pages):
+    page = Page(pages["wankul", "fr", "html"].read_text(encoding="utf-8"))
+    texts = " ".join(page.text_nodes())
+    assert "mulligan sous le deck" in texts.lower() and "stratégie garder" in texts
+    # Identifiers of rules, models and policies are English words; none is left in the sentences the page writes.
+    assert not {"bottom", "hold", "discard", "on_draw"} & set(re.findall(r"[A-Za-z_]+", texts))

@@ -22,6 +22,7 @@ from deckstat.present.format import format_probability  # noqa: E402
 from deckstat.present.markup import figure_text  # noqa: E402
 from deckstat.present.report import write_report  # noqa: E402
 from deckstat.questions.report import PLAYABILITY_CARDS, reach_turns  # noqa: E402
+from deckstat.terms import PLAY_MODEL_NAMES, name_of  # noqa: E402
 
 GAMES = ["wankul", "duel-masters", "jdg", "licum", "pandrea"]
 
@@ -45,7 +46,8 @@ def test_every_sample_deck_gets_the_section_and_its_figure(game, tmp_path):
     text = section(page)
     assert "](playability.png)" in text and (tmp_path / "playability.png").stat().st_size > 0
     profile = deckstat.get_profile(game)
-    assert f"play model `{profile.play_model.kind}`" in text and f"`deckstat games show {profile.id}`" in text
+    model = name_of(PLAY_MODEL_NAMES, profile.play_model.kind)
+    assert f"play model {model}, policy " in text and f"`deckstat games show {profile.id}`" in text
     header, _, *rows = table_rows(text)
     assert header[:4] == ["card", "copies", "turn by which P ≥ 50%", "turn by which P ≥ 90%"]
     assert header[4] == "mean first turn" and header[5].startswith("P(not by turn ")
@@ -105,7 +107,7 @@ def test_a_mulligan_curves_do_not_model_keeps_every_first_hand(tmp_path):
     assert report.playability.mulligan is False
     page = write_report(report, tmp_path).read_text(encoding="utf-8")
     text = section(page)
-    assert f"Every first hand is kept: playability curves model the bottom mulligan, not {profile.mulligan}." in text
+    assert "Every first hand is kept: playability curves model the bottom mulligan, not the London mulligan." in text
     assert "The profile file's `[play_model]` table gives the model's assumptions" in text
 
 

@@ -22,6 +22,7 @@ from deckstat.present.format import (
     format_probability,
     group_words,
     merge_alike_seats,
+    same_odds_line,
     seat_words,
 )
 from deckstat.results import CompareResult, MulliganResult, RatioResult
@@ -63,10 +64,8 @@ def seat_cell(seat: str) -> str:
 
 def same_odds_note(merged: pd.DataFrame) -> list[str]:
     """The line under a table whose seats are shown once (:func:`~deckstat.present.format.merge_alike_seats`)."""
-    if "seat" in merged.columns and (merged["seat"] == BOTH_SEATS).any():
-        return [tr("same odds: here the first and the second player's numbers are the same (the same cards dealt "
-                   "or drawn alike), so they are shown once")]
-    return []
+    line = same_odds_line(merged)
+    return [line] if line else []
 
 
 def odds_table(frame: pd.DataFrame) -> Grid:

@@ -620,6 +620,20 @@ def rules_note(provenance: dict, profile_mulligan: str, p_keep: float | None = N
     return note
 
 
+def same_odds_line(merged: pd.DataFrame) -> str:
+    """The line under a table whose seats are shown once (:func:`merge_alike_seats`), "" when none is.
+
+    Examples
+    --------
+    >>> same_odds_line(pd.DataFrame({"seat": ["first", "second"]}))
+    ''
+    """
+    if "seat" in merged.columns and (merged["seat"] == BOTH_SEATS).any():
+        return tr("same odds: here the first and the second player's numbers are the same (the same cards dealt "
+                  "or drawn alike), so they are shown once")
+    return ""
+
+
 def deckout_order_line(provenance: Mapping) -> str:
     """Why one seat runs out first in every game, when the rules alone decide it ("" otherwise).
 

@@ -86,6 +86,7 @@ from deckstat.results import (
     RatioResult,
     WhenResult,
 )
+from deckstat.terms import MULLIGAN_NAMES, name_of
 
 __all__ = ["AXIS_NOTE", "PointsFormatter", "ProbabilityFormatter", "plot_batch", "plot_compare", "plot_curve",
            "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save", "close"]
@@ -441,11 +442,7 @@ def _rules_text(rule: object, keep: object) -> str | None:
         return None
     if rule == "none":
         return tr("keeping every first hand")
-    return tr("{rule} mulligan, keep if {keep}", rule=_rule_name(rule), keep=_present(keep))
-
-
-def _rule_name(rule: object) -> str:
-    return {"london": "London", "vancouver": "Vancouver"}.get(str(rule), str(rule))
+    return tr("{mulligan}, keep if {keep}", mulligan=name_of(MULLIGAN_NAMES, rule), keep=_present(keep))
 
 
 def _values(frame: pd.DataFrame, *columns: str) -> np.ndarray:
@@ -1438,7 +1435,7 @@ def plot_mulligan(result: MulliganResult, ax: Axes | None = None) -> Axes:
                                           "p_without_high"], by=["event"])
     events, seats = _unique(drawn, "event"), _unique(drawn, "seat")
     simulated = _simulated(frame)
-    with_words = tr("with the {rule} mulligan", rule=_rule_name(rule)) if rule else tr("with the mulligan")
+    with_words = tr("with the {mulligan}", mulligan=name_of(MULLIGAN_NAMES, rule)) if rule else tr("with the mulligan")
     if keep:
         with_words += tr(" (keep if {keep})", keep=keep)
     values = [_numbers(frame["p"])]
@@ -1503,7 +1500,7 @@ def _setting_words(column: str, value: object) -> str:
     if column == "seat":
         return _seat_words(value)
     if column == "mulligan_rule":
-        return tr("{rule} mulligan", rule=_rule_name(value)) if value != "none" else tr("keeping every first hand")
+        return name_of(MULLIGAN_NAMES, value) if value != "none" else tr("keeping every first hand")
     if column == "trials":
         return trn("{n} trial", "{n} trials", int(float(value)))
     if column == "deck":

@@ -33,15 +33,19 @@ from deckstat.play import MODELS
 from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
 from deckstat.present.format import (
     SEED_RERUN,
+    deckout_order_line,
     format_estimate,
     format_probability,
+    merge_alike_seats,
     policy_note,
     ratio_decision,
+    same_odds_line,
     seed_note,
     trial_count,
 )
 from deckstat.present.markup import html_attribute, html_text, markdown_code, markdown_text
 from deckstat.questions.report import REPORT_TARGET, Report
+from deckstat.terms import MULLIGAN_NAMES, PLAY_MODEL_NAMES, PLAY_POLICY_NAMES, name_of
 
 REPORT_FORMATS = ("markdown", "html")
 
@@ -263,25 +267,30 @@ def build_document(report: Report) -> Document:
     if report.mulligan is not None:
         summary = report.mulligan.summary.iloc[0]
         kept = _estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"], summary["method"])
-        blocks += [_text(tr("Mulligan ({rule}, keep rule {keep}): the first hand is kept {kept} of the time."),
-                         rule=summary["mulligan_rule"], keep=Code(str(summary["keep"])), kept=kept),
-                   Figure("mulligan.png", tr("Chart: probability by turn with the {rule} mulligan and keeping every "
-                                             "first hand.", rule=summary["mulligan_rule"]),
+        mulligan = name_of(MULLIGAN_NAMES, summary["mulligan_rule"])
+        blocks += [_text(tr("{mulligan}, keep rule {keep}: the first hand is kept {kept} of the time."),
+                         mulligan=mulligan[:1].upper() + mulligan[1:], keep=Code(str(summary["keep"])), kept=kept),
+                   Figure("mulligan.png", tr("Chart: probability by turn with the {mulligan} and keeping every first "
+                                             "hand.", mulligan=mulligan),
                           tr("With the mulligan and keeping every first hand, by turn."))]
     if report.shield_triggers is not None:
         blocks += _shield_section(report)
     blocks += [Heading(2, tr("By turn")),
                _text(tr("Probability of holding at least one, among the kept hand and the cards drawn since (turn 0 "
                         "is the opening hand)."))]
-    by_turn = report.by_turn.table
+    # Seats with the same numbers (both draw alike) are one column, as in the figure and the command line.
+    by_turn = merge_alike_seats(report.by_turn.table, ["p", "ci_low", "ci_high", "method"], by=["event"])
     pivot = by_turn.assign(cell=[_estimate(r.p, r.ci_low, r.ci_high, r.method)
                                  for r in by_turn.itertuples(index=False)])
     pivot = pivot.pivot_table(index="turn", columns=["event", "seat"], values="cell", aggfunc="first", sort=False)
     header = [tr("turn")] + [tr(_SEAT_COLUMNS[s], event=e) if s in _SEAT_COLUMNS else f"{e} ({s})"
                              for e, s in pivot.columns]
     blocks += [Table(tuple(header), tuple((number(turn), *cells) for turn, *cells in
-                                          pivot.reset_index().itertuples(index=False))),
-               Figure("odds.png", tr("Chart: the probabilities of the table above by turn, one line per event and "
+                                          pivot.reset_index().itertuples(index=False)))]
+    same = same_odds_line(by_turn)
+    if same:
+        blocks.append(Paragraph((same[:1].upper() + same[1:] + ".",)))
+    blocks += [Figure("odds.png", tr("Chart: the probabilities of the table above by turn, one line per event and "
                                      "player."),
                       tr("Probability of holding at least one, by turn."))]
     if report.playability is not None:
@@ -402,7 +411,7 @@ def _playability_section(report: Report) -> list[Block]:
         followed = tr("every card of the deck")
     spans = _spans(tr("Probability that the card can be played on or before each turn, first player, for {followed} "
                       "(every printing of a name together): play model {kind}, policy {policy}"),
-                   followed=followed, kind=Code(kind), policy=Code(policy))
+                   followed=followed, kind=name_of(PLAY_MODEL_NAMES, kind), policy=name_of(PLAY_POLICY_NAMES, policy))
     if described:
         # A policy's description is a sentence; inside the parentheses it loses its full stop.
         spans += (f" ({described.rstrip('.')})",)
@@ -416,8 +425,8 @@ def _playability_section(report: Report) -> list[Block]:
                            "groups, seats and policies."), table=Code("[play_model]"), curve=Code("deckstat curve"))
     blocks.append(Paragraph(_joined(spans)))
     if not playable.mulligan:
-        blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not "
-                               "{mulligan}."), mulligan=profile.mulligan))
+        blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not the "
+                               "{mulligan}."), mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)))
     simulated = table[table["method"] == "simulate"]
     if not simulated.empty:
         widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
@@ -555,10 +564,13 @@ def _deckout_section(report: Report) -> list[Block]:
         items.append((tr(_SEAT_DECKOUT[summary.seat], **fields),))
     first = race.summary.set_index("seat").loc["first"]
     shown = _estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
-    items += [(tr("P(first player runs out first) = {p}", p=shown),), (policy_note(race.provenance),)]
+    items.append((tr("P(first player runs out first) = {p}", p=shown),))
+    if deckout_order_line(race.provenance):
+        items.append((deckout_order_line(race.provenance),))
+    items.append((policy_note(race.provenance),))
     if race.provenance["mulligan_rule"] != profile.mulligan:
-        items.append((tr("every first hand is kept: the deck-out model has no {mulligan} mulligan",
-                         mulligan=profile.mulligan),))
+        items.append((tr("every first hand is kept: the deck-out model has no {mulligan}",
+                         mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)),))
     items.append((_clauses(race.provenance["assumptions"]),))
     return [Heading(2, tr("When does the deck run out?")), Items(tuple(items)),
             Figure("deckout.png", tr("Chart: on which turn each player's deck runs out."),
