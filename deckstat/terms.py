@@ -18,6 +18,14 @@ BOTH_SEATS = ("both", "all")
 SEAT_ALIASES = {"premier": "first", "deuxieme": "second", "deuxième": "second", "les-deux": "both", "tous": "both"}
 
 ZONES = ("seen", "hand", "set_aside", "bottom")
+#: The zones as a label names them (a progress bar's).
+ZONE_NAMES = {"seen": N_("kept hand and draws"), "hand": N_("kept opening hand"), "set_aside": N_("set-aside cards"),
+              "bottom": N_("under the deck")}
+#: The zones in French as a player types them (``--zone boucliers``), and Duel Masters' name for its set-aside
+#: cards, with the zone each stands for. A profile's own name for its set-aside cards is read too
+#: (:func:`deckstat.questions._setup.check_zone`).
+ZONE_ALIASES = {"vu": "seen", "vues": "seen", "main": "hand", "dessous": "bottom", "mis-de-cote": "set_aside",
+                "shields": "set_aside", "boucliers": "set_aside"}
 #: Zones fixed once the game starts: reported at turn 0 only.
 FIXED_ZONES = ("hand", "set_aside")
 

@@ -244,3 +244,21 @@ def test_deckstat_lang_and_the_locale_choose_french(monkeypatch):
     assert "les deux joueurs" in from_variable and "(50 cartes)" in from_variable
     assert from_locale == from_variable
     assert "both players" in english and _percents(english, "en") == _percents(from_locale, "fr")
+
+
+@pytest.mark.parametrize(("french", "english"), [("boucliers", "set_aside"), ("main", "hand"), ("dessous", "bottom"),
+                                                 ("vu", "seen")])
+def test_french_zone_names_give_the_english_zone_s_numbers(french, english):
+    args = ["odds", DUEL_MASTERS, "-g", "duel-masters", "-e", "[shield_trigger]>=1", "--turns", "0-2", "--format",
+            "csv"]
+    assert ok(run(*args, "--zone", french)) == ok(run(*args, "--zone", english))
+
+
+def test_the_game_s_own_name_for_its_set_aside_cards_is_a_zone_in_every_question():
+    deck = deckstat.load_deck(DUEL_MASTERS)
+    shields = deckstat.odds(deck, "duel-masters", "[shield_trigger]>=1", zone="Shields").table
+    assert set(shields["zone"]) == {"set_aside"}
+    swept = deckstat.ratio(deck, "duel-masters", group="[shield_trigger]", counts=[8], zone="boucliers")
+    assert set(swept.table["zone"]) == {"set_aside"}
+    assert_user_error(run("odds", WANKUL, "-g", "wankul", "-e", "Terrain>=1", "--zone", "boucliers"),
+                      "Wankul sets no card aside")

@@ -48,7 +48,8 @@ def test_a_simulated_question_reports_its_trials():
     log = tracked(lambda: deckstat.odds(deck, "wankul", ["Terrain>=1", "Terrain>=2"], method="simulate",
                                         n_trials=3000, rng=1))
     assert [(e["description"], e["total"], e["done"], e["unit"], e["closed"]) for e in log] == [
-        ("odds Terrain>=1 (seen)", 3000, 3000, "trials", True), ("odds Terrain>=2 (seen)", 3000, 3000, "trials", True)]
+        ("odds Terrain>=1 (kept hand and draws)", 3000, 3000, "trials", True),
+        ("odds Terrain>=2 (kept hand and draws)", 3000, 3000, "trials", True)]
 
 
 def test_exact_answers_report_nothing():

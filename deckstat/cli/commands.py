@@ -936,9 +936,7 @@ def compare(
     event: EventsOpt,
     turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
-    zone: Annotated[Zone, typer.Option(help="seen, hand, set_aside or bottom (see `deckstat odds --help`).",
-                                       metavar=choices(Zone))]
-    = Zone.seen,
+    zone: ZoneOpt = Zone.seen,
     keep: KeepOpt = None,
     no_mulligan: NoMulliganOpt = False,
     mulligan_rule: RuleOpt = None,

@@ -33,6 +33,7 @@ from deckstat.terms import (
     POLICIES,
     SEAT_ALIASES,
     SEATS,
+    ZONE_ALIASES,
     ZONES,
 )
 
@@ -72,8 +73,13 @@ def english_seat(seat: Seat | None) -> Seat | None:
     """The seat a French name stands for (``premier`` -> ``first``): commands see first, second or both only."""
     return None if seat is None else Seat(SEAT_ALIASES.get(seat.value, seat.value))
 
-Zone = Enum("Zone", {name: name for name in ZONES}, type=str)
-Zone.__doc__ = "Zones a question can count cards in."
+Zone = Enum("Zone", {name: name for name in (*ZONES, *ZONE_ALIASES)}, type=str)
+Zone.__doc__ = "Zones a question can count cards in, in English or in French (main, dessous, boucliers...)."
+
+
+def english_zone(zone: Zone | None) -> Zone | None:
+    """The zone a French or a game's name stands for (``boucliers`` -> ``set_aside``): commands see :data:`ZONES`."""
+    return None if zone is None else Zone(ZONE_ALIASES.get(zone.value, zone.value))
 MulliganRule = Enum("MulliganRule", {name: name for name in MULLIGAN_RULES}, type=str)
 MulliganRule.__doc__ = "Mulligan rules that can replace a profile's."
 Policy = Enum("Policy", {name: name for name in POLICIES}, type=str)
@@ -332,8 +338,9 @@ SeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first player, second p
 OneSeatOpt = Annotated[Seat, typer.Option(help="Whose draws: first or second player (French: premier, second).",
                                           callback=english_seat, metavar=choices(ONE_SEAT_NAMES))]
 ZoneOpt = Annotated[Zone, typer.Option(help="seen: kept hand and draws; hand: kept opening hand; set_aside: e.g. "
-                                       "Duel Masters shields; bottom: cards a mulligan put under the deck.",
-                                       metavar=choices(Zone))]
+                                       "Duel Masters shields; bottom: cards a mulligan put under the deck (French: "
+                                       "vu, main, boucliers, dessous).", callback=english_zone,
+                                       metavar=choices(ZONES))]
 KeepOpt = Annotated[str | None, typer.Option(help="Keep rule of the mulligan, e.g. \"Terrain>=1\" "
                                              "(default: the profile's).", metavar="EVENT")]
 NoMulliganOpt = Annotated[bool, typer.Option("--no-mulligan", help="Keep every first hand.")]

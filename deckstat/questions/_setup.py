@@ -65,6 +65,7 @@ from deckstat.terms import (
     MOST_CHUNK,
     MULLIGAN_RULES,
     REDEAL_LIMIT,
+    ZONE_ALIASES,
     ZONES,
 )
 from deckstat.text import fold, suggest
@@ -951,9 +952,27 @@ def check_simulation(n_trials: object, precision: object, chunk_size: object, n_
         check_trials(max_trials, "max_trials")
 
 
-def check_zone(zone: object) -> str:
-    """A zone name (see :data:`deckstat.terms.ZONES`)."""
+def check_zone(zone: object, profile: Profile | None = None) -> str:
+    """A zone of :data:`~deckstat.terms.ZONES` by its name, a French name or the name of the set-aside cards.
+
+    Examples
+    --------
+    >>> check_zone("boucliers"), check_zone("main"), check_zone("seen")
+    ('set_aside', 'hand', 'seen')
+    """
+    if isinstance(zone, str):
+        key = fold(zone).replace("_", "-").replace(" ", "-")
+        names = {fold(n).replace(" ", "-") for n in _set_aside_names(profile)}
+        zone = "set_aside" if key in names else ZONE_ALIASES.get(key, zone)
     return check_choice(zone, "zone", ZONES)
+
+
+def _set_aside_names(profile: Profile | None) -> list[str]:
+    """A profile's name for its set-aside cards, in every language it is written in."""
+    if profile is None or not profile.set_aside:
+        return []
+    name = profile.set_aside_name
+    return [str(name), *getattr(name, "translations", {}).values()]
 
 
 def refuse_empty_zone(profile: Profile, zone: str) -> None:

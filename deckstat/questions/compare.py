@@ -203,9 +203,9 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     for d in decks:
         check_deck(d, "decks")
     texts = check_events(event)
-    zone = check_zone(zone)
     check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     profile = get_profile(game)
+    zone = check_zone(zone, profile)
     common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
               "resource": resource, "priority": priority}
     names = _names(decks)

@@ -13,7 +13,7 @@ from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
-from deckstat.games.profiles import Profile
+from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.questions import known as known_cards
@@ -29,6 +29,7 @@ from deckstat.questions._setup import (
     zone_size,
 )
 from deckstat.results import OddsResult, frame
+from deckstat.terms import ZONE_NAMES, name_of
 
 ODDS_COLUMNS = ["deck", "game", "event", "seat", "turn", "zone", "zone_size", "p", "ci_low", "ci_high", "n_trials",
                 "method"]
@@ -64,7 +65,9 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         Which player's draws to follow.
     zone : {"seen", "hand", "set_aside", "bottom"}
         Where the cards are counted. ``hand`` and ``set_aside`` do not change
-        with turns and are reported at turn 0 only.
+        with turns and are reported at turn 0 only. French names (``main``,
+        ``dessous``…) and the game's name for its set-aside cards
+        (``shields``, ``boucliers``) are read too.
     keep : str, optional
         Keep rule of the mulligan (default: the profile's).
     mulligan : bool
@@ -161,7 +164,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     0.6894
     """
     texts = check_events(event)
-    zone = check_zone(zone)
+    zone = check_zone(zone, get_profile(game))
     check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     if known is not None:
         return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
@@ -221,7 +224,8 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
             streams = runner.make_streams(None)
         task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
         settings = {"chunk_size": chunk_size, "n_workers": n_workers,
-                    "description": tr("odds {event} ({zone})", event=to_text(setup.events[0]), zone=zone)}
+                    "description": tr("odds {event} ({zone})", event=to_text(setup.events[0]),
+                                              zone=name_of(ZONE_NAMES, zone))}
         hits, n_done, stopping = runner.simulate_until(
             task, streams, precision, n_trials=n_trials, max_trials=max_trials,
             widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)

@@ -34,7 +34,7 @@ from deckstat.events import AttributeGroup, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
-from deckstat.questions._setup import check_pooled, check_simulation, choose_method, prepare
+from deckstat.questions._setup import check_pooled, check_simulation, check_zone, choose_method, prepare
 from deckstat.questions.curve import curve, last_play_turn, play_targets
 from deckstat.questions.deckout import mean_turns
 from deckstat.questions.odds import odds
@@ -42,7 +42,7 @@ from deckstat.questions.validate import validate
 from deckstat.questions.when import when
 from deckstat.results import RatioResult, frame
 from deckstat.schema import canonical_column
-from deckstat.terms import FIXED_ZONES, MOST_TURN, ZONES
+from deckstat.terms import FIXED_ZONES, MOST_TURN
 from deckstat.text import fold
 
 RATIO_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "zone", "p", "ci_low", "ci_high",
@@ -498,9 +498,7 @@ def _group(profile: Profile, group: str | None) -> str:
 
 def check_ratio_zone(profile: Profile, zone: object) -> str:
     """A zone of :data:`deckstat.terms.ZONES`, or the profile's name for its set-aside cards (``shields``)."""
-    if isinstance(zone, str) and profile.set_aside and fold(zone) == fold(profile.set_aside_name):
-        zone = "set_aside"
-    zone = check_choice(zone, "zone", ZONES)
+    zone = check_zone(zone, profile)
     if zone == "set_aside" and not profile.set_aside:
         raise DeckstatError(tr("{game} sets no card aside, so {option} set_aside is always empty", game=profile.name,
                                option=param("zone")))
