@@ -159,7 +159,7 @@ def _warn_file(loaded, profile) -> None:
     """Warn when a deck file does not look like one deck of the game (two decks, another game's cards)."""
     from deckstat.games.rules import file_warnings
 
-    _warn(f"{loaded.name}: {row['message']}" for row in file_warnings(loaded, profile))
+    _warn(tr("{place}: {message}", place=loaded.name, message=row["message"]) for row in file_warnings(loaded, profile))
 
 
 #: How a card changed from one deck to the next, in words (a count such as ``+2`` reads the same in French).
