@@ -86,7 +86,7 @@ from deckstat.results import (
     RatioResult,
     WhenResult,
 )
-from deckstat.terms import MULLIGAN_NAMES, name_of
+from deckstat.terms import MULLIGAN_NAMES, PLAY_POLICY_NAMES, name_of
 
 __all__ = ["AXIS_NOTE", "PointsFormatter", "ProbabilityFormatter", "plot_batch", "plot_compare", "plot_curve",
            "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when", "save", "close"]
@@ -871,7 +871,8 @@ def plot_curve(result: CurveResult, ax: Axes | None = None) -> Axes | np.ndarray
     else:
         _legend(ax, handles, loc="lower right")
     policy = _shared(frame, "policy")
-    detail = _joined(_method_words(frame), tr("policy {policy}", policy=policy) if policy is not None else None)
+    detail = _joined(_method_words(frame), tr("policy {policy}", policy=name_of(PLAY_POLICY_NAMES, policy))
+                     if policy is not None else None)
     _title(ax, tr("When can it be played?"), detail)
     return ax
 
@@ -890,12 +891,18 @@ def _curve_panels(frame: pd.DataFrame, drawn: pd.DataFrame, targets: list, seats
     values = np.concatenate([_numbers(frame["p"]), _values(simulated_rows, "ci_low", "ci_high")])
     lines = {(target, seat): part.sort_values("turn") for (target, seat), part in
              drawn.groupby(["target", "seat"], sort=False)}
+    # Cards alike in play have the same curve: each distinct curve is drawn once in grey behind a panel (a deck of
+    # 20 names has a handful), which draws the same figure at a fraction of the cost.
+    curves: dict[tuple, list] = {}
+    for (other, _), part in lines.items():
+        points = (tuple(_numbers(part["turn"])), tuple(_numbers(part["p"])))
+        curves.setdefault(points, []).append(other)
     any_simulated = False
     handles: dict[str, object] = {}
     for panel, target in zip(panels, targets):
-        for (other, _), part in lines.items():
-            if other != target:
-                line, = panel.plot(_numbers(part["turn"]), _numbers(part["p"]), color="0.8", linewidth=0.9, zorder=1)
+        for (turns, probabilities), owners in curves.items():
+            if any(other != target for other in owners):
+                line, = panel.plot(turns, probabilities, color="0.8", linewidth=0.9, zorder=1)
                 handles.setdefault("others", line)
         for (other, seat), part in lines.items():
             if other != target:
@@ -941,7 +948,8 @@ def _curve_panels(frame: pd.DataFrame, drawn: pd.DataFrame, targets: list, seats
     figure.legend(handles=legend, labels=[figure_text(h.get_label()) for h in legend], loc="outside lower center",
                   ncols=min(len(legend), 3), fontsize=9, frameon=False)
     policy = _shared(frame, "policy")
-    detail = _joined(_method_words(frame), tr("policy {policy}", policy=policy) if policy is not None else None)
+    detail = _joined(_method_words(frame), tr("policy {policy}", policy=name_of(PLAY_POLICY_NAMES, policy))
+                     if policy is not None else None)
     figure.suptitle(figure_text(tr("When can each card be played?") + "\n" + detail), fontsize=11)
     return panels[:n]
 
