@@ -85,3 +85,10 @@ def error_of(path: Path, **kwargs) -> str:
     message = str(info.value)
     assert "\n" not in message
     return message
+
+
+def stable_id(value: object) -> str:
+    """A test id from ``repr``, without the memory address some objects show (the same in every worker process)."""
+    import re
+
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import DATA
+from helpers import DATA, stable_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,7 +84,7 @@ def test_check_whole_refuses_every_float(value):
     assert message(check_whole, value, "max_turn").startswith("max_turn must be a whole number from 0, got ")
 
 
-@pytest.mark.parametrize("value", NOT_WHOLE, ids=repr)
+@pytest.mark.parametrize("value", NOT_WHOLE, ids=stable_id)
 def test_check_whole_refuses_booleans_floats_and_text(value):
     text = message(check_whole, value, "n_trials", minimum=1)
     assert text.startswith("n_trials must be a whole number of at least 1, got ")
@@ -150,7 +150,7 @@ def test_check_choice_suggests_the_closest_name(name):
             assert text == f"{name} must be one of {', '.join(choices)}, got {typo!r}; did you mean {choice!r}?"
 
 
-@pytest.mark.parametrize("value", ["zzzzzz", "", None, 3, ["london"]], ids=repr)
+@pytest.mark.parametrize("value", ["zzzzzz", "", None, 3, ["london"]], ids=stable_id)
 def test_check_choice_without_a_close_name(value):
     text = message(check_choice, value, "mulligan_rule", MULLIGAN_RULES)
     assert text == ("mulligan_rule must be one of none, bottom, london, vancouver, free, hearthstone, pokemon, "
@@ -192,7 +192,7 @@ def test_check_half_width_accepts_between_0_and_half(value):
 
 
 @pytest.mark.parametrize("value", [0, 0.0, 0.5, 1, -0.01, float("nan"), float("inf"), True, "0.01", None],
-                         ids=repr)
+                         ids=stable_id)
 def test_check_half_width_refuses_the_rest(value):
     assert message(check_half_width, value) == (
         f"precision must be an interval half-width between 0 and 0.5, got {value!r}")
@@ -248,7 +248,7 @@ def test_check_turns_sorts_and_deduplicates(turns):
 
 @pytest.mark.parametrize(("turns", "expected"), [(3, [3]), (np.int64(0), [0]), (range(4), [0, 1, 2, 3]),
                                                  (np.arange(3), [0, 1, 2]), ((t for t in (2, 1)), [1, 2]),
-                                                 ({5, 0}, [0, 5])], ids=repr)
+                                                 ({5, 0}, [0, 5])], ids=stable_id)
 def test_check_turns_accepts_ints_and_iterables(turns, expected):
     assert check_turns(turns) == expected
 
@@ -264,7 +264,7 @@ def test_check_turns_accepts_ints_and_iterables(turns, expected):
     ([0, -1], "turns must be whole numbers from 0, got -1"),
     ([0, 1.0], "turns must be whole numbers from 0, got 1.0"),
     ([0, True], "turns must be whole numbers from 0, got True"),
-], ids=repr)
+], ids=stable_id)
 def test_check_turns_refuses(turns, expected):
     assert message(check_turns, turns) == expected
 
@@ -295,7 +295,7 @@ def test_check_events_one_text_is_a_list_of_one(text):
     (5, "event must be an event text or a list of them, got 5"),
     (["Terrain>=1", 5], "event must be an event text or a list of them, got 5"),
     ([None], "event must be an event text or a list of them, got None"),
-], ids=repr)
+], ids=stable_id)
 def test_check_events_refuses(event, expected):
     assert message(check_events, event) == expected
 
@@ -383,7 +383,7 @@ def test_numpy_integers_are_accepted_for_every_whole_number():
             pd.testing.assert_frame_equal(frame, with_python.frames()[key], obj=f"{name}.{key}")
 
 
-@pytest.mark.parametrize("value", [True, 1.0, -1, "2"], ids=repr)
+@pytest.mark.parametrize("value", [True, 1.0, -1, "2"], ids=stable_id)
 def test_questions_refuse_non_whole_turn_arguments_naming_them(value):
     deck = small_deck()
     assert message(deckstat.when, deck, "wankul", "Terrain>=1", max_turn=value).startswith("max_turn must be")
