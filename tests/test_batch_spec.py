@@ -581,6 +581,18 @@ def test_a_ratio_target_turn_outside_its_turns_is_refused_before_anything_runs(f
     assert "spec.toml:" in message and "questions[0].target_turn" in message and "(0, 1)" in message
 
 
+def test_zones_are_read_as_the_questions_read_them():
+    # French zone words and the game's name for its set-aside cards, as deckstat.odds and ratio take them.
+    deck = DATA / "duel-masters" / "sample_deck.csv"
+    spec = load_spec({"seed": 1, "game": "duel-masters", "decks": {"dm": {"path": str(deck)}},
+                      "questions": [{"question": "odds", "event": "[shield_trigger=1]>=1",
+                                     "sweep": {"zone": ["set_aside", "boucliers", "shields", "main"]}}]})
+    p = [run_task(task, 1)["p"].tolist() for task in spec.tasks]
+    # 8 triggers in 40 cards: 5 shields, or a 5-card opening hand, hold none with probability C(32, 5)/C(40, 5),
+    # for either seat.
+    assert p[0] == p[1] == p[2] == p[3] == pytest.approx([1 - hypergeom(40, 8, 5).pmf(0)] * 2, abs=1e-12)
+
+
 # --- known cards ------------------------------------------------------------------------------------------------
 
 def test_known_cards_in_a_spec_give_the_python_numbers(folder):

@@ -62,6 +62,7 @@ from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.questions._setup import (
     check_card_types,
     check_groups,
+    check_zone,
     choose_method,
     default_keep_remedy,
     mulligan_settings,
@@ -909,8 +910,7 @@ def _check_task(question: str, decks: list, profile, params: dict, prepare: Call
     method = params.get("method", "auto")
     if question in ("odds", "when", "compare"):
         events = list(params["event"])
-        zone = params.get("zone", "seen")
-        check_choice(zone, "zone", ("seen", "hand", "set_aside", "bottom"))
+        zone = check_zone(params.get("zone", "seen"), profile)
         for deck in decks:
             setup = prepare(deck, profile, events, **rules)
             if method == "exact":
