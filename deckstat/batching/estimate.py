@@ -139,6 +139,8 @@ class Estimator:
 
     def _events(self, task: Task, params: dict, trials: int, method: str) -> tuple[set[str], float]:
         rules = _rules(params)
+        if task.question == "compare":  # as compare sets each deck up: a group only one deck holds is asked about
+            rules["allow_absent"] = True
         kind = "when" if task.question == "when" else "odds"
         turns = range(params.get("max_turn", 10) + 1) if kind == "when" else list(params.get("turns", range(7)))
         zone = check_zone(params.get("zone", "seen"), cached_profile(task.game))
