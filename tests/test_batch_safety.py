@@ -137,6 +137,30 @@ seed = [{seeds}]
     assert calls["prepare"] <= 4 and calls["cost"] <= 8
 
 
+def test_the_dry_run_estimates_each_deck_of_a_file_and_reads_zones_as_the_questions(tmp_path):
+    # Two decks in one file (deck_name): each estimated on its own cards, as a planner started for it alone does.
+    (tmp_path / "decks.csv").write_text("deck_name,name,count,type,cost\nsmall,Terrain,8,Terrain,\n"
+                                        "small,Petit,22,Personnage,1\nbig,Terrain,20,Terrain,\n"
+                                        "big,Petit,30,Personnage,1\nbig,Grand,30,Personnage,2\n", encoding="utf-8")
+    spec = load_spec({"seed": 1, "game": "wankul", "decks": {"s": {"path": "decks.csv", "deck_name": "small"},
+                                                             "b": {"path": "decks.csv", "deck_name": "big"}},
+                      "questions": [{"question": "when", "event": "Terrain>=3", "max_turn": 20}]}, base_dir=tmp_path)
+    alone = [estimate_module.Estimator().estimate(task).seconds for task in spec.tasks]
+    assert alone[0] != alone[1]
+    assert plan(spec)["seconds"].tolist() == alone
+    # The shields by their French name and the game's own: estimated as the set-aside zone, not refused.
+    dm = load_spec({"seed": 1, "game": "duel-masters", "decks": {"dm": {"path": str(DATA / "duel-masters" /
+                                                                                  "sample_deck.csv")}},
+                    "questions": [{"question": "odds", "event": "[shield_trigger=1]>=1",
+                                   "sweep": {"zone": ["set_aside", "boucliers"]}},
+                                  {"question": "ratio", "group": "[shield_trigger=1]", "counts": "8-9",
+                                   "sweep": {"zone": ["set_aside", "boucliers", "shields"]}}]})
+    table = plan(dm)
+    assert table["method"].ne("error").all(), table["estimate"].tolist()
+    assert table["seconds"].iloc[0] == table["seconds"].iloc[1]
+    assert table["seconds"].iloc[2] == table["seconds"].iloc[3] == table["seconds"].iloc[4]
+
+
 # --- files edited while a batch runs -------------------------------------------------------------------------------
 
 def test_a_deck_edited_during_the_run_stops_it_and_resume_runs_again_what_read_it(tmp_path):

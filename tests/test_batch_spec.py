@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.stats import hypergeom
 
 import deckstat
-from deckstat.batching import SpecError, Task, load_spec, run_task
+from deckstat.batching import SpecError, Task, load_spec, plan, run_task
 from deckstat.batching.spec import key_lines
 from deckstat.batching.tasks import SEED_BOUND
 
@@ -579,6 +579,43 @@ def test_a_ratio_target_turn_outside_its_turns_is_refused_before_anything_runs(f
     """)
     message = spec_error(path)
     assert "spec.toml:" in message and "questions[0].target_turn" in message and "(0, 1)" in message
+
+
+def test_compare_asks_about_a_card_only_one_deck_holds(folder):
+    # v2 swaps the 20 "Petit" for as many "Moyen": deckstat.compare asks about either card, and so does a spec.
+    (folder / "decks" / "v2.csv").write_text(SMALL.replace("Petit,20", "Moyen,20"), encoding="utf-8")
+    path = write(folder, """
+        [decks.v2]
+        path = "decks/v2.csv"
+
+        [[questions]]
+        question = "compare"
+        decks = ["small", "v2"]
+        event = "Petit>=1"
+        turns = "0"
+        seat = "first"
+        mulligan = false
+        """, decks=DECKS.replace('[decks.all]\npath = "decks/small*.csv"\n', ""))
+    [task] = load_spec(path).tasks
+    assert plan(path)["method"].tolist() == ["exact"]
+    rows = run_task(task, task.seed(1))
+    assert rows[["p_a", "p_b"]].values.ravel().tolist() == pytest.approx([1 - hypergeom(50, 20, 5).pmf(0), 0.0],
+                                                                      abs=1e-12)
+    # A group no deck holds is still refused before anything runs.
+    path.write_text(path.read_text(encoding="utf-8").replace('"Petit>=1"', '"Petti>=1"'), encoding="utf-8")
+    assert "Petti matches no card type, tag or card name of any deck compared" in spec_error(path)
+
+
+def test_zones_are_read_as_the_questions_read_them():
+    # French zone words and the game's name for its set-aside cards, as deckstat.odds and ratio take them.
+    deck = DATA / "duel-masters" / "sample_deck.csv"
+    spec = load_spec({"seed": 1, "game": "duel-masters", "decks": {"dm": {"path": str(deck)}},
+                      "questions": [{"question": "odds", "event": "[shield_trigger=1]>=1",
+                                     "sweep": {"zone": ["set_aside", "boucliers", "shields", "main"]}}]})
+    p = [run_task(task, 1)["p"].tolist() for task in spec.tasks]
+    # 8 triggers in 40 cards: 5 shields, or a 5-card opening hand, hold none with probability C(32, 5)/C(40, 5),
+    # for either seat.
+    assert p[0] == p[1] == p[2] == p[3] == pytest.approx([1 - hypergeom(40, 8, 5).pmf(0)] * 2, abs=1e-12)
 
 
 # --- known cards ------------------------------------------------------------------------------------------------

@@ -23,7 +23,9 @@ from deckstat.batching.tasks import Task, cached_deck, cached_profile
 from deckstat.engines.cost import Cost
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
 from deckstat.events import parse_group
-from deckstat.questions._setup import all_draws, is_increasing, pick_method, prepare, turn_plan
+from deckstat.questions._setup import all_draws, check_zone, is_increasing, pick_method, prepare, turn_plan
+from deckstat.questions.ratio import DEFAULT_SPAN, check_ratio_zone
+from deckstat.questions.ratio import DEFAULT_TURNS as RATIO_TURNS
 from deckstat.terms import FIXED_ZONES
 
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
@@ -33,7 +35,7 @@ EXACT_EVENT_SECONDS = 0.005
 #: Seconds per simulated trial and event on one core, by kind of simulation (measured on the sample decks).
 SECONDS_PER_TRIAL = {"odds": 2.5e-7, "when": 3e-7, "mulligan": 3e-7, "race": 8e-6}
 #: Resource counts a ratio sweeps when it is not told (the deck's own count ± 5).
-RATIO_DEFAULT_COUNTS = 11
+RATIO_DEFAULT_COUNTS = 2 * DEFAULT_SPAN + 1
 #: Races behind each count's deck-out turn in a ratio sweep when ``trials`` is not given.
 RATIO_DECKOUT_TRIALS = 8_000
 
@@ -64,11 +66,11 @@ class Estimator:
 
     def setup(self, task: Task, deck_index: int, events: tuple[str, ...], rules: Mapping[str, object]):
         """The question's set-up for these events and rules on deck ``deck_index`` of ``task``, and its key."""
-        key = (task.decks[deck_index].path, task.decks[deck_index].pool, task.game, events,
-               tuple(sorted(rules.items())))
+        source = task.decks[deck_index]
+        # The deck a file's deck_name picks too: two decks of one file are two set-ups.
+        key = (source.path, source.pool, source.deck_name, task.game, events, tuple(sorted(rules.items())))
         if key not in self._setups:
-            self._setups[key] = prepare(cached_deck(task.decks[deck_index]), cached_profile(task.game), list(events),
-                                        **rules)
+            self._setups[key] = prepare(cached_deck(source), cached_profile(task.game), list(events), **rules)
         return key, self._setups[key]
 
     def exact_cost(self, key: tuple, setup, draws: list[int], zone: str) -> Cost:
@@ -137,9 +139,11 @@ class Estimator:
 
     def _events(self, task: Task, params: dict, trials: int, method: str) -> tuple[set[str], float]:
         rules = _rules(params)
+        if task.question == "compare":  # as compare sets each deck up: a group only one deck holds is asked about
+            rules["allow_absent"] = True
         kind = "when" if task.question == "when" else "odds"
         turns = range(params.get("max_turn", 10) + 1) if kind == "when" else list(params.get("turns", range(7)))
-        zone = params.get("zone", "seen")
+        zone = check_zone(params.get("zone", "seen"), cached_profile(task.game))
         methods, seconds = set(), 0.0
         for index in range(len(task.decks)):
             for event in params["event"]:
@@ -177,14 +181,13 @@ class Estimator:
         events = list(params.get("event", ()))
         if group is not None:
             events += [f"{group}>=1"]
-        zone = params.get("zone", "seen")
-        turns = [0] if zone in FIXED_ZONES else list(params.get("turns", range(7)))
+        zone = check_ratio_zone(profile, params.get("zone", "seen"))
+        turns = [0] if zone in FIXED_ZONES else list(params.get("turns", RATIO_TURNS))
         seconds = 0.0
         rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True), "allow_absent": True}
         for event in events:
             chosen, cost = self.event(task, 0, event, rules, kind="odds", method=params.get("method", "auto"),
-                                      turns=turns, seat=params.get("seat", "first"),
-                                      zone="set_aside" if zone == "shields" else zone,
+                                      turns=turns, seat=params.get("seat", "first"), zone=zone,
                                       trials=_trials(params)[0])
             seconds += cost * 4  # each count asks the resource and flood sides, the mulligan rate, the first turn
         if group is not None and parse_group(group) is not None and self._deckout_simulates(task, 0, params):

@@ -62,6 +62,8 @@ from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.questions._setup import (
     check_card_types,
     check_groups,
+    check_pooled,
+    check_zone,
     choose_method,
     default_keep_remedy,
     mulligan_settings,
@@ -909,10 +911,14 @@ def _check_task(question: str, decks: list, profile, params: dict, prepare: Call
     method = params.get("method", "auto")
     if question in ("odds", "when", "compare"):
         events = list(params["event"])
-        zone = params.get("zone", "seen")
-        check_choice(zone, "zone", ("seen", "hand", "set_aside", "bottom"))
-        for deck in decks:
-            setup = prepare(deck, profile, events, **rules)
+        zone = check_zone(params.get("zone", "seen"), profile)
+        # compare looks for the groups in its decks together: a card only one of them holds is a fair question.
+        pooled = question == "compare"
+        setups = [prepare(deck, profile, events, **{**rules, "allow_absent": allow_absent or pooled}) for deck in decks]
+        if pooled and not allow_absent:
+            check_pooled([s.deck for s in setups], profile, events, keep=rules["keep"], keep_text=setups[0].keep_text,
+                         resource=rules["resource"], scope="any deck compared")
+        for setup in setups:
             if method == "exact":
                 choose_method(setup, method)
             if question == "when":
