@@ -223,6 +223,9 @@ def test_mana_numbers_are_read_from_the_file(tmp_path):
     assert deckstat.load_deck(path).cards[["cost", "mana_number"]].values.tolist() == [[4, 2]]
     path.write_text("name,count,civilization,mana\nFlamme,40,Fire,4\n", encoding="utf-8")
     assert deckstat.load_deck(path).cards["cost"].tolist() == [4]
+    # Headers are compared without their punctuation, "Mana :" beside "Coût" as "mana" is.
+    path.write_text("nom;quantité;civilisation;Mana :;Coût\nFlamme;40;Feu;2;4\n", encoding="utf-8")
+    assert deckstat.load_deck(path).cards[["cost", "mana_number"]].values.tolist() == [[4, 2]]
     table = deckstat.Deck.from_table([card("Flamme", "Feu", 4, count=40, mana=2)])
     assert ManaModel(table.with_synonyms(PROFILE.synonyms), PROFILE).mana_numbers.tolist() == [2]
 
