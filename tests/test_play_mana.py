@@ -230,6 +230,16 @@ def test_mana_numbers_are_read_from_the_file(tmp_path):
     assert ManaModel(table.with_synonyms(PROFILE.synonyms), PROFILE).mana_numbers.tolist() == [2]
 
 
+def test_an_event_reads_mana_as_the_file_does():
+    # Beside a cost column, [mana…] asks for the mana number the file's "Mana" column holds, not the cost.
+    by_hand = [card("Flamme", "Feu", 4, count=10, mana=2), card("Goutte", "Eau", 2, count=30, mana=1)]
+    loaded = [card("Flamme", "Feu", 4, count=10, mana_number=2), card("Goutte", "Eau", 2, count=30, mana_number=1)]
+    for deck in (deckstat.Deck.from_table(by_hand), deckstat.Deck.from_table(loaded)):
+        assert (deck.count("[mana>=2]"), deck.count("[cost>=2]"), deck.count("[chiffre de mana=1]")) == (10, 40, 30)
+    alone = deckstat.Deck.from_table([{"name": "Flamme", "count": 10, "mana": 4}])
+    assert alone.count("[mana>=2]") == alone.count("[cost>=2]") == 10  # "mana" alone is the cost
+
+
 def test_the_assumed_mana_number_is_said():
     deck = deckstat.load_deck(DATA / "duel-masters" / "sample_deck.csv")
     result = deckstat.curve(deck, "duel-masters", cards="Gobelin Chalumeau", turns=[2], seat="first")
