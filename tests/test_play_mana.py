@@ -319,6 +319,25 @@ def test_model_matches_literal_simulator_with_mana_numbers(seat):
                         policy, seat, n=300)
 
 
+def test_the_largest_mana_numbers_allowed_count_as_the_literal_simulator_counts_them():
+    # Four Gouttes of 10,000 mana each exceed what a 16-bit counter holds: the Feu card they wait for still pays.
+    records = [card("Flamme", "Feu", 10_000, count=1, mana_number=1), card("Braise", "Feu", 1, count=2, mana_number=1),
+               card("Goutte", "Eau", 10_000, count=37, mana_number=10_000)]
+    deck = deckstat.Deck.from_table(records)
+    rows = np.arange(len(records))
+    got = same_as_literal([{**r, "mana_number": str(r["mana_number"])} for r in records], deck, [rows == 0],
+                          "first_drawn", "first", n=200, max_turn=20)
+    assert (got[0] > 6).any() and (got[0] <= 20).any()  # some games see their Braise after four Gouttes, and pay
+
+
+@pytest.mark.parametrize("column", ["cost", "mana_number"])
+def test_a_cost_or_mana_number_beyond_the_limit_is_refused(column):
+    records = [card("Flamme", "Feu", 2, mana_number=1), card("Braise", "Feu", 1, mana_number=1)]
+    records[1][column] = 1e20  # read from a file, 99999999999999999999 is this float
+    with pytest.raises(DeckstatError, match="as a whole number from 0 to 10,000"):
+        make_model(records)
+
+
 def test_model_matches_literal_simulator_multicolour_deck():
     records = [card("Hydre", "Feu;Nature", 3, count=4), card("Chimère", "Feu;Eau", 4, count=4),
                card("Braise", "Feu", 2, count=8), card("Pousse", "Nature", 2, count=8),
