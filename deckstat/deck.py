@@ -28,6 +28,7 @@ from deckstat.schema import (
     TRUE_WORDS,
     WHOLE_NUMBER_COLUMNS,
     canonical_column,
+    canonical_columns,
     name_readings,
     printing_key,
     printing_labels,
@@ -523,12 +524,28 @@ def has_word(text: str, word: str) -> bool:
 
 
 def attribute_column(deck: Deck, attribute: str) -> str | None:
-    """The column of ``deck`` that ``[attribute…]`` reads, or ``None`` when it has none."""
-    wanted = canonical_column(attribute)
+    """The column of ``deck`` that ``[attribute…]`` reads, or ``None`` when it has none.
+
+    The attribute is read beside the deck's headers, as a card file's headers are read together
+    (:func:`~deckstat.schema.canonical_columns`): ``[mana>=2]`` is the mana number of a deck that has both a cost
+    and a mana number (``Coût`` and ``Mana``), and the cost of a deck that has only a cost.
+
+    Examples
+    --------
+    >>> both = Deck.from_table([{"name": "A", "count": 1, "cost": 4, "mana_number": 2}])
+    >>> attribute_column(both, "mana"), attribute_column(Deck.from_table([{"name": "A", "cost": 4}]), "mana")
+    ('mana_number', 'cost')
+    """
     searchable = [c for c in deck.cards.columns if c != "count"]
-    # The deck's own headers may be spelled differently (a table built by hand with "Coût").
-    columns = [c for c in searchable if canonical_column(str(c)) == wanted]
-    return wanted if wanted in searchable else (columns[0] if columns else None)
+    headers = [str(c) for c in searchable]
+    # The deck's own headers may be spelled differently (a table built by hand with "Coût" and "Mana").
+    canonical = canonical_columns(headers)
+    for wanted in dict.fromkeys((canonical_columns([*headers, attribute])[-1], canonical_column(attribute))):
+        if wanted in searchable:
+            return wanted
+        if wanted in canonical:
+            return searchable[canonical.index(wanted)]
+    return None
 
 
 def card_rows(deck: Deck, text: str) -> list[int]:

@@ -179,14 +179,14 @@ def canonical_columns(headers: Sequence[str]) -> list[str]:
 
     Examples
     --------
-    >>> canonical_columns(["Nom", "mana"]), canonical_columns(["Nom", "Coût", "Mana"])
+    >>> canonical_columns(["Nom", "mana"]), canonical_columns(["Nom", "Coût", "Mana :"])
     (['name', 'cost'], ['name', 'cost', 'mana_number'])
     """
     canonical = [canonical_column(h) for h in headers]
     costs = [i for i, c in enumerate(canonical) if c == "cost"]
     if len(costs) > 1:
         for i in costs:
-            if fold_key(headers[i]) == "mana":
+            if header_key(headers[i]) == "mana":
                 canonical[i] = "mana_number"
     return canonical
 

@@ -223,8 +223,21 @@ def test_mana_numbers_are_read_from_the_file(tmp_path):
     assert deckstat.load_deck(path).cards[["cost", "mana_number"]].values.tolist() == [[4, 2]]
     path.write_text("name,count,civilization,mana\nFlamme,40,Fire,4\n", encoding="utf-8")
     assert deckstat.load_deck(path).cards["cost"].tolist() == [4]
+    # Headers are compared without their punctuation, "Mana :" beside "Coût" as "mana" is.
+    path.write_text("nom;quantité;civilisation;Mana :;Coût\nFlamme;40;Feu;2;4\n", encoding="utf-8")
+    assert deckstat.load_deck(path).cards[["cost", "mana_number"]].values.tolist() == [[4, 2]]
     table = deckstat.Deck.from_table([card("Flamme", "Feu", 4, count=40, mana=2)])
     assert ManaModel(table.with_synonyms(PROFILE.synonyms), PROFILE).mana_numbers.tolist() == [2]
+
+
+def test_an_event_reads_mana_as_the_file_does():
+    # Beside a cost column, [mana…] asks for the mana number the file's "Mana" column holds, not the cost.
+    by_hand = [card("Flamme", "Feu", 4, count=10, mana=2), card("Goutte", "Eau", 2, count=30, mana=1)]
+    loaded = [card("Flamme", "Feu", 4, count=10, mana_number=2), card("Goutte", "Eau", 2, count=30, mana_number=1)]
+    for deck in (deckstat.Deck.from_table(by_hand), deckstat.Deck.from_table(loaded)):
+        assert (deck.count("[mana>=2]"), deck.count("[cost>=2]"), deck.count("[chiffre de mana=1]")) == (10, 40, 30)
+    alone = deckstat.Deck.from_table([{"name": "Flamme", "count": 10, "mana": 4}])
+    assert alone.count("[mana>=2]") == alone.count("[cost>=2]") == 10  # "mana" alone is the cost
 
 
 def test_the_assumed_mana_number_is_said():
@@ -304,6 +317,25 @@ def test_model_matches_literal_simulator_with_mana_numbers(seat):
     for policy in ("civ_first", "first_drawn"):
         same_as_literal([{**r, "mana_number": str(r.get("mana_number", 1))} for r in records], deck, targets,
                         policy, seat, n=300)
+
+
+def test_the_largest_mana_numbers_allowed_count_as_the_literal_simulator_counts_them():
+    # Four Gouttes of 10,000 mana each exceed what a 16-bit counter holds: the Feu card they wait for still pays.
+    records = [card("Flamme", "Feu", 10_000, count=1, mana_number=1), card("Braise", "Feu", 1, count=2, mana_number=1),
+               card("Goutte", "Eau", 10_000, count=37, mana_number=10_000)]
+    deck = deckstat.Deck.from_table(records)
+    rows = np.arange(len(records))
+    got = same_as_literal([{**r, "mana_number": str(r["mana_number"])} for r in records], deck, [rows == 0],
+                          "first_drawn", "first", n=200, max_turn=20)
+    assert (got[0] > 6).any() and (got[0] <= 20).any()  # some games see their Braise after four Gouttes, and pay
+
+
+@pytest.mark.parametrize("column", ["cost", "mana_number"])
+def test_a_cost_or_mana_number_beyond_the_limit_is_refused(column):
+    records = [card("Flamme", "Feu", 2, mana_number=1), card("Braise", "Feu", 1, mana_number=1)]
+    records[1][column] = 1e20  # read from a file, 99999999999999999999 is this float
+    with pytest.raises(DeckstatError, match="as a whole number from 0 to 10,000"):
+        make_model(records)
 
 
 def test_model_matches_literal_simulator_multicolour_deck():

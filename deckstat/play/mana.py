@@ -33,8 +33,10 @@ import numpy as np
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
+from deckstat.i18n import number as number_text
 from deckstat.play.base import PlayModel, Reduction, Schedule, never
 from deckstat.schema import canonical_columns
+from deckstat.terms import MAX_COPIES
 from deckstat.text import fold
 
 _EVOLUTION_WORDS = ("evolution", "evoluee", "evolue")
@@ -107,13 +109,13 @@ class ManaModel(PlayModel):
 
         costs = []
         for label, value in zip(labels, require("cost", "coût", tr("every card's cost"))):
-            number = None if is_missing(value) else _number(value)
-            if number is None or not math.isfinite(number) or number < 0 or number != int(number):
+            number = None if is_missing(value) else _whole(value)
+            if number is None:
                 shown = tr("no value") if is_missing(value) else tr("cost {cost!r}", cost=value)
                 raise DeckstatError(tr("column 'cost' (coût): card {card!r} has {found}; the mana model needs every "
-                                       "card's cost as a whole number >= 0 (fill in the coût column)", card=label,
-                                       found=shown))
-            costs.append(int(number))
+                                       "card's cost as a whole number from 0 to {most} (fill in the coût column)",
+                                       card=label, found=shown, most=number_text(MAX_COPIES)))
+            costs.append(number)
         self.costs = np.asarray(costs, dtype=np.int64)
 
         #: The column the mana numbers were read from (``None``: none, every card gives 1).
@@ -123,14 +125,15 @@ class ManaModel(PlayModel):
         for label, value in zip(labels, cards[self.mana_column] if self.mana_column is not None
                                 else [1] * len(cards)):
             blank = is_missing(value) or not str(value).strip()
-            number = None if blank else _number(value)
-            if number is None or not math.isfinite(number) or number < 0 or number != int(number):
+            number = None if blank else _whole(value)
+            if number is None:
                 shown = tr("no value") if blank else tr("mana number {value!r}", value=value)
                 raise DeckstatError(tr("column {column!r} (chiffre de mana): card {card!r} has {found}; the mana "
-                                       "model needs every card's mana number as a whole number >= 0 (fill in the "
-                                       "column, or remove it: without it every card gives 1 mana)",
-                                       column=str(self.mana_column), card=label, found=shown))
-            mana_numbers.append(int(number))
+                                       "model needs every card's mana number as a whole number from 0 to {most} "
+                                       "(fill in the column, or remove it: without it every card gives 1 mana)",
+                                       column=str(self.mana_column), card=label, found=shown,
+                                       most=number_text(MAX_COPIES)))
+            mana_numbers.append(number)
         #: The mana each card gives in the mana zone (« leur chiffre de mana »).
         self.mana_numbers = np.asarray(mana_numbers, dtype=np.int64)
 
@@ -270,7 +273,9 @@ class ManaModel(PlayModel):
             hand[hand_rows[position], trials] += 1
         # Mana is counted in mana, not cards: a card gives its mana number.
         most_mana = int(self.mana_numbers.max(initial=1)) * (hand_rows.shape[0] + int(schedule.drawn[-1]))
-        mana = np.zeros((len(self.kinds), n), dtype=np.int8 if most_mana < 127 else np.int16)
+        mana_type = next(t for t in (np.int8, np.int16, np.int32, np.int64) if most_mana <= np.iinfo(t).max)
+        mana = np.zeros((len(self.kinds), n), dtype=mana_type)
+        total_type = np.promote_types(mana_type, np.int16)
         gives = self.mana_numbers.astype(mana.dtype)
         has_multicolour = bool(self.multicolour_kind.any())
         # Which base creatures are in the battle zone; `zone`: any of them.
@@ -303,7 +308,7 @@ class ManaModel(PlayModel):
             if has_multicolour:
                 untapped = mana.copy()
                 untapped[kinds, trials] -= gained * self.multicolour_kind[kinds]
-            total = untapped.sum(axis=0, dtype=np.int16)
+            total = untapped.sum(axis=0, dtype=total_type)
             playable = np.zeros(n, dtype=bool)
             for r in target_rows:
                 in_hand = hand[r] > 0
@@ -398,6 +403,17 @@ def _number(value: object) -> float | None:
         return float(str(value).replace(",", "."))
     except ValueError:
         return None
+
+
+def _whole(value: object) -> int | None:
+    """A cost or mana number: a whole number from 0 to :data:`~deckstat.terms.MAX_COPIES`, else ``None``.
+
+    Beyond it a value is a typo (no deck holds the cards to pay it), and would not fit the model's counters.
+    """
+    number = _number(value)
+    if number is None or not math.isfinite(number) or not 0 <= number <= MAX_COPIES or number != int(number):
+        return None
+    return int(number)
 
 
 class _CivFirst:
