@@ -7,13 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from deckstat.cli.groups import FROM_FLAGS, Display, expand_groups
 from deckstat.cli.layout import Grid
 from deckstat.cli.options import (
     FLAGS,
-    ColumnsOpt,
-    ExcelOpt,
-    LangOpt,
-    WideOpt,
     excel_csv,
     print_items,
     print_text,
@@ -152,6 +149,7 @@ def _print_totals(tasks: pd.DataFrame, workers: int, name: str, console) -> None
                             work=_duration(work), each=_duration(work / workers)))
 
 
+@expand_groups
 def batch_command(
     spec: Annotated[Path, typer.Argument(help="The batch spec (.toml): decks, questions and their sweeps.",
                                          show_default=False, metavar="SPEC")],
@@ -172,10 +170,7 @@ def batch_command(
     plots: Annotated[bool, typer.Option("--plots", help="Also draw each odds and when event by turn, one line "
                                         "per task and seat, in --out/plots/.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """Run a grid of questions (decks × events × turns × seats × rules…) from one TOML spec.
 

@@ -19,75 +19,62 @@ import typer
 
 import deckstat
 from deckstat.cli.batch import batch_command
+from deckstat.cli.groups import (
+    FROM_FLAGS,
+    DeckFile,
+    DeckFiles,
+    Display,
+    DisplayFlags,
+    FixedSimulation,
+    KeepRule,
+    Known,
+    Mulligan,
+    MulliganFlags,
+    Output,
+    OutputFlags,
+    Simulation,
+    SimulationFlags,
+    expand_groups,
+    family,
+)
 from deckstat.cli.options import (
     FLAGS,
     AllowAbsentOpt,
-    BottomOpt,
-    BrokenOpt,
     CardsOpt,
-    ChunkOpt,
-    ColumnsOpt,
     Command,
     DeckArg,
-    DeckNameOpt,
-    DeckNamesOpt,
-    DrawsOpt,
     DroughtOrder,
     EventsOpt,
-    ExactOpt,
-    ExcelOpt,
     Format,
-    FormatOpt,
     GameOpt,
-    GivenOpt,
-    GoneOpt,
     GroupCountsOpt,
     HandSizeOpt,
     KeepOpt,
-    KnownOpt,
     LangOpt,
-    LimitOpt,
-    MaxTrialsOpt,
-    NoMulliganOpt,
     OneSeatOpt,
     OptionalEventsOpt,
-    PlotOpt,
     Policy,
-    PoolOpt,
-    PrecisionOpt,
-    PriorityOpt,
     QuickDeckArg,
     QuickGameOpt,
     QuietOpt,
-    ResourceOpt,
-    RuleOpt,
     Seat,
     SeatOpt,
     SeedOpt,
-    SimulateOpt,
-    TableOpt,
-    TrialsOpt,
-    WideOpt,
     WorkersOpt,
     Zone,
     ZoneOpt,
-    check_plot,
     check_table,
     choices,
     count_parser,
     deck_and_game,
     deck_names,
-    draw,
-    emit,
     english_seat,
-    known_mapping,
     method,
     parse_counts,
     parse_draws,
     parse_turns,
     print_items,
     print_text,
-    rule_value,
     shown_deck,
     simulation_note,
     stdout,
@@ -101,8 +88,6 @@ from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.terms import (
     COPIES_BY,
     DECKOUT_RULES,
-    DEFAULT_CHUNK,
-    DEFAULT_MAX_TRIALS,
     DEFAULT_POLICY,
     MULLIGAN_NAMES,
     PLAY_MODEL_NAMES,
@@ -171,11 +156,14 @@ CopiesBy = Enum("CopiesBy", {name: name for name in COPIES_BY}, type=str)
 CopiesBy.__doc__ = "Readings of a copy limit."
 
 
+#: The output of `validate`: its tables, no figure.
+TablesOnly = family(OutputFlags, "fmt", "table")
+
+
 @app.command(cls=Command)
-def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, deck_name: DeckNameOpt = None,
-             fmt: FormatOpt = Format.table,
-             table: TableOpt = None, lang: LangOpt = None, excel: ExcelOpt = None, wide: WideOpt = False,
-             columns: ColumnsOpt = None,
+@expand_groups
+def validate(deck: DeckArg, game: GameOpt, source: DeckFile = FROM_FLAGS, output: TablesOnly = FROM_FLAGS,
+             display: Display = FROM_FLAGS,
              copies_by: Annotated[CopiesBy | None, typer.Option(
                  "--copies-by", help="Count copy limits by card name; by card (printings identical in play, a "
                  "holo reprint, count as one card); or by printing (name and collector number, set, clan, rarity). "
@@ -190,7 +178,7 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, deck_name: Deck
 
     with user_errors():
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
         deck = shown_deck(deck, loaded)
         result = deckstat.validate(loaded, profile, copies_by=copies_by.value if copies_by else None)
         verdict = tr("legal") if result.legal else tr("not legal")
@@ -202,11 +190,12 @@ def validate(deck: DeckArg, game: GameOpt, pool: PoolOpt = None, deck_name: Deck
         if result.table.empty:
             title = tr("{title}. Every construction rule holds.", title=title)
         title += "".join("\n" + tr("note: {note}", note=note) for note in result.provenance["notes"])
-        emit(result, fmt, table, title, lambda: [] if result.table.empty else [tables.violations_table(result.table)])
+        output.emit(result, title, lambda: [] if result.table.empty else [tables.violations_table(result.table)])
     raise typer.Exit(code=0 if result.legal else 1)
 
 
 @app.command(cls=Command)
+@expand_groups
 def odds(
     event: EventsOpt,
     deck: QuickDeckArg = None,
@@ -218,37 +207,14 @@ def odds(
                                               "(with known cards: now).", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
     zone: ZoneOpt = Zone.seen,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    mulligan_rule: RuleOpt = None,
-    mulligan_limit: LimitOpt = None,
-    resource: ResourceOpt = None,
-    priority: PriorityOpt = None,
-    known: KnownOpt = None,
-    gone: GoneOpt = None,
-    bottom: BottomOpt = None,
-    given: GivenOpt = None,
-    broken: BrokenOpt = None,
-    draws: DrawsOpt = None,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    precision: PrecisionOpt = None,
-    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: Mulligan = FROM_FLAGS,
+    cards_known: Known = FROM_FLAGS,
+    simulation: Simulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """Probability of an event in the opening hand and by turn, for one deck.
 
@@ -272,32 +238,28 @@ def odds(
     from deckstat.cli import tables
 
     with user_errors():
-        check_plot(plot)
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size,
-                                              deck_name=deck_name)
+        output.check_plot()
+        loaded, profile, deck = deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group,
+                                              hand_size=hand_size, deck_name=source.deck_name)
         _warn_file(loaded, profile)
-        described = known_mapping(known, gone, bottom, given, broken)
+        described = cards_known.mapping()
         if described is not None:
-            result = deckstat.odds(loaded, profile, event, **_known_turns(turns, draws), seat=seat.value,
-                                   zone=zone.value, keep=keep, mulligan_rule=rule_value(mulligan_rule),
-                                   mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision, exact), n_trials=trials,
-                                   precision=precision, allow_absent=allow_absent, known=described,
-                                   priority=priority)
-            draw(plot, "plot_odds", result)
-            emit(result, fmt, table, _known_title(result, profile, deck, zone.value),
-                 lambda: [tables.odds_table(result.table)])
+            # What is known is fixed: no mulligan to come, and an exact answer (no seed, no workers to share).
+            result = deckstat.odds(loaded, profile, event, **_known_turns(turns, cards_known.draws), seat=seat.value,
+                                   zone=zone.value, keep=rules.keep, mulligan_rule=rules.rule,
+                                   mulligan_limit=rules.mulligan_limit, resource=rules.resource,
+                                   method=simulation.method(), n_trials=simulation.trials,
+                                   precision=simulation.precision, allow_absent=allow_absent, known=described,
+                                   priority=rules.priority)
+            output.draw("plot_odds", result)
+            output.emit(result, _known_title(result, profile, deck, zone.value),
+                        lambda: [tables.odds_table(result.table)])
             return
         with showing(quiet):
             result = deckstat.odds(loaded, profile, event, turns=parse_turns("0-6" if turns is None else turns),
-                                   seat=seat.value, zone=zone.value, keep=keep, mulligan=not no_mulligan,
-                                   mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
-                                   resource=resource, method=method(simulate, trials, precision, exact),
-                                   n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
-                                   chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
-                                   priority=priority,
-                                   draws=parse_draws(draws))
-        draw(plot, "plot_odds", result)
+                                   seat=seat.value, zone=zone.value, **rules.arguments(), **simulation.arguments(),
+                                   allow_absent=allow_absent, draws=parse_draws(cards_known.draws))
+        output.draw("plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
         if zone.value in ("hand", "set_aside"):
@@ -311,7 +273,7 @@ def odds(
                    cards=_cards(result.provenance["deck_size"]))
         if notes:
             title += "\n" + tr("; ").join(notes)
-        emit(result, fmt, table, title, lambda: [tables.odds_table(result.table)])
+        output.emit(result, title, lambda: [tables.odds_table(result.table)])
 
 
 def _known_turns(turns: str | None, draws: str | None) -> dict:
@@ -353,6 +315,7 @@ def _known_title(result, profile, deck: Path, zone: str) -> str:
 
 
 @app.command(cls=Command)
+@expand_groups
 def when(
     event: EventsOpt,
     deck: QuickDeckArg = None,
@@ -362,31 +325,13 @@ def when(
     hand_size: HandSizeOpt = None,
     max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.", metavar="N")] = 10,
     seat: SeatOpt = Seat.both,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    mulligan_rule: RuleOpt = None,
-    mulligan_limit: LimitOpt = None,
-    resource: ResourceOpt = None,
-    priority: PriorityOpt = None,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    precision: PrecisionOpt = None,
-    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: Mulligan = FROM_FLAGS,
+    simulation: Simulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """On which turn an event first holds among the cards seen: distribution, mean, median, P(never).
 
@@ -400,18 +345,14 @@ def when(
     from deckstat.present.format import format_estimate, merge_alike_seats, seat_words
 
     with user_errors():
-        check_plot(plot)
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, cards=cards, groups=group, hand_size=hand_size,
-                                              deck_name=deck_name)
+        output.check_plot()
+        loaded, profile, deck = deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group,
+                                              hand_size=hand_size, deck_name=source.deck_name)
         _warn_file(loaded, profile)
         with showing(quiet):
-            result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, keep=keep,
-                                   mulligan=not no_mulligan, mulligan_rule=rule_value(mulligan_rule),
-                                   mulligan_limit=mulligan_limit, resource=resource,
-                                   method=method(simulate, trials, precision, exact), n_trials=trials, rng=seed,
-                                   precision=precision, max_trials=max_trials, chunk_size=chunk_size,
-                                   n_workers=workers, allow_absent=allow_absent, priority=priority)
-        draw(plot, "plot_when", result)
+            result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, **rules.arguments(),
+                                   **simulation.arguments(), allow_absent=allow_absent)
+        output.draw("plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [tr("First turn {events} holds among the cards seen — {game}, {deck}", events=" / ".join(events),
                     game=profile.name, deck=deck)]
@@ -426,10 +367,11 @@ def when(
             lines.append(prefix + tr("{seat}: mean turn {mean} (when it happens by turn {max_turn}), median {median}, "
                                      "P(not by turn {max_turn}) {never}", seat=seat_words(summary.seat), mean=mean,
                                      max_turn=max_turn, median=median, never=never))
-        emit(result, fmt, table, "\n".join(lines), lambda: [tables.when_table(result.table)])
+        output.emit(result, "\n".join(lines), lambda: [tables.when_table(result.table)])
 
 
 @app.command(cls=Command)
+@expand_groups
 def curve(
     deck: DeckArg,
     game: GameOpt,
@@ -441,27 +383,13 @@ def curve(
     seat: SeatOpt = Seat.both,
     policy: Annotated[str | None, typer.Option(help="Play policy of the game's model (see `deckstat games show`; "
                                                "default: the profile's).", metavar="POLICY")] = None,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    precision: PrecisionOpt = None,
-    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: KeepRule = FROM_FLAGS,
+    simulation: Simulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """When can I play it: P(a card or group is playable on or before turn t) under the game's costs.
 
@@ -473,18 +401,16 @@ def curve(
     from deckstat.present.format import format_probability
 
     with user_errors():
-        check_plot(plot)
+        output.check_plot()
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
         deck = shown_deck(deck, loaded)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
-                                    turns=parse_turns(turns), seat=seat.value, policy=policy, keep=keep,
-                                    mulligan=not no_mulligan, method=method(simulate, trials, precision, exact),
-                                    n_trials=trials, rng=seed, precision=precision, max_trials=max_trials,
-                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent)
-        draw(plot, "plot_curve", result)
+                                    turns=parse_turns(turns), seat=seat.value, policy=policy, **rules.arguments(),
+                                    **simulation.arguments(), allow_absent=allow_absent)
+        output.draw("plot_curve", result)
         provenance = result.provenance
         lines = [tr("Playable on or before each turn — {game}, {deck}", game=profile.name, deck=deck),
                  tr("play model: {model}, policy {policy} (see `deckstat games show`); mean first turn among games "
@@ -496,10 +422,15 @@ def curve(
         if not simulated.empty:
             widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
             lines.append(tr("widest 95% interval ±{p} (every interval: --format csv)", p=format_probability(widest)))
-        emit(result, fmt, table, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
+        output.emit(result, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
+
+
+#: The mulligan options of `mulligan` beside its --keep, which --help lists with the question.
+MulliganRules = family(MulliganFlags, "mulligan_rule", "mulligan_limit", "resource", "priority")
 
 
 @app.command(cls=Command)
+@expand_groups
 def mulligan(
     deck: QuickDeckArg = None,
     game: QuickGameOpt = None,
@@ -523,27 +454,13 @@ def mulligan(
         "--by-turn", help="With --hand or --best: the turn by which --event should hold.", show_default=False,
         metavar="N")]
     = None,
-    mulligan_rule: RuleOpt = None,
-    mulligan_limit: LimitOpt = None,
-    resource: ResourceOpt = None,
-    priority: PriorityOpt = None,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: MulliganRules = FROM_FLAGS,
+    simulation: FixedSimulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """What a keep rule does: P(keep the first hand), the kept hand, and the odds with and without mulligan.
 
@@ -557,33 +474,49 @@ def mulligan(
     docs/keep_policy.md). Without a card file: --cards N --group NAME=COUNT,
     as `odds`.
     """
+    def load():
+        return deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group, hand_size=hand_size,
+                             deck_name=source.deck_name)
+
+    with user_errors():
+        if hand is not None and best:
+            raise DeckstatError(tr("give --hand (keep or mulligan this hand) or --best (the best keep rule), not "
+                                   "both"))
+    if hand is None and not best:
+        _keep_rule_odds(load, keep=keep, event=event, turns=turns, seat=seat, by_turn=by_turn, rules=rules,
+                        simulation=simulation, output=output, allow_absent=allow_absent, quiet=quiet)
+        return
+    _check_decision("--hand" if hand is not None else "--best", event=event, turns=turns, by_turn=by_turn,
+                    simulation=simulation, output=output)
+    # --priority, --exact, --chunk-size, --workers and --quiet do not change an exact decision for one turn.
+    common = {"by_turn": by_turn, "seat": seat.value, "keep": keep, "mulligan_rule": rules.rule,
+              "mulligan_limit": rules.mulligan_limit, "resource": rules.resource, "allow_absent": allow_absent}
+    goal = event[0] if event else None
+    if hand is not None:
+        _hand_advice(load, hand, goal, common, output)
+    else:
+        _best_keep_rule(load, goal, common, output)
+
+
+def _keep_rule_odds(load, *, keep, event, turns, seat, by_turn, rules, simulation, output, allow_absent,
+                    quiet) -> None:
+    """``mulligan``: what the keep rule does, and the odds by turn with and without the mulligan."""
     from deckstat.cli import tables
     from deckstat.present.format import seat_words
 
-    quick = {"cards": cards, "groups": group, "hand_size": hand_size, "deck_name": deck_name}
-    if hand is not None or best:
-        _decide(deck, game, quick, keep=keep, event=event, turns=turns, seat=seat, hand=hand, best=best,
-                by_turn=by_turn,
-                mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
-                simulated=method(simulate, trials) == "simulate" or seed is not None, pool=pool, fmt=fmt,
-                table=table, plot=plot, allow_absent=allow_absent)
-        return
     with user_errors():
         if by_turn is not None:
             raise DeckstatError(tr("--by-turn goes with --hand (keep or mulligan this hand) or --best (the best keep "
                                    "rule); the keep rule's odds by turn take --turns"))
         turns = "0-6" if turns is None else turns
-        check_plot(plot)
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, **quick)
+        output.check_plot()
+        loaded, profile, deck = load()
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
-                                       seat=seat.value, mulligan_rule=rule_value(mulligan_rule),
-                                       mulligan_limit=mulligan_limit, resource=resource,
-                                       method=method(simulate, trials, exact=exact), n_trials=trials, rng=seed,
-                                       chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
-                                       priority=priority)
-        draw(plot, "plot_mulligan", result)
+                                       seat=seat.value, **rules.arguments(), **simulation.arguments(),
+                                       allow_absent=allow_absent)
+        output.draw("plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = tr("Mulligan — {game}, {deck}: {mulligan}, keep rule {keep}", game=profile.name, deck=deck,
                    mulligan=name_of(MULLIGAN_NAMES, summary["mulligan_rule"]), keep=summary["keep"])
@@ -596,48 +529,53 @@ def mulligan(
             return [keep_table, tr("Kept hand: how many cards of each group"), kept_hand,
                     tr("P({events}) by turn, {who}", events=events, who=who), by_turn]
 
-        emit(result, fmt, table, title + ("\n" + note if note else ""), build)
+        output.emit(result, title + ("\n" + note if note else ""), build)
 
 
-def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn, mulligan_rule, mulligan_limit,
-            resource, simulated, pool, fmt, table, plot, allow_absent) -> None:
-    """``mulligan --hand`` and ``mulligan --best``: exact keep-or-mulligan decisions for one event by one turn."""
-    from deckstat.cli import tables
-    from deckstat.present.format import merge_alike_seats, seat_words
-
+def _check_decision(what: str, *, event, turns, by_turn, simulation, output) -> None:
+    """Refuse what ``mulligan --hand`` and ``--best`` (``what``) cannot answer: exact, one event by one turn."""
     with user_errors():
-        if hand is not None and best:
-            raise DeckstatError(tr("give --hand (keep or mulligan this hand) or --best (the best keep rule), not "
-                                   "both"))
-        what = "--hand" if hand is not None else "--best"
         if by_turn is None:
             raise DeckstatError(tr("{what} needs --by-turn, the turn by which --event should hold (e.g. --by-turn 2)",
                                    what=what))
+        simulated = simulation.simulate or simulation.trials is not None or simulation.seed is not None
         for flag, given in (("--turns", turns is not None), (tr("--simulate, --trials or --seed"), simulated),
-                            ("--plot", plot is not None)):
+                            ("--plot", output.plot is not None)):
             if given:
                 raise DeckstatError(tr("{flag} does not apply to {what}, which is exact for one turn (--by-turn)",
                                        flag=flag, what=what))
         if event and len(event) > 1:
             raise DeckstatError(tr("{what} answers for one --event at a time, got {count}", what=what,
                                    count=len(event)))
-        loaded, profile, deck = deck_and_game(deck, game, pool=pool, **quick)
+
+
+def _hand_advice(load, hand: str, goal: str | None, common: dict, output) -> None:
+    """``mulligan --hand``: keep or mulligan this opening hand (Hearthstone: which cards to replace)."""
+    from deckstat.cli import tables
+
+    with user_errors():
+        loaded, profile, deck = load()
         _warn_file(loaded, profile)
-        common = {"by_turn": by_turn, "seat": seat.value, "keep": keep, "mulligan_rule": rule_value(mulligan_rule),
-                  "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent}
-        goal = event[0] if event else None
-        if hand is not None:
-            result = deckstat.hand_advice(loaded, profile, hand, goal, **common)
-            row = result.table.iloc[0]
-            later = row["later"] if row["mulligan_rule"] in ("hearthstone", "pokemon") else \
-                tr("after a mulligan, {later}", later=row["later"])
-            title = "\n".join([tr("Keep or mulligan? — {game}, {deck}: hand {hand}", game=profile.name, deck=deck,
-                                  hand=row["hand"]),
-                               f"{tr('P({event}) by turn {turn}', event=row['event'], turn=row['turn'])}, "
-                               f"{_rule_words(row)}",
-                               tr("note: {note}", note=later)])
-            emit(result, fmt, table, title, lambda: [tables.hand_advice_table(result.table)])
-            return
+        result = deckstat.hand_advice(loaded, profile, hand, goal, **common)
+        row = result.table.iloc[0]
+        later = row["later"] if row["mulligan_rule"] in ("hearthstone", "pokemon") else \
+            tr("after a mulligan, {later}", later=row["later"])
+        title = "\n".join([tr("Keep or mulligan? — {game}, {deck}: hand {hand}", game=profile.name, deck=deck,
+                              hand=row["hand"]),
+                           f"{tr('P({event}) by turn {turn}', event=row['event'], turn=row['turn'])}, "
+                           f"{_rule_words(row)}",
+                           tr("note: {note}", note=later)])
+        output.emit(result, title, lambda: [tables.hand_advice_table(result.table)])
+
+
+def _best_keep_rule(load, goal: str | None, common: dict, output) -> None:
+    """``mulligan --best``: the keep rule that maximises P(goal by the turn), hand by hand."""
+    from deckstat.cli import tables
+    from deckstat.present.format import merge_alike_seats, seat_words
+
+    with user_errors():
+        loaded, profile, deck = load()
+        _warn_file(loaded, profile)
         result = deckstat.keep_policy(loaded, profile, goal, **common)
         row = result.summary.iloc[0]
         title = (tr("Best keep rule — {game}, {deck}: {goal}, {rules}", game=profile.name, deck=deck,
@@ -660,7 +598,7 @@ def _decide(deck, game, quick, *, keep, event, turns, seat, hand, best, by_turn,
                 shown += [hands, tables.keep_policy_table(policy[policy["seat"] == seat_name], replacing=replacing)]
             return shown
 
-        emit(result, fmt, table, title, build)
+        output.emit(result, title, build)
 
 
 def _rule_words(row) -> str:
@@ -671,7 +609,12 @@ def _rule_words(row) -> str:
     return tr("{mulligan} rule, up to {limit} times", mulligan=mulligan, limit=limit)
 
 
+#: The deck-out race has no --exact (it is exact whenever it can be) and no --precision.
+DeckoutSimulation = family(SimulationFlags, "simulate", "trials", "seed", "chunk_size", "workers")
+
+
 @app.command(cls=Command)
+@expand_groups
 def deckout(
     deck: DeckArg,
     game: GameOpt,
@@ -693,24 +636,13 @@ def deckout(
                                                         "look) or active_first (the active player draws first, "
                                                         "then the other).",
                                                         metavar=choices(DroughtOrder))] = DroughtOrder.together,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    simulate: SimulateOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNamesOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: KeepRule = FROM_FLAGS,
+    simulation: DeckoutSimulation = FROM_FLAGS,
+    source: DeckFiles = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """On which turn each seat's deck runs out, and who runs out first, under the game's deck-out rule.
 
@@ -739,11 +671,11 @@ def deckout(
     )
 
     with user_errors():
-        check_plot(plot)
+        output.check_plot()
         profile = deckstat.get_profile(game)
-        names = deck_names(deck_name, 2 if opponent is not None else 1)
-        loaded = deckstat.load_deck(deck, pool=pool, deck_name=names[0])
-        other = deckstat.load_deck(opponent, pool=pool, deck_name=names[1]) if opponent is not None else None
+        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
+        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
         deck = shown_deck(deck, loaded)
         opponent = shown_deck(opponent, other) if opponent is not None else None
         for each in (loaded, other) if other is not None else (loaded,):
@@ -751,11 +683,11 @@ def deckout(
         with showing(quiet):
             result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
                                       terrain_turns=int(terrain_turns) if terrain_turns and terrain_turns.isdigit()
-                                      else terrain_turns, drought_order=drought_order.value, keep=keep,
-                                      mulligan=not no_mulligan,
-                                      method=method(simulate), n_trials=trials, rng=seed, chunk_size=chunk_size,
-                                      n_workers=workers, allow_absent=allow_absent)
-        draw(plot, "plot_deckout", result)
+                                      else terrain_turns, drought_order=drought_order.value, **rules.arguments(),
+                                      # --trials alone leaves the method to the question, as --seed does
+                                      **simulation.arguments(method=method(simulation.simulate)),
+                                      allow_absent=allow_absent)
+        output.draw("plot_deckout", result)
         provenance = result.provenance
         _warn(provenance["warnings"])
         vs = tr("against {opponent}", opponent=opponent) if opponent is not None else tr("against a copy of itself")
@@ -789,11 +721,11 @@ def deckout(
             lines.append(order)
         lines.append(game_end_line(result.game_end, provenance["game_end_text"]))
         distribution = merge_alike_seats(result.table, ["p", "ci_low", "ci_high", "cdf", "n_trials", "method"])
-        emit(result, fmt, table, "\n".join(lines),
-             lambda: [tables.distribution_table(distribution, "turn", "seat")])
+        output.emit(result, "\n".join(lines), lambda: [tables.distribution_table(distribution, "turn", "seat")])
 
 
 @app.command(cls=Command)
+@expand_groups
 def ratio(
     deck: DeckArg,
     game: GameOpt,
@@ -831,25 +763,13 @@ def ratio(
                                                      "cards with the most copies, or the furthest below the "
                                                      "limit).", metavar="CARD")] = None,
     seat: OneSeatOpt = Seat.first,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    rules: KeepRule = FROM_FLAGS,
+    simulation: FixedSimulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """10, 11 or 12 Terrains? Sweep the resource count at a constant deck size.
 
@@ -873,9 +793,9 @@ def ratio(
     from deckstat.questions.ratio import facts_for_zone
 
     with user_errors():
-        check_plot(plot)
+        output.check_plot()
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
         deck = shown_deck(deck, loaded)
         _warn_file(loaded, profile)
         with showing(quiet):
@@ -883,11 +803,10 @@ def ratio(
                                     group=group, filler=filler or None, event=event or None,
                                     turns=parse_turns(turns) if turns is not None else DEFAULT_RATIO_TURNS,
                                     seat=seat.value, zone=zone, target=target, target_turn=target_turn,
-                                    flood=flood, keep=keep, mulligan=not no_mulligan,
-                                    method=method(simulate, trials, exact=exact), n_trials=trials, rng=seed,
-                                    chunk_size=chunk_size, n_workers=workers, allow_absent=allow_absent,
-                                    objective=objective, card=card, curve_group=curve_group, policy=policy)
-        draw(plot, "plot_ratio", result)
+                                    flood=flood, **rules.arguments(), **simulation.arguments(),
+                                    allow_absent=allow_absent, objective=objective, card=card,
+                                    curve_group=curve_group, policy=policy)
+        output.draw("plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
         events = " / ".join(event_words(e, provenance) for e in result.summary["event"])
@@ -912,8 +831,8 @@ def ratio(
                              "deck-out turns simulated: {n} races per count, seed {seed}",
                              provenance["deckout_n_trials"], seed=provenance["seed_entropy"]))
         facts = facts_for_zone(result.summary["zone"].iloc[0])
-        emit(result, fmt, table, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result, facts)])
-        if fmt is not Format.table:
+        output.emit(result, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result, facts)])
+        if output.fmt is not Format.table:
             return
         lines = [trn("✗ {n} {label} card: {violations}", "✗ {n} {label} cards: {violations}", count, label=label,
                      violations=rows["violations"].iloc[0])
@@ -928,7 +847,12 @@ def ratio(
             print_text(stdout(), "\n".join(lines))
 
 
+#: The mulligan options of `compare`: the decks' resource group is each deck's own.
+CompareRules = family(MulliganFlags, "keep", "no_mulligan", "mulligan_rule", "mulligan_limit", "priority")
+
+
 @app.command(cls=Command)
+@expand_groups
 def compare(
     decks: Annotated[list[Path], typer.Argument(help="Two or more decks; each is compared with the first.",
                                                 show_default=False, metavar="DECKS")],
@@ -937,39 +861,19 @@ def compare(
     turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
     zone: ZoneOpt = Zone.seen,
-    keep: KeepOpt = None,
-    no_mulligan: NoMulliganOpt = False,
-    mulligan_rule: RuleOpt = None,
-    mulligan_limit: LimitOpt = None,
-    priority: PriorityOpt = None,
-    known: KnownOpt = None,
-    gone: GoneOpt = None,
-    bottom: BottomOpt = None,
-    given: GivenOpt = None,
-    broken: BrokenOpt = None,
-    draws: DrawsOpt = None,
-    simulate: SimulateOpt = False,
-    exact: ExactOpt = False,
+    rules: CompareRules = FROM_FLAGS,
+    cards_known: Known = FROM_FLAGS,
     unpaired: Annotated[bool, typer.Option("--unpaired", help="Simulate the decks independently instead of "
                                            "with the same shuffles (wider intervals on the difference).")] = False,
     with_deckout: Annotated[bool, typer.Option("--deckout", help="Also show each deck's deck-out turns.")] = False,
     ratio_range: Annotated[str | None, typer.Option("--ratio", help="Also sweep the resource count over this "
                                                     "range (e.g. 8-14) for each deck.", metavar="COUNTS")] = None,
-    trials: TrialsOpt = None,
-    seed: SeedOpt = None,
-    chunk_size: ChunkOpt = DEFAULT_CHUNK,
-    workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNamesOpt = None,
-    fmt: FormatOpt = Format.table,
-    table: TableOpt = None,
-    plot: PlotOpt = None,
+    simulation: FixedSimulation = FROM_FLAGS,
+    source: DeckFiles = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
-    lang: LangOpt = None,
-    excel: ExcelOpt = None,
-    wide: WideOpt = False,
-    columns: ColumnsOpt = None,
+    display: Display = FROM_FLAGS,
 ) -> None:
     """The same question for several versions of a deck: card differences, odds, and the difference.
 
@@ -979,31 +883,28 @@ def compare(
     every deck), which narrows the interval on the difference.
     """
     with user_errors():
-        check_plot(plot)
+        output.check_plot()
         profile = deckstat.get_profile(game)
-        loaded = [deckstat.load_deck(d, pool=pool, deck_name=name)
-                  for d, name in zip(decks, deck_names(deck_name, len(decks)))]
+        loaded = [deckstat.load_deck(d, pool=source.pool, deck_name=name)
+                  for d, name in zip(decks, deck_names(source.deck_name, len(decks)))]
         for each in loaded:
             _warn_file(each, profile)
-        described = known_mapping(known, gone, bottom, given, broken)
+        described = cards_known.mapping()
+        draws = cards_known.draws
         asked = _known_turns(turns, draws) if described is not None else \
             {"turns": parse_turns("0-6" if turns is None else turns), "draws": parse_draws(draws)}
         with showing(quiet):
-            result = deckstat.compare(loaded, profile, event, **asked, seat=seat.value,
-                                      zone=zone.value, keep=keep, mulligan=not no_mulligan,
-                                      mulligan_rule=rule_value(mulligan_rule), mulligan_limit=mulligan_limit,
-                                      method=method(simulate, trials, exact=exact), paired=not unpaired,
-                                      n_trials=trials, rng=seed, chunk_size=chunk_size, n_workers=workers,
+            result = deckstat.compare(loaded, profile, event, **asked, seat=seat.value, zone=zone.value,
+                                      **rules.arguments(), **simulation.arguments(), paired=not unpaired,
                                       with_deckout=with_deckout,
                                       ratio_counts=None if ratio_range is None else parse_counts(ratio_range,
                                                                                                  "--ratio"),
-                                      allow_absent=allow_absent, known=described,
-                                      priority=priority)
-        draw(plot, "plot_compare", result)
+                                      allow_absent=allow_absent, known=described)
+        output.draw("plot_compare", result)
         _warn(result.provenance["warnings"])
-        check_table(fmt, table)
-        if fmt is not Format.table:
-            emit(result, fmt, table, "")
+        check_table(output.fmt, output.table)
+        if output.fmt is not Format.table:
+            output.emit(result, "")
             return
         _print_comparison(result, loaded, profile)  # inside the block: printed before the figure is saved
 
@@ -1064,6 +965,7 @@ def _print_comparison(result, decks: list, profile) -> None:
 
 
 @app.command(cls=Command)
+@expand_groups
 def report(
     deck: DeckArg,
     game: GameOpt,
@@ -1080,8 +982,7 @@ def report(
                                            "columns (see `deckstat deckout --help`).",
                                            metavar=choices(Policy))] = Policy[DEFAULT_POLICY],
     workers: WorkersOpt = 1,
-    pool: PoolOpt = None,
-    deck_name: DeckNameOpt = None,
+    source: DeckFile = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     illegal_counts: Annotated[bool, typer.Option("--illegal-counts",
                                                  help="Show, in the resource-count sweep, the counts around the "
@@ -1104,7 +1005,7 @@ def report(
     with user_errors():
         check_writable_folder(out)  # before the work, not after it
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=pool, deck_name=deck_name)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
         with showing(quiet):
             result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
                                      allow_absent=allow_absent, illegal_counts=illegal_counts, n_workers=workers)
@@ -1113,8 +1014,13 @@ def report(
     print_text(stdout(), tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result))
 
 
+#: What the game listings take of the display options (they write no CSV).
+Layout = family(DisplayFlags, "lang", "wide", "columns")
+
+
 @games_app.callback()
-def games(ctx: typer.Context, lang: LangOpt = None, wide: WideOpt = False, columns: ColumnsOpt = None) -> None:
+@expand_groups
+def games(ctx: typer.Context, display: Layout = FROM_FLAGS) -> None:
     """List the shipped game profiles (``deckstat games show ID`` for one in words)."""
     if ctx.invoked_subcommand is not None:
         return
@@ -1146,8 +1052,9 @@ def games(ctx: typer.Context, lang: LangOpt = None, wide: WideOpt = False, colum
 
 
 @games_app.command("show", cls=Command)
+@expand_groups
 def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.", metavar="GAME")],
-               lang: LangOpt = None, wide: WideOpt = False, columns: ColumnsOpt = None) -> None:
+               display: Layout = FROM_FLAGS) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
     from deckstat.cli import tables
 

@@ -1,0 +1,300 @@
+"""The options several commands share, each family one object: a command's signature names what is particular to it.
+
+A command declares a family as one parameter, ``simulation: Simulation = FROM_FLAGS``; :func:`expand_groups`
+writes the family's options into the signature Typer reads, at that place and in the family's order, and hands the
+command the object they make. A family's option is declared once here (its flag, help, default and checks are the
+aliases of :mod:`deckstat.cli.options`); a command that takes only some of a family's options names them
+(``family(SimulationFlags, "simulate", "trials")``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from deckstat.cli.options import (
+    BottomOpt,
+    BrokenOpt,
+    ChunkOpt,
+    ColumnsOpt,
+    DeckNameOpt,
+    DeckNamesOpt,
+    DrawsOpt,
+    ExactOpt,
+    ExcelOpt,
+    Format,
+    FormatOpt,
+    GivenOpt,
+    GoneOpt,
+    KeepOpt,
+    KnownOpt,
+    LangOpt,
+    LimitOpt,
+    MaxTrialsOpt,
+    NoMulliganOpt,
+    PlotOpt,
+    PoolOpt,
+    PrecisionOpt,
+    PriorityOpt,
+    ResourceOpt,
+    RuleOpt,
+    SeedOpt,
+    SimulateOpt,
+    TableOpt,
+    TrialsOpt,
+    WideOpt,
+    WorkersOpt,
+    check_plot,
+    draw,
+    emit,
+    known_mapping,
+    method,
+    rule_value,
+)
+from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
+
+__all__ = ["FROM_FLAGS", "DeckFile", "DeckFileFlags", "DeckFiles", "DeckFilesFlags", "Display", "DisplayFlags",
+           "FixedSimulation", "Flags", "KeepRule", "Known", "KnownFlags", "Mulligan", "MulliganFlags", "Output",
+           "OutputFlags", "Simulation", "SimulationFlags", "expand_groups", "family"]
+
+
+class _Family:
+    """What the option families share: the options a command offers, and the values of those alone."""
+
+    #: The options of the family this command offers, in the order --help lists them (set by :func:`expand_groups`).
+    offered: tuple[str, ...] = ()
+
+    def given(self) -> dict[str, Any]:
+        """The values of the options offered, by parameter name."""
+        return {name: getattr(self, name) for name in self.offered}
+
+
+@dataclasses.dataclass(frozen=True)
+class Flags:
+    """Marks a parameter as an option family, and which of its options the command offers (all when none named).
+
+    Parameters
+    ----------
+    family : type
+        The family's dataclass (:class:`SimulationFlags`…).
+    *names : str
+        The family's options the command takes, in the family's order.
+    """
+
+    family: type
+    names: tuple[str, ...]
+
+    def __init__(self, family: type, *names: str) -> None:
+        object.__setattr__(self, "family", family)
+        object.__setattr__(self, "names", names)
+
+
+@dataclasses.dataclass(frozen=True)
+class SimulationFlags(_Family):
+    """How a question is computed: the exact engine or the simulation, and the simulation's settings.
+
+    ``--simulate``, ``--exact``, ``--trials``, ``--seed``, ``--precision``, ``--max-trials``, ``--chunk-size``,
+    ``--workers``.
+    """
+
+    simulate: SimulateOpt = False
+    exact: ExactOpt = False
+    trials: TrialsOpt = None
+    seed: SeedOpt = None
+    precision: PrecisionOpt = None
+    max_trials: MaxTrialsOpt = DEFAULT_MAX_TRIALS
+    chunk_size: ChunkOpt = DEFAULT_CHUNK
+    workers: WorkersOpt = 1
+
+    def method(self) -> str:
+        """The method the flags offered ask for (:func:`~deckstat.cli.options.method`)."""
+        return method(self.simulate, self.trials, self.precision, self.exact)
+
+    def arguments(self, **replaced: Any) -> dict[str, Any]:
+        """The questions' keyword arguments of the options offered (``method=``, ``n_trials=``, ``rng=``…).
+
+        ``replaced`` are arguments the command computes itself (``deckout`` asks for the simulation by
+        ``--simulate`` alone); the method is checked first, before the other arguments are read.
+        """
+        arguments = {"method": replaced.pop("method") if "method" in replaced else self.method()}
+        names = {"trials": "n_trials", "seed": "rng", "precision": "precision", "max_trials": "max_trials",
+                 "chunk_size": "chunk_size", "workers": "n_workers"}
+        arguments.update((names[name], getattr(self, name)) for name in self.offered if name in names)
+        return {**arguments, **replaced}
+
+
+@dataclasses.dataclass(frozen=True)
+class MulliganFlags(_Family):
+    """``--keep``, ``--no-mulligan``, ``--mulligan-rule``, ``--mulligan-limit``, ``--resource``, ``--priority``."""
+
+    keep: KeepOpt = None
+    no_mulligan: NoMulliganOpt = False
+    mulligan_rule: RuleOpt = None
+    mulligan_limit: LimitOpt = None
+    resource: ResourceOpt = None
+    priority: PriorityOpt = None
+
+    @property
+    def rule(self) -> str | None:
+        """The ``--mulligan-rule`` asked for, by its value."""
+        return rule_value(self.mulligan_rule)
+
+    def arguments(self) -> dict[str, Any]:
+        """The questions' keyword arguments of the options offered (``--no-mulligan``: ``mulligan=False``)."""
+        values = self.given()
+        if "no_mulligan" in values:
+            values["mulligan"] = not values.pop("no_mulligan")
+        if "mulligan_rule" in values:
+            values["mulligan_rule"] = self.rule
+        return values
+
+
+@dataclasses.dataclass(frozen=True)
+class KnownFlags(_Family):
+    """``--known``, ``--gone``, ``--bottom``, ``--given``, ``--broken``, ``--draws``: the cards known mid-game."""
+
+    known: KnownOpt = None
+    gone: GoneOpt = None
+    bottom: BottomOpt = None
+    given: GivenOpt = None
+    broken: BrokenOpt = None
+    draws: DrawsOpt = None
+
+    def mapping(self) -> dict | None:
+        """The ``known=`` mapping of the questions, or None when no card is known (``--draws`` aside)."""
+        return known_mapping(self.known, self.gone, self.bottom, self.given, self.broken)
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckFileFlags(_Family):
+    """``--pool`` and ``--deck-name``: how a deck file is read."""
+
+    pool: PoolOpt = None
+    deck_name: DeckNameOpt = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckFilesFlags(_Family):
+    """``--pool`` and ``--deck-name`` (once, or once per deck) for a command that reads several decks."""
+
+    pool: PoolOpt = None
+    deck_name: DeckNamesOpt = None
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputFlags(_Family):
+    """``--format``, ``--table``, ``--plot``: what a command prints, and the figure it draws."""
+
+    fmt: FormatOpt = Format.table
+    table: TableOpt = None
+    plot: PlotOpt = None
+
+    def check_plot(self) -> None:
+        """Refuse an unusable ``--plot`` file before any work (:func:`~deckstat.cli.options.check_plot`)."""
+        check_plot(self.plot)
+
+    def draw(self, function: str, result) -> None:
+        """Draw ``result`` into ``--plot``, if given (:func:`~deckstat.cli.options.draw`)."""
+        draw(self.plot, function, result)
+
+    def emit(self, result, title: str, build: Callable[[], list] | None = None) -> None:
+        """Print ``result`` in ``--format`` (:func:`~deckstat.cli.options.emit`)."""
+        emit(result, self.fmt, self.table, title, build)
+
+
+@dataclasses.dataclass(frozen=True)
+class DisplayFlags(_Family):
+    """``--lang``, ``--excel``, ``--wide``, ``--columns``: how everything is written.
+
+    Their callbacks set the language and the layout as the command line is parsed; the command reads none of them.
+    """
+
+    lang: LangOpt = None
+    excel: ExcelOpt = None
+    wide: WideOpt = False
+    columns: ColumnsOpt = None
+
+
+def _options(marker: Flags) -> list[inspect.Parameter]:
+    """The parameters of the options ``marker`` offers, as the family declares them."""
+    hints = typing.get_type_hints(marker.family, include_extras=True)
+    fields = {field.name: field for field in dataclasses.fields(marker.family)}
+    names = marker.names or tuple(fields)
+    unknown = [name for name in names if name not in fields]
+    if unknown:
+        raise TypeError(f"{marker.family.__name__} has no option {unknown[0]!r}")
+    if list(names) != [name for name in fields if name in names]:
+        raise TypeError(f"{marker.family.__name__}: name its options in its order ({', '.join(fields)})")
+    return [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=fields[name].default,
+                              annotation=hints[name]) for name in names]
+
+
+def _marker(annotation: object) -> Flags | None:
+    """The :class:`Flags` an ``Annotated[Family, Flags(...)]`` annotation carries, if any."""
+    if typing.get_origin(annotation) is not Annotated:
+        return None
+    return next((extra for extra in annotation.__metadata__ if isinstance(extra, Flags)), None)
+
+
+def expand_groups(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Write the option families a command takes into the signature Typer reads; call it with one object each.
+
+    A parameter annotated ``Annotated[Family, Flags(Family, …)]`` becomes the family's options (the ones named, or
+    all), in its place; the command is called with the family's object built from them, whose ``offered`` names
+    them. Every other parameter stays as it is.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    parameters: list[inspect.Parameter] = []
+    families: dict[str, tuple[type, tuple[str, ...]]] = {}
+    for parameter in signature.parameters.values():
+        marker = _marker(parameter.annotation)
+        if marker is None:
+            parameters.append(parameter)
+            continue
+        options = _options(marker)
+        families[parameter.name] = (marker.family, tuple(option.name for option in options))
+        parameters += options
+    seen = [parameter.name for parameter in parameters]
+    clash = next((name for name in seen if seen.count(name) > 1), None)
+    if clash is not None:
+        raise TypeError(f"{command.__name__}: the option {clash!r} is declared twice")
+
+    @functools.wraps(command)
+    def run(**values: Any) -> Any:
+        for name, (family, offered) in families.items():
+            made = family(**{option: values.pop(option) for option in offered})
+            object.__setattr__(made, "offered", offered)
+            values[name] = made
+        return command(**values)
+
+    del run.__wrapped__  # Typer reads the signature below, not the command's
+    run.__signature__ = signature.replace(parameters=parameters)
+    run.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters
+                           if parameter.annotation is not inspect.Parameter.empty}
+    return run
+
+
+def family(flags: type, *names: str) -> Any:
+    """The annotation of a command's parameter that takes the family ``flags``: its options ``names``, or all."""
+    return Annotated[flags, Flags(flags, *names)]
+
+
+#: The default of a family's parameter, which the command line always gives.
+FROM_FLAGS: Any = None
+
+#: The families, with all their options: ``simulation: Simulation = FROM_FLAGS``.
+Simulation = family(SimulationFlags)
+Mulligan = family(MulliganFlags)
+Known = family(KnownFlags)
+DeckFile = family(DeckFileFlags)
+DeckFiles = family(DeckFilesFlags)
+Output = family(OutputFlags)
+Display = family(DisplayFlags)
+#: A simulation of a fixed number of trials (no --precision, so no --max-trials).
+FixedSimulation = family(SimulationFlags, "simulate", "exact", "trials", "seed", "chunk_size", "workers")
+#: The keep rule and --no-mulligan alone, for the questions that take no other mulligan option.
+KeepRule = family(MulliganFlags, "keep", "no_mulligan")
