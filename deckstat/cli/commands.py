@@ -11,6 +11,7 @@ commands that use it, so that ``--help`` and ``games`` answer at once.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -32,6 +33,7 @@ from deckstat.cli.groups import (
     MulliganFlags,
     Output,
     OutputFlags,
+    QuickDeck,
     Simulation,
     SimulationFlags,
     expand_groups,
@@ -40,22 +42,17 @@ from deckstat.cli.groups import (
 from deckstat.cli.options import (
     FLAGS,
     AllowAbsentOpt,
-    CardsOpt,
     Command,
     DeckArg,
     DroughtOrder,
     EventsOpt,
     Format,
     GameOpt,
-    GroupCountsOpt,
-    HandSizeOpt,
     KeepOpt,
     LangOpt,
     OneSeatOpt,
     OptionalEventsOpt,
     Policy,
-    QuickDeckArg,
-    QuickGameOpt,
     QuietOpt,
     Seat,
     SeatOpt,
@@ -66,7 +63,6 @@ from deckstat.cli.options import (
     check_table,
     choices,
     count_parser,
-    deck_and_game,
     deck_names,
     english_seat,
     method,
@@ -198,11 +194,7 @@ def validate(deck: DeckArg, game: GameOpt, source: DeckFile = FROM_FLAGS, output
 @expand_groups
 def odds(
     event: EventsOpt,
-    deck: QuickDeckArg = None,
-    game: QuickGameOpt = None,
-    cards: CardsOpt = None,
-    group: GroupCountsOpt = None,
-    hand_size: HandSizeOpt = None,
+    asked_deck: QuickDeck = FROM_FLAGS,
     turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4. Turn 0 is the kept opening hand "
                                               "(with known cards: now).", metavar="TURNS")] = None,
     seat: SeatOpt = Seat.both,
@@ -239,8 +231,7 @@ def odds(
 
     with user_errors():
         output.check_plot()
-        loaded, profile, deck = deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group,
-                                              hand_size=hand_size, deck_name=source.deck_name)
+        loaded, profile, deck = asked_deck.load(source)
         _warn_file(loaded, profile)
         described = cards_known.mapping()
         if described is not None:
@@ -318,11 +309,7 @@ def _known_title(result, profile, deck: Path, zone: str) -> str:
 @expand_groups
 def when(
     event: EventsOpt,
-    deck: QuickDeckArg = None,
-    game: QuickGameOpt = None,
-    cards: CardsOpt = None,
-    group: GroupCountsOpt = None,
-    hand_size: HandSizeOpt = None,
+    asked_deck: QuickDeck = FROM_FLAGS,
     max_turn: Annotated[int, typer.Option("--max-turn", help="Last turn followed.", metavar="N")] = 10,
     seat: SeatOpt = Seat.both,
     rules: Mulligan = FROM_FLAGS,
@@ -346,8 +333,7 @@ def when(
 
     with user_errors():
         output.check_plot()
-        loaded, profile, deck = deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group,
-                                              hand_size=hand_size, deck_name=source.deck_name)
+        loaded, profile, deck = asked_deck.load(source)
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, **rules.arguments(),
@@ -432,11 +418,7 @@ MulliganRules = family(MulliganFlags, "mulligan_rule", "mulligan_limit", "resour
 @app.command(cls=Command)
 @expand_groups
 def mulligan(
-    deck: QuickDeckArg = None,
-    game: QuickGameOpt = None,
-    cards: CardsOpt = None,
-    group: GroupCountsOpt = None,
-    hand_size: HandSizeOpt = None,
+    asked_deck: QuickDeck = FROM_FLAGS,
     keep: KeepOpt = None,
     event: OptionalEventsOpt = None,
     turns: Annotated[str | None, typer.Option(help="Turns of the by-turn comparison (default 0-6).",
@@ -474,10 +456,7 @@ def mulligan(
     docs/keep_policy.md). Without a card file: --cards N --group NAME=COUNT,
     as `odds`.
     """
-    def load():
-        return deck_and_game(deck, game, pool=source.pool, cards=cards, groups=group, hand_size=hand_size,
-                             deck_name=source.deck_name)
-
+    load = functools.partial(asked_deck.load, source)  # each mode reads the deck after its own checks
     with user_errors():
         if hand is not None and best:
             raise DeckstatError(tr("give --hand (keep or mulligan this hand) or --best (the best keep rule), not "

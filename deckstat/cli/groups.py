@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from deckstat.cli.options import (
     BottomOpt,
     BrokenOpt,
+    CardsOpt,
     ChunkOpt,
     ColumnsOpt,
     DeckNameOpt,
@@ -30,6 +31,8 @@ from deckstat.cli.options import (
     FormatOpt,
     GivenOpt,
     GoneOpt,
+    GroupCountsOpt,
+    HandSizeOpt,
     KeepOpt,
     KnownOpt,
     LangOpt,
@@ -40,6 +43,8 @@ from deckstat.cli.options import (
     PoolOpt,
     PrecisionOpt,
     PriorityOpt,
+    QuickDeckArg,
+    QuickGameOpt,
     ResourceOpt,
     RuleOpt,
     SeedOpt,
@@ -49,6 +54,7 @@ from deckstat.cli.options import (
     WideOpt,
     WorkersOpt,
     check_plot,
+    deck_and_game,
     draw,
     emit,
     known_mapping,
@@ -59,7 +65,7 @@ from deckstat.terms import DEFAULT_CHUNK, DEFAULT_MAX_TRIALS
 
 __all__ = ["FROM_FLAGS", "DeckFile", "DeckFileFlags", "DeckFiles", "DeckFilesFlags", "Display", "DisplayFlags",
            "FixedSimulation", "Flags", "KeepRule", "Known", "KnownFlags", "Mulligan", "MulliganFlags", "Output",
-           "OutputFlags", "Simulation", "SimulationFlags", "expand_groups", "family"]
+           "OutputFlags", "QuickDeck", "QuickDeckFlags", "Simulation", "SimulationFlags", "expand_groups", "family"]
 
 
 class _Family:
@@ -167,6 +173,22 @@ class KnownFlags(_Family):
     def mapping(self) -> dict | None:
         """The ``known=`` mapping of the questions, or None when no card is known (``--draws`` aside)."""
         return known_mapping(self.known, self.gone, self.bottom, self.given, self.broken)
+
+
+@dataclasses.dataclass(frozen=True)
+class QuickDeckFlags(_Family):
+    """``DECK`` and ``--game``, or a deck given by its counts (``--cards``, ``--group``), and ``--hand-size``."""
+
+    deck: QuickDeckArg = None
+    game: QuickGameOpt = None
+    cards: CardsOpt = None
+    group: GroupCountsOpt = None
+    hand_size: HandSizeOpt = None
+
+    def load(self, source: DeckFileFlags):
+        """The deck, its game's rules and how titles name it (:func:`~deckstat.cli.options.deck_and_game`)."""
+        return deck_and_game(self.deck, self.game, pool=source.pool, cards=self.cards, groups=self.group,
+                             hand_size=self.hand_size, deck_name=source.deck_name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,6 +312,7 @@ FROM_FLAGS: Any = None
 Simulation = family(SimulationFlags)
 Mulligan = family(MulliganFlags)
 Known = family(KnownFlags)
+QuickDeck = family(QuickDeckFlags)
 DeckFile = family(DeckFileFlags)
 DeckFiles = family(DeckFilesFlags)
 Output = family(OutputFlags)
