@@ -4,7 +4,9 @@ Layer rule: every command parses its arguments, makes one public API call
 (``deckstat.odds``, ``deckstat.ratio``…) and presents the result with
 :mod:`deckstat.present` and the rich tables of :mod:`deckstat.cli.tables`;
 no statistics here. ``options`` holds what commands share, including the
-flags that error messages name instead of Python parameters.
+flags that error messages name instead of Python parameters; ``groups``
+makes the option families several commands take (simulation, mulligan,
+known cards, deck file, output, display) one object each, declared once.
 
 This module imports the commands only when asked (``app``, ``main()``), so
 that a Ctrl-C while they load is answered like any other.
