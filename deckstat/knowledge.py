@@ -31,6 +31,7 @@ from deckstat.engines.known import joint_contents, zone_contents
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import CONFUSABLES, TYPOGRAPHIC_QUOTES, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, number, tr
+from deckstat.parsing import split_group_count, split_top_level
 from deckstat.terms import MOST_EXPRESSION_CHARS
 from deckstat.text import fold, fold_key, is_file, suggest
 
@@ -96,39 +97,18 @@ class KnownCards:
 
 
 def _split_items(text: str) -> list[tuple[str, int]]:
-    """Split at the commas outside brackets and quotes, and at line breaks: items and 1-based positions.
+    """Split at the commas and semicolons outside brackets and quotes, and at line breaks: items, 1-based positions.
 
     ``[cost<=1]=0, "A, B"`` is two items; a decklist pasted on several lines is one item per line.
     """
-    items, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text + ","):
-        line_break = ch in "\n\r"
-        if quote and not line_break:
-            quote = None if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth = max(depth - 1, 0)
-        elif line_break or (ch in ",;" and depth == 0):
-            # A line ends every item, even one whose bracket or quote it left open.
-            quote, depth = None, 0
-            item = text[start:i]
-            stripped = item.strip()
-            if stripped:
-                items.append((stripped, start + len(item) - len(item.lstrip()) + 1))
-            start = i + 1
-    return items
+    pieces = (piece.strip() for piece in split_top_level(text, ",;", lines=True))
+    return [(piece.text, piece.start + 1) for piece in pieces if piece.text]
 
 
 def _group_count(item: str) -> tuple[str, int] | None:
     """``Terrain=2`` → (``Terrain``, 2); None when the item is not a group count."""
-    head, sep, tail = item.rpartition("=")
-    tail = tail.strip()
-    if not sep or not tail.isdigit() or not head.strip() or head.rstrip()[-1:] in "<>!=~":
-        return None
-    return head.strip(), int(tail)
+    group_count = split_group_count(item)
+    return group_count if group_count is not None and isinstance(group_count[1], int) else None
 
 
 def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "known cards") -> KnownCards:

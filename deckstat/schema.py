@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from deckstat.i18n import N_
+from deckstat.parsing import split_top_level
 from deckstat.text import fold, fold_key, format_number
 
 #: Canonical column name -> accepted header spellings (compared with :func:`header_key`).
@@ -360,7 +361,8 @@ def name_readings(text: str) -> list[tuple[str, str | None, list[str]]]:
     bracket = _last_bracket(text)
     if bracket and bracket[0]:
         base, inside = bracket
-        values = [v.strip() for v in _top_level_split(inside) if v.strip()]
+        # No quotes: an apostrophe belongs to a value (``L'Ours``).
+        values = [v.text.strip() for v in split_top_level(inside, brackets="()", quotes="") if v.text.strip()]
         readings.append((base, None, values))
         if len(values) > 1:  # one value with a comma in it
             readings.append((base, None, [inside.strip()]))
@@ -383,17 +385,6 @@ def _last_bracket(text: str) -> tuple[str, str] | None:
         if depth == 0:
             return text[:i].rstrip(), text[i + 1:-1]
     return None
-
-
-def _top_level_split(text: str) -> list[str]:
-    """Split at the commas that are outside brackets: ``Promo (Starter), holo`` gives two values."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + [text[start:]]
 
 
 def _number_matches(wanted: str, value: object) -> bool:

@@ -59,6 +59,7 @@ from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
+from deckstat.parsing import split_top_level
 from deckstat.questions._setup import (
     check_card_types,
     check_groups,
@@ -274,22 +275,13 @@ def _inline_keys(path: str, value: str, number: int, lines: dict[str, int]) -> N
     text = _strip_strings(value).strip()
     if not text.startswith("{"):
         return
-    # Keys at the first level of the inline table: names followed by '=' at brace depth 1.
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text):
-        if ch in "[{":
-            depth += 1
-            if depth == 1:
-                start = i + 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 1:
-            start = i + 1
-        elif ch == "=" and depth == 1:
-            key = text[start:i].strip()
-            if key and _DOTTED.fullmatch(key):
-                lines.setdefault(f"{path}.{'.'.join(_split_key(key))}", number)
+    # Keys at the first level of the inline table: each top-level item up to its '=' (strings are blanked, so
+    # quotes need no care; the table's own closing brace is a stray closer, which the splitter ignores).
+    for item in split_top_level(text[1:], ",", brackets="[]{}", quotes=""):
+        key, equals, _ = item.text.partition("=")
+        key = key.strip()
+        if equals and key and _DOTTED.fullmatch(key):
+            lines.setdefault(f"{path}.{'.'.join(_split_key(key))}", number)
 
 
 # --- the parse ------------------------------------------------------------------------------------------------

@@ -947,14 +947,14 @@ HandSizeOpt = Annotated[int | None, typer.Option(
 def parse_group_counts(texts: list[str]) -> list[tuple[str, object]]:
     """``--group`` values (``Terrain=12``) as (name, count) pairs; the counts are checked by ``Deck.from_counts``."""
     from deckstat.i18n import tr
+    from deckstat.parsing import split_group_count
 
     pairs = []
     for text in texts:
-        name, equals, count = text.rpartition("=")
-        if not equals or not name.strip() or not count.strip():
+        pair = split_group_count(text)
+        if pair is None:
             raise DeckstatError(tr("--group {text!r}: expected NAME=COUNT, e.g. Terrain=12", text=text))
-        count = count.strip()
-        pairs.append((name.strip(), int(count) if count.isdigit() else count))
+        pairs.append(pair)
     return pairs
 
 

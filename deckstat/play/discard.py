@@ -39,6 +39,7 @@ import numpy as np
 from deckstat.deck import attribute_column, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
+from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
 from deckstat.text import fold, suggest
 
@@ -91,7 +92,7 @@ class DiscardModel(PlayModel):
         for row, value in enumerate(values):
             if self.terrain[row] or is_missing(value) or not str(value).strip():
                 continue
-            number = _whole_number(value)
+            number = whole_number(value)
             if number is None:
                 self.bad_cost[row] = str(value)
             else:
@@ -480,14 +481,3 @@ def _prefix(hits: np.ndarray, out: np.ndarray) -> None:
     out[0] = 0
     for position in range(len(hits)):
         np.add(out[position], hits[position], out=out[position + 1])
-
-
-def _whole_number(value: object) -> int | None:
-    """A cost cell as a whole number of cards >= 0, or None when it is not one."""
-    try:
-        number = float(str(value).strip().replace(",", "."))
-    except ValueError:
-        return None
-    if math.isnan(number) or number < 0 or number != int(number):
-        return None
-    return int(number)

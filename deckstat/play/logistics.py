@@ -12,7 +12,6 @@ play. docs/play/pandrea.md gives every assumption with its rules-text quote.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -23,6 +22,7 @@ import pandas as pd
 from deckstat.deck import is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
+from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
 from deckstat.text import fold, format_number, suggest
 
@@ -33,14 +33,6 @@ DEFAULT_SETTINGS: dict[str, object] = {"logistics_per_turn": 1, "warehouse_point
                                        "peasants": "[name~paysan]"}
 #: Production of a Logistique card when the deck has no ``logistics`` column.
 DEFAULT_PRODUCTION = 1
-
-
-def _whole(value: object) -> int | None:
-    """``value`` as a whole number of at least 0, or ``None`` when it is not one."""
-    number = pd.to_numeric(pd.Series([value], dtype=object), errors="coerce").iloc[0]
-    if is_missing(number) or not math.isfinite(number) or number < 0 or number != int(number):
-        return None
-    return int(number)
 
 
 def _shown(value: object) -> str:
@@ -149,7 +141,7 @@ class LogisticsModel(PlayModel):
 
     def _number(self, table: pd.DataFrame, column: str, french: str, row: int, needed: str) -> int:
         value = table[column].iloc[row]
-        number = _whole(value)
+        number = whole_number(value)
         if number is None:
             name = table["name"].iloc[row]
             found = tr("no value") if is_missing(value) or not str(value).strip() else _shown(value)

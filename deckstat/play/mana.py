@@ -23,7 +23,6 @@ of covers, the kinds they use (disjoint between the two cards).
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -34,6 +33,7 @@ from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as number_text
+from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never
 from deckstat.schema import canonical_columns
 from deckstat.terms import MAX_COPIES
@@ -109,7 +109,7 @@ class ManaModel(PlayModel):
 
         costs = []
         for label, value in zip(labels, require("cost", "coût", tr("every card's cost"))):
-            number = None if is_missing(value) else _whole(value)
+            number = None if is_missing(value) else whole_number(value, most=MAX_COPIES)
             if number is None:
                 shown = tr("no value") if is_missing(value) else tr("cost {cost!r}", cost=value)
                 raise DeckstatError(tr("column 'cost' (coût): card {card!r} has {found}; the mana model needs every "
@@ -125,7 +125,7 @@ class ManaModel(PlayModel):
         for label, value in zip(labels, cards[self.mana_column] if self.mana_column is not None
                                 else [1] * len(cards)):
             blank = is_missing(value) or not str(value).strip()
-            number = None if blank else _whole(value)
+            number = None if blank else whole_number(value, most=MAX_COPIES)
             if number is None:
                 shown = tr("no value") if blank else tr("mana number {value!r}", value=value)
                 raise DeckstatError(tr("column {column!r} (chiffre de mana): card {card!r} has {found}; the mana "
@@ -396,24 +396,6 @@ class ManaModel(PlayModel):
         return Reduction(sets=(x_mask, civ_mask), caps=(1, 2),
                          holds=lambda counts: (counts[0] >= 1) & (counts[1] >= 2), from_turn=cost,
                          text=f"{name} >= 1 and [civilization={spelled}] >= 2, from turn {cost}")
-
-
-def _number(value: object) -> float | None:
-    try:
-        return float(str(value).replace(",", "."))
-    except ValueError:
-        return None
-
-
-def _whole(value: object) -> int | None:
-    """A cost or mana number: a whole number from 0 to :data:`~deckstat.terms.MAX_COPIES`, else ``None``.
-
-    Beyond it a value is a typo (no deck holds the cards to pay it), and would not fit the model's counters.
-    """
-    number = _number(value)
-    if number is None or not math.isfinite(number) or not 0 <= number <= MAX_COPIES or number != int(number):
-        return None
-    return int(number)
 
 
 class _CivFirst:

@@ -55,6 +55,7 @@ from deckstat.events import (
 )
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, number, tr, trn
+from deckstat.parsing import find_top_level, split_top_level, whole_text
 from deckstat.schema import canonical_column
 from deckstat.terms import (
     DECKOUT_RULES,
@@ -508,23 +509,6 @@ def merge_needs(needs: Iterable[tuple[Group, int | None]]) -> tuple[tuple[Group,
     return tuple(out)
 
 
-def _top_level(text: str, chars: str) -> int:
-    """Index of the first of ``chars`` outside brackets and quotes, or -1."""
-    depth, quote = 0, None
-    for i, ch in enumerate(text):
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch in chars and depth <= 0:
-            return i
-    return -1
-
-
 def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
     """Parse a priority list: ``"Terrain=2, [cost<=1]=1, Dragon"``.
 
@@ -551,14 +535,12 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
     source = f"{param('priority')} {text!r}" if isinstance(text, str) else param('priority')
     if not isinstance(text, str):
         raise ExpressionError(tr("expected text, got {kind}", kind=type(text).__name__), source=source)
-    out, offset, rest = [], 0, text
-    while True:
-        comma = _top_level(rest, ",")
-        item = rest if comma < 0 else rest[:comma]
+    out = []
+    for item, offset in split_top_level(text, ",", brackets="[]"):
         if not item.strip():
             raise ExpressionError(tr("expected a card group such as Terrain=2 or [cost<=1]=1 here"), source=source,
                                   column=offset + len(item) - len(item.lstrip()) + 1)
-        at = _top_level(item, "<>=!~")
+        at = find_top_level(item, "<>=!~", brackets="[]")
         group_text, count = (item, EVERY_CARD) if at < 0 else (item[:at], None)
         try:
             group = parse_group(group_text, what="priority")
@@ -575,17 +557,14 @@ def parse_priority(text: str) -> tuple[tuple[Group, int | None], ...]:
             if op not in ("=", "==", ">="):
                 raise ExpressionError(tr("a priority is written group=count, not {op!r}", op=op), source=source,
                                       column=offset + at + 1)
-            if not written.isdigit() or int(written) < 1:
+            count = whole_text(written)
+            if count is None or count < 1:
                 message = tr("expected a whole number of cards (1 or more) after {op!r}, got {value!r}", op=op,
                              value=written) if written else \
                     tr("expected a whole number of cards (1 or more) after {op!r}, got nothing", op=op)
                 raise ExpressionError(message, source=source, column=offset + at + len(op) + 1)
-            count = int(written)
         out.append((group, count))
-        if comma < 0:
-            return tuple(out)
-        offset += comma + 1
-        rest = rest[comma + 1:]
+    return tuple(out)
 
 
 @dataclass(frozen=True)
