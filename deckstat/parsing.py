@@ -1,4 +1,4 @@
-"""Small parsers every layer shares: top-level splitting, ``GROUP=COUNT`` items, card cells read as numbers.
+"""Small parsers every layer shares: top-level splits, ``GROUP=COUNT``, card cells as numbers, TOML table keys.
 
 Each reads text one way wherever it is typed (an option, a batch spec, a profile, a card file), so the same
 input is split, counted and refused alike; positions are kept for the messages that point at a token.
@@ -7,10 +7,13 @@ input is split, counted and refused alike; positions are kept for the messages t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
+
+from deckstat.i18n import tr
+from deckstat.text import suggest
 
 #: Characters that close a comparison, so ``Terrain<=2`` or ``a==2`` is not read as ``GROUP=COUNT``.
 _OPERATOR_ENDS = "<>!=~"
@@ -193,3 +196,48 @@ def whole_number(value: object, *, most: int | None = None) -> int | None:
     if not math.isfinite(number) or number < 0 or (most is not None and number > most) or number != int(number):
         return None
     return int(number)
+
+
+def unknown_key(table: Mapping, allowed: Sequence[str], *, accept: Callable[[str], bool] | None = None,
+                rule: str | None = None) -> tuple[str, str] | None:
+    """The first key of a TOML table that the table does not read, and the message that refuses it.
+
+    Profiles and batch specs refuse a misspelt key in one shape, after the place they name: ``KEY: unknown
+    key; did you mean 'x'?``, or the keys the table reads when none is close.
+
+    Parameters
+    ----------
+    table : Mapping
+        The table as ``tomllib`` reads it.
+    allowed : sequence of str
+        The keys it reads.
+    accept : callable, optional
+        Whether a key outside ``allowed`` is read all the same (a ``<key>_<lang>`` translation).
+    rule : str, optional
+        The kind of rule the table describes, named in the message (its keys depend on it).
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        The key and the message (without the place), or ``None`` when every key is read.
+
+    Examples
+    --------
+    >>> unknown_key({"hand_sise": 5}, ["hand_size", "mulligan"])
+    ('hand_sise', "unknown key; did you mean 'hand_size'?")
+    >>> unknown_key({"zzz": 1}, ["min", "max"], rule="count")
+    ('zzz', "unknown key for a 'count' rule; expected one of min, max")
+    """
+    for name in table:
+        key = str(name)
+        if key in allowed or (accept is not None and accept(key)):
+            continue
+        hint = suggest(key, list(allowed))
+        if rule is None:
+            message = tr("unknown key{hint}", hint=hint) if hint else \
+                tr("unknown key; expected one of {keys}", keys=", ".join(allowed))
+        else:
+            message = tr("unknown key for a {kind!r} rule{hint}", kind=rule, hint=hint) if hint else \
+                tr("unknown key for a {kind!r} rule; expected one of {keys}", kind=rule, keys=", ".join(allowed))
+        return key, message
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -212,6 +213,12 @@ def test_known_card_items_point_at_their_text(items, joins):
         assert text[position - 1:].startswith(item)
 
 
+def test_an_item_left_open_at_the_end_is_kept():
+    # An unclosed bracket or quote in the last item once dropped that item: a hand answered without its cards.
+    assert _split_items("Terrain=1, 2 (Sort") == [("Terrain=1", 1), ("2 (Sort", 12)]
+    assert _split_items('Laink, "Mime') == [("Laink", 1), ('"Mime', 8)]
+
+
 @settings(max_examples=100, deadline=None)
 @given(good=st.lists(st.sampled_from(["Terrain=2", "[cost<=1]=1", "Dragon", '"A, B">=1']), max_size=3),
        bad=st.sampled_from(["x", "²", "0", "-1", ""]))
@@ -228,3 +235,51 @@ def test_a_superscript_count_in_a_hand_is_no_crash():
     assert [(m.tolist(), n) for m, n, _ in parse_known("Terrain=1", deck).classes] == [([True, False], 1)]
     with pytest.raises(DeckstatError, match="unknown card 'Terrain=²'"):
         parse_known("Terrain=²", deck)
+
+
+# --- TOML tables ----------------------------------------------------------------------------------------------
+
+def test_profiles_and_specs_refuse_a_misspelt_key_in_one_shape(tmp_path):
+    import tomllib
+
+    import deckstat
+    from deckstat.batching.spec import load_spec
+    from deckstat.games.profiles import parse_profile
+
+    profile_file = Path(deckstat.__file__).parent / "games" / "wankul.toml"
+    data = tomllib.loads(profile_file.read_text(encoding="utf-8"))
+    data["play"]["hand_sise"] = 5
+    with pytest.raises(DeckstatError) as profile:
+        parse_profile(data, where="p.toml")
+    spec = tmp_path / "spec.toml"
+    spec.write_text('game = "wankul"\ntrails = 2000\n', encoding="utf-8")
+    with pytest.raises(DeckstatError) as batch:
+        load_spec(spec)
+    assert str(profile.value) == "p.toml [play]: hand_sise: unknown key; did you mean 'hand_size'?"
+    assert str(batch.value) == f"{spec}:2: trails: unknown key; did you mean 'trials'?"
+
+
+def test_a_rule_table_names_its_kind_and_lists_its_keys_when_none_is_close():
+    from deckstat.parsing import unknown_key
+
+    assert unknown_key({"max": 1, "zzz": 2}, ("kind", "max"), rule="copies") == (
+        "zzz", "unknown key for a 'copies' rule; expected one of kind, max")
+    assert unknown_key({"max": 1, "max_fr": 2}, ("max",), accept=lambda key: key == "max_fr") is None
+
+
+VALUES = st.sampled_from(["1", '"a, b = c"', "[1, 2, [3, 4]]", "{ inner = 1, other = [5, 6] }", "'x}y'", "true"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=st.dictionaries(st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True), VALUES, min_size=1,
+                               max_size=4))
+def test_the_keys_of_a_one_line_inline_table_are_found_at_its_line(entries):
+    import tomllib
+
+    from deckstat.batching.spec import key_lines
+
+    text = "seed = 1\nsweep = { " + ", ".join(f"{k} = {v}" for k, v in entries.items()) + " }\n"
+    assert tomllib.loads(text)["sweep"].keys() == entries.keys()
+    lines = key_lines(text)
+    assert {k for k in lines if k.startswith("sweep.")} == {f"sweep.{k}" for k in entries}
+    assert all(lines[f"sweep.{k}"] == 2 for k in entries)

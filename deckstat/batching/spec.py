@@ -59,7 +59,7 @@ from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
-from deckstat.parsing import split_top_level
+from deckstat.parsing import split_top_level, unknown_key
 from deckstat.questions._setup import (
     check_card_types,
     check_groups,
@@ -325,12 +325,10 @@ def _type_name(value: object) -> str:
 def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | list[str]) -> dict:
     if not isinstance(table, Mapping):
         raise where.error(key, tr("expected a table, got {kind}", kind=_type_name(table)))
-    for name in table:
-        if name not in allowed:
-            hint = suggest(str(name), list(allowed))
-            message = tr("unknown key{hint}", hint=hint) if hint else \
-                tr("unknown key; expected one of {keys}", keys=", ".join(allowed))
-            raise where.error(f"{key}.{name}" if key else str(name), message)
+    found = unknown_key(table, allowed)
+    if found is not None:
+        name, message = found
+        raise where.error(f"{key}.{name}" if key else name, message)
     return dict(table)
 
 

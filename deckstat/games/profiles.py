@@ -27,6 +27,7 @@ from deckstat._input import read_input_bytes
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
+from deckstat.parsing import unknown_key
 from deckstat.schema import canonical_column
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
@@ -574,14 +575,14 @@ def _refuse_unknown_keys(data: dict, keys: tuple[str, ...], where: str, *, rule:
 
     ``rule`` is the kind of the rule the table describes, named in the message (its keys depend on it).
     """
-    for name in data:
-        base, _, lang = str(name).rpartition("_")
-        if name in keys or (lang in TRANSLATED and base in keys):
-            continue
-        listed = ", ".join(repr(k) for k in keys)
-        message = (tr("a {kind!r} rule has no key {key!r}; its keys are {keys}", kind=rule, key=name, keys=listed)
-                   if rule else tr("unknown key {key!r}; this table reads {keys}", key=name, keys=listed))
-        raise DeckstatError(message + suggest(str(name), list(keys)), source=where)
+    def translated(name: str) -> bool:
+        base, _, lang = name.rpartition("_")
+        return lang in TRANSLATED and base in keys
+
+    found = unknown_key(data, keys, accept=translated, rule=rule)
+    if found is not None:
+        name, message = found
+        raise DeckstatError(tr("{place}: {message}", place=name, message=message), source=where)
 
 
 def _translation(data: dict, key: str, lang: str, kind: type, where: str):
