@@ -7,10 +7,9 @@ input is split, counted and refused alike; positions are kept for the messages t
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
-
-import numpy as np
 
 from deckstat.i18n import tr
 from deckstat.text import suggest
@@ -179,11 +178,12 @@ def whole_number(value: object, *, most: int | None = None) -> int | None:
     >>> whole_number(float("nan")), whole_number(-1), whole_number(True), whole_number(11, most=10)
     (None, None, None, None)
     """
-    if value is None or isinstance(value, (bool, np.bool_)):
+    # numbers.Integral and numbers.Real take numpy's scalars too; numpy's truth values read as text, and fail.
+    if value is None or isinstance(value, bool):
         return None
-    if isinstance(value, (int, np.integer)):
+    if isinstance(value, numbers.Integral):
         number: float = int(value)
-    elif isinstance(value, (float, np.floating)):
+    elif isinstance(value, numbers.Real):
         number = float(value)
     else:
         text = str(value).strip()
