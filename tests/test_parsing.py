@@ -181,7 +181,7 @@ def test_cells_that_are_no_number_of_cards(cell):
     assert whole_number(cell) is None
 
 
-def test_the_play_models_read_a_french_comma_alike():
+def test_the_logistics_model_reads_a_french_comma_as_the_others_do():
     from deckstat.games.profiles import get_profile
     from deckstat.play.logistics import LogisticsModel
 
