@@ -49,6 +49,7 @@ import numpy as np
 
 from deckstat.errors import ExpressionError
 from deckstat.i18n import N_, number, tr
+from deckstat.parsing import opens_quote
 from deckstat.terms import MOST_EXPRESSION_CHARS, MOST_EXPRESSION_DEPTH, MOST_EXPRESSION_TERMS
 from deckstat.text import fold, format_number
 
@@ -58,7 +59,8 @@ TEXT_OPS = ("~=", "~")
 ATTR_OPS = COUNT_OPS + TEXT_OPS
 _KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "non": "not",
              "distinct": "distinct", "distinctes": "distinct", "differentes": "distinct"}
-_WORD = re.compile(r"[^\s()\[\]<>=!~\"']+")
+#: A bare word; an apostrophe inside it (``FREDDY'S``, ``D'AVION``) is part of it, one opening it is a quote.
+_WORD = re.compile(r"(?:[^\s()\[\]<>=!~\"']|(?<=\w)')+")
 _INT = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[+-]?(\d+([.,]\d*)?|[.,]\d+)$")
 # "~=" before "~" and "=": "[race~=Dragon]" is one operator, not "~" with the value "=Dragon".
@@ -258,7 +260,7 @@ class _Tokenizer:
         for i, ch in enumerate(self.text):
             if quote:
                 quote = None if ch == quote else quote
-            elif ch in _QUOTES:
+            elif opens_quote(self.text, i):
                 quote = ch
             elif ch in CONFUSABLES:
                 raise self.error(tr("{char!r} (U+{code}) is not an operator or bracket deckstat reads; write "
@@ -292,7 +294,7 @@ class _Tokenizer:
                 i = end + 1
             elif ch == "]":
                 raise self.error(tr("']' without a matching '['"), i + 1)
-            elif ch in "\"'":
+            elif opens_quote(text, i):
                 end = text.find(ch, i + 1)
                 if end < 0:
                     raise self.error(tr("unclosed quote {quote}", quote=ch), i + 1)
@@ -335,7 +337,7 @@ class _Tokenizer:
             ch = self.text[j]
             if quote:
                 quote = None if ch == quote else quote
-            elif ch in _QUOTES:
+            elif opens_quote(self.text, j):
                 quote, opened = ch, j
             elif ch == "]":
                 return j
@@ -353,7 +355,7 @@ class _Tokenizer:
         for k, ch in enumerate(inner):  # the first comparison outside quotes
             if quote:
                 quote = None if ch == quote else quote
-            elif ch in _QUOTES:
+            elif opens_quote(inner, k):
                 quote = ch
             else:
                 match = _ATTR_OP.match(inner, k)
@@ -389,7 +391,7 @@ class _Tokenizer:
             if not body.strip():
                 raise self.error(tr("empty value after {op!r}; expected a number or a text", op=op), value_position)
             value: str | float = body
-        elif any(ch in raw_value for ch in _QUOTES):
+        elif any(opens_quote(raw_value, k) for k in range(len(raw_value))):
             raise self.error(tr("expected the quotes to surround the whole value, got {value!r}", value=raw_value),
                              value_position)
         elif op not in TEXT_OPS and _NUMBER.match(raw_value):

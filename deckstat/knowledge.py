@@ -18,6 +18,7 @@ consistent with all the zones' descriptions at once.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +106,19 @@ def _split_items(text: str) -> list[tuple[str, int]]:
     return [(piece.text, piece.start + 1) for piece in pieces if piece.text]
 
 
+#: A name in quotes after an optional count (``2 "Asteria, Spirit of Heaven's Blessing"``): the quotes keep a comma
+#: or a semicolon of the name from splitting the list, and are not part of the name.
+_QUOTED_NAME = re.compile(r"""^(\d+\s*[xX×]?\s*)?(["'])(.*\S.*)\2$""")
+
+
+def _unquoted(item: str) -> str:
+    """``item`` with the quotes around its card name taken off (``2 "A, B"`` → ``2 A, B``)."""
+    match = _QUOTED_NAME.match(item)
+    if match is None or match.group(2) in match.group(3):
+        return item
+    return f"{match.group(1) or ''}{match.group(3)}"
+
+
 def _group_count(item: str) -> tuple[str, int] | None:
     """``Terrain=2`` → (``Terrain``, 2); None when the item is not a group count."""
     group_count = split_group_count(item)
@@ -185,7 +199,7 @@ def parse_known(description: str | Path | Deck, deck: Deck, *, what: str = "know
             classes.append((mask, count, f"{group.label}={count}"))
             continue
         try:
-            row, count = index.resolve(item, source=source, column=position)
+            row, count = index.resolve(_unquoted(item), source=source, column=position)
         except DeckstatError as exc:
             look_alike = next((k for k, ch in enumerate(item) if ch in CONFUSABLES or (
                 ch in TYPOGRAPHIC_QUOTES and (k == 0 or not item[k - 1].isalnum()))), None)

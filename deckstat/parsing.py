@@ -30,6 +30,21 @@ class Piece(NamedTuple):
         return Piece(self.text.strip(), self.start + len(self.text) - len(self.text.lstrip()))
 
 
+def opens_quote(text: str, index: int, quotes: str = "\"'") -> bool:
+    """Whether ``text[index]`` opens a quoted span: a quote character that is no apostrophe inside a word.
+
+    French and English card names hold apostrophes (``PILOTE D'AVION``, ``FREDDY'S``, ``Pangaea's Song``): a
+    ``'`` right after a letter or a digit belongs to the word; only one at the start of a word opens a quote.
+
+    Examples
+    --------
+    >>> [opens_quote(t, t.index("'")) for t in ("'A B'", "D'AVION", "x='1'")]
+    [True, False, True]
+    """
+    ch = text[index]
+    return ch in quotes and not (ch == "'" and index > 0 and text[index - 1].isalnum())
+
+
 def _top_level(text: str, chars: str, brackets: str, quotes: str, lines: bool) -> Iterator[int]:
     """Indexes of ``chars`` outside brackets and quotes (and, with ``lines``, of every line break).
 
@@ -44,7 +59,7 @@ def _top_level(text: str, chars: str, brackets: str, quotes: str, lines: bool) -
             yield i
         elif quote:
             quote = None if ch == quote else quote
-        elif ch in quotes:
+        elif opens_quote(text, i, quotes):
             quote = ch
         elif ch in openers:
             depth += 1

@@ -574,3 +574,34 @@ def test_de_morgan_and_double_negation(a, b, seed):
     np.testing.assert_array_equal(ev(parse_event(f"non (({ta}) ou ({tb}))")),
                                   ev(parse_event(f"non ({ta}) et non ({tb})")))
     np.testing.assert_array_equal(ev(parse_event(f"not not ({ta})")), ev(a))
+
+
+APOSTROPHE_DECK = Deck.from_table([
+    {"name": "PILOTE D'AVION", "count": 2, "type": "Personnage", "clan": "L'Équipage"},
+    {"name": "FREDDY'S", "count": 3, "type": "Terrain", "clan": ""},
+    {"name": "Pangaea's Song", "count": 1, "type": "Sort", "clan": ""},
+    {"name": "Autre", "count": 30, "type": "Personnage", "clan": ""},
+])
+
+
+@pytest.mark.parametrize(("text", "cards"), [
+    ("FREDDY'S>=1", 3),
+    ("\"PILOTE D'AVION\">=1", 2),
+    ("[name=\"PILOTE D'AVION\"]>=1", 2),
+    ("[name='PILOTE D'AVION']>=1", None),       # a ' value holding a ': refused (write it in "), not misread
+    ("[name=FREDDY'S]>=1", 3),
+    ("[clan~=L'Équipage]>=1", 2),
+    ("'Pangaea's Song'>=1", None),               # a quote opened, then "s Song'" outside it: refused, not misread
+    ("\"Pangaea's Song\">=1 or FREDDY'S>=2", 4),
+])
+def test_an_apostrophe_inside_a_name_is_part_of_it(text, cards):
+    # Real card names hold apostrophes (Wankul's PILOTE D'AVION, Duel Masters' Pangaea's Song): after a letter, '
+    # belongs to the word; only one at the start of a word opens a quote.
+    if cards is None:
+        with pytest.raises(ExpressionError):
+            parse_event(text)
+        return
+    event = parse_event(text)
+    counts = APOSTROPHE_DECK.cards["count"].to_numpy()
+    assert sum(int(counts[APOSTROPHE_DECK.mask(g)].sum()) for g in groups_of(event).values()) == cards
+    assert parse_event(to_text(event)) == event  # written back, it reads as the same event

@@ -25,8 +25,9 @@ def _atoms(brackets: str, quotes: str, inside: str, plain: str) -> st.SearchStra
     ``plain`` is what may stand outside them; neither holds a bracket, a quote or a line break.
     """
     free = st.text(alphabet=plain + inside, max_size=4)
+    # A quote opens a span at the start of a word (after a space here): after a letter, ' is an apostrophe.
     spans = [st.text(alphabet=plain + inside + "".join(sorted(set(brackets + quotes) - {q})), max_size=6).map(
-        lambda text, q=q: f"{q}{text}{q}") for q in quotes]
+        lambda text, q=q: f" {q}{text}{q}") for q in quotes]
     atoms = st.deferred(lambda: st.one_of(st.text(alphabet=plain, max_size=6), *spans, *bracketed))
     bracketed = [st.lists(st.one_of(atoms, free), max_size=3).map(
         lambda parts, o=brackets[i], c=brackets[i + 1]: o + "".join(parts) + c) for i in range(0, len(brackets), 2)]
@@ -102,6 +103,17 @@ def test_a_line_break_ends_what_its_line_left_open(first, second):
 def test_find_top_level_points_at_the_first_character_outside(prefix, char, rest):
     assert find_top_level(prefix, "<>=", brackets="[]") == -1
     assert find_top_level(prefix + char + rest, "<>=", brackets="[]") == len(prefix)
+
+
+@settings(max_examples=200, deadline=None)
+@given(names=st.lists(st.tuples(st.text(alphabet="aZé9", min_size=1, max_size=4),
+                                 st.text(alphabet="aZé9 ", max_size=4)).map("'".join), min_size=1, max_size=4),
+       dialect=st.sampled_from(["known cards", "priority"]))
+def test_an_apostrophe_inside_a_word_opens_no_quote(names, dialect):
+    # PILOTE D'AVION, FREDDY'S, Pangaea's Song: names that hold an apostrophe split like any other.
+    brackets, quotes, separators, lines = DIALECTS[dialect]
+    pieces = split_top_level(", ".join(names), separators, brackets=brackets, quotes=quotes, lines=lines)
+    assert [p.text.strip() for p in pieces] == [name.strip() for name in names]
 
 
 def test_a_closing_bracket_with_none_open_is_ignored():
@@ -283,3 +295,15 @@ def test_the_keys_of_a_one_line_inline_table_are_found_at_its_line(entries):
     lines = key_lines(text)
     assert {k for k in lines if k.startswith("sweep.")} == {f"sweep.{k}" for k in entries}
     assert all(lines[f"sweep.{k}"] == 2 for k in entries)
+
+
+def test_known_cards_read_names_with_apostrophes_and_quoted_names():
+    deck = Deck.from_table([{"name": "PILOTE D'AVION", "count": 2, "type": "Personnage"},
+                            {"name": "FREDDY'S", "count": 3, "type": "Terrain"},
+                            {"name": "Asteria, Spirit of Heaven's Blessing", "count": 4, "type": "Créature"},
+                            {"name": "Autre", "count": 30, "type": "Personnage"}])
+    known = parse_known("1 PILOTE D'AVION; 2 \"Asteria, Spirit of Heaven's Blessing\", FREDDY'S=1", deck)
+    assert known.rows.tolist() == [1, 0, 2, 0]
+    assert [(mask.tolist(), n) for mask, n, _ in known.classes] == [([False, True, False, False], 1)]
+    # The quotes are not part of the name, in either kind.
+    assert parse_known("'Autre', 2 \"FREDDY'S\"", deck).rows.tolist() == [0, 2, 0, 1]
