@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -15,17 +16,9 @@ from deckstat.engines.cost import Cost
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
-from deckstat.questions._setup import (
-    Setup,
-    all_draws,
-    check_simulation,
-    default_keep_remedy,
-    mulligan_settings,
-    pick_method,
-    prepare,
-    turn_plan,
-)
-from deckstat.questions.odds import odds
+from deckstat.questions._estimate import Part, Simulation, estimate, price
+from deckstat.questions._setup import Setup, all_draws, default_keep_remedy, mulligan_settings, prepare, turn_plan
+from deckstat.questions.odds import OddsPlan, answer_odds, event_plan, plan_odds
 from deckstat.results import MulliganResult, frame
 from deckstat.terms import SEATS
 
@@ -81,9 +74,48 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     >>> round(float(result.summary["p_keep_first"].iloc[0]), 4)
     0.6894
     """
+    simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                                    n_workers=n_workers)
+    plan = plan_mulligan(deck, game, keep=keep, event=event, turns=turns, seat=seat, mulligan_rule=mulligan_rule,
+                         mulligan_limit=mulligan_limit, resource=resource, allow_absent=allow_absent,
+                         priority=priority, simulation=simulation)
+    return answer_mulligan(plan, simulation)
+
+
+@dataclass(frozen=True)
+class MulliganPlan:
+    """A checked :func:`mulligan` question (nothing computed).
+
+    Attributes
+    ----------
+    setup : Setup
+        Every event, the keep rule and the resource group compiled together: the kept hands.
+    part : Part
+        The kept hands' law, by the method chosen for the whole question.
+    with_rule, without : OddsPlan
+        The by-turn odds under the rule and keeping every first hand, each event compiled on its own.
+    """
+
+    setup: Setup
+    part: Part
+    with_rule: OddsPlan
+    without: OddsPlan
+
+
+def plan_mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None,
+                  event: str | Sequence[str] | None = None, turns: int | Iterable[int] = range(7),
+                  seat: str = "first", mulligan_rule: str | None = None, mulligan_limit: int | None = None,
+                  resource: str | None = None, allow_absent: bool = False, priority: str | None = None,
+                  simulation: Simulation | None = None) -> MulliganPlan:
+    """Every check of :func:`mulligan`, each set-up prepared and each exact computation priced once.
+
+    The by-turn odds under the rule are planned here, with the method the
+    whole question chose, rather than checked and priced again by
+    :func:`~deckstat.questions.odds.plan_odds`.
+    """
+    simulation = Simulation() if simulation is None else simulation
     profile = get_profile(game)
     check_seats(seat)
-    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
                                            mulligan_limit=mulligan_limit)
     if rule == "none":
@@ -92,29 +124,43 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     if event is None:
         resource_text = resource if resource is not None else profile.resource_group
         event = f"{resource_text}>=1" if resource_text else keep_text
-    texts = check_events(event)
+    texts = tuple(check_events(event))
     setup = prepare(deck, profile, texts, keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
                     resource=resource, allow_absent=allow_absent,
                     keep_remedy=default_keep_remedy(profile, can_skip=False), priority=priority)
+    # The by-turn odds compile each event on its own, as odds() does; one event compiles as the kept hands do.
+    by_event = [setup] if len(texts) == 1 else [
+        prepare(deck, profile, [text], keep=setup.keep_text, mulligan_rule=setup.rule, mulligan_limit=setup.limit,
+                resource=resource, allow_absent=allow_absent, priority=priority) for text in texts]
+    costs: list[Cost] = []
+    turn_plans: list = []
 
     def by_turn_cost() -> Cost:
-        # The exact by-turn odds compile each event on its own, as odds() does.
-        total = Cost()
-        for text in texts:
-            one = prepare(deck, profile, [text], keep=setup.keep_text, mulligan_rule=setup.rule,
-                          mulligan_limit=setup.limit, resource=resource, allow_absent=True, priority=priority)
-            _, per_seat = turn_plan(one, turns, seat)
-            total = total + one.exact_cost(one.condition(0), all_draws(per_seat))
-        return total
+        turn_plans[:] = [turn_plan(one, turns, seat) for one in by_event]
+        costs[:] = [one.exact_cost(one.condition(0), all_draws(per_seat))
+                    for one, (_, per_seat) in zip(by_event, turn_plans)]
+        return sum(costs, Cost())
 
-    chosen, reason = pick_method(setup, method, cost=by_turn_cost)
-    streams = runner.make_streams(rng) if chosen == "simulate" else None
-    common = {"method": chosen, "n_trials": n_trials, "rng": streams, "chunk_size": chunk_size,
-              "n_workers": n_workers, "allow_absent": allow_absent}
-    with_rule = odds(deck, profile, texts, turns=turns, seat=seat, keep=setup.keep_text, mulligan_rule=setup.rule,
-                     mulligan_limit=setup.limit, resource=resource, priority=priority, **common).table
-    without = odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False,
-                   **{**common, "method": "exact" if chosen == "exact" else "auto"}).table
+    chosen, reason, _ = price(setup, simulation.method, by_turn_cost)
+    if not turn_plans:
+        turn_plans = [turn_plan(one, turns, seat) for one in by_event]
+    with_rule = OddsPlan(texts, tuple(
+        event_plan(one, turn_list, per_seat, "seen", chosen, costs[i] if costs else None)
+        for i, (one, (turn_list, per_seat)) in enumerate(zip(by_event, turn_plans))), chosen, "seen")
+    without = plan_odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False, allow_absent=allow_absent,
+                        simulation=simulation.with_method("exact" if chosen == "exact" else "auto"))
+    task = functools.partial(tasks.hand_task, setup.deal_spec(0)) if chosen == "simulate" else None
+    part = Part(chosen, reason, functools.partial(_kept_hand_exact, setup), task, tr("mulligan: kept hands"))
+    return MulliganPlan(setup, part, with_rule, without)
+
+
+def answer_mulligan(plan: MulliganPlan, simulation: Simulation) -> MulliganResult:
+    """Estimate and shape a planned :func:`mulligan` question (``simulation``: the settings it was planned with)."""
+    setup, profile, chosen = plan.setup, plan.setup.profile, plan.part.method
+    if chosen == "simulate":
+        simulation = simulation.seeded()
+    with_rule = answer_odds(plan.with_rule, simulation).table
+    without = answer_odds(plan.without, simulation).table
     by_turn = pd.concat([with_rule.assign(mulligan_rule=setup.rule), without.assign(mulligan_rule="none")],
                         ignore_index=True)
     # Each turn's two rows side by side, events in the order asked.
@@ -123,19 +169,14 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                .sort_values(["order", "seat_order", "turn"], kind="stable")
                [BY_TURN_COLUMNS].reset_index(drop=True))
     identity = {"deck": setup.deck.name, "game": profile.id}
-    provenance = dict(setup.provenance)
-    if reason:
-        provenance["method_reason"] = reason
+    estimates = estimate(plan.part, simulation)
+    n_done = estimates.n_trials
     if chosen == "exact":
-        kept_rows, mull_p, n_done = _kept_hand_exact(setup)
+        kept_rows, mull_p, _ = estimates.values
         mull_low = mull_high = mull_p
     else:
-        task = functools.partial(tasks.hand_task, setup.deal_spec(0))
-        tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size,
-                                          n_workers=n_workers, description=tr("mulligan: kept hands"))
-        provenance.update(runner.provenance(streams))
-        mull_p = tallies[0, :setup.limit + 1] / n_done
-        mull_low, mull_high = runner.intervals(tallies[0, :setup.limit + 1], n_done)
+        tallies = estimates.values
+        mull_p, mull_low, mull_high = estimates.share(tallies[0, :setup.limit + 1])
         kept_rows = _kept_hand_simulated(setup, tallies, n_done)
     kept_rows = [{**identity, **row, "n_trials": n_done, "method": chosen} for row in kept_rows]
     shown = len(mull_p)
@@ -149,7 +190,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                       "p_keep_first": float(mull_p[0]), "ci_low": float(mull_low[0]), "ci_high": float(mull_high[0]),
                       "expected_mulligans": float(np.dot(np.arange(len(mull_p)), mull_p)), "n_trials": n_done,
                       "method": chosen}], SUMMARY_COLUMNS, integers=("n_trials", "mulligan_limit"))
-    provenance["question"] = "mulligan"
+    provenance = {**setup.provenance, **estimates.provenance, "question": "mulligan"}
     return MulliganResult(summary=summary, mulligans=mulligans, kept_hand=frame(kept_rows, KEPT_HAND_COLUMNS),
                           by_turn=by_turn, provenance=provenance)
 

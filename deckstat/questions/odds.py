@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -11,19 +12,19 @@ import pandas as pd
 from deckstat._validate import check_events
 from deckstat.deck import Deck
 from deckstat.engines import runner, tasks
+from deckstat.engines.cost import Cost
 from deckstat.errors import DeckstatError, param
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.questions import known as known_cards
+from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, price, stack_events
 from deckstat.questions._setup import (
     Setup,
     all_draws,
-    check_simulation,
     check_zone,
-    each_event,
-    pick_method,
+    prepare,
     refuse_empty_zone,
     turn_plan,
     zone_size,
@@ -163,84 +164,153 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     >>> round(float(result.table["p"].iloc[0]), 4)  # 1 - C(40,5)/C(50,5)
     0.6894
     """
-    texts = check_events(event)
+    simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
+                                    chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
+    plan = plan_odds(deck, game, event, turns=turns, seat=seat, zone=zone, keep=keep, mulligan=mulligan,
+                     mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
+                     allow_absent=allow_absent, priority=priority, known=known, draws=draws, simulation=simulation)
+    return answer_odds(plan, simulation)
+
+
+@dataclass(frozen=True)
+class EventPlan:
+    """One event of :func:`odds` (or of a question built on it), checked and priced: nothing computed.
+
+    Attributes
+    ----------
+    setup : Setup
+        The rules in force and this event compiled on its own.
+    turns : list of int
+    per_seat : dict of str to list of int
+        Per seat, the cards drawn after the opening hand by each turn (:func:`turn_plan`).
+    zone : str
+    part : Part
+        The computation, by the method chosen for it.
+    """
+
+    setup: Setup
+    turns: list[int]
+    per_seat: dict[str, list[int]]
+    zone: str
+    part: Part
+
+
+@dataclass(frozen=True)
+class OddsPlan:
+    """A checked :func:`odds` question: each event's plan, or with known cards each event's rows.
+
+    ``method`` is the method asked (a question built on odds asks for the method it chose).
+    """
+
+    texts: tuple[str, ...]
+    events: tuple[EventPlan, ...]
+    method: str
+    zone: str
+    knowledge: Knowledge | None = None
+    known: tuple[tuple[Setup, object], ...] = ()
+
+
+def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
+              turns: int | Iterable[int] = DEFAULT_TURNS, seat: str = "both", zone: str = "seen",
+              keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
+              mulligan_limit: int | None = None, resource: str | None = None, allow_absent: bool = False,
+              priority: str | None = None, known: Mapping | Knowledge | None = None,
+              draws: int | Iterable[int] | None = None, simulation: Simulation | None = None) -> OddsPlan:
+    """Every check of :func:`odds`, and its exact engine priced once per event: nothing computed.
+
+    Parameters are those of :func:`odds`; ``simulation`` holds its method and simulation settings (default:
+    ``auto`` with the default settings).
+
+    Returns
+    -------
+    OddsPlan
+        For :func:`answer_odds`.
+    """
+    simulation = Simulation() if simulation is None else simulation
+    texts = tuple(check_events(event))
     zone = check_zone(zone, get_profile(game))
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
     if known is not None:
-        return _odds_known(deck, game, texts, Knowledge.from_mapping(known), turns=turns, draws=draws, seat=seat,
-                           zone=zone, method=method, n_trials=n_trials, precision=precision,
-                           keep=keep, mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit,
-                           resource=resource, allow_absent=allow_absent, priority=priority)
+        knowledge = Knowledge.from_mapping(known)
+        known_cards.check_known_question(method=simulation.method, keep=keep, mulligan_rule=mulligan_rule,
+                                         mulligan_limit=mulligan_limit, resource=resource, zone=zone,
+                                         priority=priority, n_trials=simulation.n_trials,
+                                         precision=simulation.precision)
+        planned = []
+        for text in texts:
+            setup = prepare(deck, game, [text], keep=None, mulligan=False, mulligan_rule=None, mulligan_limit=None,
+                            resource=None, allow_absent=allow_absent)
+            refuse_empty_zone(setup.profile, zone)
+            planned.append((setup, known_cards.plan(setup, turns=turns, draws=draws, seat=seat, zone=zone,
+                                                    turns_given=turns is not DEFAULT_TURNS)))
+        return OddsPlan(texts, (), "exact", zone, knowledge, tuple(planned))
     if draws is not None:
         raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
                                "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
-    streams = runner.make_streams(rng) if method != "exact" else None
-    rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
-             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
-             "priority": priority}
-    answer = functools.partial(_odds_one, turns=turns, seat=seat, zone=zone, method=method, n_trials=n_trials,
-                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
-                               max_trials=max_trials)
-    table, summary, provenance = each_event(texts, rules, answer, "odds")
-    return OddsResult(table=table, summary=summary, provenance=provenance)
+    rules = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
+             "resource": resource, "allow_absent": allow_absent, "priority": priority}
+    events = tuple(plan_event(prepare(deck, game, [text], **rules), turns=turns, seat=seat, zone=zone,
+                              method=simulation.method) for text in texts)
+    return OddsPlan(texts, events, simulation.method, zone)
 
 
-def _odds_known(deck: Deck, game, texts: list[str], knowledge: Knowledge, *, turns, draws, seat, zone, method,
-                n_trials, precision, keep, mulligan_rule, mulligan_limit, resource, allow_absent,
-                priority) -> OddsResult:
-    """:func:`odds` with known cards: exact, no mulligan (see :mod:`deckstat.questions.known`)."""
-    known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
-                                     mulligan_limit=mulligan_limit, resource=resource, zone=zone,
-                                     priority=priority, n_trials=n_trials, precision=precision)
-    rules = {"deck": deck, "game": game, "keep": None, "mulligan": False, "mulligan_rule": None,
-             "mulligan_limit": None, "resource": None, "allow_absent": allow_absent}
-
-    def answer(setup: Setup):
-        refuse_empty_zone(setup.profile, zone)
-        rows = known_cards.plan(setup, turns=turns, draws=draws, seat=seat, zone=zone,
-                                turns_given=turns is not DEFAULT_TURNS)
-        return known_cards.answer(setup, knowledge, zone=zone, rows=rows)
-
-    table, summary, provenance = each_event(texts, rules, answer, "odds")
-    return OddsResult(table=table, summary=summary, provenance=provenance)
-
-
-def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, precision, chunk_size,
-              n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    profile = setup.profile
+def plan_event(setup: Setup, *, turns, seat: str, zone: str, method: str) -> EventPlan:
+    """The turns of one prepared event, and its method chosen with the exact engine priced once."""
     turn_list, per_seat = turn_plan(setup, turns, seat, zone)
+    return event_plan(setup, turn_list, per_seat, zone, method)
+
+
+def event_plan(setup: Setup, turns: list[int], per_seat: dict[str, list[int]], zone: str, method: str,
+               predicted: Cost | None = None) -> EventPlan:
+    """One prepared event's part, by ``method``; ``predicted`` is its exact cost when a caller has priced it."""
     draws = all_draws(per_seat)
-    chosen, reason = pick_method(setup, method, cost=lambda: setup.exact_cost(setup.condition(0), draws, zone))
-    provenance = dict(setup.provenance)
-    if reason:
-        provenance["method_reason"] = reason
-    if chosen == "exact":
-        probs, p_keep = setup.exact_odds(setup.condition(0), draws, zone)
-        probs = np.clip(probs, 0.0, 1.0)
-        low, high, n_done = probs, probs, None
-        keep_p = keep_low = keep_high = float(np.clip(p_keep, 0.0, 1.0))
-    else:
-        if streams is None:
-            streams = runner.make_streams(None)
+    condition = setup.condition(0)
+    chosen, reason, cost = price(setup, method, lambda: predicted if predicted is not None else
+                                 setup.exact_cost(condition, draws, zone))
+    task = description = None
+    if chosen == "simulate":
         task = functools.partial(tasks.odds_task, setup.deal_spec(max(draws)), setup.events, zone, tuple(draws))
-        settings = {"chunk_size": chunk_size, "n_workers": n_workers,
-                    "description": tr("odds {event} ({zone})", event=to_text(setup.events[0]),
-                                              zone=name_of(ZONE_NAMES, zone))}
-        hits, n_done, stopping = runner.simulate_until(
-            task, streams, precision, n_trials=n_trials, max_trials=max_trials,
-            widest=lambda tallies, n: runner.widest_half_width(tallies[:-1], n), **settings)
-        probs = hits[0] / n_done
-        low, high = runner.intervals(hits[0], n_done)
-        kept = int(hits[-1, 0])
-        keep_p = kept / n_done
-        keep_low, keep_high = runner.wilson_interval(kept, n_done)
-        provenance.update(runner.provenance(streams, precision, stopping))
+        description = tr("odds {event} ({zone})", event=to_text(setup.events[0]), zone=name_of(ZONE_NAMES, zone))
+    part = Part(chosen, reason, functools.partial(setup.exact_odds, condition, draws, zone), task, description,
+                _widest_event, cost)
+    return EventPlan(setup, turns, per_seat, zone, part)
+
+
+def _widest_event(tallies: np.ndarray, n_trials: int) -> float:
+    # The last row counts the kept first hands: not an answer, so no part of the stopping rule.
+    return runner.widest_half_width(tallies[:-1], n_trials)
+
+
+def answer_odds(plan: OddsPlan, simulation: Simulation) -> OddsResult:
+    """Estimate and shape a planned :func:`odds` question (``simulation``: the settings it was planned with)."""
+    if plan.knowledge is not None:
+        answers = [known_cards.answer(setup, plan.knowledge, zone=plan.zone, rows=rows)
+                   for setup, rows in plan.known]
+        table, summary, provenance = stack_events(plan.texts, answers, "odds")
+        return OddsResult(table=table, summary=summary, provenance=provenance)
+    if plan.method != "exact":
+        simulation = simulation.seeded()
+    answers = [shape_event(event, estimate(event.part, simulation)) for event in plan.events]
+    table, summary, provenance = stack_events(plan.texts, answers, "odds")
+    return OddsResult(table=table, summary=summary, provenance=provenance)
+
+
+def shape_event(event: EventPlan, estimates: Estimates) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """One event's odds table, its P(keep the first hand) and its provenance."""
+    setup, zone, profile = event.setup, event.zone, event.setup.profile
+    draws = all_draws(event.per_seat)
+    if estimates.method == "exact":
+        probs, p_keep = estimates.values
+    else:
+        probs, p_keep = estimates.values[0], estimates.values[-1, 0]
+    probs, low, high = estimates.share(probs)
+    keep_p, keep_low, keep_high = (float(x) for x in estimates.share(p_keep))
+    n_done, chosen = estimates.n_trials, estimates.method
     by_draws = {d: (p, lo, hi) for d, p, lo, hi in zip(draws, probs, low, high)}
     text = to_text(setup.events[0])
     identity = {"deck": setup.deck.name, "game": profile.id, "event": text}
     records = []
-    for seat_name, seat_draws in per_seat.items():
-        for t, d in zip(turn_list, seat_draws):
+    for seat_name, seat_draws in event.per_seat.items():
+        for t, d in zip(event.turns, seat_draws):
             p, lo, hi = by_draws[d]
             records.append({**identity, "seat": seat_name, "turn": t, "zone": zone,
                             "zone_size": zone_size(profile, zone, d), "p": float(p), "ci_low": float(lo),
@@ -249,4 +319,4 @@ def _odds_one(setup: Setup, *, turns, seat, zone, method, n_trials, streams, pre
     summary = frame([{**identity, "mulligan_rule": setup.rule, "mulligan_limit": setup.limit, "keep": setup.keep_text,
                       "p_keep_first": keep_p, "ci_low": keep_low, "ci_high": keep_high, "n_trials": n_done,
                       "method": chosen}], KEEP_COLUMNS, integers=("n_trials", "mulligan_limit"))
-    return table, summary, provenance
+    return table, summary, {**setup.provenance, **estimates.provenance}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -14,15 +15,9 @@ from deckstat.engines import runner, tasks
 from deckstat.events import to_text
 from deckstat.games.profiles import Profile
 from deckstat.i18n import tr
-from deckstat.questions._setup import (
-    Setup,
-    all_draws,
-    check_simulation,
-    each_event,
-    is_increasing,
-    pick_method,
-    turn_plan,
-)
+from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, first_turn, price, stack_events
+from deckstat.questions._setup import Setup, all_draws, is_increasing, prepare, turn_plan
+from deckstat.questions.odds import EventPlan
 from deckstat.results import WhenResult, frame
 from deckstat.terms import MOST_TURN
 
@@ -67,17 +62,65 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     >>> result.table["cdf"].round(4).tolist()  # 1 - C(40, 5 + t) / C(50, 5 + t)
     [0.6894, 0.7585, 0.8133, 0.8568]
     """
-    texts = check_events(event)
+    simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
+                                    chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
+    plan = plan_when(deck, game, event, max_turn=max_turn, seat=seat, keep=keep, mulligan=mulligan,
+                     mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
+                     allow_absent=allow_absent, priority=priority, simulation=simulation)
+    return answer_when(plan, simulation)
+
+
+@dataclass(frozen=True)
+class WhenPlan:
+    """A checked :func:`when` question: each event's set-up, turns and part (nothing computed)."""
+
+    texts: tuple[str, ...]
+    events: tuple[EventPlan, ...]
+    method: str
+    max_turn: int
+
+
+def plan_when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_turn: int = 10,
+              seat: str = "both", keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
+              mulligan_limit: int | None = None, resource: str | None = None, allow_absent: bool = False,
+              priority: str | None = None, simulation: Simulation | None = None) -> WhenPlan:
+    """Every check of :func:`when`, and its exact engine priced once per event: nothing computed.
+
+    Parameters are those of :func:`when`; ``simulation`` holds its method and simulation settings.
+    """
+    simulation = Simulation() if simulation is None else simulation
+    texts = tuple(check_events(event))
     max_turn = check_whole(max_turn, "max_turn", maximum=MOST_TURN)
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
-    streams = runner.make_streams(rng) if method != "exact" else None
-    rules = {"deck": deck, "game": game, "keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule,
-             "mulligan_limit": mulligan_limit, "resource": resource, "allow_absent": allow_absent,
-             "priority": priority}
-    answer = functools.partial(_when_one, max_turn=max_turn, seat=seat, method=method, n_trials=n_trials,
-                               streams=streams, precision=precision, chunk_size=chunk_size, n_workers=n_workers,
-                               max_trials=max_trials)
-    table, summary, provenance = each_event(texts, rules, answer, "when")
+    rules = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
+             "resource": resource, "allow_absent": allow_absent, "priority": priority}
+    events = tuple(_plan_first_turn(prepare(deck, game, [text], **rules), max_turn, seat, simulation.method)
+                   for text in texts)
+    return WhenPlan(texts, events, simulation.method, max_turn)
+
+
+def _plan_first_turn(setup: Setup, max_turn: int, seat: str, method: str) -> EventPlan:
+    turns, per_seat = turn_plan(setup, range(max_turn + 1), seat, turns_name="max_turn")
+    draws = all_draws(per_seat)
+    condition = setup.condition(0)
+    # Only an event that stays true once it holds has its first turn in P(event) by turn.
+    chosen, reason, cost = price(setup, method, lambda: setup.exact_cost(condition, draws),
+                                 needs_order=not is_increasing(setup.events[0]))
+    task = description = None
+    if chosen == "simulate":
+        task = functools.partial(tasks.when_task, setup.deal_spec(max(draws)), setup.events[0],
+                                 tuple(tuple(d) for d in per_seat.values()))
+        description = tr("when {event}", event=to_text(setup.events[0]))
+    part = Part(chosen, reason, functools.partial(setup.exact_odds, condition, draws), task, description,
+                _widest_cdf, cost)
+    return EventPlan(setup, turns, per_seat, "seen", part)
+
+
+def answer_when(plan: WhenPlan, simulation: Simulation) -> WhenResult:
+    """Estimate and shape a planned :func:`when` question (``simulation``: the settings it was planned with)."""
+    if plan.method != "exact":
+        simulation = simulation.seeded()
+    answers = [_shape(event, estimate(event.part, simulation), plan.max_turn) for event in plan.events]
+    table, summary, provenance = stack_events(plan.texts, answers, "when")
     return WhenResult(table=table, summary=summary, provenance=provenance)
 
 
@@ -85,52 +128,29 @@ def _widest_cdf(tallies: np.ndarray, n_trials: int) -> float:
     return runner.widest_half_width(np.cumsum(tallies[:, :-1], axis=1), n_trials)
 
 
-def _when_one(setup: Setup, *, max_turn, seat, method, n_trials, streams, precision, chunk_size,
-              n_workers, max_trials) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    turns, per_seat = turn_plan(setup, range(max_turn + 1), seat, turns_name="max_turn")
-    chosen, reason = pick_method(setup, method, needs_order=not is_increasing(setup.events[0]),
-                                 cost=lambda: setup.exact_cost(setup.condition(0), all_draws(per_seat)))
-    provenance = dict(setup.provenance)
-    if reason:
-        provenance["method_reason"] = reason
+def _shape(event: EventPlan, estimates: Estimates, max_turn: int) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    setup, turns, chosen, n_done = event.setup, event.turns, estimates.method, estimates.n_trials
     if chosen == "exact":
-        draws = all_draws(per_seat)
-        probs, _ = setup.exact_odds(setup.condition(0), draws)
-        by_draws = dict(zip(draws, np.clip(probs, 0, 1)))
-        tallies, n_done = None, None
-    else:
-        if streams is None:
-            streams = runner.make_streams(None)
-        task = functools.partial(tasks.when_task, setup.deal_spec(max(all_draws(per_seat))), setup.events[0],
-                                 tuple(tuple(d) for d in per_seat.values()))
-        settings = {"chunk_size": chunk_size, "n_workers": n_workers,
-                    "description": tr("when {event}", event=to_text(setup.events[0]))}
-        tallies, n_done, stopping = runner.simulate_until(task, streams, precision, n_trials=n_trials,
-                                                          max_trials=max_trials, widest=_widest_cdf, **settings)
-        provenance.update(runner.provenance(streams, precision, stopping))
+        probs = estimates.share(estimates.values[0])[0]
+        by_draws = dict(zip(all_draws(event.per_seat), probs))
     identity = {"deck": setup.deck.name, "game": setup.profile.id, "event": to_text(setup.events[0])}
     rows, summary = [], []
-    for i, (seat_name, draws) in enumerate(per_seat.items()):
-        if tallies is None:
+    for i, (seat_name, draws) in enumerate(event.per_seat.items()):
+        if chosen == "exact":
+            # P(event among the cards seen) by turn is its first turn's CDF; the max keeps it monotone to rounding.
             cdf = np.maximum.accumulate(np.array([by_draws[d] for d in draws]))
             pmf = np.diff(cdf, prepend=0.0)
-            pmf_low = pmf_high = pmf
-            cdf_low = cdf_high = cdf
+            hits, cumulative = pmf, cdf
         else:
-            hist = tallies[i]
-            pmf = hist[:-1] / n_done
-            cdf = np.cumsum(hist[:-1]) / n_done
-            pmf_low, pmf_high = runner.intervals(hist[:-1], n_done)
-            cdf_low, cdf_high = runner.intervals(np.cumsum(hist[:-1]), n_done)
+            hits = estimates.values[i][:-1]  # the last count: never by max_turn
+            cumulative = np.cumsum(hits)
+        pmf, pmf_low, pmf_high = estimates.share(hits)
+        cdf, cdf_low, cdf_high = estimates.share(cumulative)
         for t in turns:
             rows.append({**identity, "seat": seat_name, "turn": t, "p": float(pmf[t]), "ci_low": float(pmf_low[t]),
                          "ci_high": float(pmf_high[t]), "cdf": float(cdf[t]), "cdf_low": float(cdf_low[t]),
                          "cdf_high": float(cdf_high[t]), "n_trials": n_done, "method": chosen})
-        held = float(cdf[-1])
-        mean = float(np.dot(turns, pmf) / held) if held > 0 else np.nan
-        median = next((t for t in turns if cdf[t] >= 0.5), pd.NA)
-        summary.append({**identity, "seat": seat_name, "max_turn": max_turn, "mean_turn": mean, "median_turn": median,
-                        "p_never": 1.0 - held, "p_never_low": 1.0 - float(cdf_high[-1]),
-                        "p_never_high": 1.0 - float(cdf_low[-1]), "n_trials": n_done, "method": chosen})
+        summary.append({**identity, "seat": seat_name, "max_turn": max_turn,
+                        **first_turn(turns, pmf, cdf, cdf_low, cdf_high), "n_trials": n_done, "method": chosen})
     return (frame(rows, WHEN_COLUMNS), frame(summary, SUMMARY_COLUMNS, integers=("n_trials", "median_turn")),
-            provenance)
+            {**setup.provenance, **estimates.provenance})
