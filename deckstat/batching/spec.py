@@ -46,6 +46,7 @@ from deckstat.batching.tasks import (
     SPEC_NAMES,
     DeckSource,
     Task,
+    api_arguments,
     api_parameters,
     cached_deck,
     cached_profile,
@@ -53,24 +54,20 @@ from deckstat.batching.tasks import (
 )
 from deckstat.deck import MAX_COPIES
 from deckstat.engines.runner import check_trials
-from deckstat.errors import _MARK, DeckstatError, ExpressionError, param
+from deckstat.errors import _MARK, DeckstatError, ExpressionError
 from deckstat.events import Count, expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.parsing import split_top_level, unknown_key
-from deckstat.questions._setup import (
-    check_card_types,
-    check_groups,
-    check_pooled,
-    check_zone,
-    choose_method,
-    default_keep_remedy,
-    mulligan_settings,
-    prepare,
-    turn_plan,
-)
+from deckstat.questions._estimate import Simulation
+from deckstat.questions._setup import check_card_types, check_groups, prepare, shared_setups
+from deckstat.questions.compare import plan_compare
+from deckstat.questions.deckout import plan_deckout
+from deckstat.questions.mulligan import plan_mulligan
+from deckstat.questions.odds import plan_odds
+from deckstat.questions.when import plan_when
 from deckstat.terms import (
     DROUGHT_ORDERS,
     FIXED_ZONES,
@@ -847,17 +844,11 @@ class _Parser:
                 self._card_types.add((source, task.game))
             loaded.append(deck)
         try:
-            _check_task(task.question, loaded, profile, params, self._prepare)
+            with shared_setups(self._setups):
+                _check_task(task, loaded, profile, params)
         except DeckstatError as exc:
             raise self.where.wrap(_blamed_key(exc, task, key), exc) from None
         self._checked.add(checked)
-
-    def _prepare(self, deck, profile, events, **rules):
-        """:func:`deckstat.questions._setup.prepare`, once per deck, profile, events and rules."""
-        key = (id(deck), id(profile), tuple(events), tuple(sorted(rules.items())))
-        if key not in self._setups:
-            self._setups[key] = (deck, profile, prepare(deck, profile, events, **rules))  # holds what the key names
-        return self._setups[key][2]
 
 
 #: What kind of file a spec's path was expected to name, in the error about a file outside its folder.
@@ -889,72 +880,50 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     return key
 
 
-def _check_task(question: str, decks: list, profile, params: dict, prepare: Callable = prepare) -> None:
-    """Run the checks a question makes before it computes anything, on this task's deck(s).
+#: The function that makes every check of a question, by question: a spec is refused by the checks and messages
+#: of the function that will answer it.
+PLANS = {"odds": plan_odds, "when": plan_when, "mulligan": plan_mulligan, "compare": plan_compare,
+         "deckout": plan_deckout}
+#: Settings of a question that go into its :class:`~deckstat.questions._estimate.Simulation`.
+_SIMULATION_SETTINGS = ("method", "n_trials", "precision", "max_trials", "chunk_size", "n_workers")
 
-    ``prepare`` is :func:`deckstat.questions._setup.prepare`, or one that shares its set-ups between tasks.
+
+def _check_task(task: Task, decks: list, profile, params: dict) -> None:
+    """Run the checks a question makes before it computes anything, on this task's deck(s): its ``plan_*``.
+
+    ``params`` are the task's parameters the checks read (see :data:`UNCHECKED_PARAMETERS`).
     """
-    allow_absent = bool(params.get("allow_absent", False))
-    rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True),
-             "mulligan_rule": params.get("mulligan_rule"), "mulligan_limit": params.get("mulligan_limit"),
-             "resource": params.get("resource"), "allow_absent": allow_absent}
-    method = params.get("method", "auto")
-    if question in ("odds", "when", "compare"):
-        events = list(params["event"])
-        zone = check_zone(params.get("zone", "seen"), profile)
-        # compare looks for the groups in its decks together: a card only one of them holds is a fair question.
-        pooled = question == "compare"
-        setups = [prepare(deck, profile, events, **{**rules, "allow_absent": allow_absent or pooled}) for deck in decks]
-        if pooled and not allow_absent:
-            check_pooled([s.deck for s in setups], profile, events, keep=rules["keep"], keep_text=setups[0].keep_text,
-                         resource=rules["resource"], scope="any deck compared")
-        for setup in setups:
-            if method == "exact":
-                choose_method(setup, method)
-            if question == "when":
-                turn_plan(setup, range(params.get("max_turn", 10) + 1), params.get("seat", "both"),
-                          turns_name="max_turn")
-            else:
-                turn_plan(setup, list(params.get("turns", range(7))), params.get("seat", "both"), zone)
-    elif question == "mulligan":
-        events = list(params.get("event", ()))
-        setup = prepare(decks[0], profile, events, **{**rules, "mulligan": True})
-        turn_plan(setup, list(params.get("turns", range(7))), params.get("seat", "first"))
-    elif question == "ratio":
-        from deckstat.questions.ratio import check_ratio_zone, check_target
+    if task.question == "ratio":
+        _check_ratio(decks, profile, params)
+        return
+    arguments = {name: value for name, value in api_arguments(task, decks).items()
+                 if SPEC_NAMES.get(name, name) in params}
+    settings = {name: arguments.pop(name) for name in _SIMULATION_SETTINGS if name in arguments}
+    subject = decks if task.question == "compare" else decks[0]
+    PLANS[task.question](subject, profile, simulation=Simulation.checked(**settings), **arguments)
 
-        check_seats(params.get("seat", "first"), single=True)
-        zone = check_ratio_zone(profile, params.get("zone", "seen"))
-        turns = [0] if zone in FIXED_ZONES else list(params.get("turns", api_parameters("ratio")["turns"].default))
-        check_target(params.get("target"), params.get("target_turn"), turns)
-        group = params.get("group") or profile.resource_group
-        if group is not None:
-            # The sweep may add the group's very cards, so only an unknown attribute is refused here.
-            drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
-            check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
-                         allow_absent=True)
-            counts = params.get("counts") or ()
-            too_many = [count for count in ([counts] if isinstance(counts, int) else counts) if count > drawn.size]
-            if too_many:  # refused now rather than by the task; the copy limits are left to the task
-                raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
-                                       count=too_many[0], group=group, size=drawn.size))
-        prepare(decks[0], profile, list(params.get("event", ())), keep=rules["keep"], mulligan=rules["mulligan"],
-                allow_absent=True)
-    elif question == "deckout":
-        if profile.deckout == "none":
-            raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
-                                   game=profile.name))
-        rule, _, keep_text = mulligan_settings(profile, keep=rules["keep"], mulligan=rules["mulligan"],
-                                               mulligan_rule=None, mulligan_limit=None)
-        if rule not in ("none", "bottom"):
-            raise DeckstatError(tr("the deck-out model handles no mulligan or the bottom mulligan; {game} uses {rule}: "
-                                   "pass {option}", game=profile.name, rule=rule, option=param("mulligan", False)))
-        if keep_text is not None:
-            keep_event = parse_event(keep_text, what="keep rule")
-            for deck in decks:
-                drawn = profile.drawn_deck(deck).with_synonyms(profile.synonyms)
-                check_groups(drawn, keep_event, profile, "keep rule", keep_text, allow_absent=allow_absent,
-                             remedy=default_keep_remedy(profile) if rules["keep"] is None else None)
+
+def _check_ratio(decks: list, profile, params: dict) -> None:
+    """The checks of a ratio sweep that do not depend on the count swept (each count's deck is checked by the task)."""
+    from deckstat.questions.ratio import check_ratio_zone, check_target
+
+    check_seats(params.get("seat", "first"), single=True)
+    zone = check_ratio_zone(profile, params.get("zone", "seen"))
+    turns = [0] if zone in FIXED_ZONES else list(params.get("turns", api_parameters("ratio")["turns"].default))
+    check_target(params.get("target"), params.get("target_turn"), turns)
+    group = params.get("group") or profile.resource_group
+    if group is not None:
+        # The sweep may add the group's very cards, so only an unknown attribute is refused here.
+        drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
+        check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
+                     allow_absent=True)
+        counts = params.get("counts") or ()
+        too_many = [count for count in ([counts] if isinstance(counts, int) else counts) if count > drawn.size]
+        if too_many:  # refused now rather than by the task; the copy limits are left to the task
+            raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
+                                   count=too_many[0], group=group, size=drawn.size))
+    prepare(decks[0], profile, list(params.get("event", ())), keep=params.get("keep"),
+            mulligan=params.get("mulligan", True), allow_absent=True)
 
 
 def _jsonable(value: object) -> object:

@@ -9,8 +9,8 @@ made by each turn (:func:`turn_plan`).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
@@ -745,11 +745,52 @@ def default_keep_remedy(profile: Profile, *, can_skip: bool = True) -> str:
               "to keep it as it is", game=profile.name, keep=param("keep"), allow_absent=param("allow_absent", True))
 
 
+#: The set-ups :func:`prepare` shares while :func:`shared_setups` is in force, by what they were prepared from.
+_SHARED_SETUPS: ContextVar[dict | None] = ContextVar("deckstat_shared_setups", default=None)
+
+
+@contextmanager
+def shared_setups(cache: dict | None = None) -> Iterator[dict]:
+    """Let :func:`prepare` share its set-ups between the questions planned inside (a batch spec's tasks).
+
+    A set-up is shared only with a call on the same deck and profile
+    objects, the same events and the same rules; ``cache`` (kept by the
+    caller) carries them over from one ``with`` block to the next.
+    """
+    cache = {} if cache is None else cache
+    token = _SHARED_SETUPS.set(cache)
+    try:
+        yield cache
+    finally:
+        _SHARED_SETUPS.reset(token)
+
+
 def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
             resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None,
             priority: str | None = None) -> Setup:
     """Resolve the rules in force and compile ``events`` (and the keep rule) against ``deck``.
+
+    Within :func:`shared_setups`, a set-up already prepared from the same
+    arguments is returned as it is. Otherwise see :func:`prepare_setup`.
+    """
+    rules = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
+             "resource": resource, "allow_absent": allow_absent, "keep_remedy": keep_remedy, "priority": priority}
+    cache = _SHARED_SETUPS.get()
+    if cache is None:
+        return prepare_setup(deck, game, events, **rules)
+    events = list(events)
+    key = (id(deck), game if isinstance(game, str) else id(game), repr(events), repr(sorted(rules.items())))
+    if key not in cache:
+        cache[key] = (deck, game, prepare_setup(deck, game, events, **rules))  # holds what the key names
+    return cache[key][2]
+
+
+def prepare_setup(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
+                  mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
+                  resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None,
+                  priority: str | None = None) -> Setup:
+    """Resolve the rules in force and compile ``events`` (and the keep rule) against ``deck``: :func:`prepare`'s work.
 
     The drawn deck carries the profile's synonyms from here on, so every
     group of the question matches the same cards. Groups that match no card
@@ -818,35 +859,6 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
         provenance["priority"] = priority
     return Setup(profile, drawn, tuple(parsed), keep_text, keep_event, rule, limit, resource_text, compiled,
                  target, provenance, needs, priority)
-
-
-def each_event(texts: list[str], rules: dict, answer: Callable[[Setup], tuple[pd.DataFrame, pd.DataFrame, dict]],
-               question: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Answer a question event by event and stack the answers.
-
-    Each event is compiled on its own with ``rules`` (the :func:`prepare`
-    arguments), so its cells, and hence its simulated numbers for a given
-    seed, do not depend on the other events asked with it.
-
-    Returns
-    -------
-    table, summary : pandas.DataFrame
-        The events' tables and summaries, one after the other.
-    provenance : dict
-    """
-    tables, summaries, provenance, reasons = [], [], {}, []
-    for text in texts:
-        table, summary, provenance = answer(prepare(events=[text], **rules))
-        tables.append(table)
-        summaries.append(summary)
-        reason = provenance.pop("method_reason", None)
-        if reason:
-            reasons.append(tr("{place}: {message}", place=text, message=reason) if len(texts) > 1 else reason)
-    if reasons:
-        provenance["method_reason"] = functools.reduce(
-            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
-    provenance["question"] = question
-    return pd.concat(tables, ignore_index=True), pd.concat(summaries, ignore_index=True), provenance
 
 
 def choose_method(setup: Setup, method: str, needs_order: bool = False,

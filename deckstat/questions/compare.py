@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
@@ -25,7 +26,6 @@ from deckstat._validate import check_deck, check_events, check_turns
 from deckstat.deck import Deck
 from deckstat.engines import runner
 from deckstat.engines.cells import shared_partition
-from deckstat.engines.cost import Cost
 from deckstat.engines.tasks import DealSpec, compare_task
 from deckstat.errors import DeckstatError, param
 from deckstat.events import groups_of, to_text
@@ -33,20 +33,19 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.questions import known as known_cards
-from deckstat.questions._setup import (
-    Setup,
-    all_draws,
-    check_pooled,
-    check_simulation,
-    check_zone,
-    key_columns,
-    pick_method,
-    prepare,
-    turn_plan,
-    zone_size,
-)
+from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, join_reasons
+from deckstat.questions._setup import Setup, all_draws, check_pooled, check_zone, key_columns, prepare, zone_size
 from deckstat.questions.deckout import deckout, same_size_warning
-from deckstat.questions.odds import DEFAULT_TURNS, ODDS_COLUMNS, odds
+from deckstat.questions.odds import (
+    DEFAULT_TURNS,
+    ODDS_COLUMNS,
+    EventPlan,
+    OddsPlan,
+    answer_odds,
+    plan_event,
+    plan_odds,
+    shape_event,
+)
 from deckstat.questions.ratio import ratio
 from deckstat.results import CompareResult, frame
 from deckstat.schema import PRINTING_COLUMNS, printing_key, printing_labels
@@ -197,91 +196,180 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     if isinstance(decks, Deck) or not isinstance(decks, Iterable):
         raise DeckstatError(tr("{name} must be a list of at least two decks", name=param("decks")))
     decks = list(decks)
+    simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                                    n_workers=n_workers)
+    plan = plan_compare(decks, game, event, turns=turns, seat=seat, zone=zone, keep=keep, mulligan=mulligan,
+                        mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource, paired=paired,
+                        with_deckout=with_deckout, ratio_counts=ratio_counts, allow_absent=allow_absent, known=known,
+                        draws=draws, priority=priority, simulation=simulation)
+    return answer_compare(plan, simulation)
+
+
+@dataclass(frozen=True)
+class CompareEvent:
+    """One event of a :func:`compare` question, checked and priced for every deck.
+
+    Attributes
+    ----------
+    events : tuple of EventPlan
+        Per deck, the event compiled on its own (used as they are when every deck is answered exactly).
+    method : {"exact", "simulate"}
+        Exact only when every deck is.
+    reasons : tuple of str
+        Why ``auto`` simulated some deck, each naming it.
+    part : Part or None
+        The decks simulated together (common random numbers), when simulated.
+    known : tuple of OddsPlan
+        With known cards: per deck, its plan (then ``events`` is empty).
+    """
+
+    events: tuple[EventPlan, ...]
+    method: str
+    reasons: tuple[str, ...] = ()
+    part: Part | None = None
+    known: tuple[OddsPlan, ...] = ()
+
+
+@dataclass(frozen=True)
+class ComparePlan:
+    """A checked :func:`compare` question: each event's plans, and the tables asked besides (nothing computed)."""
+
+    decks: tuple[Deck, ...]
+    names: tuple[str, ...]
+    profile: Profile
+    events: tuple[CompareEvent, ...]
+    turns: object
+    seat: str
+    zone: str
+    paired: bool
+    with_deckout: bool
+    ratio_counts: Iterable[int] | None
+    allow_absent: bool
+
+
+def plan_compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[str], *,
+                 turns: int | Iterable[int] = DEFAULT_TURNS, seat: str = "both", zone: str = "seen",
+                 keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
+                 mulligan_limit: int | None = None, resource: str | None = None, paired: bool = True,
+                 with_deckout: bool = False, ratio_counts: Iterable[int] | None = None, allow_absent: bool = False,
+                 known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None,
+                 priority: str | None = None, simulation: Simulation | None = None) -> ComparePlan:
+    """Every check of :func:`compare` on every deck, each deck's exact engine priced once: nothing computed.
+
+    Each deck's event is planned as :func:`~deckstat.questions.odds.plan_event` plans it, and those plans are
+    what an exact comparison answers, rather than asking :func:`~deckstat.questions.odds.odds` again.
+    """
+    simulation = Simulation() if simulation is None else simulation
     if len(decks) < 2:
         raise DeckstatError(tr("{name} must hold at least two decks to compare, got {count}", name=param("decks"),
                                count=len(decks)))
     for d in decks:
         check_deck(d, "decks")
     texts = check_events(event)
-    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     profile = get_profile(game)
     zone = check_zone(zone, profile)
     common = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
               "resource": resource, "priority": priority}
     names = _names(decks)
-    # One root seed for every simulated part, the deck-out and ratio tables included.
-    streams = runner.make_streams(rng)
-    tables, odds_tables, provenance, reasons = [], [], {}, []
     if known is None and draws is not None:
         raise DeckstatError(tr("{draws} counts the cards drawn after a known hand; describe it with {known}, or ask "
                                "by {turns}", draws=param("draws"), known=param("known"), turns=param("turns")))
     if known is not None:
-        known_cards.check_known_question(method=method, keep=keep, mulligan_rule=mulligan_rule,
+        known_cards.check_known_question(method=simulation.method, keep=keep, mulligan_rule=mulligan_rule,
                                          mulligan_limit=mulligan_limit, resource=resource, zone=zone,
-                                         priority=priority, n_trials=n_trials)
+                                         priority=priority, n_trials=simulation.n_trials)
+    planned = []
     for text in texts:
         if known is not None:
             if not allow_absent:
                 check_pooled([profile.drawn_deck(d) for d in decks], profile, [text], keep=None, keep_text=None,
                              resource=None, scope="any deck compared")
-            results = []
-            for d, name in zip(decks, names):
-                try:
-                    results.append(odds(d, profile, text, turns=turns, seat=seat, zone=zone, allow_absent=True,
-                                        known=known, draws=draws))
-                except DeckstatError as exc:
-                    raise exc.prefixed(tr("{deck}: ", deck=name)) from None
+            planned.append(CompareEvent((), "exact", known=tuple(
+                _naming(name, plan_odds, d, profile, text, turns=turns, seat=seat, zone=zone, allow_absent=True,
+                        known=known, draws=draws) for d, name in zip(decks, names))))
+            continue
+        setups = [prepare(d, profile, [text], **common, allow_absent=True) for d in decks]
+        if not allow_absent:
+            check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
+                         resource=resource, scope="any deck compared")
+        events = tuple(_naming(name, plan_event, s, turns=turns, seat=seat, zone=zone, method=simulation.method)
+                       for s, name in zip(setups, names))
+        chosen = "exact" if all(e.part.method == "exact" for e in events) else "simulate"
+        reasons = tuple(tr("{place}: {message}", place=name, message=e.part.reason)
+                        for name, e in zip(names, events) if e.part.reason)
+        part = _simulated_part(events, zone, paired) if chosen == "simulate" else None
+        planned.append(CompareEvent(events, chosen, reasons, part))
+    return ComparePlan(tuple(decks), tuple(names), profile, tuple(planned), turns, seat, zone, paired, with_deckout,
+                       ratio_counts, allow_absent)
+
+
+def _simulated_part(events: tuple[EventPlan, ...], zone: str, paired: bool) -> Part:
+    """The decks of ``events`` simulated together, over one list of cells."""
+    setups = [e.setup for e in events]
+    draws = all_draws(events[-1].per_seat)
+    specs = _common_specs(setups, max(draws))
+    event = setups[0].events[0]
+    if any(groups_of(s.events[0]).keys() != groups_of(event).keys() for s in setups):
+        raise DeckstatError(tr("the event must read the same groups in every deck"))
+    task = functools.partial(compare_task, tuple(specs), event, zone, tuple(draws), paired)
+    return Part("simulate", None, lambda: None, task, tr("compare {event}", event=to_text(event)))
+
+
+def answer_compare(plan: ComparePlan, simulation: Simulation) -> CompareResult:
+    """Estimate and shape a planned :func:`compare` question (``simulation``: the settings it was planned with)."""
+    decks, names, profile = plan.decks, list(plan.names), plan.profile
+    # One root seed for every simulated part, the deck-out and ratio tables included.
+    simulation = simulation.seeded()
+    streams = simulation.rng
+    tables, odds_tables, provenance, reasons = [], [], {}, []
+    for planned in plan.events:
+        if planned.known:
+            results = [_naming(name, answer_odds, sub, Simulation()) for sub, name in zip(planned.known, names)]
             frames = [r.table for r in results]
             tables.append(_exact_differences(frames, names))
             odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
             provenance = dict(results[0].provenance)
             provenance["library"] = [r.provenance["library"] for r in results]
             continue
-        setups = [prepare(d, profile, [text], **common, allow_absent=True) for d in decks]
-        if not allow_absent:
-            check_pooled([s.deck for s in setups], profile, [text], keep=keep, keep_text=setups[0].keep_text,
-                         resource=resource, scope="any deck compared")
-        picks = [_naming(name, pick_method, s, method, cost=functools.partial(_odds_cost, s, turns, seat, zone))
-                 for s, name in zip(setups, names)]
-        chosen = "exact" if all(m == "exact" for m, _ in picks) else "simulate"
-        reasons += [tr("{place}: {message}", place=name, message=r) for name, (_, r) in zip(names, picks) if r]
-        if chosen == "exact":
-            frames = [_naming(name, odds, d, profile, text, turns=turns, seat=seat, zone=zone, method="exact",
-                              allow_absent=True, **common).table for d, name in zip(decks, names)]
+        reasons += planned.reasons
+        setups = [e.setup for e in planned.events]
+        if planned.method == "exact":
+            frames = [shape_event(e, estimate(e.part, simulation))[0] for e in planned.events]
             table = _exact_differences(frames, names)
             provenance = dict(setups[0].provenance)
         else:
-            table, frames, provenance = _simulated_differences(setups, names, turns=turns, seat=seat, zone=zone,
-                                                               paired=paired, n_trials=n_trials,
-                                                               streams=streams,
-                                                               chunk_size=chunk_size, n_workers=n_workers)
+            estimates = estimate(planned.part, simulation)
+            table, frames = _simulated_differences(planned.events, names, zone=plan.zone, paired=plan.paired,
+                                                   estimates=estimates)
+            provenance = {**setups[0].provenance, **estimates.provenance}
         tables.append(table)
         odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
     cards = pd.concat([card_differences(decks[0], d).assign(deck_a=names[0], deck_b=names[i])
                        for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
     deckout_table = ratio_table = None
-    if with_deckout:
-        deckout_table = pd.concat([deckout(d, profile, n_trials=n_trials, rng=streams, n_workers=n_workers,
-                                           allow_absent=allow_absent).summary.assign(deck=name, opponent=name)
+    if plan.with_deckout:
+        deckout_table = pd.concat([deckout(d, profile, n_trials=simulation.n_trials, rng=streams,
+                                           n_workers=simulation.n_workers, allow_absent=plan.allow_absent)
+                                   .summary.assign(deck=name, opponent=name)
                                    for d, name in zip(decks, names)], ignore_index=True)
-    if ratio_counts is not None:
-        ratio_seat = "first" if seat in ("both", "all") else seat
-        ratio_table = pd.concat([ratio(d, profile, counts=ratio_counts, turns=check_turns(turns),
-                                       seat=ratio_seat, n_trials=n_trials, rng=streams, n_workers=n_workers,
-                                       allow_absent=allow_absent).table.assign(deck=name)
-                                 for d, name in zip(decks, names)], ignore_index=True)
-    provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": paired,
+    if plan.ratio_counts is not None:
+        ratio_seat = "first" if plan.seat in ("both", "all") else plan.seat
+        ratio_table = pd.concat([ratio(d, profile, counts=plan.ratio_counts, turns=check_turns(plan.turns),
+                                       seat=ratio_seat, n_trials=simulation.n_trials, rng=streams,
+                                       n_workers=simulation.n_workers, allow_absent=plan.allow_absent)
+                                 .table.assign(deck=name) for d, name in zip(decks, names)], ignore_index=True)
+    provenance.update({"question": "compare", "deck_sources": [d.source for d in decks], "paired": plan.paired,
                        "warnings": same_size_warning(profile, [profile.drawn_deck(d) for d in decks])})
-    if with_deckout or ratio_counts is not None:
+    if plan.with_deckout or plan.ratio_counts is not None:
         provenance.update(runner.provenance(streams))
     if reasons:
-        provenance["method_reason"] = functools.reduce(
-            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
+        provenance["method_reason"] = join_reasons(reasons)
     provenance.pop("deck_source", None)
     provenance.pop("deck_size", None)
+    known = any(planned.known for planned in plan.events)
     return CompareResult(table=pd.concat(tables, ignore_index=True),
                          odds=pd.concat(odds_tables, ignore_index=True)[
-                             known_cards.KNOWN_COLUMNS if known is not None else ODDS_COLUMNS], cards=cards,
+                             known_cards.KNOWN_COLUMNS if known else ODDS_COLUMNS], cards=cards,
                          deckout=deckout_table, ratio=ratio_table, provenance=provenance)
 
 
@@ -291,12 +379,6 @@ def _naming(name: str, function, *args, **kwargs):
         return function(*args, **kwargs)
     except DeckstatError as exc:
         raise exc.prefixed(tr("{deck}: ", deck=name)) from None
-
-
-def _odds_cost(setup: Setup, turns, seat: str, zone: str) -> Cost:
-    """What the exact odds of ``setup``'s event would cost."""
-    _, per_seat = turn_plan(setup, turns, seat, zone)
-    return setup.exact_cost(setup.condition(0), all_draws(per_seat), zone)
 
 
 def _names(decks: list[Deck]) -> list[str]:
@@ -326,28 +408,18 @@ def _exact_differences(frames: list[pd.DataFrame], names: list[str]) -> pd.DataF
     return frame(rows, columns, integers=("n_trials", "turn") if with_draws else ("n_trials",))
 
 
-def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat, zone, paired, n_trials, streams,
-                           chunk_size, n_workers) -> tuple[pd.DataFrame, list[pd.DataFrame], dict]:
+def _simulated_differences(events: tuple[EventPlan, ...], names: list[str], *, zone: str, paired: bool,
+                           estimates: Estimates) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     if paired:
         # The exact McNemar test of the discordant pairs; scipy.stats takes half a second to import.
         from scipy.stats import binomtest
 
+    setups = [e.setup for e in events]
     profile = setups[0].profile
-    for setup in setups:
-        try:
-            turn_list, per_seat = turn_plan(setup, turns, seat, zone)
-        except DeckstatError as exc:
-            raise exc.prefixed(tr("{deck}: ", deck=setup.deck.name)) from None
+    turn_list, per_seat = events[-1].turns, events[-1].per_seat
     draws = all_draws(per_seat)
-    specs = _common_specs(setups, max(draws))
+    tallies, n_done = estimates.values, estimates.n_trials
     event = setups[0].events[0]
-    if any(groups_of(s.events[0]).keys() != groups_of(event).keys() for s in setups):
-        raise DeckstatError(tr("the event must read the same groups in every deck"))
-    task = functools.partial(compare_task, tuple(specs), event, zone, tuple(draws), paired)
-    tallies, n_done = runner.simulate(task, streams, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers,
-                                      description=tr("compare {event}", event=to_text(event)))
-    provenance = dict(setups[0].provenance)
-    provenance.update(runner.provenance(streams))
     k = len(setups)
     z = NormalDist().inv_cdf(0.5 + runner.CONFIDENCE / 2)
     index = {d: j for j, d in enumerate(draws)}
@@ -387,5 +459,5 @@ def _simulated_differences(setups: list[Setup], names: list[str], *, turns, seat
                              "diff_ci_low": max(diff - half, -1.0), "diff_ci_high": min(diff + half, 1.0),
                              "p_value": float(p_value), "n_trials": n_done, "method": "simulate"})
     odds_frames = [frame(records, ODDS_COLUMNS, integers=("n_trials", "zone_size")) for records in deck_odds]
-    return frame(rows, COMPARE_COLUMNS), odds_frames, provenance
+    return frame(rows, COMPARE_COLUMNS), odds_frames
 

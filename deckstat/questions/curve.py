@@ -6,7 +6,6 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from deckstat._validate import check_choice, check_seats, check_turns
 from deckstat.cards import card_hint
@@ -20,6 +19,7 @@ from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
+from deckstat.questions._estimate import first_turn
 from deckstat.questions._setup import check_game_reaches, check_groups, check_simulation, pick_method, prepare
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES, METHODS
@@ -187,15 +187,9 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
                 rows.append({**base, "turn": t, "p": float(cdf[t - 1]), "ci_low": float(low[t - 1]),
                              "ci_high": float(high[t - 1]), "n_trials": done, "method": how,
                              "policy": model.policy})
-            pmf = np.diff(cdf, prepend=0.0)
-            held = float(cdf[-1])
-            turn_numbers = np.arange(1, max_turn + 1)
-            mean = float(np.dot(turn_numbers, pmf) / held) if held > 0 else np.nan
-            median = next((int(t) for t in turn_numbers if cdf[t - 1] >= 0.5), pd.NA)
-            summary.append({**base, "max_turn": max_turn, "mean_turn": mean, "median_turn": median,
-                            "p_never": 1.0 - held, "p_never_low": 1.0 - float(high[-1]),
-                            "p_never_high": 1.0 - float(low[-1]), "n_trials": done, "method": how,
-                            "policy": model.policy})
+            summary.append({**base, "max_turn": max_turn,
+                            **first_turn(np.arange(1, max_turn + 1), np.diff(cdf, prepend=0.0), cdf, low, high),
+                            "n_trials": done, "method": how, "policy": model.policy})
     return CurveResult(table=frame(rows, CURVE_COLUMNS),
                        summary=frame(summary, SUMMARY_COLUMNS, integers=("n_trials", "median_turn")),
                        provenance=provenance)

@@ -32,6 +32,7 @@ from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
+from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import (
     check_groups,
     check_simulation,
@@ -268,6 +269,21 @@ class _Setup:
     names: list[tuple[str, str]]
     provenance: dict
     spec: RaceSpec | None
+
+
+def plan_deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
+                 drought: bool = True, terrain_turns: int | str | None = None, drought_order: str = "together",
+                 keep: str | None = None, mulligan: bool = True, allow_absent: bool = False,
+                 simulation: Simulation | None = None) -> _Setup:
+    """Every check of :func:`deckout`, nothing computed: its seats, provenance and, when simulated, its race.
+
+    ``simulation`` holds the method and simulation settings (default: ``auto``).
+    """
+    simulation = Simulation() if simulation is None else simulation
+    return _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
+                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=simulation.method,
+                  n_trials=simulation.n_trials, chunk_size=simulation.chunk_size, n_workers=simulation.n_workers,
+                  allow_absent=allow_absent, rng=simulation.rng)
 
 
 def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
