@@ -19,11 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from deckstat._validate import parse_count
-from deckstat.batching.tasks import Task, cached_deck, cached_profile
-from deckstat.engines.cost import Cost
+from deckstat.batching.tasks import Task, api_arguments, cached_deck, cached_profile
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
 from deckstat.events import parse_group
-from deckstat.questions._setup import all_draws, check_zone, is_increasing, pick_method, prepare, turn_plan
+from deckstat.questions._estimate import Part, Simulation
+from deckstat.questions._setup import prepare, shared_setups
+from deckstat.questions.odds import plan_event
 from deckstat.questions.ratio import DEFAULT_SPAN, check_ratio_zone
 from deckstat.questions.ratio import DEFAULT_TURNS as RATIO_TURNS
 from deckstat.terms import FIXED_ZONES
@@ -56,52 +57,38 @@ class Estimate:
 
 
 class Estimator:
-    """Estimates tasks, sharing the work that tasks have in common (see the module's doc)."""
+    """Estimates tasks, sharing the work that tasks have in common (see the module's doc).
+
+    A task is planned by its question's own ``plan_*`` function (the method
+    it chooses, the exact engine's predicted cost), with the set-ups and
+    predictions shared between tasks (:func:`~deckstat.questions._setup.shared_setups`).
+    """
 
     def __init__(self) -> None:
-        self._setups: dict[tuple, object] = {}
-        self._costs: dict[tuple, Cost] = {}
+        self._shared: dict[tuple, object] = {}
 
-    # What tasks share.
+    def plan(self, task: Task):
+        """The plan of ``task``'s question for its decks and parameters (its checks, nothing computed)."""
+        from deckstat.batching.spec import PLANS
 
-    def setup(self, task: Task, deck_index: int, events: tuple[str, ...], rules: Mapping[str, object]):
-        """The question's set-up for these events and rules on deck ``deck_index`` of ``task``, and its key."""
-        source = task.decks[deck_index]
-        # The deck a file's deck_name picks too: two decks of one file are two set-ups.
-        key = (source.path, source.pool, source.deck_name, task.game, events, tuple(sorted(rules.items())))
-        if key not in self._setups:
-            self._setups[key] = prepare(cached_deck(source), cached_profile(task.game), list(events), **rules)
-        return key, self._setups[key]
+        decks = [cached_deck(source) for source in task.decks]
+        arguments = api_arguments(task, decks)
+        for name in ("n_trials", "precision", "max_trials"):  # the trials are estimated here, not checked
+            arguments.pop(name, None)
+        simulation = Simulation.checked(method=arguments.pop("method", "auto"))
+        subject = decks if task.question == "compare" else decks[0]
+        with shared_setups(self._shared):
+            return PLANS[task.question](subject, cached_profile(task.game), simulation=simulation, **arguments)
 
-    def exact_cost(self, key: tuple, setup, draws: list[int], zone: str) -> Cost:
-        """The exact engine's predicted cost for the set-up ``key``, these draws and this zone."""
-        cost_key = (key, tuple(draws), zone)
-        if cost_key not in self._costs:
-            self._costs[cost_key] = setup.exact_cost(setup.condition(0), draws, zone)
-        return self._costs[cost_key]
+    # One event of a ratio sweep: its method and seconds.
 
-    # One event of odds or when: its method and seconds.
-
-    def event(self, task: Task, deck_index: int, event: str, rules: Mapping[str, object], *, kind: str, method: str,
+    def event(self, task: Task, deck_index: int, event: str, rules: Mapping[str, object], *, method: str,
               turns, seat: str, zone: str, trials: int) -> tuple[str, float]:
-        """The method ``method`` comes to for one event, as the question picks it, and its seconds."""
-        key, setup = self.setup(task, deck_index, (event,), rules)
-        if kind == "when":
-            _, per_seat = turn_plan(setup, turns, seat, turns_name="max_turn")
-        else:
-            _, per_seat = turn_plan(setup, turns, seat, zone)
-        draws = all_draws(per_seat)
-        needs_order = kind == "when" and not is_increasing(setup.events[0])
-        cost: list[Cost] = []
-
-        def predicted() -> Cost:
-            cost.append(self.exact_cost(key, setup, draws, zone))
-            return cost[-1]
-
-        chosen, _ = pick_method(setup, method, needs_order, cost=predicted)
-        if chosen == "exact":
-            return chosen, EXACT_EVENT_SECONDS + (cost[-1].seconds if cost else 0.0)
-        return chosen, trials * SECONDS_PER_TRIAL[kind]
+        """The method ``method`` comes to for the odds of one event, as the question picks it, and its seconds."""
+        with shared_setups(self._shared):
+            setup = prepare(cached_deck(task.decks[deck_index]), cached_profile(task.game), [event], **rules)
+            part = plan_event(setup, turns=turns, seat=seat, zone=zone, method=method).part
+        return part.method, _seconds(part, "odds", trials)
 
     # A task.
 
@@ -114,7 +101,11 @@ class Estimator:
         method = params.get("method", "auto")
         question = task.question
         if question in ("odds", "when", "compare"):
-            methods, seconds = self._events(task, params, trials, method)
+            plan = self.plan(task)
+            kind = "when" if question == "when" else "odds"
+            parts = [e.part for e in plan.events] if question != "compare" else \
+                [e.part for planned in plan.events for e in planned.events]
+            methods, seconds = {p.method for p in parts}, sum(_seconds(p, kind, trials) for p in parts)
             if question == "compare" and params.get("with_deckout"):
                 for index in range(len(task.decks)):
                     if self._deckout_simulates(task, index, params):
@@ -123,7 +114,13 @@ class Estimator:
             if question == "compare" and params.get("ratio_counts"):
                 seconds += len(params["ratio_counts"]) * len(task.decks) * self._ratio_count(task, params, None)
         elif question == "mulligan":
-            methods, seconds = self._mulligan(task, params, trials, method)
+            plan = self.plan(task)
+            # The by-turn table holds the odds with the rule and without; the kept hands are simulated or exact.
+            parts = [e.part for e in plan.with_rule.events + plan.without.events]
+            methods, seconds = {p.method for p in parts}, sum(_seconds(p, "odds", trials) for p in parts)
+            if plan.part.method == "simulate":
+                methods.add("simulate")
+                seconds += trials * SECONDS_PER_TRIAL["mulligan"]
         elif question == "ratio":
             counts = params.get("counts")
             n_counts = len(counts) if isinstance(counts, tuple) else 1 if counts is not None else RATIO_DEFAULT_COUNTS
@@ -137,43 +134,6 @@ class Estimator:
         return Estimate(chosen, trials if "simulate" in methods else None, TASK_SECONDS + seconds,
                         how if "simulate" in methods else "model")
 
-    def _events(self, task: Task, params: dict, trials: int, method: str) -> tuple[set[str], float]:
-        rules = _rules(params)
-        if task.question == "compare":  # as compare sets each deck up: a group only one deck holds is asked about
-            rules["allow_absent"] = True
-        kind = "when" if task.question == "when" else "odds"
-        turns = range(params.get("max_turn", 10) + 1) if kind == "when" else list(params.get("turns", range(7)))
-        zone = check_zone(params.get("zone", "seen"), cached_profile(task.game))
-        methods, seconds = set(), 0.0
-        for index in range(len(task.decks)):
-            for event in params["event"]:
-                chosen, cost = self.event(task, index, event, rules, kind=kind, method=method, turns=turns,
-                                          seat=params.get("seat", "both"), zone=zone, trials=trials)
-                methods.add(chosen)
-                seconds += cost
-        return methods, seconds
-
-    def _mulligan(self, task: Task, params: dict, trials: int, method: str) -> tuple[set[str], float]:
-        profile = cached_profile(task.game)
-        events = params.get("event")
-        if not events:
-            resource = params.get("resource") or profile.resource_group
-            events = (f"{resource}>=1",) if resource else ((params.get("keep") or profile.keep),)
-        rules = {**_rules(params), "mulligan": True}
-        methods, seconds = set(), 0.0
-        for event in events:
-            # With the rule, and without: the by-turn table holds both.
-            for with_rule in (True, False):
-                chosen, cost = self.event(task, 0, event, {**rules, "mulligan": with_rule}, kind="odds",
-                                          method=method if with_rule else "auto",
-                                          turns=list(params.get("turns", range(7))), seat=params.get("seat", "first"),
-                                          zone="seen", trials=trials)
-                methods.add(chosen)
-                seconds += cost
-        if "simulate" in methods:
-            seconds += trials * SECONDS_PER_TRIAL["mulligan"]
-        return methods, seconds
-
     def _ratio_count(self, task: Task, params: dict, trials: object) -> float:
         """Seconds of one count of a ratio sweep: its exact odds and its deck-out turn's races."""
         profile = cached_profile(task.game)
@@ -186,7 +146,7 @@ class Estimator:
         seconds = 0.0
         rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True), "allow_absent": True}
         for event in events:
-            chosen, cost = self.event(task, 0, event, rules, kind="odds", method=params.get("method", "auto"),
+            chosen, cost = self.event(task, 0, event, rules, method=params.get("method", "auto"),
                                       turns=turns, seat=params.get("seat", "first"), zone=zone,
                                       trials=_trials(params)[0])
             seconds += cost * 4  # each count asks the resource and flood sides, the mulligan rate, the first turn
@@ -209,11 +169,11 @@ class Estimator:
         return simulates(cached_deck(task.decks[index]), cached_profile(task.game), opponent=opponent, **given)
 
 
-def _rules(params: Mapping[str, object]) -> dict[str, object]:
-    return {"keep": params.get("keep"), "mulligan": params.get("mulligan", True),
-            "mulligan_rule": params.get("mulligan_rule"), "mulligan_limit": params.get("mulligan_limit"),
-            "resource": params.get("resource"), "allow_absent": bool(params.get("allow_absent", False)),
-            "priority": params.get("priority")}
+def _seconds(part: Part, kind: str, trials: int) -> float:
+    """Seconds of one planned part: the exact engine's predicted time, or its trials."""
+    if part.method == "exact":
+        return EXACT_EVENT_SECONDS + (part.cost.seconds if part.cost is not None else 0.0)
+    return trials * SECONDS_PER_TRIAL[kind]
 
 
 def _trials(params: Mapping[str, object]) -> tuple[int, str]:

@@ -620,6 +620,16 @@ class Setup:
         A question whose masks alone need more memory than the method asked for may use gets that lower
         bound (:func:`deckstat.engines.cost.grid_floor`) without a dry run, which would build them.
         """
+        cache = _SHARED_SETUPS.get()
+        if cache is None:
+            return self._predict(condition, draws, zone)
+        # Within shared_setups (a batch spec), tasks that differ in what the prediction does not read share it.
+        key = ("cost", id(self), id(condition), tuple(draws), zone, _COST_MEMORY_LIMIT.get())
+        if key not in cache:
+            cache[key] = (self, condition, self._predict(condition, draws, zone))  # holds what the key names
+        return cache[key][2]
+
+    def _predict(self, condition: exact.Condition, draws, zone: str) -> Cost:
         beyond = too_many_axes(condition, self.keep_condition)
         if beyond is not None:
             return beyond
@@ -751,7 +761,7 @@ _SHARED_SETUPS: ContextVar[dict | None] = ContextVar("deckstat_shared_setups", d
 
 @contextmanager
 def shared_setups(cache: dict | None = None) -> Iterator[dict]:
-    """Let :func:`prepare` share its set-ups between the questions planned inside (a batch spec's tasks).
+    """Share :func:`prepare`'s set-ups and :meth:`Setup.exact_cost`'s predictions between questions (a spec's tasks).
 
     A set-up is shared only with a call on the same deck and profile
     objects, the same events and the same rules; ``cache`` (kept by the
