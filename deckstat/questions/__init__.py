@@ -13,4 +13,12 @@ Layer rule: questions check their arguments, resolve the rules in force
 (``_setup``), call the engines and shape their arrays into tidy tables. They
 import the engines, games, decks and results; never ``deckstat.present``
 (text and figures), ``deckstat.cli``, matplotlib or rich.
+
+Plan, estimate, shape: ``plan_odds``, ``plan_when``, ``plan_mulligan``,
+``plan_compare`` and ``plan_deckout`` make every check of their question and
+price the exact engine once, computing nothing (a batch spec is checked by
+them); ``_estimate.estimate`` answers each planned part exactly or by
+simulation, with its intervals and provenance, on one checked
+``_estimate.Simulation``; the question then shapes the tables. A question
+built on another (mulligan on odds, compare on odds) passes its plans down.
 """

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from deckstat._validate import check_choice, check_seats, check_turns
+from deckstat._validate import check_seats, check_turns
 from deckstat.cards import card_hint
 from deckstat.deck import Deck, card_rows
 from deckstat.engines import runner
@@ -19,10 +19,10 @@ from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
-from deckstat.questions._estimate import first_turn
-from deckstat.questions._setup import check_game_reaches, check_groups, check_simulation, pick_method, prepare
+from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons
+from deckstat.questions._setup import check_game_reaches, check_groups, pick_method, prepare
 from deckstat.results import CurveResult, frame
-from deckstat.terms import BOTH_OUT_RULES, METHODS
+from deckstat.terms import BOTH_OUT_RULES
 
 CURVE_COLUMNS = ["deck", "game", "target", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method", "policy"]
 SUMMARY_COLUMNS = ["deck", "game", "target", "seat", "max_turn", "mean_turn", "median_turn", "p_never",
@@ -95,8 +95,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     >>> result.table["p"].round(4).tolist()  # seen 5 + t cards: 1 - C(36, 5 + t) / C(40, 5 + t)
     [0.4925, 0.5522]
     """
-    check_choice(method, "method", METHODS)
-    check_simulation(n_trials, precision, chunk_size, n_workers, max_trials, rng=rng)
+    simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
+                                    chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
     turn_list = check_turns(turns, "turns")
     if not turn_list or turn_list[0] < 1:
         raise DeckstatError(tr("{option} start at turn 1: a card is played in a turn, not in the opening hand",
@@ -148,22 +148,19 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
             if reason:
                 reasons.append(tr("{place}: {message}", place=label, message=reason) if len(labels) > 1 else reason)
     if reasons:
-        provenance["method_reason"] = functools.reduce(
-            lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
+        provenance["method_reason"] = join_reasons(reasons)
     provenance.update({"play_model": model.kind, "policy": model.policy,
                        "play_notes": model.notes() + _played_on(profile, drawn.size, max_turn)})
     simulated = [i for i, e in enumerate(use_exact) if not e]
     tallies, n_done = None, None
     if simulated:
-        streams = runner.make_streams(rng)
         dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, setup.limit if keep_event
                              is not None else 0)
         spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), plans)
-        task = functools.partial(curve_task, spec)
-        tallies, n_done, stopping = runner.simulate_until(
-            task, streams, precision, n_trials=n_trials, max_trials=max_trials, widest=_widest,
-            chunk_size=chunk_size, n_workers=n_workers, description=tr("playability"))
-        provenance.update(runner.provenance(streams, precision, stopping))
+        part = Part("simulate", None, lambda: None, functools.partial(curve_task, spec), tr("playability"), _widest)
+        estimates = estimate(part, simulation.seeded())
+        tallies, n_done = estimates.values, estimates.n_trials
+        provenance.update(estimates.provenance)
     rows, summary = [], []
     identity = {"deck": drawn.name, "game": profile.id}
     for i, label in enumerate(labels):
@@ -178,9 +175,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
                 done, how = None, "exact"
             else:
                 hist = tallies[s, simulated.index(i)]
-                hits = np.cumsum(hist[:-1])
-                cdf = hits / n_done
-                low, high = runner.intervals(hits, n_done)
+                cdf, low, high = estimates.share(np.cumsum(hist[:-1]))
                 done, how = n_done, "simulate"
             base = {**identity, "target": label, "seat": plan.seat}
             for t in turn_list:

@@ -32,7 +32,7 @@ from deckstat.errors import DeckstatError, param
 from deckstat.events import Count, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
-from deckstat.questions._estimate import Simulation
+from deckstat.questions._estimate import Part, Simulation, estimate
 from deckstat.questions._setup import (
     check_groups,
     check_simulation,
@@ -417,11 +417,11 @@ def _order_by_rules(profile: Profile, seats: tuple[SeatSpec, SeatSpec], librarie
 
 def _simulate(race: _Setup, rng, *, n_trials: int | None, chunk_size: int, n_workers: int) -> tuple[np.ndarray, int]:
     """Run the races of ``race``; the tallies of :func:`deckstat.engines.race.race_task` and the races run."""
-    streams = runner.make_streams(rng)
-    tallies, n_done = runner.simulate(functools.partial(race_task, race.spec), streams, n_trials=n_trials,
-                                      chunk_size=chunk_size, n_workers=n_workers, description=tr("deck-out"))
-    race.provenance.update(runner.provenance(streams))
-    return tallies, n_done
+    part = Part("simulate", None, lambda: None, functools.partial(race_task, race.spec), tr("deck-out"))
+    simulation = Simulation(n_trials=n_trials, rng=rng, chunk_size=chunk_size, n_workers=n_workers)
+    estimates = estimate(part, simulation.seeded())
+    race.provenance.update(estimates.provenance)
+    return estimates.values, estimates.n_trials
 
 
 def _deterministic_rounds(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int]) -> list[int]:
