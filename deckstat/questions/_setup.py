@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -587,6 +588,11 @@ class Setup:
     #: The ``priority`` text that replaced the needs, if any.
     priority_text: str | None = None
 
+    @cached_property
+    def resource_group(self) -> Group | None:
+        """The resource group read from :attr:`resource_text`, parsed once (``None`` without one)."""
+        return parse_group(self.resource_text) if self.resource_text else None
+
     @property
     def exact_capable(self) -> bool:
         """Whether the exact engine models these rules (no mulligan, one bottom mulligan, or the Pokémon rule)."""
@@ -657,7 +663,7 @@ class Setup:
         """
         needs = list(self.needs)
         if self.resource_text and self.priority_text is None:
-            needs.append((parse_group(self.resource_text), round(self.resource_target * kept_size)))
+            needs.append((self.resource_group, round(self.resource_target * kept_size)))
         return needs
 
     def need_columns(self, keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
@@ -669,7 +675,7 @@ class Setup:
         """Cells of the resource need (``None`` without one), for :class:`DealSpec`."""
         if not self.resource_text or self.priority_text is not None:
             return None
-        return membership[:, keys.index(parse_group(self.resource_text).key)].astype(bool)
+        return membership[:, keys.index(self.resource_group.key)].astype(bool)
 
     def deal_spec(self, max_draws: int) -> DealSpec:
         """The simulation spec for these rules."""
@@ -693,7 +699,7 @@ class Setup:
             for key, group in groups_of(event).items():
                 out.setdefault(key, group)
         if self.resource_text:
-            group = parse_group(self.resource_text)
+            group = self.resource_group
             out.setdefault(group.key, group)
         for group, _ in self.needs:
             out.setdefault(group.key, group)
