@@ -16,10 +16,8 @@ import json
 import math
 import os
 
-import nbformat
 import pytest
 from helpers import ROOT, sample_deck, z_for
-from nbclient import NotebookClient
 from scipy.stats import hypergeom
 
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -64,6 +62,11 @@ def run_notebook(name: str, expressions: dict[str, str]) -> dict:
 
     Every figure the notebook draws is checked for readability (tests/figure_checks.py) after its last cell.
     """
+    # Imported here: nbformat's schema validation costs about two CPU seconds to import, and every worker collects
+    # this file while only one runs it.
+    import nbformat
+    from nbclient import NotebookClient
+
     path = NOTEBOOK_DIR / name
     notebook = nbformat.read(path, as_version=4)
     draws = any("plots." in cell.source for cell in notebook.cells if cell.cell_type == "code")
@@ -195,6 +198,8 @@ def test_every_notebook_has_its_checks():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_is_committed_without_outputs(path):
+    import nbformat
+
     notebook = nbformat.read(path, as_version=4)
     assert notebook.nbformat == 4
     for cell in notebook.cells:

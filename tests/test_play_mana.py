@@ -325,9 +325,12 @@ def test_the_largest_mana_numbers_allowed_count_as_the_literal_simulator_counts_
                card("Goutte", "Eau", 10_000, count=37, mana_number=10_000)]
     deck = deckstat.Deck.from_table(records)
     rows = np.arange(len(records))
+    # 50 games, not more: the literal simulator spends about a second on each (it counts 10,000 mana one by one),
+    # and 19 of these games pay their Flamme after turn 6, each compared with the literal game by game.
     got = same_as_literal([{**r, "mana_number": str(r["mana_number"])} for r in records], deck, [rows == 0],
-                          "first_drawn", "first", n=200, max_turn=20)
-    assert (got[0] > 6).any() and (got[0] <= 20).any()  # some games see their Braise after four Gouttes, and pay
+                          "first_drawn", "first", n=50, max_turn=20)
+    paid_late = (got[0] > 6) & (got[0] <= 20)
+    assert paid_late.sum() >= 10  # many games see their Braise after four Gouttes, and pay
 
 
 @pytest.mark.parametrize("column", ["cost", "mana_number"])
