@@ -400,10 +400,20 @@ def test_plot_option_writes_files(tmp_path):
     assert not (tmp_path / "x.pdf").exists()
 
 
+@pytest.fixture(scope="module")
+def wankul_report(tmp_path_factory):
+    """The sample Wankul deck's Markdown report folder, written once by the command for the tests that read it."""
+    out_dir = tmp_path_factory.mktemp("report") / "rapport"
+    ok(run("report", WANKUL, "--game", "wankul", "--out", out_dir, "--trials", "2000"))
+    return out_dir
+
+
 @pytest.mark.parametrize(("flag", "page"), [([], "report.md"), (["--html"], "report.html")])
-def test_report_command(tmp_path, flag, page):
-    out_dir = tmp_path / "rapport"
-    ok(run("report", WANKUL, "--game", "wankul", "--out", out_dir, "--trials", "2000", *flag))
+def test_report_command(tmp_path, wankul_report, flag, page):
+    out_dir = wankul_report
+    if flag:
+        out_dir = tmp_path / "rapport"
+        ok(run("report", WANKUL, "--game", "wankul", "--out", out_dir, "--trials", "2000", *flag))
     text = (out_dir / page).read_text(encoding="utf-8")
     assert "Is the deck legal?" in text and "How many Terrain cards?" in text and "run out" in text
     if page == "report.html":  # one file: its figures inside it
@@ -429,9 +439,8 @@ def test_report_refuses_a_file_as_folder(tmp_path):
                       str(target), "not a folder")
 
 
-def test_report_tables_are_markdown(tmp_path):
-    ok(run("report", WANKUL, "--game", "wankul", "--out", tmp_path, "--trials", "2000"))
-    lines = (tmp_path / "report.md").read_text(encoding="utf-8").splitlines()
+def test_report_tables_are_markdown(wankul_report):
+    lines = (wankul_report / "report.md").read_text(encoding="utf-8").splitlines()
     table = [line for line in lines if line.startswith("|")]
     # The opening-hand table: header, rule, one row per event, all with the same number of cells.
     assert table[0] == "| event | kept opening hand |" and table[1] == "|---|---|"
