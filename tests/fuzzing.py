@@ -38,26 +38,39 @@ def fuzz_settings(ci_examples: int, *, deadline_ms: int = 2000) -> settings:
 
 
 class Hang(AssertionError):
-    """An example that ran past :data:`HARD_LIMIT`."""
+    """An example that ran past :data:`HARD_LIMIT` of CPU (or far longer on the clock)."""
+
+
+#: A blocked example (a deadlock, a wait on a child) uses no CPU: it is caught on the clock, this many times later.
+WALL_FACTOR = 6
 
 
 @contextmanager
 def time_limit(seconds: float = HARD_LIMIT):
-    """Fail with :class:`Hang` when the block runs longer than ``seconds`` (SIGALRM; main thread only)."""
+    """Fail with :class:`Hang` past ``seconds`` of CPU, or ``WALL_FACTOR`` times as long on the clock.
+
+    The CPU clock (SIGPROF) is what a runaway loop spends whatever else the machine runs; the wall clock (SIGALRM),
+    far later, catches a block that waits forever. Main thread only.
+    """
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
         yield
         return
 
     def _raise(signum, frame):
-        raise Hang(f"example still running after {seconds} s")
+        clock = "of CPU" if signum == signal.SIGPROF else "on the clock"
+        limit = seconds if signum == signal.SIGPROF else seconds * WALL_FACTOR
+        raise Hang(f"example still running after {limit} s {clock}")
 
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {sig: signal.signal(sig, _raise) for sig in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def only_deckstat_errors(call: Callable[[], object]) -> object | DeckstatError:
