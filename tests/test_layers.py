@@ -58,7 +58,8 @@ STANDARD = set(sys.stdlib_module_names)
 
 
 def test_every_module_is_seen():
-    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+    for package in ("deckstat.engines", "deckstat.play", "deckstat.questions", "deckstat.present", "deckstat.cli",
+                    "deckstat.games"):
         assert package in MODULES
     assert len(MODULES) > 30
 
@@ -89,6 +90,40 @@ def test_games_are_rules_as_data(name):
     banned = {m for m in imports_of(name) if any(_in(m, p) for p in ("deckstat.engines", "deckstat.questions",
                                                                        "deckstat.present", "deckstat.cli"))}
     assert not banned, f"{name} imports {sorted(banned)}"
+
+
+#: What a play model reads a deck with: the deck and the modules below it.
+PLAY_BELOW = {"numpy", "pandas", "deckstat.deck", *BASE}
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.play")])
+def test_play_models_work_on_dealt_arrays(name):
+    allowed = PLAY_BELOW | {m for m in MODULES if _in(m, "deckstat.play")}
+    if name == "deckstat.play.engine":
+        allowed |= {m for m in MODULES if _in(m, "deckstat.engines")}
+    else:
+        # A model is handed the dealt games; dealing and exact pricing are the engine's.
+        allowed.discard("deckstat.play.engine")
+    outside = {m for m in imports_of(name) - STANDARD if m not in allowed}
+    assert not outside, f"{name} imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if not _in(m, "deckstat.play")])
+def test_only_questions_run_play_models(name):
+    # Profiles and the report describe the policies from the catalogue (deckstat.play.MODELS), nothing more.
+    reached = {m for m in imports_of(name) if _in(m, "deckstat.play")}
+    if _in(name, "deckstat.questions"):
+        return
+    if _in(name, "deckstat.games") or _in(name, "deckstat.present"):
+        reached.discard("deckstat.play")
+    assert not reached, f"{name} imports {sorted(reached)}"
+
+
+def test_the_play_catalogue_loads_no_engine():
+    code = ("import sys, deckstat.play; "
+            "print(sorted(m for m in sys.modules if m.startswith('deckstat.engines') or m in ('scipy', 'numba')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 @pytest.mark.parametrize("name", BASE)
@@ -182,6 +217,7 @@ def test_quick_commands_load_only_what_they_use(args, allowed):
 
 
 def test_each_folder_states_its_rule():
-    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+    for package in ("deckstat.engines", "deckstat.play", "deckstat.questions", "deckstat.present", "deckstat.cli",
+                    "deckstat.games"):
         doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8"))) or ""
         assert "Layer rule" in doc, package
