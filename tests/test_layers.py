@@ -138,9 +138,27 @@ def test_only_plots_draws_and_only_the_cli_prints_tables():
     for name in MODULES:
         found = imports_of(name)
         if "matplotlib" in found:
-            assert name == "deckstat.present.plots", name
+            assert _in(name, "deckstat.present.plots"), name
         if found & {"rich", "typer"}:
             assert _in(name, "deckstat.cli"), name
+
+
+FIGURES = [m for m in MODULES if _in(m, "deckstat.present.plots") and m not in ("deckstat.present.plots",
+                                                                                  "deckstat.present.plots.visuals")]
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_each_figure_family_draws_with_the_shared_toolkit_alone(name):
+    # A figure module shares only through plots.visuals, so that one family can change without another.
+    others = {m for m in imports_of(name) if m in FIGURES}
+    assert not others, f"{name} imports {sorted(others)}"
+
+
+def test_only_the_cli_and_the_report_draw():
+    drawers = {name for name in MODULES if not _in(name, "deckstat.present.plots")
+               and any(_in(m, "deckstat.present.plots") for m in imports_of(name))}
+    assert all(_in(name, "deckstat.cli") or name == "deckstat.present.report" for name in drawers), sorted(drawers)
+    assert FIGURES
 
 
 def test_no_import_cycles():
