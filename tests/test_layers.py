@@ -58,7 +58,8 @@ STANDARD = set(sys.stdlib_module_names)
 
 
 def test_every_module_is_seen():
-    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+    for package in ("deckstat.engines", "deckstat.play", "deckstat.questions", "deckstat.present", "deckstat.cli",
+                    "deckstat.games"):
         assert package in MODULES
     assert len(MODULES) > 30
 
@@ -91,6 +92,40 @@ def test_games_are_rules_as_data(name):
     assert not banned, f"{name} imports {sorted(banned)}"
 
 
+#: What a play model reads a deck with: the deck and the modules below it.
+PLAY_BELOW = {"numpy", "pandas", "deckstat.deck", *BASE}
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.play")])
+def test_play_models_work_on_dealt_arrays(name):
+    allowed = PLAY_BELOW | {m for m in MODULES if _in(m, "deckstat.play")}
+    if name == "deckstat.play.engine":
+        allowed |= {m for m in MODULES if _in(m, "deckstat.engines")}
+    else:
+        # A model is handed the dealt games; dealing and exact pricing are the engine's.
+        allowed.discard("deckstat.play.engine")
+    outside = {m for m in imports_of(name) - STANDARD if m not in allowed}
+    assert not outside, f"{name} imports {sorted(outside)}"
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if not _in(m, "deckstat.play")])
+def test_only_questions_run_play_models(name):
+    # Profiles and the report describe the policies from the catalogue (deckstat.play.MODELS), nothing more.
+    reached = {m for m in imports_of(name) if _in(m, "deckstat.play")}
+    if _in(name, "deckstat.questions"):
+        return
+    if _in(name, "deckstat.games") or _in(name, "deckstat.present"):
+        reached.discard("deckstat.play")
+    assert not reached, f"{name} imports {sorted(reached)}"
+
+
+def test_the_play_catalogue_loads_no_engine():
+    code = ("import sys, deckstat.play; "
+            "print(sorted(m for m in sys.modules if m.startswith('deckstat.engines') or m in ('scipy', 'numba')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 @pytest.mark.parametrize("name", BASE)
 def test_base_modules_stand_alone(name):
     # check_deck compares with the Deck class, imported where it is used.
@@ -103,9 +138,27 @@ def test_only_plots_draws_and_only_the_cli_prints_tables():
     for name in MODULES:
         found = imports_of(name)
         if "matplotlib" in found:
-            assert name == "deckstat.present.plots", name
+            assert _in(name, "deckstat.present.plots"), name
         if found & {"rich", "typer"}:
             assert _in(name, "deckstat.cli"), name
+
+
+FIGURES = [m for m in MODULES if _in(m, "deckstat.present.plots") and m not in ("deckstat.present.plots",
+                                                                                  "deckstat.present.plots.visuals")]
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_each_figure_family_draws_with_the_shared_toolkit_alone(name):
+    # A figure module shares only through plots.visuals, so that one family can change without another.
+    others = {m for m in imports_of(name) if m in FIGURES}
+    assert not others, f"{name} imports {sorted(others)}"
+
+
+def test_only_the_cli_and_the_report_draw():
+    drawers = {name for name in MODULES if not _in(name, "deckstat.present.plots")
+               and any(_in(m, "deckstat.present.plots") for m in imports_of(name))}
+    assert all(_in(name, "deckstat.cli") or name == "deckstat.present.report" for name in drawers), sorted(drawers)
+    assert FIGURES
 
 
 def test_no_import_cycles():
@@ -182,6 +235,7 @@ def test_quick_commands_load_only_what_they_use(args, allowed):
 
 
 def test_each_folder_states_its_rule():
-    for package in ("deckstat.engines", "deckstat.questions", "deckstat.present", "deckstat.cli", "deckstat.games"):
+    for package in ("deckstat.engines", "deckstat.play", "deckstat.questions", "deckstat.present", "deckstat.cli",
+                    "deckstat.games"):
         doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8"))) or ""
         assert "Layer rule" in doc, package

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 import deckstat
 from deckstat import Deck, DeckstatError, validate
 from deckstat.cards import pick_deck
-from deckstat.games.rules import NO_PART, file_warnings
+from deckstat.games.profiles import RULE_KINDS
+from deckstat.games.rules import CHECKS, NO_PART, file_warnings
 from deckstat.questions.validate import VIOLATION_COLUMNS
 
 GAMES = ["wankul", "duel-masters", "jdg", "licum", "pandrea"]
@@ -85,6 +86,11 @@ def assert_messages(result) -> None:
     assert summary["errors"] == (table["level"] == "error").sum()
     assert summary["warnings"] == (table["level"] == "warning").sum()
     assert result.legal is bool(summary["legal"]) is (int(summary["errors"]) == 0)
+
+
+def test_every_rule_kind_a_profile_accepts_has_a_check():
+    # A kind without a check would be loaded and then never checked.
+    assert set(CHECKS) == set(RULE_KINDS)
 
 
 # ---------------------------------------------------------------- shipped sample decks

@@ -27,6 +27,7 @@ columns of another shipped game, card names that mix scripts.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -206,104 +207,153 @@ def counted_together(deck: Deck, by: str, rows: np.ndarray | None = None) -> lis
     return out
 
 
-def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
-    p = rule.params
-    out: list[dict] = []
+#: What a check finds: one (subject, found, allowed) per breach, in the words a violation shows.
+Breach = tuple[str, str, str]
 
-    def add(subject: str, found: str, allowed: str) -> None:
-        out.append({"rule": localized(rule.text), "level": p.get("level", "error"), "subject": subject,
-                    "found": found, "allowed": allowed})
 
-    if rule.kind == "size":
-        size = deck.size
-        together = p.get("count_as_one", [])
-        if together:
-            mask = np.zeros(len(deck.cards), dtype=bool)
-            for group in together:
-                mask |= deck.mask(group)
-            grouped = int(deck.counts[mask].sum())
-            size = size - grouped + (1 if grouped else 0)
-        low, high = _bounds(rule)
-        if _outside(size, low, high):
-            found = trn("{n} card", "{n} cards", size)
-            if together:
-                found = tr("{cards} ({groups} counted as one)", cards=found, groups=" + ".join(together))
-            add(tr("deck size"), found, _bound_text(low, high))
-    elif rule.kind == "copies":
-        rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
-        by = p.get("by", "name")
-        if by not in COPY_READINGS and canonical_column(by) not in deck.cards.columns:
-            raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
-                                   column=canonical_column(by), rule=localized(rule.text)), source=deck.source)
-        keys, shown = copy_keys(deck, by)
-        totals: dict[object, int] = {}
-        parts: dict[object, dict[str, int]] = {}
-        for key, label, count, counted in zip(keys, shown, deck.counts, rows):
-            if not counted or key is None:
-                continue
-            totals[key] = totals.get(key, 0) + int(count)
-            # Spellings of one label that differ in case or accents only are one part (Yéti, YETI).
-            part = parts.setdefault(key, {})
-            spelled = next((known for known in part if fold(known) == fold(label)), label)
-            part[spelled] = part.get(spelled, 0) + int(count)
-        for key, total in totals.items():
-            if total > p["max"]:
-                found = trn("{n} copy", "{n} copies", total)
-                if len(parts[key]) > 1:
-                    # Cards counted together (printings identical in play, look-alike spellings): each named.
-                    found = tr("{copies} ({parts})", copies=found,
-                               parts=", ".join(f"{number(n)} × {label}" for label, n in parts[key].items()))
-                    subject = _key_name(deck, keys, key)
-                else:
-                    subject = next(iter(parts[key]))
-                add(subject, found, tr("at most {max}", max=number(p["max"])))
-    elif rule.kind == "count":
-        n = 0 if absent_column(deck, p["group"]) else deck.count(p["group"])
-        low, high = _bounds(rule)
-        if _outside(n, low, high):
-            add(p["group"], trn("{n} card", "{n} cards", n), _bound_text(low, high))
-    elif rule.kind == "ratio":
-        n = deck.count(p["group"])
-        needed = math.ceil(deck.size / p["per"])
-        if n < needed:
-            add(p["group"], tr("{found} in {cards}", found=number(n), cards=trn("{n} card", "{n} cards", deck.size)),
-                tr("at least {needed} (1 per {cards})", needed=number(needed),
-                   cards=trn("{n} card", "{n} cards", p["per"])))
-    elif rule.kind == "distinct":
-        names = {fold(name) for name in deck.cards["name"][deck.mask(p["group"])]}
-        low, high = _bounds(rule)
-        if _outside(len(names), low, high):
-            add(p["group"], trn("{n} different", "{n} different", len(names)), _bound_text(low, high, distinct=True))
-    elif rule.kind == "fraction":
-        n, of = deck.count(p["group"]), deck.count(p["of"])
-        if n > p["max"] * of:
-            add(p["group"], tr("{found} of {total} {group}", found=number(n), total=number(of), group=p["of"]),
-                tr("at most {most} ({share} of {group})", most=number(math.floor(p["max"] * of)),
-                   share=number(p["max"]), group=p["of"]))
-    elif rule.kind == "allowed":
+def _check_size(deck: Deck, rule: Rule) -> list[Breach]:
+    """The deck's size, its ``count_as_one`` groups counted together as one card."""
+    size = deck.size
+    together = rule.params.get("count_as_one", [])
+    if together:
         mask = np.zeros(len(deck.cards), dtype=bool)
-        for group in p["groups"]:
+        for group in together:
             mask |= deck.mask(group)
-        for name, kind in zip(deck.cards["name"][~mask], deck.cards["type"][~mask]):
-            add(name, tr("type {type!r}", type=kind) if not is_missing(kind) else tr("no type"),
-                tr(" or ").join(p["groups"]))
-    elif rule.kind == "same_value":
-        column = canonical_column(p["attribute"])
-        rows = deck.mask(p["group"])
-        if rows.any() and column not in deck.cards.columns:
-            raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
-                                   column=p["attribute"], rule=localized(rule.text)), source=deck.source)
-        if rows.any():
-            tally: dict[str, int] = {}
-            label: dict[str, str] = {}
-            for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
-                key = "" if is_missing(value) else fold(value)
-                tally[key] = tally.get(key, 0) + int(count)
-                label.setdefault(key, tr("(none)") if not key else str(value))
-            if len(tally) > 1:
-                found = ", ".join(f"{label[k]} ({trn('{n} card', '{n} cards', n)})" for k, n in tally.items())
-                add(p["group"], found, tr("one {attribute}", attribute=p["attribute"]))
+        grouped = int(deck.counts[mask].sum())
+        size = size - grouped + (1 if grouped else 0)
+    low, high = _bounds(rule)
+    if not _outside(size, low, high):
+        return []
+    found = trn("{n} card", "{n} cards", size)
+    if together:
+        found = tr("{cards} ({groups} counted as one)", cards=found, groups=" + ".join(together))
+    return [(tr("deck size"), found, _bound_text(low, high))]
+
+
+def _check_copies(deck: Deck, rule: Rule) -> list[Breach]:
+    """Copies of each card as :func:`copy_keys` reads them (``by``), within ``group`` if given."""
+    p = rule.params
+    rows = deck.mask(p["group"]) if "group" in p else np.ones(len(deck.cards), dtype=bool)
+    by = p.get("by", "name")
+    if by not in COPY_READINGS and canonical_column(by) not in deck.cards.columns:
+        raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
+                               column=canonical_column(by), rule=localized(rule.text)), source=deck.source)
+    keys, shown = copy_keys(deck, by)
+    totals: dict[object, int] = {}
+    parts: dict[object, dict[str, int]] = {}
+    for key, label, count, counted in zip(keys, shown, deck.counts, rows):
+        if not counted or key is None:
+            continue
+        totals[key] = totals.get(key, 0) + int(count)
+        # Spellings of one label that differ in case or accents only are one part (Yéti, YETI).
+        part = parts.setdefault(key, {})
+        spelled = next((known for known in part if fold(known) == fold(label)), label)
+        part[spelled] = part.get(spelled, 0) + int(count)
+    out = []
+    for key, total in totals.items():
+        if total <= p["max"]:
+            continue
+        found = trn("{n} copy", "{n} copies", total)
+        if len(parts[key]) > 1:
+            # Cards counted together (printings identical in play, look-alike spellings): each named.
+            found = tr("{copies} ({parts})", copies=found,
+                       parts=", ".join(f"{number(n)} × {label}" for label, n in parts[key].items()))
+            subject = _key_name(deck, keys, key)
+        else:
+            subject = next(iter(parts[key]))
+        out.append((subject, found, tr("at most {max}", max=number(p["max"]))))
     return out
+
+
+def _check_count(deck: Deck, rule: Rule) -> list[Breach]:
+    """Cards of ``group``; a group over a column the deck lacks counts none (:func:`notes` says so)."""
+    group = rule.params["group"]
+    n = 0 if absent_column(deck, group) else deck.count(group)
+    low, high = _bounds(rule)
+    if not _outside(n, low, high):
+        return []
+    return [(group, trn("{n} card", "{n} cards", n), _bound_text(low, high))]
+
+
+def _check_ratio(deck: Deck, rule: Rule) -> list[Breach]:
+    """At least one card of ``group`` per ``per`` cards of the deck, rounded up."""
+    group, per = rule.params["group"], rule.params["per"]
+    n = deck.count(group)
+    needed = math.ceil(deck.size / per)
+    if n >= needed:
+        return []
+    return [(group, tr("{found} in {cards}", found=number(n), cards=trn("{n} card", "{n} cards", deck.size)),
+             tr("at least {needed} (1 per {cards})", needed=number(needed), cards=trn("{n} card", "{n} cards", per)))]
+
+
+def _check_distinct(deck: Deck, rule: Rule) -> list[Breach]:
+    """Different names in ``group``, compared without case or accents."""
+    group = rule.params["group"]
+    names = {fold(name) for name in deck.cards["name"][deck.mask(group)]}
+    low, high = _bounds(rule)
+    if not _outside(len(names), low, high):
+        return []
+    return [(group, trn("{n} different", "{n} different", len(names)), _bound_text(low, high, distinct=True))]
+
+
+def _check_fraction(deck: Deck, rule: Rule) -> list[Breach]:
+    """Cards of ``group`` at most ``max`` times the cards of ``of``."""
+    p = rule.params
+    n, of = deck.count(p["group"]), deck.count(p["of"])
+    if n <= p["max"] * of:
+        return []
+    return [(p["group"], tr("{found} of {total} {group}", found=number(n), total=number(of), group=p["of"]),
+             tr("at most {most} ({share} of {group})", most=number(math.floor(p["max"] * of)),
+                share=number(p["max"]), group=p["of"]))]
+
+
+def _check_allowed(deck: Deck, rule: Rule) -> list[Breach]:
+    """Every card in one of ``groups``: each other card, with its type."""
+    groups = rule.params["groups"]
+    mask = np.zeros(len(deck.cards), dtype=bool)
+    for group in groups:
+        mask |= deck.mask(group)
+    return [(name, tr("type {type!r}", type=kind) if not is_missing(kind) else tr("no type"), tr(" or ").join(groups))
+            for name, kind in zip(deck.cards["name"][~mask], deck.cards["type"][~mask])]
+
+
+def _check_same_value(deck: Deck, rule: Rule) -> list[Breach]:
+    """One value of ``attribute`` across the cards of ``group`` (an empty cell is a value of its own)."""
+    p = rule.params
+    column = canonical_column(p["attribute"])
+    rows = deck.mask(p["group"])
+    if not rows.any():
+        return []
+    if column not in deck.cards.columns:
+        raise DeckstatError(tr("the deck has no {column!r} column, needed by the rule {rule!r}",
+                               column=p["attribute"], rule=localized(rule.text)), source=deck.source)
+    tally: dict[str, int] = {}
+    label: dict[str, str] = {}
+    for value, count in zip(deck.cards[column][rows], deck.counts[rows]):
+        key = "" if is_missing(value) else fold(value)
+        tally[key] = tally.get(key, 0) + int(count)
+        label.setdefault(key, tr("(none)") if not key else str(value))
+    if len(tally) <= 1:
+        return []
+    found = ", ".join(f"{label[k]} ({trn('{n} card', '{n} cards', n)})" for k, n in tally.items())
+    return [(p["group"], found, tr("one {attribute}", attribute=p["attribute"]))]
+
+
+#: The check of each rule kind (``deckstat.games.profiles.RULE_KINDS``).
+CHECKS: dict[str, Callable[[Deck, Rule], list[Breach]]] = {
+    "size": _check_size, "copies": _check_copies, "count": _check_count, "ratio": _check_ratio,
+    "distinct": _check_distinct, "fraction": _check_fraction, "allowed": _check_allowed,
+    "same_value": _check_same_value,
+}
+
+
+def _check_rule(deck: Deck, rule: Rule) -> list[dict]:
+    """The records of every breach of ``rule`` in ``deck``, by the check of its kind."""
+    check = CHECKS.get(rule.kind)
+    if check is None:
+        return []
+    return [{"rule": localized(rule.text), "level": rule.params.get("level", "error"), "subject": subject,
+             "found": found, "allowed": allowed} for subject, found, allowed in check(deck, rule)]
 
 
 def absent_column(deck: Deck, group_text: str) -> str | None:

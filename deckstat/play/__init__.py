@@ -4,6 +4,17 @@ Each game profile names its model in a ``[play_model]`` table (``kind``);
 :data:`MODELS` maps kinds to the classes, :func:`build_model` makes one for a
 deck. See :mod:`deckstat.play.base` for the contract every model follows and
 :mod:`deckstat.play.engine` for how curves are computed from them.
+
+Layer rule: play models are engines that know a game's costs. A model reads
+the columns it needs from the deck once (``deckstat.deck``), then works on
+numpy arrays. Modules here import numpy, pandas, ``deckstat.deck`` and the
+modules below it (``errors``, ``events``, ``i18n``, ``parsing``, ``schema``,
+``terms``, ``text``); only ``engine`` imports ``deckstat.engines`` (to deal games and
+price exact curves), and no model imports ``engine``. Never
+``deckstat.games`` (a profile comes in as an argument), the questions,
+presentation or the command line. The questions run the models; the
+profiles and the report read only this package's :data:`MODELS` (the
+policies in words), which loads no engine.
 """
 
 from __future__ import annotations
