@@ -11,9 +11,10 @@ import deckstat
 from deckstat.batching import SpecError, load_spec
 from deckstat.batching.spec import SPEC_WORDS
 from deckstat.cli.options import FLAGS
-from deckstat.questions import _setup
+from deckstat.questions import _estimate, _setup, deckout
 from deckstat.questions._estimate import Simulation, first_turn
 from deckstat.questions.odds import answer_odds, plan_odds
+from deckstat.questions.ratio import answer_ratio, plan_ratio
 
 WANKUL = DATA / "wankul" / "sample_deck.csv"
 WANKUL_V2 = DATA / "wankul" / "sample_deck_v2.csv"
@@ -82,6 +83,39 @@ def test_compare_prepares_and_prices_each_deck_once(counted, deck):
     assert counted["cost"] == 2
 
 
+def test_ratio_prepares_and_prices_each_count_once_and_checks_its_settings_once(counted, deck, monkeypatch):
+    checks = []
+    check_simulation = _setup.check_simulation
+
+    def counting_check(*args, **kwargs):
+        checks.append(args)
+        return check_simulation(*args, **kwargs)
+
+    monkeypatch.setattr(_estimate, "check_simulation", counting_check)
+    monkeypatch.setattr(deckout, "check_simulation", counting_check)
+    counts = [9, 10, 11]
+    result = deckstat.ratio(deck, "wankul", counts=counts, turns=[0, 2], n_trials=2000, rng=1)
+    assert set(result.table["method"]) == {"exact"}
+    assert result.provenance["methods"]["deckout_turn_first"] == "simulate"  # Wankul's drought: raced at each count
+    # The deck as it is (its method), then per count the resource event (asked in the hand, by turn and for its
+    # first turn) and the flood side of the hand: one set-up each.
+    assert [events for events, _ in counted["prepare"]] == [("Terrain>=1",)] + [("Terrain>=1",), ("Terrain>=3",)] * 3
+    # Per count: the hand's two events, the odds by turn and the first turn, each priced once.
+    assert counted["cost"] == 4 * len(counts)
+    # Once for the sweep, not again by each count's odds, first turn and deck-out race.
+    assert len(checks) == 1
+
+
+def test_a_ratio_plan_answers_as_the_sweep_does(deck):
+    simulation = Simulation.checked(method="simulate", n_trials=2000, rng=4)
+    planned = answer_ratio(plan_ratio(deck, "wankul", counts=[10, 12], turns=[0, 1], simulation=simulation),
+                           simulation)
+    direct = deckstat.ratio(deck, "wankul", counts=[10, 12], turns=[0, 1], method="simulate", n_trials=2000, rng=4)
+    pd.testing.assert_frame_equal(planned.table, direct.table)
+    pd.testing.assert_frame_equal(planned.summary, direct.summary)
+    assert planned.provenance == direct.provenance
+
+
 def test_a_plan_answers_as_the_question_does(deck):
     simulation = Simulation.checked(method="simulate", n_trials=3000, rng=11)
     planned = answer_odds(plan_odds(deck, "wankul", "Terrain>=2", turns=[0, 2], simulation=simulation), simulation)
@@ -132,6 +166,16 @@ BAD = [
      {"question": "mulligan", "mulligan_rule": "vancouver", "mulligan_limit": 9}),
     (["deckout", "--keep", "Terain>=1"], {"question": "deckout", "keep": "Terain>=1"}),
     (["compare", WANKUL_V2, "-e", "Terain>=2"], {"question": "compare", "event": "Terain>=2", "second": True}),
+    (["ratio", "--group", "[colour=Rouge]"], {"question": "ratio", "group": "[colour=Rouge]"}),
+    (["ratio", "-e", "Terrain>=1", "--group", "[colour=Rouge]"],
+     {"question": "ratio", "event": "Terrain>=1", "group": "[colour=Rouge]"}),
+    (["ratio", "-e", "Terain>=1"], {"question": "ratio", "event": "Terain>=1"}),
+    (["ratio", "--keep", "Terain>=1"], {"question": "ratio", "keep": "Terain>=1"}),
+    (["ratio", "--range", "10-60"], {"question": "ratio", "counts": "10-60"}),
+    (["ratio", "--filler", "Foo"], {"question": "ratio", "filler": "Foo"}),
+    (["ratio", "--zone", "set_aside"], {"question": "ratio", "zone": "set_aside"}),
+    (["ratio", "--target", "0.9", "--turns", "1-3"], {"question": "ratio", "target": 0.9, "turns": "1-3"}),
+    (["ratio", "--flood", "9"], {"question": "ratio", "flood": 9}),
     (["odds", "-e", NINE, "--turns", "0-40", "--seat", "first", "--exact"],
      {"question": "odds", "event": NINE, "turns": "0-40", "seat": "first", "method": "exact"}),
 ]

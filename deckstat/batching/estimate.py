@@ -18,16 +18,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from deckstat._validate import parse_count
+from deckstat._validate import check_turns, parse_count
 from deckstat.batching.tasks import Task, api_arguments, cached_deck, cached_profile
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
-from deckstat.events import parse_group
 from deckstat.questions._estimate import Part, Simulation
-from deckstat.questions._setup import prepare, shared_setups
-from deckstat.questions.odds import plan_event
-from deckstat.questions.ratio import DEFAULT_SPAN, check_ratio_zone
-from deckstat.questions.ratio import DEFAULT_TURNS as RATIO_TURNS
-from deckstat.terms import FIXED_ZONES
+from deckstat.questions._setup import shared_setups
+from deckstat.questions.ratio import plan_ratio
 
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
 TASK_SECONDS = 0.03
@@ -35,10 +31,6 @@ TASK_SECONDS = 0.03
 EXACT_EVENT_SECONDS = 0.005
 #: Seconds per simulated trial and event on one core, by kind of simulation (measured on the sample decks).
 SECONDS_PER_TRIAL = {"odds": 2.5e-7, "when": 3e-7, "mulligan": 3e-7, "race": 8e-6}
-#: Resource counts a ratio sweeps when it is not told (the deck's own count ± 5).
-RATIO_DEFAULT_COUNTS = 2 * DEFAULT_SPAN + 1
-#: Races behind each count's deck-out turn in a ratio sweep when ``trials`` is not given.
-RATIO_DECKOUT_TRIALS = 8_000
 
 
 @dataclass(frozen=True)
@@ -80,16 +72,6 @@ class Estimator:
         with shared_setups(self._shared):
             return PLANS[task.question](subject, cached_profile(task.game), simulation=simulation, **arguments)
 
-    # One event of a ratio sweep: its method and seconds.
-
-    def event(self, task: Task, deck_index: int, event: str, rules: Mapping[str, object], *, method: str,
-              turns, seat: str, zone: str, trials: int) -> tuple[str, float]:
-        """The method ``method`` comes to for the odds of one event, as the question picks it, and its seconds."""
-        with shared_setups(self._shared):
-            setup = prepare(cached_deck(task.decks[deck_index]), cached_profile(task.game), [event], **rules)
-            part = plan_event(setup, turns=turns, seat=seat, zone=zone, method=method).part
-        return part.method, _seconds(part, "odds", trials)
-
     # A task.
 
     def estimate(self, task: Task) -> Estimate:
@@ -98,7 +80,6 @@ class Estimator:
         trials, how = _trials(params)
         if params.get("known") is not None:  # known cards: small exact sums, not modelled further
             return Estimate("exact", None, TASK_SECONDS, "model")
-        method = params.get("method", "auto")
         question = task.question
         if question in ("odds", "when", "compare"):
             plan = self.plan(task)
@@ -111,8 +92,9 @@ class Estimator:
                     if self._deckout_simulates(task, index, params):
                         methods.add("simulate")
                         seconds += trials * SECONDS_PER_TRIAL["race"]
-            if question == "compare" and params.get("ratio_counts"):
-                seconds += len(params["ratio_counts"]) * len(task.decks) * self._ratio_count(task, params, None)
+            if question == "compare" and plan.ratio_counts is not None:
+                seconds += sum(_ratio_seconds(self._compare_ratio(plan, index), trials, params.get("trials"))
+                               for index in range(len(task.decks)))
         elif question == "mulligan":
             plan = self.plan(task)
             # The by-turn table holds the odds with the rule and without; the kept hands are simulated or exact.
@@ -122,10 +104,10 @@ class Estimator:
                 methods.add("simulate")
                 seconds += trials * SECONDS_PER_TRIAL["mulligan"]
         elif question == "ratio":
-            counts = params.get("counts")
-            n_counts = len(counts) if isinstance(counts, tuple) else 1 if counts is not None else RATIO_DEFAULT_COUNTS
-            per_count = self._ratio_count(task, params, params.get("trials"))
-            methods, seconds = {"exact" if method != "simulate" else "simulate"}, n_counts * per_count
+            plan = self.plan(task)
+            # The method of the sweep's odds, as its summary says; the deck-out races add their seconds.
+            methods = {p.method for p in plan.parts}
+            seconds = _ratio_seconds(plan, trials, params.get("trials"))
         else:  # deckout
             simulated = self._deckout_simulates(task, 0, params)
             methods = {"simulate" if simulated else "exact"}
@@ -134,26 +116,12 @@ class Estimator:
         return Estimate(chosen, trials if "simulate" in methods else None, TASK_SECONDS + seconds,
                         how if "simulate" in methods else "model")
 
-    def _ratio_count(self, task: Task, params: dict, trials: object) -> float:
-        """Seconds of one count of a ratio sweep: its exact odds and its deck-out turn's races."""
-        profile = cached_profile(task.game)
-        group = params.get("group") or profile.resource_group
-        events = list(params.get("event", ()))
-        if group is not None:
-            events += [f"{group}>=1"]
-        zone = check_ratio_zone(profile, params.get("zone", "seen"))
-        turns = [0] if zone in FIXED_ZONES else list(params.get("turns", RATIO_TURNS))
-        seconds = 0.0
-        rules = {"keep": params.get("keep"), "mulligan": params.get("mulligan", True), "allow_absent": True}
-        for event in events:
-            chosen, cost = self.event(task, 0, event, rules, method=params.get("method", "auto"),
-                                      turns=turns, seat=params.get("seat", "first"), zone=zone,
-                                      trials=_trials(params)[0])
-            seconds += cost * 4  # each count asks the resource and flood sides, the mulligan rate, the first turn
-        if group is not None and parse_group(group) is not None and self._deckout_simulates(task, 0, params):
-            races = RATIO_DECKOUT_TRIALS if trials is None else int(trials)
-            seconds += races * SECONDS_PER_TRIAL["race"]
-        return seconds
+    def _compare_ratio(self, plan, index: int):
+        """The plan of the sweep a comparison with ``ratio_counts`` asks of its deck ``index``, as compare asks it."""
+        with shared_setups(self._shared):
+            return plan_ratio(plan.decks[index], plan.profile, counts=plan.ratio_counts, turns=check_turns(plan.turns),
+                              seat="first" if plan.seat in ("both", "all") else plan.seat,
+                              allow_absent=plan.allow_absent, simulation=Simulation())
 
     def _deckout_simulates(self, task: Task, index: int, params: dict) -> bool:
         from deckstat.questions.deckout import simulates
@@ -174,6 +142,21 @@ def _seconds(part: Part, kind: str, trials: int) -> float:
     if part.method == "exact":
         return EXACT_EVENT_SECONDS + (part.cost.seconds if part.cost is not None else 0.0)
     return trials * SECONDS_PER_TRIAL[kind]
+
+
+def _ratio_seconds(plan, trials: int, races: object) -> float:
+    """Seconds of a planned ratio sweep: each count's odds and first-turn parts, and its deck-out races.
+
+    ``races``: the trials given, which the races run too (default: the plan's, :data:`DECKOUT_TRIALS`).
+    """
+    seconds = 0.0
+    for count in plan.counts:
+        for planned, kind in ((count.hand, "odds"), (count.by_turn, "odds"), (count.timing, "when")):
+            if planned is not None:
+                seconds += sum(_seconds(event.part, kind, trials) for event in planned.events)
+        if count.race is not None and count.race.spec is not None:
+            seconds += (plan.deckout.n_trials if races is None else int(races)) * SECONDS_PER_TRIAL["race"]
+    return seconds
 
 
 def _trials(params: Mapping[str, object]) -> tuple[int, str]:

@@ -55,22 +55,22 @@ from deckstat.batching.tasks import (
 from deckstat.deck import MAX_COPIES
 from deckstat.engines.runner import check_trials
 from deckstat.errors import _MARK, DeckstatError, ExpressionError
-from deckstat.events import Count, expression_source, parse_event, parse_group
+from deckstat.events import expression_source, parse_event, parse_group
 from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
 from deckstat.parsing import split_top_level, unknown_key
 from deckstat.questions._estimate import Simulation
-from deckstat.questions._setup import check_card_types, check_groups, prepare, shared_setups
+from deckstat.questions._setup import check_card_types, shared_setups
 from deckstat.questions.compare import plan_compare
 from deckstat.questions.deckout import plan_deckout
 from deckstat.questions.mulligan import plan_mulligan
 from deckstat.questions.odds import plan_odds
+from deckstat.questions.ratio import plan_ratio
 from deckstat.questions.when import plan_when
 from deckstat.terms import (
     DROUGHT_ORDERS,
-    FIXED_ZONES,
     METHODS,
     MOST_BATCH_TASKS,
     MOST_SPEC_BYTES,
@@ -882,8 +882,8 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
 
 #: The function that makes every check of a question, by question: a spec is refused by the checks and messages
 #: of the function that will answer it.
-PLANS = {"odds": plan_odds, "when": plan_when, "mulligan": plan_mulligan, "compare": plan_compare,
-         "deckout": plan_deckout}
+PLANS = {"odds": plan_odds, "when": plan_when, "mulligan": plan_mulligan, "ratio": plan_ratio,
+         "compare": plan_compare, "deckout": plan_deckout}
 #: Settings of a question that go into its :class:`~deckstat.questions._estimate.Simulation`.
 _SIMULATION_SETTINGS = ("method", "n_trials", "precision", "max_trials", "chunk_size", "n_workers")
 
@@ -893,37 +893,11 @@ def _check_task(task: Task, decks: list, profile, params: dict) -> None:
 
     ``params`` are the task's parameters the checks read (see :data:`UNCHECKED_PARAMETERS`).
     """
-    if task.question == "ratio":
-        _check_ratio(decks, profile, params)
-        return
     arguments = {name: value for name, value in api_arguments(task, decks).items()
                  if SPEC_NAMES.get(name, name) in params}
     settings = {name: arguments.pop(name) for name in _SIMULATION_SETTINGS if name in arguments}
     subject = decks if task.question == "compare" else decks[0]
     PLANS[task.question](subject, profile, simulation=Simulation.checked(**settings), **arguments)
-
-
-def _check_ratio(decks: list, profile, params: dict) -> None:
-    """The checks of a ratio sweep that do not depend on the count swept (each count's deck is checked by the task)."""
-    from deckstat.questions.ratio import check_ratio_zone, check_target
-
-    check_seats(params.get("seat", "first"), single=True)
-    zone = check_ratio_zone(profile, params.get("zone", "seen"))
-    turns = [0] if zone in FIXED_ZONES else list(params.get("turns", api_parameters("ratio")["turns"].default))
-    check_target(params.get("target"), params.get("target_turn"), turns)
-    group = params.get("group") or profile.resource_group
-    if group is not None:
-        # The sweep may add the group's very cards, so only an unknown attribute is refused here.
-        drawn = profile.drawn_deck(decks[0]).with_synonyms(profile.synonyms)
-        check_groups(drawn, Count(parse_group(group, what="group"), ">=", 1), profile, "group", group,
-                     allow_absent=True)
-        counts = params.get("counts") or ()
-        too_many = [count for count in ([counts] if isinstance(counts, int) else counts) if count > drawn.size]
-        if too_many:  # refused now rather than by the task; the copy limits are left to the task
-            raise DeckstatError(tr("{count} {group} cards do not fit in a {size}-card deck; sweep at most {size}",
-                                   count=too_many[0], group=group, size=drawn.size))
-    prepare(decks[0], profile, list(params.get("event", ())), keep=params.get("keep"),
-            mulligan=params.get("mulligan", True), allow_absent=True)
 
 
 def _jsonable(value: object) -> object:

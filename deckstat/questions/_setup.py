@@ -781,6 +781,13 @@ def shared_setups(cache: dict | None = None) -> Iterator[dict]:
         _SHARED_SETUPS.reset(token)
 
 
+@contextmanager
+def question_setups() -> Iterator[dict]:
+    """Share set-ups and predictions within one question: in the :func:`shared_setups` block in force, else its own."""
+    with shared_setups(_SHARED_SETUPS.get()) as cache:
+        yield cache
+
+
 def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str | None = None,
             mulligan: bool = True, mulligan_rule: str | None = None, mulligan_limit: int | None = None,
             resource: str | None = None, allow_absent: bool = False, keep_remedy: str | None = None,

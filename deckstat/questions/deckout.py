@@ -251,10 +251,20 @@ def mean_turns(deck: Deck, game: str | Profile, *, keep: str | None = None, mull
     race = _setup(deck, game, opponent=None, policy=DEFAULT_POLICY, drought=True, terrain_turns=None,
                   drought_order="together", keep=keep, mulligan=mulligan, method="auto", n_trials=n_trials,
                   chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent, rng=rng)
+    return answer_mean_turns(race, Simulation(n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                                              n_workers=n_workers))
+
+
+def answer_mean_turns(race: _Setup, simulation: Simulation) -> tuple[dict[str, float], str]:
+    """The mean turn each seat of a planned race (:func:`plan_deckout`) runs out on, and the method.
+
+    :func:`mean_turns`' answer: simulated on ``simulation``'s trials, seed and workers when the race is random.
+    """
     if race.spec is None:
         rounds = _deterministic_rounds(race.profile, race.seats, race.libraries)
         return {seat: float(r) for seat, r in zip(SEATS, rounds)}, "exact"
-    tallies, n_done = _simulate(race, rng, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
+    tallies, n_done = _simulate(race, simulation.rng, n_trials=simulation.n_trials,
+                                chunk_size=simulation.chunk_size, n_workers=simulation.n_workers)
     means = {seat: _mean_turn(tallies[i, 1:race.spec.max_rounds + 1], n_done) for i, seat in enumerate(SEATS)}
     return means, "simulate"
 
@@ -283,7 +293,7 @@ def plan_deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = Non
     return _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
                   drought_order=drought_order, keep=keep, mulligan=mulligan, method=simulation.method,
                   n_trials=simulation.n_trials, chunk_size=simulation.chunk_size, n_workers=simulation.n_workers,
-                  allow_absent=allow_absent, rng=simulation.rng)
+                  allow_absent=allow_absent, rng=simulation.rng, settings_checked=True)
 
 
 def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
@@ -299,8 +309,12 @@ def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, 
 
 def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: str, drought: bool,
            terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool, method: str,
-           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool, rng: object) -> _Setup:
-    """Check a deck-out question (see :func:`deckout`) and reduce it to seats, provenance and race."""
+           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool, rng: object,
+           settings_checked: bool = False) -> _Setup:
+    """Check a deck-out question (see :func:`deckout`) and reduce it to seats, provenance and race.
+
+    ``settings_checked``: the simulation settings come from a :class:`Simulation`, checked when it was built.
+    """
     profile = get_profile(game)
     check_deck(deck)
     if opponent is not None:
@@ -309,7 +323,8 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
     check_choice(method, "method", METHODS)
     check_choice(drought_order, "drought_order", tuple(DROUGHT_ORDERS))
     terrain_turns = _terrain_turns(terrain_turns, profile)
-    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
+    if not settings_checked:
+        check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     if profile.deckout == "none":
         raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
                                game=profile.name))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -30,16 +30,24 @@ from deckstat.deck import Deck, attribute_column, card_rows
 from deckstat.engines import runner
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
-from deckstat.events import AttributeGroup, NameGroup, parse_group
+from deckstat.events import AttributeGroup, Count, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
-from deckstat.questions._setup import check_pooled, check_simulation, check_zone, choose_method, prepare
+from deckstat.questions._estimate import Part, Simulation
+from deckstat.questions._setup import (
+    check_groups,
+    check_pooled,
+    check_zone,
+    choose_method,
+    prepare,
+    question_setups,
+)
 from deckstat.questions.curve import curve, last_play_turn, play_targets
-from deckstat.questions.deckout import mean_turns
-from deckstat.questions.odds import odds
+from deckstat.questions.deckout import answer_mean_turns, plan_deckout
+from deckstat.questions.odds import OddsPlan, answer_odds, plan_odds
 from deckstat.questions.validate import validate
-from deckstat.questions.when import when
+from deckstat.questions.when import WhenPlan, answer_when, plan_when
 from deckstat.results import RatioResult, frame
 from deckstat.schema import canonical_column
 from deckstat.terms import FIXED_ZONES, MOST_TURN
@@ -510,25 +518,6 @@ def _zone_words(profile: Profile, zone: str) -> str:
             "bottom": "under the deck", "seen": "seen"}[zone]
 
 
-def _deckout_columns(profile: Profile, deck: Deck, *, keep: str | None, mulligan: bool, n_trials: int,
-                     rng: np.random.SeedSequence, n_workers: int = 1) -> tuple[dict[str, float], str | None]:
-    """Mean turn each seat runs out of cards (the deck racing a copy of itself), and how it was found.
-
-    Under a drought rule (Wankul) the turn depends on the resource ratio and
-    is simulated from ``rng``; otherwise it is the exact turn of the game's
-    deck-out rule. NaN (method ``None``) for a game where running out has no
-    rules effect, or whose mulligan the deck-out model does not handle.
-    """
-    missing = {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}
-    if profile.deckout == "none" or (mulligan and profile.mulligan not in ("none", "bottom")):
-        return missing, None
-    # The sweep itself may empty a group of the keep rule (the resource group at 0).
-    # The means alone: deckout's summary column, without the tables and intervals the sweep does not show.
-    mean, method = mean_turns(deck, profile, keep=keep, mulligan=mulligan, n_trials=n_trials, rng=rng,
-                              allow_absent=True, n_workers=n_workers)
-    return {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}, method
-
-
 def _violations(report: pd.DataFrame) -> str:
     parts = []
     for row in report.itertuples(index=False):
@@ -853,6 +842,98 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     >>> sweep.summary[["recommended", "smallest_reaching"]].values.tolist()
     [[12, 12]]
     """
+    simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                                    n_workers=n_workers)
+    plan = plan_ratio(deck, game, counts=counts, group=group, filler=filler, event=event, turns=turns, seat=seat,
+                      zone=zone, target=target, target_turn=target_turn, flood=flood, keep=keep, mulligan=mulligan,
+                      allow_absent=allow_absent, objective=objective, card=card, curve_group=curve_group,
+                      policy=policy, simulation=simulation)
+    return answer_ratio(plan, simulation)
+
+
+@dataclass(frozen=True)
+class CountPlan:
+    """One resource count of a sweep, checked and priced: its deck and the plan of each question asked of it.
+
+    Attributes
+    ----------
+    count : int
+    deck : Deck
+        The deck rebuilt with ``count`` resource cards.
+    added : tuple of str
+        The generic cards it holds.
+    hand : OddsPlan
+        The screw and flood sides of the kept hand.
+    by_turn : OddsPlan or None
+        P(event) by turn (None under the curve objective, which asks :func:`deckstat.curve`).
+    timing : WhenPlan or None
+        The first turn with a resource card (None at count 0).
+    race : deck-out plan or None
+        The deck racing a copy of itself (None where running out has no effect or its mulligan is not modelled).
+    """
+
+    count: int
+    deck: Deck
+    added: tuple[str, ...]
+    hand: OddsPlan
+    by_turn: OddsPlan | None
+    timing: WhenPlan | None
+    race: object | None
+
+
+@dataclass(frozen=True)
+class RatioPlan:
+    """A checked :func:`ratio` sweep: how the deck is rebuilt, and each count's plan (nothing computed).
+
+    ``method`` is the method asked, ``chosen`` the one the deck as it is gets (the summary's ``method``);
+    ``deckout`` holds the settings of the deck-out races (``auto``, :data:`DECKOUT_TRIALS` unless trials were
+    given).
+    """
+
+    profile: Profile
+    rebuild: _Plan
+    texts: tuple[str, ...]
+    label: str
+    zone: str
+    seat: str
+    turns: list[int]
+    flood: int
+    target: float | None
+    target_turn: int
+    keep: str | None
+    mulligan: bool
+    rule: str
+    method: str
+    chosen: str
+    goal: _Goal | None
+    counts: tuple[CountPlan, ...]
+    deckout: Simulation
+
+    @property
+    def parts(self) -> list[Part]:
+        """Every part the counts' odds and first-turn questions planned (the dry run prices them)."""
+        plans = [p for c in self.counts for p in (c.hand, c.by_turn, c.timing) if p is not None]
+        return [event.part for p in plans for event in p.events]
+
+
+def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = None, group: str | None = None,
+               filler: str | Sequence[str] | None = None, event: str | Sequence[str] | None = None,
+               turns: int | Iterable[int] = DEFAULT_TURNS, seat: str = "first", zone: str = "seen",
+               target: float | None = None, target_turn: int | None = None, flood: int | None = None,
+               keep: str | None = None, mulligan: bool = True, allow_absent: bool = False, objective: str = "event",
+               card: str | None = None, curve_group: str | None = None, policy: str | None = None,
+               simulation: Simulation | None = None) -> RatioPlan:
+    """Every check of :func:`ratio`, each count's deck rebuilt and its questions planned and priced once.
+
+    Parameters are those of :func:`ratio`; ``simulation`` holds its method and simulation settings (default:
+    ``auto`` with the default settings), passed down to each count's questions unchecked.
+
+    Returns
+    -------
+    RatioPlan
+        For :func:`answer_ratio`.
+    """
+    simulation = Simulation() if simulation is None else simulation
     profile = get_profile(game)
     check_deck(deck)
     objective = check_choice(objective, "objective", OBJECTIVES)
@@ -860,97 +941,234 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     zone = check_ratio_zone(profile, zone)
     group = _group(profile, group)
     parsed_group = parse_group(group, what="group")
+    # The sweep may add the group's very cards, so only what no card could match (an unknown attribute) is refused.
+    check_groups(profile.drawn_deck(deck).with_synonyms(profile.synonyms), Count(parsed_group, ">=", 1), profile,
+                 "group", group, allow_absent=True)
     label = parsed_group.label
-    resource_event = f"{label}>=1"
-    check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     flood = default_flood(profile.hand_size) if flood is None else check_whole(flood, "flood", minimum=1,
                                                                                  maximum=profile.hand_size)
-    goal = None
+    goal, texts, turn_list, target_turn = _objective(
+        deck, profile, objective, label=label, event=event, zone=zone, turns=turns, target_turn=target_turn,
+        seat=seat, card=card, curve_group=curve_group, policy=policy, keep=keep, mulligan=mulligan)
+    target, target_turn = check_target(target, target_turn, turn_list)
+    # Rules, events and method are checked once, on the deck as it is, before any count is computed.
+    # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
+    # every deck of the sweep.
+    setup = prepare(deck, profile, [f"{label}>=1"] if goal else texts, keep=keep, mulligan=mulligan,
+                    allow_absent=True)
+    chosen = choose_method(setup, simulation.method)
+    rebuild = _plan(deck, profile, group, _fillers(filler))
+    count_list = _count_list(counts, profile, parsed_group, rebuild)
+    rebuilt = {k: _at_count(k, label, rebuild.deck_at, k) for k in count_list}
+    if not allow_absent and goal is None:
+        check_pooled([profile.drawn_deck(d) for d, _ in rebuilt.values()], profile, texts, keep=keep,
+                     keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
+    deckout = replace(simulation, method="auto",
+                      n_trials=DECKOUT_TRIALS if simulation.n_trials is None else simulation.n_trials)
+    plan = RatioPlan(profile=profile, rebuild=rebuild, texts=tuple(texts), label=label, zone=zone, seat=seat,
+                     turns=turn_list, flood=flood, target=target, target_turn=target_turn, keep=keep,
+                     mulligan=mulligan, rule=setup.rule, method=simulation.method, chosen=chosen, goal=goal,
+                     counts=(), deckout=deckout)
+    # The questions of a count share its set-ups (the resource event is asked in the hand, by turn and by when).
+    with question_setups():
+        planned = tuple(_at_count(k, label, _plan_count, plan, k, *rebuilt[k], simulation) for k in count_list)
+    return replace(plan, counts=planned)
+
+
+def _at_count(k: int, label: str, function, *args):
+    """``function(*args)``, its refusal prefixed with the count it was refused at."""
+    try:
+        return function(*args)
+    except DeckstatError as exc:
+        raise exc.prefixed(tr("with {count} {group} cards: ", count=k, group=label)) from None
+
+
+def _objective(deck: Deck, profile: Profile, objective: str, *, label: str, event, zone: str, turns, target_turn,
+               seat: str, card, curve_group, policy, keep, mulligan) -> tuple[_Goal | None, list[str], list[int],
+                                                                               int | None]:
+    """The curve objective's goal (None for events), the events asked, the turns and the target turn given."""
     if objective == "curve":
         goal, turn_list, target_turn = _curve_goal(deck, profile, event=event, zone=zone, turns=turns,
                                                    target_turn=target_turn, seat=seat, card=card,
                                                    curve_group=curve_group, policy=policy, keep=keep,
                                                    mulligan=mulligan)
-        texts = [goal.event]
-    else:
-        for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy)):
-            if value is not None:
-                raise DeckstatError(tr("{name} names what the curve objective plays; add {curve} or leave it out",
-                                       name=param(name), curve=param("objective", "curve")))
-        texts = check_events(resource_event if event is None else event)
-        turn_list = [0] if zone in FIXED_ZONES else check_turns(turns)
-    target, target_turn = check_target(target, target_turn, turn_list)
-    # Rules, events and method are checked once, on the deck as it is, before any count is computed.
-    # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
-    # every deck of the sweep.
-    setup = prepare(deck, profile, [resource_event] if goal else texts, keep=keep, mulligan=mulligan,
-                    allow_absent=True)
-    chosen = choose_method(setup, method)
-    plan = _plan(deck, profile, group, _fillers(filler))
-    count_list = _count_list(counts, profile, parsed_group, plan)
-    rebuilt = {}
-    for k in count_list:
-        try:
-            rebuilt[k] = plan.deck_at(k)
-        except DeckstatError as exc:
-            raise exc.prefixed(tr("with {count} {group} cards: ", count=k, group=label)) from None
-    if not allow_absent and goal is None:
-        check_pooled([profile.drawn_deck(d) for d, _ in rebuilt.values()], profile, texts, keep=keep,
-                     keep_text=setup.keep_text, resource=None, scope="the deck at any count swept")
+        return goal, [goal.event], turn_list, target_turn
+    for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy)):
+        if value is not None:
+            raise DeckstatError(tr("{name} names what the curve objective plays; add {curve} or leave it out",
+                                   name=param(name), curve=param("objective", "curve")))
+    texts = check_events(f"{label}>=1" if event is None else event)
+    return None, texts, [0] if zone in FIXED_ZONES else check_turns(turns), target_turn
+
+
+def _plan_count(plan: RatioPlan, k: int, rebuilt: Deck, added: list[str], simulation: Simulation) -> CountPlan:
+    """The questions asked of the deck with ``k`` resource cards, each planned with the sweep's settings."""
+    profile, seat = plan.profile, plan.seat
+    # The sweep itself empties groups (the resource group at 0): what was asked was checked up front.
+    rules = {"keep": plan.keep, "mulligan": plan.mulligan, "allow_absent": True}
+    resource_event = f"{plan.label}>=1"
+    hand = plan_odds(rebuilt, profile, [resource_event, f"{plan.label}>={plan.flood}"], zone="hand", seat=seat,
+                     simulation=simulation, **rules)
+    by_turn = None if plan.goal is not None else plan_odds(rebuilt, profile, list(plan.texts), turns=plan.turns,
+                                                           seat=seat, zone=plan.zone, simulation=simulation, **rules)
+    timing = None
+    if k > 0:
+        last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)
+        timing = plan_when(rebuilt, profile, resource_event, max_turn=last, seat=seat, simulation=simulation, **rules)
+    race = None
+    # No deck-out turn where running out has no rules effect, or whose mulligan the deck-out model does not handle.
+    if profile.deckout != "none" and not (plan.mulligan and profile.mulligan not in ("none", "bottom")):
+        race = plan_deckout(rebuilt, profile, keep=plan.keep, mulligan=plan.mulligan, allow_absent=True,
+                            simulation=plan.deckout)
+    return CountPlan(k, rebuilt, tuple(added), hand, by_turn, timing, race)
+
+
+def answer_ratio(plan: RatioPlan, simulation: Simulation) -> RatioResult:
+    """Estimate and shape a planned :func:`ratio` sweep (``simulation``: the settings it was planned with)."""
     # Each question at each count draws from its own stream: root seed + (count, question).
-    streams = runner.make_streams(rng)
-    questions = _Questions(profile=profile, texts=texts, resource_event=resource_event,
-                           flood_event=f"{label}>={flood}", turns=turn_list, seat=seat, zone=zone, keep=keep,
-                           mulligan=mulligan, method=method, n_trials=n_trials, chunk_size=chunk_size,
-                           n_workers=n_workers, streams=streams,
-                           # Under auto a question the exact engine models may still be simulated (too costly):
-                           # every question gets its stream, which an exact one does not read.
-                           simulated=chosen == "simulate" or method == "auto", goal=goal)
+    streams = simulation.seeded().rng
+    # Under auto a question the exact engine models may still be simulated (too costly): every question gets its
+    # stream, which an exact one does not read.
+    simulated = plan.chosen == "simulate" or plan.method == "auto"
     tables, provenance, methods, added = [], {}, {}, []
-    with track(tr("ratio: {group} counts", group=label), total=len(count_list), unit="counts") as counts_done:
-        for k in count_list:
-            try:
-                rebuilt_deck, generics = rebuilt[k]
-                table, provenance, methods = questions.at(k, rebuilt_deck)
-            except DeckstatError as exc:
-                raise exc.prefixed(tr("with {count} {group} cards: ", count=k, group=label)) from None
-            added += [name for name in generics if name not in added]
-            tables.append(table.assign(is_current=k == plan.current))
+    with track(tr("ratio: {group} counts", group=plan.label), total=len(plan.counts), unit="counts") as counts_done:
+        for planned in plan.counts:
+            table, provenance, methods = _at_count(planned.count, plan.label, _answer_count, plan, planned,
+                                                   _Streams(simulation, streams, simulated))
+            added += [name for name in planned.added if name not in added]
+            tables.append(table.assign(is_current=planned.count == plan.rebuild.current))
             counts_done.advance()
-    columns = RATIO_COLUMNS if setup.rule != "none" else [c for c in RATIO_COLUMNS if c != "mulligan_rate"]
+    return _shape(plan, pd.concat(tables, ignore_index=True), provenance, methods, added, streams)
+
+
+@dataclass(frozen=True)
+class _Streams:
+    """The sweep's settings and root streams: each question at each count gets its own stream."""
+
+    simulation: Simulation
+    root: runner.Streams
+    simulated: bool
+
+    def at(self, k: int, question: int, settings: Simulation | None = None, *,
+           always: bool = False) -> Simulation:
+        """``settings`` (default: the sweep's) seeded for one question at count ``k`` (no seed for exact ones)."""
+        seed = None
+        if self.simulated or always:
+            seed = np.random.SeedSequence(self.root.entropy, spawn_key=self.root.spawn_key + (k, question))
+        return replace(self.simulation if settings is None else settings, rng=seed)
+
+
+def _answer_count(plan: RatioPlan, planned: CountPlan, streams: _Streams) -> tuple[pd.DataFrame, dict, dict]:
+    """P(event) by turn for one count's deck, with its facts on every row.
+
+    Returns the table, the provenance of the odds, and how each column was computed.
+    """
+    k, rebuilt = planned.count, planned.deck
+    report = validate(rebuilt, plan.profile)
+    hand = answer_odds(planned.hand, streams.at(k, _STREAM_HAND))
+    if planned.by_turn is not None:
+        by_turn = answer_odds(planned.by_turn, streams.at(k, _STREAM_ODDS))
+        # Each event's first hands (or the exact engine) give its mulligan rate.
+        keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
+        rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
+        by_turn_table, by_turn_provenance = by_turn.table, by_turn.provenance
+        p_method, rate_method = str(by_turn.table["method"].iloc[0]), str(by_turn.summary["method"].iloc[0])
+    else:
+        by_turn_table, by_turn_provenance = _playable(plan, k, rebuilt, streams.at(k, _STREAM_CURVE, always=True))
+        # The keep rule does not depend on what is asked: the hand question's first hands give the rate.
+        rates = 1.0 - float(hand.summary["p_keep_first"].iloc[0])
+        p_method, rate_method = str(by_turn_table["method"].iloc[0]), str(hand.summary["method"].iloc[0])
+    first_turn, when_method = math.nan, None
+    if planned.timing is not None:
+        timing = answer_when(planned.timing, streams.at(k, _STREAM_WHEN))
+        first_turn = float(timing.summary["mean_turn"].iloc[0])
+        when_method = str(timing.summary["method"].iloc[0])
+    # The race is simulated under a drought rule even when every other number is exact.
+    deckouts, deckout_method = {"deckout_turn_first": math.nan, "deckout_turn_second": math.nan}, None
+    if planned.race is not None:
+        mean, deckout_method = answer_mean_turns(planned.race,
+                                                 streams.at(k, _STREAM_DECKOUT, plan.deckout, always=True))
+        deckouts = {"deckout_turn_first": mean["first"], "deckout_turn_second": mean["second"]}
+    facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
+             "p_resource_in_hand": float(hand.table["p"].iloc[0]), "p_flood_in_hand": float(hand.table["p"].iloc[1]),
+             "expected_first_resource_turn": first_turn, **deckouts}
+    provenance = {key: value for key, value in by_turn_provenance.items() if key not in (*runner.SEED_KEYS, "question")}
+    hand_method = str(hand.table["method"].iloc[0])
+    methods = {"p": p_method, "p_resource_in_hand": hand_method, "p_flood_in_hand": hand_method,
+               "mulligan_rate": rate_method, "expected_first_resource_turn": when_method,
+               "deckout_turn_first": deckout_method, "deckout_turn_second": deckout_method}
+    return by_turn_table.assign(mulligan_rate=rates, **facts), provenance, methods
+
+
+def _playable(plan: RatioPlan, k: int, rebuilt: Deck, settings: Simulation) -> tuple[pd.DataFrame, dict]:
+    """P(the goal's card is playable by each turn) for the deck with ``k`` resource cards, from :func:`curve`.
+
+    A deck the rebuilding left without a copy of the card never plays it: 0, exactly.
+    """
+    goal, profile = plan.goal, plan.profile
+    drawn = profile.drawn_deck(rebuilt).with_synonyms(profile.synonyms)
+    copies = goal.copies(drawn)
+    identity = {"deck": drawn.name, "game": profile.id, "event": goal.event, "seat": plan.seat}
+    if copies == 0:
+        rows = [{**identity, "turn": t, "p": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n_trials": None,
+                 "method": "exact"} for t in plan.turns]
+        provenance = {"play_model": goal.play_model, "policy": goal.policy}
+    else:
+        result = curve(rebuilt, profile, cards=goal.card, groups=goal.group, turns=plan.turns, seat=plan.seat,
+                       policy=goal.policy, keep=plan.keep, mulligan=plan.mulligan, method=settings.method,
+                       n_trials=settings.n_trials, rng=settings.rng, chunk_size=settings.chunk_size,
+                       n_workers=settings.n_workers)
+        rows = result.table.assign(event=goal.event)[["deck", "game", "event", "seat", "turn", "p", "ci_low",
+                                                      "ci_high", "n_trials", "method"]].to_dict("records")
+        provenance = result.provenance
+    table = frame(rows, ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method"],
+                  integers=("n_trials",))
+    return table.assign(target_copies=copies, play_model=goal.play_model, policy=goal.policy), provenance
+
+
+def _shape(plan: RatioPlan, swept: pd.DataFrame, provenance: dict, methods: dict, added: list[str],
+           streams: runner.Streams) -> RatioResult:
+    """The sweep's table, its summary per event, and its provenance."""
+    goal, rebuild, label = plan.goal, plan.rebuild, plan.label
+    columns = RATIO_COLUMNS if plan.rule != "none" else [c for c in RATIO_COLUMNS if c != "mulligan_rate"]
     if goal is not None:
         columns = columns + CURVE_TABLE_COLUMNS
-    swept = pd.concat(tables, ignore_index=True)
-    if goal is not None:
         methods = {**methods, "p": "simulate" if (swept["method"] == "simulate").any() else "exact"}
-    table, summary = _decisions(swept, target, target_turn, columns)
+    table, summary = _decisions(swept, plan.target, plan.target_turn, columns)
+    shared = {"zone": plan.zone, "group": label, "current_count": rebuild.current, "flood": plan.flood}
     if goal is None:
-        summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
-                                 method=chosen)[SUMMARY_COLUMNS]
+        summary = summary.assign(**shared, method=plan.chosen)[SUMMARY_COLUMNS]
     else:
-        curve_method = methods["p"]
-        best = _best(table[table["turn"] == target_turn])
-        summary = summary.assign(zone=zone, group=label, current_count=plan.current, flood=flood,
-                                 method=curve_method, objective="curve", **best, play_model=goal.play_model,
+        best = _best(table[table["turn"] == plan.target_turn])
+        summary = summary.assign(**shared, method=methods["p"], objective="curve", **best,
+                                 play_model=goal.play_model,
                                  policy=goal.policy)[SUMMARY_COLUMNS + CURVE_SUMMARY_COLUMNS]
         summary["best"] = summary["best"].astype("Int64")
-    scaling = tr(SCALING_RULE, group=label, generic=f"{plan.generic_stem} 1", generic2=f"{plan.generic_stem} 2")
-    if plan.ignore_limit:
-        scaling += tr(IGNORED_LIMIT)
-    if plan.fillers:
-        scaling += tr(FILLER_RULE, fillers=", ".join(repr(str(plan.table["name"].iloc[i])) for i in plan.fillers))
-    provenance.update({"question": "ratio", "group": label, "zone": zone, "set_aside_name": profile.set_aside_name,
-                       "flood": flood,
-                       "filler": [str(plan.table["name"].iloc[i]) for i in plan.fillers] or None,
-                       "scaling": scaling, "added_cards": added, "counts": count_list, "methods": methods})
+    provenance.update({"question": "ratio", "group": label, "zone": plan.zone,
+                       "set_aside_name": plan.profile.set_aside_name, "flood": plan.flood,
+                       "filler": [str(rebuild.table["name"].iloc[i]) for i in rebuild.fillers] or None,
+                       "scaling": _scaling(rebuild, label), "added_cards": added,
+                       "counts": [c.count for c in plan.counts], "methods": methods})
     if goal is not None:
         provenance.update({"objective": "curve", "card": goal.card, "curve_group": goal.group,
                            "play_model": goal.play_model, "policy": goal.policy})
-    if chosen == "simulate" or "simulate" in (methods.get("deckout_turn_first"), methods.get("p")):
+    if plan.chosen == "simulate" or "simulate" in (methods.get("deckout_turn_first"), methods.get("p")):
         provenance.update(runner.provenance(streams))
     if methods.get("deckout_turn_first") == "simulate":
-        provenance["deckout_n_trials"] = DECKOUT_TRIALS if n_trials is None else n_trials
+        provenance["deckout_n_trials"] = plan.deckout.n_trials
     return RatioResult(table=table, summary=summary, provenance=provenance)
+
+
+def _scaling(rebuild: _Plan, label: str) -> str:
+    """How the deck is rebuilt, in the language: :data:`SCALING_RULE` and what applies to this deck."""
+    scaling = tr(SCALING_RULE, group=label, generic=f"{rebuild.generic_stem} 1",
+                 generic2=f"{rebuild.generic_stem} 2")
+    if rebuild.ignore_limit:
+        scaling += tr(IGNORED_LIMIT)
+    if rebuild.fillers:
+        scaling += tr(FILLER_RULE, fillers=", ".join(repr(str(rebuild.table["name"].iloc[i]))
+                                                     for i in rebuild.fillers))
+    return scaling
 
 
 def _count_list(counts: Iterable[int] | None, profile: Profile, group, plan: _Plan) -> list[int]:
@@ -973,109 +1191,6 @@ def _count_list(counts: Iterable[int] | None, profile: Profile, group, plan: _Pl
     plan.check(count_list[-1])
     plan.check(count_list[0])
     return count_list
-
-
-@dataclass(frozen=True)
-class _Questions:
-    """What the sweep asks of the deck rebuilt at each count, and the random streams it asks with."""
-
-    profile: Profile
-    texts: list[str]
-    resource_event: str
-    flood_event: str
-    turns: list[int]
-    seat: str
-    zone: str
-    keep: str | None
-    mulligan: bool
-    method: str
-    n_trials: int | None
-    chunk_size: int
-    n_workers: int
-    streams: runner.Streams
-    simulated: bool
-    goal: _Goal | None = None
-
-    def seed(self, k: int, question: int, *, always: bool = False) -> np.random.SeedSequence | None:
-        """The stream of one question at count ``k`` (``None`` for exact questions, which need none)."""
-        if not (self.simulated or always):
-            return None
-        return np.random.SeedSequence(self.streams.entropy, spawn_key=self.streams.spawn_key + (k, question))
-
-    def at(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict, dict]:
-        """P(event) by turn for the deck with ``k`` resource cards, with its facts on every row.
-
-        Returns the table, the provenance of the odds, and how each column was computed.
-        """
-        profile, seat = self.profile, self.seat
-        # The sweep itself empties groups (the resource group at 0): what was asked was checked up front.
-        common = {"keep": self.keep, "mulligan": self.mulligan, "method": self.method, "n_trials": self.n_trials,
-                  "chunk_size": self.chunk_size, "n_workers": self.n_workers, "allow_absent": True}
-        report = validate(rebuilt, profile)
-        hand = odds(rebuilt, profile, [self.resource_event, self.flood_event], zone="hand", seat=seat,
-                    rng=self.seed(k, _STREAM_HAND), **common)
-        if self.goal is None:
-            by_turn = odds(rebuilt, profile, self.texts, turns=self.turns, seat=seat, zone=self.zone,
-                           rng=self.seed(k, _STREAM_ODDS), **common)
-            # Each event's first hands (or the exact engine) give its mulligan rate.
-            keep_rates = dict(zip(by_turn.summary["event"], by_turn.summary["p_keep_first"]))
-            rates = 1.0 - by_turn.table["event"].map(keep_rates).astype(float)
-            by_turn_table, by_turn_provenance = by_turn.table, by_turn.provenance
-            p_method, rate_method = str(by_turn.table["method"].iloc[0]), str(by_turn.summary["method"].iloc[0])
-        else:
-            by_turn_table, by_turn_provenance = self.playable(k, rebuilt)
-            # The keep rule does not depend on what is asked: the hand question's first hands give the rate.
-            rates = 1.0 - float(hand.summary["p_keep_first"].iloc[0])
-            p_method, rate_method = str(by_turn_table["method"].iloc[0]), str(hand.summary["method"].iloc[0])
-        first_turn, when_method = math.nan, None
-        if k > 0:
-            last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)
-            timing = when(rebuilt, profile, self.resource_event, max_turn=last, seat=seat,
-                          rng=self.seed(k, _STREAM_WHEN), **common)
-            first_turn = float(timing.summary["mean_turn"].iloc[0])
-            when_method = str(timing.summary["method"].iloc[0])
-        # The race is simulated under a drought rule even when every other number is exact.
-        deckouts, deckout_method = _deckout_columns(
-            profile, rebuilt, keep=self.keep, mulligan=self.mulligan,
-            n_trials=DECKOUT_TRIALS if self.n_trials is None else self.n_trials,
-            rng=self.seed(k, _STREAM_DECKOUT, always=True), n_workers=self.n_workers)
-        facts = {"resource_count": k, "legal": report.legal, "violations": _violations(report.table),
-                 "p_resource_in_hand": float(hand.table["p"].iloc[0]),
-                 "p_flood_in_hand": float(hand.table["p"].iloc[1]),
-                 "expected_first_resource_turn": first_turn, **deckouts}
-        provenance = {key: value for key, value in by_turn_provenance.items()
-                      if key not in (*runner.SEED_KEYS, "question")}
-        hand_method = str(hand.table["method"].iloc[0])
-        methods = {"p": p_method, "p_resource_in_hand": hand_method,
-                   "p_flood_in_hand": hand_method, "mulligan_rate": rate_method,
-                   "expected_first_resource_turn": when_method, "deckout_turn_first": deckout_method,
-                   "deckout_turn_second": deckout_method}
-        return by_turn_table.assign(mulligan_rate=rates, **facts), provenance, methods
-
-    def playable(self, k: int, rebuilt: Deck) -> tuple[pd.DataFrame, dict]:
-        """P(the goal's card is playable by each turn) for the deck with ``k`` resource cards, from :func:`curve`.
-
-        A deck the rebuilding left without a copy of the card never plays it: 0, exactly.
-        """
-        goal, profile = self.goal, self.profile
-        drawn = profile.drawn_deck(rebuilt).with_synonyms(profile.synonyms)
-        copies = goal.copies(drawn)
-        identity = {"deck": drawn.name, "game": profile.id, "event": goal.event, "seat": self.seat}
-        if copies == 0:
-            rows = [{**identity, "turn": t, "p": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n_trials": None,
-                     "method": "exact"} for t in self.turns]
-            provenance = {"play_model": goal.play_model, "policy": goal.policy}
-        else:
-            result = curve(rebuilt, profile, cards=goal.card, groups=goal.group, turns=self.turns, seat=self.seat,
-                           policy=goal.policy, keep=self.keep, mulligan=self.mulligan, method=self.method,
-                           n_trials=self.n_trials, rng=self.seed(k, _STREAM_CURVE, always=True),
-                           chunk_size=self.chunk_size, n_workers=self.n_workers)
-            rows = result.table.assign(event=goal.event)[["deck", "game", "event", "seat", "turn", "p", "ci_low",
-                                                          "ci_high", "n_trials", "method"]].to_dict("records")
-            provenance = result.provenance
-        table = frame(rows, ["deck", "game", "event", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method"],
-                      integers=("n_trials",))
-        return table.assign(target_copies=copies, play_model=goal.play_model, policy=goal.policy), provenance
 
 
 def _decisions(table: pd.DataFrame, target: float | None, target_turn: int,
