@@ -25,6 +25,8 @@ from deckstat.questions._estimate import Part, Simulation
 from deckstat.questions._setup import shared_setups
 from deckstat.questions.ratio import plan_ratio
 
+#: Parameters a task's plan does not read (its estimate reads the trials itself).
+_NOT_PLANNED = ("seed", "table", "trials", "precision", "max_trials")
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
 TASK_SECONDS = 0.03
 #: Seconds of one event's exact answer besides the engine's array work (set-up, tables), per event.
@@ -58,6 +60,7 @@ class Estimator:
 
     def __init__(self) -> None:
         self._shared: dict[tuple, object] = {}
+        self._ratio_plans: dict[tuple, object] = {}
 
     def plan(self, task: Task):
         """The plan of ``task``'s question for its decks and parameters (its checks, nothing computed)."""
@@ -104,7 +107,7 @@ class Estimator:
                 methods.add("simulate")
                 seconds += trials * SECONDS_PER_TRIAL["mulligan"]
         elif question == "ratio":
-            plan = self.plan(task)
+            plan = self._ratio_plan(task)
             # The method of the sweep's odds, as its summary says; the deck-out races add their seconds.
             methods = {p.method for p in plan.parts}
             seconds = _ratio_seconds(plan, trials, params.get("trials"))
@@ -115,6 +118,16 @@ class Estimator:
         chosen = "simulate" if methods == {"simulate"} else "exact" if methods == {"exact"} else "exact + simulate"
         return Estimate(chosen, trials if "simulate" in methods else None, TASK_SECONDS + seconds,
                         how if "simulate" in methods else "model")
+
+    def _ratio_plan(self, task: Task):
+        """The plan of a ratio task, shared with the tasks that differ from it only in their seed, trials or table.
+
+        A sweep plans every count it rebuilds; tasks sweeping seeds would otherwise plan it again each.
+        """
+        key = (task.decks, task.game, tuple(p for p in task.params if p[0] not in _NOT_PLANNED))
+        if key not in self._ratio_plans:
+            self._ratio_plans[key] = self.plan(task)
+        return self._ratio_plans[key]
 
     def _compare_ratio(self, plan, index: int):
         """The plan of the sweep a comparison with ``ratio_counts`` asks of its deck ``index``, as compare asks it."""

@@ -1,9 +1,11 @@
 """Questions about deck construction built on the odds engines: the resource ratio sweep.
 
 :func:`ratio` answers "10, 11 or 12 Terrains?": it rebuilds the deck at each
-resource count, keeping its size and its copy limits, and asks
-:func:`deckstat.odds`, :func:`deckstat.when`, :func:`deckstat.deckout` and
-:func:`deckstat.validate` about each version. No engine code lives here.
+resource count, keeping its size and its copy limits, and asks the questions
+of :func:`deckstat.odds`, :func:`deckstat.when`, :func:`deckstat.deckout` and
+:func:`deckstat.validate` about each version. :func:`plan_ratio` checks the
+sweep and plans each count's questions (priced once, nothing computed);
+:func:`answer_ratio` estimates and shapes them. No engine code lives here.
 """
 
 from __future__ import annotations
