@@ -22,6 +22,7 @@ from deckstat.batching.tasks import SEED_BOUND
 from deckstat.cards import load_deck
 from deckstat.engines import exact, runner
 from deckstat.errors import DeckstatError
+from deckstat.questions import _setup
 
 DECK = DATA / "wankul" / "sample_deck.csv"
 
@@ -117,20 +118,20 @@ zone = ["seen", "hand"]
 seed = [{seeds}]
 """)
     calls = {"prepare": 0, "cost": 0}
-    prepare, cost = estimate_module.prepare, estimate_module.Estimator.exact_cost
+    prepare_setup, predict = _setup.prepare_setup, _setup.Setup._predict
 
     def counted_prepare(*args, **kwargs):
         calls["prepare"] += 1
-        return prepare(*args, **kwargs)
+        return prepare_setup(*args, **kwargs)
 
-    def counted_cost(self, key, setup, draws, zone):
-        found = (key, tuple(draws), zone) in self._costs
-        calls["cost"] += not found
-        return cost(self, key, setup, draws, zone)
+    def counted_cost(self, *args, **kwargs):
+        calls["cost"] += 1
+        return predict(self, *args, **kwargs)
 
-    monkeypatch.setattr(estimate_module, "prepare", counted_prepare)
-    monkeypatch.setattr(estimate_module.Estimator, "exact_cost", counted_cost)
-    table = plan(spec)
+    loaded = load_spec(spec)  # the spec's own checks share their set-ups too; the dry run's are counted here
+    monkeypatch.setattr(_setup, "prepare_setup", counted_prepare)
+    monkeypatch.setattr(_setup.Setup, "_predict", counted_cost)
+    table = plan(loaded)
     assert len(table) == 4 + 2400
     # Bottom and London mulligans (the first question), with and without the mulligan: 4 set-ups; one cost per
     # set-up, draws and zone.
