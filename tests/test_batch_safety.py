@@ -117,19 +117,18 @@ mulligan = [true, false]
 zone = ["seen", "hand"]
 seed = [{seeds}]
 """)
-    loaded = load_spec(spec)  # its checks compile the set-ups once more, for themselves
     calls = {"prepare": 0, "cost": 0}
-    prepare, predict = _setup.prepare_setup, _setup.Setup._predict
+    prepare_setup, predict = _setup.prepare_setup, _setup.Setup._predict
 
     def counted_prepare(*args, **kwargs):
         calls["prepare"] += 1
-        return prepare(*args, **kwargs)
+        return prepare_setup(*args, **kwargs)
 
     def counted_cost(self, *args, **kwargs):
         calls["cost"] += 1
         return predict(self, *args, **kwargs)
 
-    # The work itself, whichever question plans it: compiling a set-up, predicting an exact cost.
+    loaded = load_spec(spec)  # the spec's own checks share their set-ups too; the dry run's are counted here
     monkeypatch.setattr(_setup, "prepare_setup", counted_prepare)
     monkeypatch.setattr(_setup.Setup, "_predict", counted_cost)
     table = plan(loaded)

@@ -11,8 +11,11 @@ import deckstat
 from deckstat.batching import SpecError, load_spec
 from deckstat.batching.spec import SPEC_WORDS
 from deckstat.cli.options import FLAGS
-from deckstat.questions import _estimate, _setup, deckout
+from deckstat.questions import _estimate, _setup
+from deckstat.questions import curve as curve_module
+from deckstat.questions import report as report_module
 from deckstat.questions._estimate import Simulation, first_turn
+from deckstat.questions.curve import answer_curve, plan_curve
 from deckstat.questions.odds import answer_odds, plan_odds
 from deckstat.questions.ratio import answer_ratio, plan_ratio
 
@@ -92,7 +95,6 @@ def test_ratio_prepares_and_prices_each_count_once_and_checks_its_settings_once(
         return check_simulation(*args, **kwargs)
 
     monkeypatch.setattr(_estimate, "check_simulation", counting_check)
-    monkeypatch.setattr(deckout, "check_simulation", counting_check)
     counts = [9, 10, 11]
     result = deckstat.ratio(deck, "wankul", counts=counts, turns=[0, 2], n_trials=2000, rng=1)
     assert set(result.table["method"]) == {"exact"}
@@ -122,6 +124,116 @@ def test_a_plan_answers_as_the_question_does(deck):
     direct = deckstat.odds(deck, "wankul", "Terrain>=2", turns=[0, 2], method="simulate", n_trials=3000, rng=11)
     assert planned.table.equals(direct.table)
     assert planned.provenance == direct.provenance
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """How many times the simulation settings are checked (:meth:`Simulation.checked` and any direct check)."""
+    calls = {"checked": 0}
+    check_simulation = _setup.check_simulation
+
+    def counting(*args, **kwargs):
+        calls["checked"] += 1
+        return check_simulation(*args, **kwargs)
+
+    monkeypatch.setattr(_estimate, "check_simulation", counting)
+    monkeypatch.setattr(_setup, "check_simulation", counting)
+    return calls
+
+
+@pytest.fixture
+def curve_engines(monkeypatch):
+    """Every exact playability curve priced (a dry run per seat) and computed."""
+    calls = {"priced": [], "computed": []}
+    dry_run, exact_curve = curve_module.dry_run, curve_module.exact_curve
+
+    def counting_dry_run(function, reduced, deck, schedule, **kwargs):
+        calls["priced"].append(schedule.seat)
+        return dry_run(exact_curve, reduced, deck, schedule, **kwargs)  # a dry run is no computation
+
+    def counting_exact(reduced, deck, schedule, **kwargs):
+        calls["computed"].append(schedule.seat)
+        return exact_curve(reduced, deck, schedule, **kwargs)
+
+    monkeypatch.setattr(curve_module, "dry_run", counting_dry_run)
+    monkeypatch.setattr(curve_module, "exact_curve", counting_exact)
+    return calls
+
+
+PANDREA = DATA / "pandrea" / "sample_deck.csv"
+#: Two targets of the Pandrea sample deck with an exact form, and one without (its play needs a rest to pay).
+PANDREA_TARGETS = ["Paysans à Fourche", "Grenier à Navets", "Hallebardiers Grincheux"]
+
+
+def test_curve_checks_once_prepares_once_and_prices_each_target_once(counted, checks, curve_engines):
+    pandrea = deckstat.load_deck(PANDREA)
+    result = deckstat.curve(pandrea, "pandrea", cards=PANDREA_TARGETS, turns=[1, 3], n_trials=2000, rng=5)
+    assert result.table.groupby("target", sort=False)["method"].first().tolist() == ["exact", "exact", "simulate"]
+    assert checks["checked"] == 1
+    assert counted["prepare"] == [((), True)]
+    # Each exact target priced once, a dry run per seat; computed once, as both seats draw alike in Pandrea. The
+    # simulated target is never priced.
+    assert curve_engines["priced"] == ["first", "second"] * 2
+    assert curve_engines["computed"] == ["first"] * 2
+
+
+def test_a_curve_plan_answers_as_the_question_does():
+    pandrea = deckstat.load_deck(PANDREA)
+    # Exact targets next to a simulated one: both paths in one question.
+    simulation = Simulation.checked(n_trials=3000, rng=17)
+    plan = plan_curve(pandrea, "pandrea", cards=PANDREA_TARGETS, turns=[1, 2, 4], simulation=simulation)
+    planned = answer_curve(plan, simulation)
+    direct = deckstat.curve(pandrea, "pandrea", cards=PANDREA_TARGETS, turns=[1, 2, 4], n_trials=3000, rng=17)
+    assert set(planned.table["method"]) == {"exact", "simulate"}
+    assert planned.table.equals(direct.table)
+    assert planned.summary.equals(direct.summary)
+    assert planned.provenance == direct.provenance
+    # A plan is answered as often as asked, with the same numbers: answering leaves it as it was.
+    assert answer_curve(plan, simulation).table.equals(planned.table)
+
+
+def test_report_checks_its_settings_once_and_prepares_each_set_up_once(monkeypatch, checks, deck):
+    prepared, priced, inside_ratio, outside = [], [], [False], {"checked": 0}
+    prepare_setup, ratio = _setup.prepare_setup, report_module.ratio
+    checked, predict = _estimate.check_simulation, _setup.Setup._predict
+
+    def counting_predict(self, condition, draws, zone):
+        if not inside_ratio[0]:
+            priced.append((id(self), id(condition), tuple(draws), zone))
+        return predict(self, condition, draws, zone)
+
+    def counting_prepare(deck, game, events, **rules):
+        if not inside_ratio[0]:
+            prepared.append((id(deck), tuple(events), repr(sorted(rules.items()))))
+        return prepare_setup(deck, game, events, **rules)
+
+    def counting_check(*args, **kwargs):
+        outside["checked"] += not inside_ratio[0]
+        return checked(*args, **kwargs)
+
+    def ratio_apart(*args, **kwargs):
+        # The resource-count sweep keeps its own checks and set-ups (one deck per count): not counted here.
+        inside_ratio[0] = True
+        try:
+            return ratio(*args, **kwargs)
+        finally:
+            inside_ratio[0] = False
+
+    monkeypatch.setattr(_setup, "prepare_setup", counting_prepare)
+    monkeypatch.setattr(_estimate, "check_simulation", counting_check)
+    monkeypatch.setattr(report_module, "ratio", ratio_apart)
+    monkeypatch.setattr(_setup.Setup, "_predict", counting_predict)
+    result = deckstat.report(deck, "wankul", n_trials=2000, rng=3, turns=3)
+    assert result.ratio is not None and result.playability.curve is not None
+    assert outside["checked"] == 1
+    # The by-turn odds, the kept hand and the mulligan's kept hands share one set-up (Terrain>=1 under the bottom
+    # mulligan); the mulligan's side without it and the playability curves have their own.
+    events = [(events, rules) for _, events, rules in prepared]
+    assert len(prepared) == len(set(prepared)) == 3
+    assert sorted(e for e, _ in events) == [(), ("Terrain>=1",), ("Terrain>=1",)]
+    # Four exact odds, each priced once: by turn, the kept hand, and the mulligan's by-turn odds with the rule and
+    # without it.
+    assert len(priced) == len(set(priced)) == 4
 
 
 def test_simulation_settings_are_checked_once_up_front():
@@ -216,3 +328,29 @@ def test_a_spec_and_the_command_line_refuse_alike(monkeypatch, command, question
     assert result.exit_code == 2, result.output
     cli = result.stderr.strip().removeprefix("error: ")
     assert _python_words(_spec_message(question), SPEC_WORDS) == _python_words(cli, FLAGS)
+
+
+# --- curve (not a batch question): its plan refuses what the command line refuses, with the same words ------------
+
+CURVE_BAD = [
+    # (command line after the deck, plan_curve's arguments, simulation settings)
+    (["--turns", "0-3"], {"turns": range(4)}, {}),
+    (["--turns", "1-60"], {"turns": range(1, 61)}, {}),
+    (["-c", "ZZZ"], {"cards": "ZZZ"}, {}),
+    (["--group", "Terain"], {"groups": "Terain"}, {}),
+    (["--group", "[colour=Rouge]"], {"groups": "[colour=Rouge]"}, {}),
+    (["--policy", "bogus"], {"policy": "bogus"}, {}),
+    (["--keep", "Terain>=1"], {"keep": "Terain>=1"}, {}),
+    (["--trials", "1000", "--precision", "0.01"], {}, {"n_trials": 1000, "precision": 0.01}),
+    (["--trials", "0"], {}, {"n_trials": 0}),
+]
+
+
+@pytest.mark.parametrize(("command", "arguments", "settings"), CURVE_BAD,
+                         ids=[" ".join(command) for command, _, _ in CURVE_BAD])
+def test_a_curve_plan_and_the_command_line_refuse_alike(deck, command, arguments, settings):
+    result = run("curve", WANKUL, "--game", "wankul", *command)
+    assert result.exit_code == 2, result.output
+    with pytest.raises(deckstat.DeckstatError) as caught:
+        plan_curve(deck, "wankul", **arguments, simulation=Simulation.checked(**settings))
+    assert "error: " + caught.value.render(FLAGS) == result.stderr.strip()

@@ -803,7 +803,9 @@ def prepare(deck: Deck, game: str | Profile, events: Iterable[str], *, keep: str
     if cache is None:
         return prepare_setup(deck, game, events, **rules)
     events = list(events)
-    key = (id(deck), game if isinstance(game, str) else id(game), repr(events), repr(sorted(rules.items())))
+    # keep_remedy only words a refusal, and a refused set-up is not kept: set-ups that differ by it alone are one.
+    same = sorted((name, value) for name, value in rules.items() if name != "keep_remedy")
+    key = (id(deck), game if isinstance(game, str) else id(game), repr(events), repr(same))
     if key not in cache:
         cache[key] = (deck, game, prepare_setup(deck, game, events, **rules))  # holds what the key names
     return cache[key][2]

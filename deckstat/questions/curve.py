@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -13,14 +14,14 @@ from deckstat.deck import Deck, card_rows
 from deckstat.engines import runner
 from deckstat.engines.cost import Cost, dry_run
 from deckstat.errors import DeckstatError, param
-from deckstat.events import Count, parse_group
+from deckstat.events import Count, Event, parse_group
 from deckstat.games.profiles import Profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
-from deckstat.play.base import schedule
+from deckstat.play.base import PlayModel, Schedule, schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
-from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons
-from deckstat.questions._setup import check_game_reaches, check_groups, pick_method, prepare
+from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons, price
+from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES
 
@@ -97,6 +98,70 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     """
     simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
+    plan = plan_curve(deck, game, cards=cards, groups=groups, turns=turns, seat=seat, policy=policy, keep=keep,
+                      mulligan=mulligan, allow_absent=allow_absent, simulation=simulation)
+    return answer_curve(plan, simulation)
+
+
+@dataclass(frozen=True)
+class CurvePlan:
+    """A checked :func:`curve` question: its targets, each with its method, and its simulation (nothing computed).
+
+    Attributes
+    ----------
+    setup : Setup
+        The rules in force (the bottom mulligan or none) on the drawn deck.
+    model : PlayModel
+        The play model under the policy in force.
+    labels : tuple of str
+        The targets, as asked.
+    reduced : tuple
+        Each target's exact form (:func:`~deckstat.play.engine.reductions`), None when it has none.
+    use_exact : tuple of bool
+        Whether each target is answered exactly.
+    turns : list of int
+        The turns reported.
+    schedules : tuple of Schedule
+        Each seat's draws, turn by turn (:func:`~deckstat.play.base.schedule`).
+    keep_event : Event or None
+        The keep rule the exact engine applies (the bottom mulligan's).
+    provenance : dict
+        The rules, the play model and why ``auto`` simulated targets it could answer exactly.
+    simulated : tuple of int
+        The targets simulated, by index in ``labels``.
+    part : Part or None
+        Their simulation, when there are any.
+    """
+
+    setup: Setup
+    model: PlayModel
+    labels: tuple[str, ...]
+    reduced: tuple
+    use_exact: tuple[bool, ...]
+    turns: list[int]
+    schedules: tuple[Schedule, ...]
+    keep_event: Event | None
+    provenance: dict
+    simulated: tuple[int, ...]
+    part: Part | None
+
+
+def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
+               groups: str | Sequence[str] | None = None, turns=DEFAULT_TURNS, seat: str = "both",
+               policy: str | None = None, keep: str | None = None, mulligan: bool = True, allow_absent: bool = False,
+               simulation: Simulation | None = None) -> CurvePlan:
+    """Every check of :func:`curve`, and its exact engine priced once per target: nothing computed.
+
+    Parameters are those of :func:`curve`; ``simulation`` holds its method and simulation settings (default:
+    ``auto`` with the default settings), checked by the caller.
+
+    Returns
+    -------
+    CurvePlan
+        For :func:`answer_curve`.
+    """
+    simulation = Simulation() if simulation is None else simulation
+    method = simulation.method
     turn_list = check_turns(turns, "turns")
     if not turn_list or turn_list[0] < 1:
         raise DeckstatError(tr("{option} start at turn 1: a card is played in a turn, not in the opening hand",
@@ -120,7 +185,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         raise DeckstatError(tr(_PAST_LAST_TURN[seats], turn=turn_list[-1], size=drawn.size, last=last,
                                option=param("turns")))
     max_turn = turn_list[-1]
-    plans = tuple(schedule(profile, s, max_turn, library) for s in seats)
+    schedules = tuple(schedule(profile, s, max_turn, library) for s in seats)
     keep_event = setup.keep_event if setup.rule == "bottom" else None
     reduced = reductions(model, targets)
     if method == "exact":
@@ -138,12 +203,12 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         if use_exact[i]:
             def cost(i=i) -> Cost:
                 total = Cost()
-                for plan in plans:
-                    total += dry_run(exact_curve, reduced[i], drawn, plan, hand_size=profile.hand_size,
+                for turn_schedule in schedules:
+                    total += dry_run(exact_curve, reduced[i], drawn, turn_schedule, hand_size=profile.hand_size,
                                      set_aside=profile.set_aside, keep=keep_event)
                 return total
 
-            chosen, reason = pick_method(setup, method, cost=cost)
+            chosen, reason, _ = price(setup, method, cost)
             use_exact[i] = chosen == "exact"
             if reason:
                 reasons.append(tr("{place}: {message}", place=label, message=reason) if len(labels) > 1 else reason)
@@ -151,34 +216,44 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         provenance["method_reason"] = join_reasons(reasons)
     provenance.update({"play_model": model.kind, "policy": model.policy,
                        "play_notes": model.notes() + _played_on(profile, drawn.size, max_turn)})
-    simulated = [i for i, e in enumerate(use_exact) if not e]
-    tallies, n_done = None, None
+    simulated = tuple(i for i, e in enumerate(use_exact) if not e)
+    part = None
     if simulated:
         dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, setup.limit if keep_event
                              is not None else 0)
-        spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), plans)
+        spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), schedules)
         part = Part("simulate", None, lambda: None, functools.partial(curve_task, spec), tr("playability"), _widest)
-        estimates = estimate(part, simulation.seeded())
-        tallies, n_done = estimates.values, estimates.n_trials
+    return CurvePlan(setup, model, tuple(labels), tuple(reduced), tuple(use_exact), turn_list, schedules, keep_event,
+                     provenance, simulated, part)
+
+
+def answer_curve(plan: CurvePlan, simulation: Simulation) -> CurveResult:
+    """Estimate and shape a planned :func:`curve` question (``simulation``: the settings it was planned with)."""
+    profile, drawn, model = plan.setup.profile, plan.setup.deck, plan.model
+    provenance = dict(plan.provenance)
+    estimates = None
+    if plan.part is not None:
+        estimates = estimate(plan.part, simulation.seeded())
         provenance.update(estimates.provenance)
+    max_turn = plan.turns[-1]
     rows, summary = [], []
     identity = {"deck": drawn.name, "game": profile.id}
-    for i, label in enumerate(labels):
+    for i, label in enumerate(plan.labels):
         answered: dict[bytes, np.ndarray] = {}  # seats that draw alike have the same exact curve
-        for s, plan in enumerate(plans):
-            if use_exact[i]:
-                key = plan.drawn.tobytes()
+        for s, turn_schedule in enumerate(plan.schedules):
+            if plan.use_exact[i]:
+                key = turn_schedule.drawn.tobytes()
                 if key not in answered:
-                    answered[key] = exact_curve(reduced[i], drawn, plan, hand_size=profile.hand_size,
-                                                set_aside=profile.set_aside, keep=keep_event)
+                    answered[key] = exact_curve(plan.reduced[i], drawn, turn_schedule, hand_size=profile.hand_size,
+                                                set_aside=profile.set_aside, keep=plan.keep_event)
                 cdf = low = high = answered[key]
                 done, how = None, "exact"
             else:
-                hist = tallies[s, simulated.index(i)]
+                hist = estimates.values[s, plan.simulated.index(i)]
                 cdf, low, high = estimates.share(np.cumsum(hist[:-1]))
-                done, how = n_done, "simulate"
-            base = {**identity, "target": label, "seat": plan.seat}
-            for t in turn_list:
+                done, how = estimates.n_trials, "simulate"
+            base = {**identity, "target": label, "seat": turn_schedule.seat}
+            for t in plan.turns:
                 rows.append({**base, "turn": t, "p": float(cdf[t - 1]), "ci_low": float(low[t - 1]),
                              "ci_high": float(high[t - 1]), "n_trials": done, "method": how,
                              "policy": model.policy})

@@ -35,7 +35,6 @@ from deckstat.i18n import N_, tr
 from deckstat.questions._estimate import Part, Simulation, estimate
 from deckstat.questions._setup import (
     check_groups,
-    check_simulation,
     default_keep_remedy,
     key_columns,
     mulligan_settings,
@@ -46,7 +45,6 @@ from deckstat.terms import (
     DEFAULT_POLICY,
     DROUGHT_ORDER_NAMES,
     DROUGHT_ORDERS,
-    METHODS,
     POLICIES,
     SEATS,
     name_of,
@@ -218,15 +216,12 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     0   first           46               1.0
     1  second           46               0.0
     """
-    race = _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
-                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=method, n_trials=n_trials,
-                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent, rng=rng)
-    if race.spec is None:
-        table, summary, game_end = _exact_race(race.profile, race.seats, race.libraries, race.names)
-    else:
-        tallies, n_done = _simulate(race, rng, n_trials=n_trials, chunk_size=chunk_size, n_workers=n_workers)
-        table, summary, game_end = _simulated_race(race.profile, tallies, n_done, race.spec.max_rounds, race.names)
-    return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=race.provenance)
+    simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                                    n_workers=n_workers)
+    race = plan_deckout(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
+                        drought_order=drought_order, keep=keep, mulligan=mulligan, allow_absent=allow_absent,
+                        simulation=simulation)
+    return answer_deckout(race, simulation)
 
 
 @runner.pooled
@@ -248,11 +243,11 @@ def mean_turns(deck: Deck, game: str | Profile, *, keep: str | None = None, mull
     >>> mean_turns(deck, "jdg")  # 45 cards left after the 5-card hand, one drawn a turn: the last on turn 45
     ({'first': 45.0, 'second': 45.0}, 'exact')
     """
+    simulation = Simulation.checked(n_trials=n_trials, rng=rng, chunk_size=chunk_size, n_workers=n_workers)
     race = _setup(deck, game, opponent=None, policy=DEFAULT_POLICY, drought=True, terrain_turns=None,
-                  drought_order="together", keep=keep, mulligan=mulligan, method="auto", n_trials=n_trials,
-                  chunk_size=chunk_size, n_workers=n_workers, allow_absent=allow_absent, rng=rng)
-    return answer_mean_turns(race, Simulation(n_trials=n_trials, rng=rng, chunk_size=chunk_size,
-                                              n_workers=n_workers))
+                  drought_order="together", keep=keep, mulligan=mulligan, allow_absent=allow_absent,
+                  simulation=simulation)
+    return answer_mean_turns(race, simulation)
 
 
 def answer_mean_turns(race: _Setup, simulation: Simulation) -> tuple[dict[str, float], str]:
@@ -263,8 +258,7 @@ def answer_mean_turns(race: _Setup, simulation: Simulation) -> tuple[dict[str, f
     if race.spec is None:
         rounds = _deterministic_rounds(race.profile, race.seats, race.libraries)
         return {seat: float(r) for seat, r in zip(SEATS, rounds)}, "exact"
-    tallies, n_done = _simulate(race, simulation.rng, n_trials=simulation.n_trials,
-                                chunk_size=simulation.chunk_size, n_workers=simulation.n_workers)
+    tallies, n_done, _ = _simulate(race, simulation)
     means = {seat: _mean_turn(tallies[i, 1:race.spec.max_rounds + 1], n_done) for i, seat in enumerate(SEATS)}
     return means, "simulate"
 
@@ -287,13 +281,24 @@ def plan_deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = Non
                  simulation: Simulation | None = None) -> _Setup:
     """Every check of :func:`deckout`, nothing computed: its seats, provenance and, when simulated, its race.
 
-    ``simulation`` holds the method and simulation settings (default: ``auto``).
+    ``simulation`` holds the method and simulation settings (default: ``auto``), checked by the caller.
     """
     simulation = Simulation() if simulation is None else simulation
     return _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
-                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=simulation.method,
-                  n_trials=simulation.n_trials, chunk_size=simulation.chunk_size, n_workers=simulation.n_workers,
-                  allow_absent=allow_absent, rng=simulation.rng, settings_checked=True)
+                  drought_order=drought_order, keep=keep, mulligan=mulligan, allow_absent=allow_absent,
+                  simulation=simulation)
+
+
+def answer_deckout(race: _Setup, simulation: Simulation) -> DeckoutResult:
+    """Race a planned :func:`deckout` question: by the rules alone, or simulated on ``simulation``'s settings."""
+    provenance = dict(race.provenance)
+    if race.spec is None:
+        table, summary, game_end = _exact_race(race.profile, race.seats, race.libraries, race.names)
+    else:
+        tallies, n_done, simulated = _simulate(race, simulation)
+        provenance.update(simulated)
+        table, summary, game_end = _simulated_race(race.profile, tallies, n_done, race.spec.max_rounds, race.names)
+    return DeckoutResult(table=table, summary=summary, game_end=game_end, provenance=provenance)
 
 
 def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, policy: str = DEFAULT_POLICY,
@@ -302,29 +307,26 @@ def simulates(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, 
               allow_absent: bool = False) -> bool:
     """Whether :func:`deckout` with these arguments simulates races (the checks alone, nothing computed)."""
     race = _setup(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
-                  drought_order=drought_order, keep=keep, mulligan=mulligan, method=method, n_trials=None,
-                  chunk_size=runner.DEFAULT_CHUNK, n_workers=1, allow_absent=allow_absent, rng=None)
+                  drought_order=drought_order, keep=keep, mulligan=mulligan, allow_absent=allow_absent,
+                  simulation=Simulation.checked(method=method))
     return race.spec is not None
 
 
 def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: str, drought: bool,
-           terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool, method: str,
-           n_trials: int | None, chunk_size: int, n_workers: int, allow_absent: bool, rng: object,
-           settings_checked: bool = False) -> _Setup:
+           terrain_turns: int | str | None, drought_order: str, keep: str | None, mulligan: bool,
+           allow_absent: bool, simulation: Simulation) -> _Setup:
     """Check a deck-out question (see :func:`deckout`) and reduce it to seats, provenance and race.
 
-    ``settings_checked``: the simulation settings come from a :class:`Simulation`, checked when it was built.
+    ``simulation`` was checked by the caller (:meth:`Simulation.checked`): its settings are not checked again.
     """
+    method = simulation.method
     profile = get_profile(game)
     check_deck(deck)
     if opponent is not None:
         check_deck(opponent, "opponent")
     check_choice(policy, "policy", tuple(POLICIES))
-    check_choice(method, "method", METHODS)
     check_choice(drought_order, "drought_order", tuple(DROUGHT_ORDERS))
     terrain_turns = _terrain_turns(terrain_turns, profile)
-    if not settings_checked:
-        check_simulation(n_trials, None, chunk_size, n_workers, rng=rng)
     if profile.deckout == "none":
         raise DeckstatError(tr("{game}: running out of cards has no rules effect, so there is no deck-out turn",
                                game=profile.name))
@@ -430,13 +432,14 @@ def _order_by_rules(profile: Profile, seats: tuple[SeatSpec, SeatSpec], librarie
     return "first" if drought_order in (None, "together") else None
 
 
-def _simulate(race: _Setup, rng, *, n_trials: int | None, chunk_size: int, n_workers: int) -> tuple[np.ndarray, int]:
-    """Run the races of ``race``; the tallies of :func:`deckstat.engines.race.race_task` and the races run."""
+def _simulate(race: _Setup, simulation: Simulation) -> tuple[np.ndarray, int, dict]:
+    """Run the races of ``race``: their tallies (:func:`~deckstat.engines.race.race_task`), count and provenance.
+
+    The provenance is what reproduces the races (seed, stopping rule).
+    """
     part = Part("simulate", None, lambda: None, functools.partial(race_task, race.spec), tr("deck-out"))
-    simulation = Simulation(n_trials=n_trials, rng=rng, chunk_size=chunk_size, n_workers=n_workers)
     estimates = estimate(part, simulation.seeded())
-    race.provenance.update(estimates.provenance)
-    return estimates.values, estimates.n_trials
+    return estimates.values, estimates.n_trials, estimates.provenance
 
 
 def _deterministic_rounds(profile: Profile, seats: tuple[SeatSpec, SeatSpec], libraries: list[int]) -> list[int]:

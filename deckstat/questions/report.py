@@ -19,10 +19,12 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
-from deckstat.questions.curve import curve, last_play_turn
-from deckstat.questions.deckout import deckout
-from deckstat.questions.mulligan import mulligan
-from deckstat.questions.odds import odds
+from deckstat.questions._estimate import Simulation
+from deckstat.questions._setup import shared_setups
+from deckstat.questions.curve import answer_curve, last_play_turn, plan_curve
+from deckstat.questions.deckout import answer_deckout, plan_deckout
+from deckstat.questions.mulligan import answer_mulligan, plan_mulligan
+from deckstat.questions.odds import answer_odds, plan_odds
 from deckstat.questions.ratio import legal_counts, ratio
 from deckstat.questions.validate import validate
 from deckstat.results import CurveResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
@@ -241,24 +243,22 @@ def _groups(deck: Deck, profile: Profile) -> list[str]:
     return [str(types.index[0])]
 
 
-def _shield_triggers(deck: Deck, profile: Profile, *, n_trials: int, streams: runner.Streams,
-                     n_workers: int = 1) -> ShieldTriggers | None:
+def _shield_triggers(deck: Deck, profile: Profile, simulation: Simulation) -> ShieldTriggers | None:
     """The shield-trigger odds, for a game that sets cards aside and a deck with a ``shield_trigger`` column."""
     if profile.set_aside == 0 or all(canonical_column(str(c)) != "shield_trigger" for c in deck.cards.columns):
         return None
     shields = profile.set_aside
     events = [f"{SHIELD_TRIGGER_GROUP}>={k}" for k in range(1, shields + 1)]
     # A deck whose column marks no card still gets its section, which says so.
-    result = odds(deck, profile, events, zone="set_aside", seat="first", n_trials=n_trials, rng=streams,
-                  allow_absent=True, n_workers=n_workers)
+    result = answer_odds(plan_odds(deck, profile, events, zone="set_aside", seat="first", allow_absent=True,
+                                   simulation=simulation), simulation)
     # The count X runs from 0 to the number of shields, so E[X] is the sum over k >= 1 of P(X >= k).
     expected = float(result.table["p"].sum())
     return ShieldTriggers(odds=result, cards=profile.drawn_deck(deck).count(SHIELD_TRIGGER_GROUP), shields=shields,
                           expected=expected)
 
 
-def _playability(deck: Deck, profile: Profile, *, last_turn: int, n_trials: int, streams: runner.Streams,
-                 n_workers: int = 1) -> Playability | None:
+def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_turn: int) -> Playability | None:
     """The playability curves of the deck's most-copied card names, first player, turns 1..``last_turn``."""
     drawn = profile.drawn_deck(deck)
     copies: dict[str, int] = {}
@@ -278,8 +278,9 @@ def _playability(deck: Deck, profile: Profile, *, last_turn: int, n_trials: int,
     # Curves model the bottom mulligan only; under another one every first hand is kept, as in the deck-out part.
     mulligan = profile.mulligan in ("none", "bottom")
     try:
-        result = curve(deck, profile, cards=list(shown), turns=range(1, last + 1), seat="first", mulligan=mulligan,
-                       n_trials=n_trials, rng=streams, n_workers=n_workers)
+        plan = plan_curve(deck, profile, cards=list(shown), turns=range(1, last + 1), seat="first",
+                          mulligan=mulligan, simulation=simulation)
+        result = answer_curve(plan, simulation)
     except DeckstatError as exc:
         # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.
         return Playability(curve=None, copies=shown, names=names, mulligan=mulligan, error=str(exc))
@@ -342,32 +343,36 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     """
     profile = get_profile(game)
     check_deck(deck)
-    trials = REPORT_TRIALS if n_trials is None else check_whole(n_trials, "n_trials", minimum=1)
-    n_workers = check_whole(n_workers, "n_workers", minimum=1)
+    trials = REPORT_TRIALS if n_trials is None else n_trials
+    # The settings every part shares, checked once; one root seed for every part, so that each gives the numbers
+    # its own question gives with that seed.
+    simulation = Simulation.checked(n_trials=trials, rng=rng, n_workers=n_workers).seeded()
+    rng = simulation.rng
     if not isinstance(illegal_counts, bool):
         raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("illegal_counts"),
                                value=illegal_counts))
-    # One root seed for every part: each gives the numbers its own question gives with that seed.
-    rng = runner.make_streams(rng)
     turns = check_whole(turns, "turns")
     events = [f"{g}>=1" for g in _groups(deck, profile)]
     drawn = profile.drawn_deck(deck)
     last_turn = min([turns] + [profile.last_game_turn(drawn.size, seat) for seat in SEATS])
     validation = validate(deck, profile)
-    common = {"allow_absent": allow_absent, "n_workers": n_workers}
     has_mulligan = profile.mulligan != "none"
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
     race_mulligan = profile.mulligan in ("none", "bottom")
     has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
-    with track(tr("report"), total=5 + has_mulligan + has_sweep, unit="parts") as parts:
-        by_turn = odds(deck, profile, events, turns=range(last_turn + 1), n_trials=trials, rng=rng, **common)
+    # The parts that ask about the same events under the same rules share their set-ups (the kept hands and the
+    # by-turn odds, say), each prepared once.
+    with shared_setups(), track(tr("report"), total=5 + has_mulligan + has_sweep, unit="parts") as parts:
+        by_turn = answer_odds(plan_odds(deck, profile, events, turns=range(last_turn + 1), allow_absent=allow_absent,
+                                        simulation=simulation), simulation)
         parts.advance()
-        hands = odds(deck, profile, events, zone="hand", seat="first", n_trials=trials, rng=rng, **common)
+        hands = answer_odds(plan_odds(deck, profile, events, zone="hand", seat="first", allow_absent=allow_absent,
+                                      simulation=simulation), simulation)
         parts.advance()
-        report_mulligan = mulligan(deck, profile, n_trials=trials, rng=rng, **common) if has_mulligan else None
+        report_mulligan = answer_mulligan(plan_mulligan(deck, profile, allow_absent=allow_absent,
+                                                        simulation=simulation), simulation) if has_mulligan else None
         parts.advance(has_mulligan)
-        playability = _playability(deck, profile, last_turn=last_turn, n_trials=trials, streams=rng,
-                                   n_workers=n_workers)
+        playability = _playability(deck, profile, simulation, last_turn=last_turn)
         parts.advance()
         sweep = None
         if has_sweep:
@@ -379,11 +384,12 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                 current, legal = legal_counts(deck, profile)
                 counts = sorted({current, *legal})
             sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
-                          n_trials=n_trials, rng=rng, **common)
+                          n_trials=n_trials, rng=rng, allow_absent=allow_absent, n_workers=n_workers)
             parts.advance()
-        race = deckout(deck, profile, policy=policy, mulligan=race_mulligan, n_trials=trials, rng=rng, **common)
+        race = answer_deckout(plan_deckout(deck, profile, policy=policy, mulligan=race_mulligan,
+                                           allow_absent=allow_absent, simulation=simulation), simulation)
         parts.advance()
-        triggers = _shield_triggers(deck, profile, n_trials=trials, streams=rng, n_workers=n_workers)
+        triggers = _shield_triggers(deck, profile, simulation)
         parts.advance()
     provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": trials,
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
