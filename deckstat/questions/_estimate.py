@@ -216,7 +216,7 @@ def first_turn(turns: Sequence[int], pmf: np.ndarray, cdf: np.ndarray, cdf_low: 
 
 
 def join_reasons(reasons: Sequence[str]) -> str:
-    """Several parts' ``method_reason`` in one sentence."""
+    """Several clauses (parts' ``method_reason``, a count's violations) in one sentence, joined by « ; »."""
     return functools.reduce(lambda first, second: tr("{first}; {second}", first=first, second=second), reasons)
 
 

@@ -10,7 +10,6 @@ sweep and plans each count's questions (priced once, nothing computed);
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -36,7 +35,7 @@ from deckstat.events import AttributeGroup, Count, NameGroup, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
-from deckstat.questions._estimate import Part, Simulation
+from deckstat.questions._estimate import Part, Simulation, join_reasons
 from deckstat.questions._setup import (
     check_groups,
     check_pooled,
@@ -515,18 +514,12 @@ def check_ratio_zone(profile: Profile, zone: object) -> str:
     return zone
 
 
-def _zone_words(profile: Profile, zone: str) -> str:
-    return {"hand": "in the kept opening hand", "set_aside": f"in the {profile.set_aside_name}",
-            "bottom": "under the deck", "seen": "seen"}[zone]
-
-
 def _violations(report: pd.DataFrame) -> str:
     parts = []
     for row in report.itertuples(index=False):
         text = tr("{subject}: {found}, allowed {allowed}", subject=row.subject, found=row.found, allowed=row.allowed)
         parts.append(text if row.level == "error" else tr("warning: {text}", text=text))
-    return functools.reduce(lambda first, second: tr("{first}; {second}", first=first, second=second), parts) \
-        if parts else ""
+    return join_reasons(parts) if parts else ""
 
 
 def _status(p: float, low: float, high: float, target: float, method: str) -> str:
