@@ -202,26 +202,31 @@ def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExec
 
 
 def _start_helpers() -> None:
-    """Start multiprocessing's forkserver and resource tracker now, deaf to Ctrl-C from their first instruction.
+    """Start multiprocessing's resource tracker and forkserver now, deaf to Ctrl-C from their first instruction.
 
     A Ctrl-C reaches every process of the terminal's group. These two are new
     Python processes that import numpy and deckstat before they set their own
     handlers, and an interrupt meanwhile printed their traceback under the
-    parent's ``interrupted``. A signal ignored at exec stays ignored: Python
-    then installs no KeyboardInterrupt handler, and the workers forked from
-    the server inherit it. The parent ignores Ctrl-C only for the few
-    milliseconds of the fork and exec.
+    parent's ``interrupted``. The parent blocks Ctrl-C while it forks and
+    execs the server, which inherits the block until it ignores the signal
+    itself; the workers forked from it ignore it too (:func:`_start_worker`).
+    Blocked rather than ignored, a Ctrl-C that arrives meanwhile waits and
+    reaches the parent once the server has started: ignored, it was lost,
+    and the command ran to its end.
     """
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
-    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+    # The tracker blocks and then unblocks Ctrl-C around its own start (CPython does so): started first, it cannot
+    # unblock the signal in the middle of the server's start.
+    resource_tracker.ensure_running()
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         forkserver.ensure_running()
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @contextmanager
