@@ -67,6 +67,22 @@ def test_ctrl_c_inside_a_command_is_130_with_one_line(monkeypatch):
     assert result.stderr.strip() == "interrompu"
 
 
+def _class_built_under_ctrl_c() -> None:
+    # What a Ctrl-C does while a library's module creates its classes: Python 3.11 wraps it in a RuntimeError.
+    class Interrupted:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    type("Loading", (), {"attribute": Interrupted()})
+
+
+def test_a_ctrl_c_that_python_wrapped_while_a_library_loaded_is_130_with_one_line(monkeypatch):
+    monkeypatch.setattr(deckstat, "odds", lambda *args, **kwargs: _class_built_under_ctrl_c())
+    result = run(*ODDS)
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert result.stderr.strip() == "interrupted"
+
+
 def _driver(patch: str, *args: object) -> list[str]:
     code = ("import sys, deckstat\n" + patch + "\nfrom deckstat.cli.commands import main\n"
             f"sys.argv = ['deckstat', *{[str(a) for a in args]!r}]\nmain()\n")

@@ -23,12 +23,14 @@ def main() -> None:
     A Ctrl-C or a SIGTERM while typer, rich and the commands load prints
     ``interrupted`` and exits with 130 or 143, as it does once a command runs.
     """
-    from deckstat.cli.signals import forget_handled_interrupt, interrupted_code, stop_on_sigterm
+    from deckstat.cli.signals import ends_in_interrupt, forget_handled_interrupt, interrupted_code, stop_on_sigterm
 
     stop_on_sigterm()
     try:
         from deckstat.cli.commands import main as run
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not ends_in_interrupt(exc):
+            raise
         import sys
 
         from deckstat.i18n import tr

@@ -1047,7 +1047,13 @@ app.command("batch", cls=Command)(batch_command)
 
 def main() -> None:
     """Entry point of the ``deckstat`` command."""
-    from deckstat.cli.signals import INTERRUPT_CODES, forget_handled_interrupt, interrupted_code, stop_on_sigterm
+    from deckstat.cli.signals import (
+        INTERRUPT_CODES,
+        ends_in_interrupt,
+        forget_handled_interrupt,
+        interrupted_code,
+        stop_on_sigterm,
+    )
     from deckstat.cli.terminal import protect_streams
 
     protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
@@ -1060,6 +1066,9 @@ def main() -> None:
     except Exception as exc:  # a bug outside the commands' own handling (user_errors), e.g. in an option's parser
         from deckstat.cli.options import EXIT_INTERNAL, internal_error
 
+        if ends_in_interrupt(exc):
+            typer.echo(tr("interrupted"), err=True)
+            raise SystemExit(interrupted_code()) from None
         typer.echo(internal_error(exc), err=True)
         raise SystemExit(EXIT_INTERNAL) from None
     finally:

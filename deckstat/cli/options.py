@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
-from deckstat.cli.signals import interrupted_code
+from deckstat.cli.signals import ends_in_interrupt, interrupted_code
 from deckstat.errors import DeckstatError
 from deckstat.i18n import LANGUAGES, N_, NBSP, LanguageError, detect_language, get_language, language, tr
 from deckstat.terms import (
@@ -635,10 +635,10 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
             raise typer.Exit(code=EXIT_USAGE) from None
         except (typer.Exit, typer.Abort, _CLICK_EXCEPTION, BrokenPipeError):  # the command line's own endings
             raise
-        except KeyboardInterrupt:
-            typer.echo(tr("interrupted"), err=True)
-            raise typer.Exit(code=interrupted_code()) from None
-        except Exception as exc:
+        except (KeyboardInterrupt, Exception) as exc:
+            if ends_in_interrupt(exc):  # also a Ctrl-C while a library loaded, which Python may wrap on its way out
+                typer.echo(tr("interrupted"), err=True)
+                raise typer.Exit(code=interrupted_code()) from None
             typer.echo(safe_text(internal_error(exc)), err=True)
             raise typer.Exit(code=EXIT_INTERNAL) from None
         finally:

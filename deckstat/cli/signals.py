@@ -36,6 +36,23 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
+def ends_in_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C (or the SIGTERM turned into one) that other code wrapped on its way out.
+
+    Python 3.11 raises a ``RuntimeError`` from any exception met while a class
+    is created (``__set_name__``), as a library's classes are while it is
+    imported: a Ctrl-C in that moment must still read ``interrupted``, not an
+    internal error.
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def interrupted_code() -> int:
     """The exit code of an interrupted command: 143 after SIGTERM, 130 after Ctrl-C."""
     return 128 + _signals_received[-1] if _signals_received else EXIT_INTERRUPTED
