@@ -10,13 +10,14 @@ The package is layered: ``engines`` (numpy arrays in and out) → ``questions``
 figures) and ``cli`` (the command line). The names below are imported when
 first used (``deckstat.odds`` loads the odds question, numpy and pandas), so
 ``import deckstat`` itself loads none of numpy, pandas, scipy, matplotlib or
-rich.
+rich (nor deckstat's own messages: ``python -m deckstat`` imports the
+package before the command line can answer a Ctrl-C, so that moment stays
+short).
 """
 
 import importlib
 
 from deckstat._version import __version__
-from deckstat.errors import DeckstatError, ExpressionError
 
 #: The module that defines each public name, imported on first use (PEP 562): a question's numpy and pandas (and
 #: the command line's start) are paid for only by what asks for them.
@@ -27,6 +28,8 @@ _SOURCES = {
     "read_card_csv": "deckstat.cards",
     "read_decklist": "deckstat.cards",
     "Deck": "deckstat.deck",
+    "DeckstatError": "deckstat.errors",
+    "ExpressionError": "deckstat.errors",
     "parse_event": "deckstat.events",
     "parse_group": "deckstat.events",
     "get_language": "deckstat.i18n",
