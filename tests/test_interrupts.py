@@ -25,9 +25,16 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or usable_c
                                 reason="needs POSIX process groups, /proc and two usable cores")
 
 
+#: Starts deckstat as a terminal's foreground job does, with Ctrl-C at its default action, even where the suite
+#: itself runs with it ignored (a shell's background job, some CI runners): an ignored signal stays ignored through
+#: exec, and deckstat rightly leaves it so.
+_AS_A_TERMINAL_DOES = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                       "os.execv(sys.executable, [sys.executable, '-m', 'deckstat', *sys.argv[1:]])")
+
+
 def _deckstat(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "deckstat", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "DECKSTAT_LANG": "en"}, start_new_session=True)
+    return subprocess.Popen([sys.executable, "-I", "-S", "-c", _AS_A_TERMINAL_DOES, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "DECKSTAT_LANG": "en"}, start_new_session=True)
 
 
 def _group(pgid: int) -> list[str]:
