@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,7 +79,9 @@ def check_writable_folder(folder: str | Path) -> None:
     """Refuse, before any work, a folder that cannot be created or written into.
 
     The folder itself, or else its nearest existing parent, must be a folder
-    deckstat may write into.
+    deckstat may write into; the system is asked (a file made and removed in
+    the folder, or the folder's first missing part made and removed), so that
+    nothing is left behind and the refusal comes before the work.
     """
     folder = Path(folder)
     _check_name(folder)
@@ -92,6 +95,19 @@ def check_writable_folder(folder: str | Path) -> None:
     if not os.access(existing, os.W_OK | os.X_OK):
         code = errno.EROFS if _read_only_mount(existing) else errno.EACCES
         raise write_error(OSError(code, os.strerror(code)), folder)
+    # Permission bits do not tell everything (root passes them; /proc, a full quota or some network folders refuse
+    # anyway): the system is asked, by making what the run will make, and removing it at once.
+    try:
+        if existing == folder or existing == folder.absolute():
+            with tempfile.TemporaryFile(dir=existing):
+                pass
+        else:
+            first_missing = folder.absolute().relative_to(existing.absolute()).parts[0]
+            probe = existing / first_missing
+            probe.mkdir()
+            probe.rmdir()
+    except OSError as error:
+        raise write_error(error, folder) from None
 
 
 def _read_only_mount(path: Path) -> bool:
