@@ -24,10 +24,11 @@ DEEP = os.environ.get("DECKSTAT_FUZZ", "").lower() == "deep"
 HARD_LIMIT = 30 if DEEP else 20
 
 
-def fuzz_settings(ci_examples: int, *, deadline_ms: int = 2000) -> settings:
-    """Settings of one fuzz test: ``ci_examples`` derandomized examples in CI, 20 times as many when deep."""
+def fuzz_settings(ci_examples: int, *, deadline_ms: int = 2000, deep_examples: int | None = None) -> settings:
+    """Settings of one fuzz test: ``ci_examples`` derandomized examples in CI; when deep, ``deep_examples``
+    random ones (20 times ``ci_examples`` unless given)."""
     return settings(
-        max_examples=ci_examples * 20 if DEEP else ci_examples,
+        max_examples=(deep_examples or ci_examples * 20) if DEEP else ci_examples,
         deadline=timedelta(milliseconds=deadline_ms * (3 if DEEP else 1)),
         derandomize=not DEEP,
         database=None,

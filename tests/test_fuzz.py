@@ -344,7 +344,8 @@ def check_cli_outcome(result) -> None:
         # Click's own usage errors (several lines) are made one line elsewhere; deckstat's are checked here.
 
 
-@fuzz_settings(300, deadline_ms=15000)
+# A whole command per example (a second at most): the suite's quick run tries 100 fixed ones, the deep run 6,000.
+@fuzz_settings(100, deadline_ms=15000, deep_examples=6000)
 @given(command=argv())
 @example(command=(["odds", SAMPLE_DECKS[0], "--game", "wankul", "-e", "Terrain>=1", "--turns", "0-2"], {}))
 # A line separator in a file name split the one error line in two.
