@@ -120,10 +120,25 @@ def test_options_a_command_does_not_offer_are_refused_by_the_command_line():
 @pytest.mark.parametrize("annotation, message", [
     (family(SimulationFlags, "trials", "simulate"), "in its order"),
     (family(SimulationFlags, "simulate", "trails"), "no option 'trails'"),
+    (family(SimulationFlags, "simulate", helps={"trials": "Trials."}), "a help for 'trials', an option not offered"),
 ])
 def test_a_family_named_wrongly_is_refused_when_the_command_is_defined(annotation, message):
     with pytest.raises(TypeError, match=message):
         _probe(simulation=annotation)
+
+
+def _help_of(probe: typer.Typer, option: str) -> str:
+    command = typer.main.get_command(probe)
+    return next(parameter.help for parameter in command.params if parameter.opts[0] == option)
+
+
+def test_a_help_replaced_for_one_command_leaves_the_familys_own_alone():
+    replaced = _probe(simulation=family(SimulationFlags, "simulate", "trials", helps={"simulate": "Only here."}))
+    assert _help_of(replaced, "--simulate") == "Only here."
+    assert _help_of(replaced, "--trials") == _help_of(_probe(simulation=Simulation), "--trials")
+    assert _help_of(_probe(simulation=Simulation), "--simulate") != "Only here."
+    # The option itself is unchanged: its flag, its default and what the command receives.
+    assert _invoke(replaced, "--simulate").exit_code == 0 and _seen["simulation"].simulate is True
 
 
 def test_an_option_declared_twice_is_refused_when_the_command_is_defined():

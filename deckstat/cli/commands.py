@@ -589,7 +589,10 @@ def _rule_words(row) -> str:
 
 
 #: The deck-out race has no --exact (it is exact whenever it can be) and no --precision.
-DeckoutSimulation = family(SimulationFlags, "simulate", "trials", "seed", "chunk_size", "workers")
+DeckoutSimulation = family(SimulationFlags, "simulate", "trials", "seed", "chunk_size", "workers",
+                           helps={"simulate": "Simulate the deck-out race even where the answer is exact "
+                                              "(without effects and without the drought rule); --trials "
+                                              "alone does not ask for it."})
 
 
 @app.command(cls=Command)

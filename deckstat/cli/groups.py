@@ -9,12 +9,15 @@ aliases of :mod:`deckstat.cli.options`); a command that takes only some of a fam
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import inspect
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any
+
+from typer.models import OptionInfo
 
 from deckstat.cli.options import (
     BottomOpt,
@@ -89,14 +92,19 @@ class Flags:
         The family's dataclass (:class:`SimulationFlags`…).
     *names : str
         The family's options the command takes, in the family's order.
+    helps : dict of str to str, optional
+        Help texts that replace the family's for this command, by option name (where an option means less
+        here than in the family: ``deckout``'s ``--trials`` does not ask for the simulation).
     """
 
     family: type
     names: tuple[str, ...]
+    helps: dict[str, str]
 
-    def __init__(self, family: type, *names: str) -> None:
+    def __init__(self, family: type, *names: str, helps: dict[str, str] | None = None) -> None:
         object.__setattr__(self, "family", family)
         object.__setattr__(self, "names", names)
+        object.__setattr__(self, "helps", dict(helps or {}))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -251,8 +259,22 @@ def _options(marker: Flags) -> list[inspect.Parameter]:
         raise TypeError(f"{marker.family.__name__} has no option {unknown[0]!r}")
     if list(names) != [name for name in fields if name in names]:
         raise TypeError(f"{marker.family.__name__}: name its options in its order ({', '.join(fields)})")
+    unknown = [name for name in marker.helps if name not in names]
+    if unknown:
+        raise TypeError(f"{marker.family.__name__}: a help for {unknown[0]!r}, an option not offered")
     return [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=fields[name].default,
-                              annotation=hints[name]) for name in names]
+                              annotation=_with_help(hints[name], marker.helps.get(name))) for name in names]
+
+
+def _with_help(annotation: Any, text: str | None) -> Any:
+    """``annotation`` (``Annotated[type, typer.Option(...)]``) with the option's help replaced by ``text``, if any."""
+    if text is None:
+        return annotation
+    extras = [copy.copy(extra) if isinstance(extra, OptionInfo) else extra for extra in annotation.__metadata__]
+    for extra in extras:
+        if isinstance(extra, OptionInfo):
+            extra.help = text
+    return Annotated[(annotation.__origin__, *extras)]
 
 
 def _marker(annotation: object) -> Flags | None:
@@ -300,9 +322,12 @@ def expand_groups(command: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def family(flags: type, *names: str) -> Any:
-    """The annotation of a command's parameter that takes the family ``flags``: its options ``names``, or all."""
-    return Annotated[flags, Flags(flags, *names)]
+def family(flags: type, *names: str, helps: dict[str, str] | None = None) -> Any:
+    """The annotation of a command's parameter that takes the family ``flags``: its options ``names``, or all.
+
+    ``helps`` replaces the help of some of them for the commands that take this annotation (see :class:`Flags`).
+    """
+    return Annotated[flags, Flags(flags, *names, helps=helps)]
 
 
 #: The default of a family's parameter, which the command line always gives.
@@ -318,6 +343,8 @@ DeckFiles = family(DeckFilesFlags)
 Output = family(OutputFlags)
 Display = family(DisplayFlags)
 #: A simulation of a fixed number of trials (no --precision, so no --max-trials).
-FixedSimulation = family(SimulationFlags, "simulate", "exact", "trials", "seed", "chunk_size", "workers")
+FixedSimulation = family(SimulationFlags, "simulate", "exact", "trials", "seed", "chunk_size", "workers",
+                         helps={"simulate": "Use the Monte Carlo kernel even where the exact engine applies "
+                                            "(--trials implies it)."})
 #: The keep rule and --no-mulligan alone, for the questions that take no other mulligan option.
 KeepRule = family(MulliganFlags, "keep", "no_mulligan")
