@@ -6,9 +6,16 @@ from pathlib import Path
 os.environ["DECKSTAT_LANG"] = "en"
 os.environ["DECKSTAT_STRICT_I18N"] = "1"
 
+import functools
+
 import numpy as np
 import pytest
+import typer.testing
 from helpers import DATA
+
+# typer's test runner builds the click command from the app again at every call: about 12 ms, some 1,800 times a
+# run. The command of an app is built once; the runner still isolates every call (streams, environment).
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 
 @pytest.fixture

@@ -27,8 +27,9 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or usable_c
 
 #: Starts deckstat as a terminal's foreground job does, with Ctrl-C at its default action, even where the suite
 #: itself runs with it ignored (a shell's background job, some CI runners): an ignored signal stays ignored through
-#: exec, and deckstat rightly leaves it so.
-_AS_A_TERMINAL_DOES = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+#: exec, and deckstat rightly leaves it so. It runs below the suite's priority: its workers simulate at full speed
+#: until the signal comes, and would otherwise take the cores of the tests running beside this one while it waits.
+_AS_A_TERMINAL_DOES = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.nice(10); "
                        "os.execv(sys.executable, [sys.executable, '-m', 'deckstat', *sys.argv[1:]])")
 
 
@@ -60,16 +61,32 @@ def _end(process: subprocess.Popen, timeout: float = 60) -> str:
     return stderr.decode()
 
 
+def _signalled(delays: list[float], start, send) -> list[tuple[float, subprocess.Popen]]:
+    """Start one run per delay, all at once, and ``send`` each its signal that long after its own start.
+
+    The runs are independent processes: started together, the test waits for the longest delay, not their sum.
+    """
+    runs = []
+    for delay in delays:
+        runs.append((delay, start(), time.monotonic()))
+    for delay, process, started in sorted(runs, key=lambda run: run[2] + run[0]):
+        time.sleep(max(0.0, started + delay - time.monotonic()))
+        send(process)
+    return [(delay, process) for delay, process, _ in runs]
+
+
+def _simulation() -> subprocess.Popen:
+    return _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate", "--trials", "1e9",
+                     "--workers", "2", "-q")
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed):
     # From the imports through the workers' start to the run itself; 10^9 trials never end first.
     delays = random.Random(seed)
-    for _ in range(3):
-        delay = delays.uniform(0.05, 3.0)
-        process = _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate",
-                            "--trials", "1e9", "--workers", "2", "-q")
-        time.sleep(delay)
-        os.killpg(process.pid, signal.SIGINT)
+    runs = _signalled([delays.uniform(0.05, 3.0) for _ in range(3)], _simulation,
+                      lambda process: os.killpg(process.pid, signal.SIGINT))
+    for delay, process in runs:
         stderr = _end(process)
         assert (process.returncode, stderr.strip()) == (130, "interrupted"), (delay, stderr)
 
@@ -133,13 +150,12 @@ def test_a_task_failing_inside_a_worker_fails_alone_with_one_line_and_code_1(tmp
 def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed):
     # From the spec's loading through the forkserver's and the workers' start: one line, 143, no process left.
     delays = random.Random(seed)
-    for attempt in range(3):
-        out = tmp_path / f"out{attempt}"
-        process = _deckstat("batch", str(_spec(tmp_path, "trials = 1_000_000_000")), "--out", str(out), "--workers",
-                            "2", "-q")
-        delay = delays.uniform(0.3, 2.5)
-        time.sleep(delay)
-        os.kill(process.pid, signal.SIGTERM)
+    spec = str(_spec(tmp_path, "trials = 1_000_000_000"))
+    outs = iter(tmp_path / f"out{attempt}" for attempt in range(3))
+    runs = _signalled([delays.uniform(0.3, 2.5) for _ in range(3)],
+                      lambda: _deckstat("batch", spec, "--out", str(next(outs)), "--workers", "2", "-q"),
+                      lambda process: os.kill(process.pid, signal.SIGTERM))
+    for delay, process in runs:
         lines = _end(process).strip().splitlines()
         assert process.returncode == 143, (delay, lines)
         assert len(lines) == 1 and lines[0].startswith("interrupted"), (delay, lines)
@@ -150,12 +166,9 @@ def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed
 @pytest.mark.parametrize(("how", "code"), [(signal.SIGTERM, 143)])
 def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
     delays = random.Random(how)
-    for _ in range(3):
-        delay = delays.uniform(1.0, 3.0)
-        process = _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate",
-                            "--trials", "1e9", "--workers", "2", "-q")
-        time.sleep(delay)
-        os.killpg(process.pid, how) if how == signal.SIGINT else os.kill(process.pid, how)
+    runs = _signalled([delays.uniform(1.0, 3.0) for _ in range(3)], _simulation,
+                      lambda process: os.kill(process.pid, how))
+    for delay, process in runs:
         stderr = _end(process)
         assert "leaked" not in stderr and "resource_tracker" not in stderr, (delay, stderr)
         assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
