@@ -11,7 +11,7 @@ import numbers
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
-from deckstat.i18n import tr
+from deckstat.i18n import N_, tr
 from deckstat.text import suggest
 
 #: Characters that close a comparison, so ``Terrain<=2`` or ``a==2`` is not read as ``GROUP=COUNT``.
@@ -256,3 +256,47 @@ def unknown_key(table: Mapping, allowed: Sequence[str], *, accept: Callable[[str
                 tr("unknown key for a {kind!r} rule; expected one of {keys}", kind=rule, keys=", ".join(allowed))
         return key, message
     return None
+
+
+#: How messages name the kind of a value a TOML file gives (``true``, ``3``, ``"x"``, ``[…]``, ``{…}``).
+KIND_NAMES = {bool: N_("true/false"), int: N_("a whole number"), float: N_("a number"), str: N_("a text"),
+              list: N_("a list"), dict: N_("a table")}
+
+
+def kind_name(value: object) -> str:
+    """The kind of a TOML value as a message names it (``a whole number``, ``a table``)."""
+    name = KIND_NAMES.get(type(value))
+    return type(value).__name__ if name is None else tr(name)
+
+
+def shown_value(value: object) -> str:
+    """A value in a message: tables and lists named (``a table``), others as written, shortened past 60 characters."""
+    if isinstance(value, (dict, list)):
+        return kind_name(value)
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def wrong_kind(value: object, expected: str) -> str:
+    """The message that refuses a TOML value of the wrong kind; profiles and batch specs word it alike.
+
+    Tables and lists are named, not printed; other values are shown, shortened past 60 characters.
+
+    Parameters
+    ----------
+    value : object
+        The value as ``tomllib`` reads it.
+    expected : str
+        What the key takes, as the message says it (``a whole number``, ``a list of texts``).
+
+    Examples
+    --------
+    >>> wrong_kind("4", "a whole number")
+    "expected a whole number, got a text '4'"
+    >>> wrong_kind({"a": 1}, "a list")
+    'expected a list, got a table'
+    """
+    if isinstance(value, (dict, list)):
+        return tr("expected {expected}, got {kind}", expected=expected, kind=kind_name(value))
+    return tr("expected {expected}, got {kind} {value}", expected=expected, kind=kind_name(value),
+              value=shown_value(value))

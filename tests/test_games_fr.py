@@ -268,14 +268,14 @@ def test_the_default_set_aside_name_is_written_in_each_language(tmp_path):
 
 
 @pytest.mark.parametrize(("french", "needles"), [
-    ({"description_fr": "description_fr = 3"}, ["tiny.toml", "'description_fr' must be a string, got 3"]),
+    ({"description_fr": "description_fr = 3"}, ["tiny.toml", "description_fr: expected a text, got a whole number 3"]),
     ({"description_fr": 'description_fr = ""'}, ["'description_fr' holds an empty text"]),
     ({"special_fr": 'special_rules_fr = ["Piocher deux au premier tour."]'},
      ["'special_rules_fr' has 1 text for the 2 of 'special_rules'"]),
     ({"special_fr": 'special_rules_fr = ["Piocher deux.", 2]'},
-     ["'special_rules_fr' must be a list of strings, got the item 2"]),
-    ({"special_fr": 'special_rules_fr = "Piocher deux."'}, ["'special_rules_fr' must be a list, got 'Piocher"]),
-    ({"text_fr": "text_fr = [\"au moins\"]"}, ["[[decks]] #1 rule #1", "'text_fr' must be a string, got a list"]),
+     ["special_rules_fr: expected a list of texts, got the item 2"]),
+    ({"special_fr": 'special_rules_fr = "Piocher deux."'}, ["special_rules_fr: expected a list, got a text 'Piocher"]),
+    ({"text_fr": "text_fr = [\"au moins\"]"}, ["[[decks]] #1 rule #1", "text_fr: expected a text, got a list"]),
     ({"aside_fr": 'set_aside_name_fr = "récompenses"\nhand_size_fr = 3'},
      ["[play]", "'hand_size_fr' translates 'hand_size'", "are 'set_aside_name'"]),
     ({"description_fr": 'sources_fr = ["« x »"]'}, ["'sources_fr': 'sources' are quotes of the rules text"]),
@@ -290,7 +290,8 @@ def test_a_malformed_french_text_is_a_one_line_error_naming_the_key(tmp_path, fr
 
 def test_profile_errors_are_written_in_french(tmp_path):
     path = write_profile(tmp_path, description_fr="description_fr = 3")
-    assert_user_error(run("games", "show", path, "--lang", "fr"), "'description_fr' doit être un texte, et non 3")
+    assert_user_error(run("games", "show", path, "--lang", "fr"),
+                      "description_fr\u00a0: attendu un texte, reçu un nombre entier 3")
 
 
 def test_play_model_assumptions_translate_and_stay_out_of_the_settings(tmp_path):

@@ -135,9 +135,9 @@ def test_profile_synonyms_are_parsed_by_canonical_column():
 
 
 @pytest.mark.parametrize(("synonyms", "wording"), [
-    ([["Feu", "Fire"]], "must be a table [synonyms]"),
+    ([["Feu", "Fire"]], "synonyms: expected a table [synonyms], got a list"),
     ({"civilization": "Feu"}, "expected a list of sets"),
-    ({"civilization": [["Feu", 3]]}, "each set must be a list of strings"),
+    ({"civilization": [["Feu", 3]]}, "expected a list of texts such as"),
     ({"civilization": [["Feu"]]}, "names a single value"),
     ({"type": [["Créature", "CREATURE"]]}, "case and accents are ignored"),
     ({"civilization": [["Feu", "Fire"], ["fire", "Fuego"]]}, "'Fire' is in two sets"),

@@ -230,12 +230,14 @@ DECKS = USER_PROFILE[USER_PROFILE.index("[[decks]]"):USER_PROFILE.index("[play]"
 MALFORMED = {
     "missing play": ("[play]\nhand_size = 4", "[other]\nhand_size = 4", ["missing 'play'"]),
     "missing decks": (DECKS, "", ["missing 'decks'"]),
-    "decks as a table": (DECKS, '[decks]\nid = "main"\n\n', ["'decks' must be a list, got a table"]),
+    "decks as a table": (DECKS, '[decks]\nid = "main"\n\n', ["decks: expected a list, got a table"]),
     "no deck": (DECKS, "decks = []\n\n", ["'decks' lists no deck"]),
     "missing id": ('id = "mini"\n', "", ["missing 'id'"]),
     "missing hand_size": ("hand_size = 4\n", "", ["[play]", "missing 'hand_size'"]),
-    "hand_size not an integer": ("hand_size = 4", 'hand_size = "4"', ["[play]", "'hand_size' must be an integer"]),
-    "hand_size a boolean": ("hand_size = 4", "hand_size = true", ["'hand_size' must be an integer"]),
+    "hand_size not an integer": ("hand_size = 4", 'hand_size = "4"',
+                                 ["[play]", "hand_size: expected a whole number, got a text '4'"]),
+    "hand_size a boolean": ("hand_size = 4", "hand_size = true",
+                            ["hand_size: expected a whole number, got true/false True"]),
     "negative hand_size": ("hand_size = 4", "hand_size = -1", ["'hand_size' must be at least 0"]),
     "bad mulligan": ('mulligan = "bottom"', 'mulligan = "shuffle"',
                      ["[play]", "'mulligan' must be one of none, bottom", "'shuffle'"]),
@@ -259,12 +261,14 @@ MALFORMED = {
                            ["[[decks]] #1 rule #3 group", "Land Spell"]),
     "copies without max": ('max = 2\ntext = "at most 2', 'text = "at most 2',
                            ["[[decks]] #1 rule #2", "missing 'max'"]),
-    "max not an integer": ("max = 2\n", 'max = "2"\n', ["[[decks]] #1 rule #2", "'max' must be an integer"]),
+    "max not an integer": ("max = 2\n", 'max = "2"\n',
+                           ["[[decks]] #1 rule #2", "max: expected a whole number, got a text '2'"]),
     "count without bounds": ("min = 3\n", "", ["[[decks]] #1 rule #3", "needs 'min' or 'max'"]),
     "min above max": ("min = 10\nmax = 20", "min = 20\nmax = 10", ["rule #1", "'min' (20) is larger than 'max' (10)"]),
     "bad level": ('text = "at least 3 Lands"', 'text = "at least 3 Lands"\nlevel = "warn"',
                   ["[[decks]] #1 rule #3", "'level' must be one of error, warning", "'warn'"]),
-    "aliases not strings": ('aliases = ["mini-game"]', "aliases = [1]", ["'aliases' must be a list of strings"]),
+    "aliases not strings": ('aliases = ["mini-game"]', "aliases = [1]",
+                            ["aliases: expected a list of texts, got the item 1"]),
     "resource group does not parse": ('resource_group = "Land"', 'resource_group = "[Land"',
                                       ["resource_group", "'[Land'"]),
     "invalid TOML": ('name = "Mini Game"', "name = Mini Game", ["not a valid TOML profile"]),
@@ -284,13 +288,29 @@ def test_malformed_profile_names_the_file_and_the_key(tmp_path, case):
         assert text in message
 
 
+def test_a_profile_and_a_batch_spec_refuse_a_value_of_the_wrong_kind_in_one_shape(tmp_path):
+    from deckstat.batching.spec import load_spec
+
+    profile = write(tmp_path, USER_PROFILE.replace('name = "Mini Game"', "name = 3", 1))
+    with pytest.raises(DeckstatError) as from_profile:
+        get_profile(str(profile))
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[decks.w]\npath = 3\ngame = "wankul"\n[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n',
+                    encoding="utf-8")
+    with pytest.raises(DeckstatError) as from_spec:
+        load_spec(str(spec))
+    # KEY: expected WHAT, got KIND VALUE, after the file and the place, in both.
+    assert re.search(r"name: expected a text, got a whole number 3$", str(from_profile.value))
+    assert re.search(r":2: decks\.w\.path: expected a non-empty text, got a whole number 3$", str(from_spec.value))
+
+
 RULE_CASES = {
     "ratio per zero": ('kind = "ratio"\ngroup = "Land"\nper = 0', ["'per' must be at least 1"]),
     "ratio without group": ('kind = "ratio"\nper = 5', ["missing 'group'"]),
     "fraction without of": ('kind = "fraction"\ngroup = "Land"\nmax = 0.5', ["missing 'of'"]),
     "fraction max text": ('kind = "fraction"\ngroup = "Land"\nof = "Spell"\nmax = "half"',
-                          ["'max' must be an integer or a number"]),
-    "allowed groups as text": ('kind = "allowed"\ngroups = "Land"', ["'groups' must be a list"]),
+                          ["max: expected a number"]),
+    "allowed groups as text": ('kind = "allowed"\ngroups = "Land"', ["groups: expected a list, got a text"]),
     "allowed no groups": ('kind = "allowed"\ngroups = []', ["'groups' lists no group"]),
     "allowed group does not parse": ('kind = "allowed"\ngroups = ["Land", "[x"]', ["rule #4 groups", "'[x'"]),
     "count_as_one group does not parse": ('kind = "size"\nmax = 3\ncount_as_one = ["(Land"]',

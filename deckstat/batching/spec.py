@@ -60,7 +60,7 @@ from deckstat.games.profiles import get_profile
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as written_number
 from deckstat.knowledge import BROKEN_WORDS, fold_key, looks_like_file, zone_of
-from deckstat.parsing import split_top_level, unknown_key
+from deckstat.parsing import kind_name, split_top_level, unknown_key, wrong_kind
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import check_card_types, shared_setups
 from deckstat.questions.compare import plan_compare
@@ -309,19 +309,9 @@ class _Where:
         return self.error(key, exc.render(SPEC_WORDS))
 
 
-#: How messages name the kind of a value a spec gives.
-_TYPE_NAMES = {bool: N_("true/false"), int: N_("a whole number"), float: N_("a number"), str: N_("a text"),
-               list: N_("a list"), dict: N_("a table")}
-
-
-def _type_name(value: object) -> str:
-    name = _TYPE_NAMES.get(type(value))
-    return type(value).__name__ if name is None else tr(name)
-
-
 def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | list[str]) -> dict:
     if not isinstance(table, Mapping):
-        raise where.error(key, tr("expected a table, got {kind}", kind=_type_name(table)))
+        raise where.error(key, wrong_kind(table, tr("a table")))
     found = unknown_key(table, allowed)
     if found is not None:
         name, message = found
@@ -331,7 +321,7 @@ def _keys(where: _Where, key: str, table: object, allowed: tuple[str, ...] | lis
 
 def _text(where: _Where, key: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise where.error(key, tr("expected a text, got {kind} {value!r}", kind=_type_name(value), value=value))
+        raise where.error(key, wrong_kind(value, tr("a non-empty text")))
     return value
 
 
@@ -464,7 +454,7 @@ def _json_value(value: object) -> object:
         return tuple(_json_value(v) for v in value)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
-    raise DeckstatError(tr("expected a text, a number, true/false or a list, got {kind}", kind=_type_name(value)))
+    raise DeckstatError(tr("expected a text, a number, true/false or a list, got {kind}", kind=kind_name(value)))
 
 
 @dataclass(frozen=True)
@@ -610,13 +600,13 @@ class _Parser:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not items:
             raise self.where.error(key, tr("expected a list of deck names, got {kind} {value!r}",
-                                           kind=_type_name(value), value=value))
+                                           kind=kind_name(value), value=value))
         by_label = {s.label: (s, d.game) for d in decks.values() for s in d.sources}
         chosen: list[tuple[DeckSource, str]] = []
         for i, label in enumerate(items):
             item_key = f"{key}[{i}]" if isinstance(value, list) else key
             if not isinstance(label, str):
-                raise self.where.error(item_key, tr("expected a deck name, got {kind}", kind=_type_name(label)))
+                raise self.where.error(item_key, tr("expected a deck name, got {kind}", kind=kind_name(label)))
             if label in decks:
                 chosen += [(s, decks[label].game) for s in decks[label].sources]
             elif label in by_label:
@@ -660,7 +650,7 @@ class _Parser:
         """
         if not isinstance(value, Mapping):
             raise DeckstatError(tr("expected a table of known cards by zone, e.g. known = {{ hand = \"Terrain=2, "
-                                   "other=3\" }}, got {kind}", kind=_type_name(value)))
+                                   "other=3\" }}, got {kind}", kind=kind_name(value)))
         pairs = {}
         for word, described in value.items():
             if isinstance(word, str) and fold_key(word) in {fold_key(w) for w in BROKEN_WORDS}:
@@ -670,7 +660,7 @@ class _Parser:
             texts = described if isinstance(described, list) else [described]
             if not texts or not all(isinstance(t, str) for t in texts):
                 raise DeckstatError(tr("{zone}: expected a description of cards (names, group counts or a file) or a "
-                                       "list of them, got {kind}", zone=word, kind=_type_name(described)))
+                                       "list of them, got {kind}", zone=word, kind=kind_name(described)))
             resolved = []
             for text in texts:
                 path = self.base_dir / text
@@ -685,7 +675,7 @@ class _Parser:
     def question(self, index: int, entry: object, decks: dict[str, _Deck], defaults: dict) -> list[tuple[Task, str]]:
         key = f"questions[{index}]"
         if not isinstance(entry, Mapping):
-            raise self.where.error(key, tr("expected a [[questions]] table, got {kind}", kind=_type_name(entry)))
+            raise self.where.error(key, tr("expected a [[questions]] table, got {kind}", kind=kind_name(entry)))
         if "question" not in entry:
             raise self.where.error(key, tr("no question; expected question = one of {questions}",
                                            questions=", ".join(QUESTIONS)))
@@ -708,7 +698,7 @@ class _Parser:
             sweep_table = entry["sweep"]
             if not isinstance(sweep_table, Mapping):
                 raise self.where.error(f"{key}.sweep", tr("expected a table of value lists, got {kind}",
-                                                          kind=_type_name(sweep_table)))
+                                                          kind=kind_name(sweep_table)))
             for param_name, values in sweep_table.items():
                 sweep_key = f"{key}.sweep.{param_name}"
                 if param_name == "decks":
@@ -723,7 +713,7 @@ class _Parser:
                                                          name=param_name, key=key))
                 if not isinstance(values, list) or not values:
                     raise self.where.error(sweep_key, tr("expected a non-empty list of values to try, got {kind} "
-                                                         "{value!r}", kind=_type_name(values), value=values))
+                                                         "{value!r}", kind=kind_name(values), value=values))
                 checked = [self.parameter(name, sweep_key, param_name, v) for v in values]
                 sweep[param_name] = checked
         missing = [p for p, spec in parameters.items() if spec.default is inspect.Parameter.empty]
@@ -780,7 +770,7 @@ class _Parser:
     def _one_deck(self, key: str, value: object, decks: dict[str, _Deck]) -> list[tuple[DeckSource, str]]:
         if not isinstance(value, str):
             raise self.where.error(key, tr("expected the name of one deck of the spec, got {kind}",
-                                           kind=_type_name(value)))
+                                           kind=kind_name(value)))
         found = self.deck_labels(key, value, decks)
         if len(found) != 1:
             raise self.where.error(key, tr("{value!r} names {count} decks; give one of {decks}", value=value,

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from deckstat._input import read_input_bytes
 from deckstat.errors import DeckstatError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
-from deckstat.parsing import unknown_key
+from deckstat.parsing import KIND_NAMES, shown_value, unknown_key, wrong_kind
 from deckstat.schema import canonical_column
 from deckstat.synonyms import NONE, Synonyms
 from deckstat.terms import (
@@ -493,20 +494,6 @@ def group_words(text: str) -> str:
     return group.text if isinstance(group, NameGroup) else group.label
 
 
-_TYPE_NAMES = {int: N_("an integer"), float: N_("a number"), str: N_("a string"), list: N_("a list"),
-               dict: N_("a table")}
-
-
-def _shown(value: object) -> str:
-    """A wrong value, shortly: tables and lists are named, not printed."""
-    if isinstance(value, dict):
-        return tr("a table")
-    if isinstance(value, list):
-        return tr("a list")
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _require(data: dict, key: str, kind: type | tuple, where: str, default: object = ...):
     if key not in data:
         if default is ...:
@@ -515,10 +502,16 @@ def _require(data: dict, key: str, kind: type | tuple, where: str, default: obje
     value = data[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        names = tr(" or ").join(tr(_TYPE_NAMES[k]) if k in _TYPE_NAMES else k.__name__ for k in kinds)
-        raise DeckstatError(tr("{key!r} must be {kinds}, got {value}", key=key, kinds=names, value=_shown(value)),
-                            source=where)
+        # A whole number is a number: (int, float) reads "a number".
+        named = [k for k in kinds if not (k is int and float in kinds)]
+        names = tr(" or ").join(tr(KIND_NAMES[k]) if k in KIND_NAMES else k.__name__ for k in named)
+        _refuse(key, wrong_kind(value, names), where)
     return value
+
+
+def _refuse(key: str, message: str, where: str) -> NoReturn:
+    """Refuse the value of ``key``: the same shape as an unknown key's message, ``KEY: problem``."""
+    raise DeckstatError(tr("{place}: {message}", place=key, message=message), source=where)
 
 
 def _require_strings(data: dict, key: str, where: str, default: object = ...):
@@ -527,8 +520,7 @@ def _require_strings(data: dict, key: str, where: str, default: object = ...):
     if key in data:
         for item in value:
             if not isinstance(item, str):
-                raise DeckstatError(tr("{key!r} must be a list of strings, got the item {item}", key=key,
-                                       item=_shown(item)), source=where)
+                _refuse(key, tr("expected a list of texts, got the item {item}", item=shown_value(item)), where)
     return value
 
 
@@ -631,8 +623,7 @@ def _texts(data: dict, key: str, where: str) -> tuple[Text, ...]:
 
 def _parse_rule(data: object, where: str) -> Rule:
     if not isinstance(data, dict):
-        raise DeckstatError(tr("a rule must be a table [[decks.rules]], got {value}", value=_shown(data)),
-                            source=where)
+        raise DeckstatError(wrong_kind(data, tr("a table [[decks.rules]] for each rule")), source=where)
     kind = _require(data, "kind", str, where)
     if kind not in RULE_KINDS:
         raise DeckstatError(tr("unknown rule kind {kind!r}; expected one of {choices}", kind=kind,
@@ -684,8 +675,7 @@ def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
     for i, part in enumerate(parts_data):
         part_where = f"{where} [[decks]] #{i + 1}"
         if not isinstance(part, dict):
-            raise DeckstatError(tr("each deck must be a table [[decks]], got {value}", value=_shown(part)),
-                                source=part_where)
+            raise DeckstatError(wrong_kind(part, tr("a table [[decks]] for each deck")), source=part_where)
         rules = tuple(_parse_rule(r, tr("{place} rule #{number}", place=part_where, number=j + 1))
                       for j, r in enumerate(_require(part, "rules", list, part_where, [])))
         part_id = _require(part, "id", str, part_where, "main")
@@ -718,8 +708,7 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
     if data is None:
         return NONE
     if not isinstance(data, dict):
-        raise DeckstatError(tr("'synonyms' must be a table [synonyms], got {value}", value=_shown(data)),
-                            source=where)
+        _refuse("synonyms", wrong_kind(data, tr("a table [synonyms]")), where)
     sets: list[tuple[str, tuple[str, ...]]] = []
     columns: dict[str, str] = {}
     for key, value in data.items():
@@ -730,13 +719,13 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
                                    other=columns[column], column=column), source=f"{where} [synonyms]")
         columns[column] = key
         if not isinstance(value, list):
-            raise DeckstatError(tr("expected a list of sets of values such as [[\"Feu\", \"Fire\"]], got {value}",
-                                   value=_shown(value)), source=swhere)
+            raise DeckstatError(wrong_kind(value, tr("a list of sets of values such as [[\"Feu\", \"Fire\"]]")),
+                                source=swhere)
         seen: dict[str, str] = {}
         for spellings in value:
             if not isinstance(spellings, list) or not all(isinstance(v, str) for v in spellings):
-                raise DeckstatError(tr("each set must be a list of strings such as [\"Feu\", \"Fire\"], got {value}",
-                                       value=_shown(spellings)), source=swhere)
+                expected = tr("a list of texts such as [\"Feu\", \"Fire\"] for each set")
+                raise DeckstatError(wrong_kind(spellings, expected), source=swhere)
             for spelling in spellings:
                 if not spelling.strip() or ";" in spelling:
                     raise DeckstatError(tr("{value!r} is not a value: expected a non-empty text without ';'",
@@ -761,7 +750,7 @@ def _parse_play_model(data: object, where: str) -> PlaySettings:
         return HAND_PLAY
     mwhere = f"{where} [play_model]"
     if not isinstance(data, dict):
-        raise DeckstatError(tr("'play_model' must be a table"), source=where)
+        _refuse("play_model", wrong_kind(data, tr("a table [play_model]")), where)
     kind = _require(data, "kind", str, mwhere)
     _check_translated_keys(data, ("assumptions",), mwhere)
     texts = {"assumptions", *(f"assumptions_{lang}" for lang in TRANSLATED)}
