@@ -189,6 +189,11 @@ def test_the_output_family_keeps_its_default_format():
     (["--hand", "Terrain=1, other=4", "--by-turn", 2, "-e", "Terrain>=1", "-e", "Terrain>=2"],
      ["--hand answers for one --event at a time, got 2"]),
     (["--hand", "Terrain=1, other=4"], ["--hand needs --by-turn"]),
+    # London puts back the cards that leave the best odds; a priority would be silently ignored.
+    (["--hand", "Terrain=1, other=4", "--by-turn", 2, "--mulligan-rule", "london", "--priority", "Terrain"],
+     ["--priority does not apply to --hand"]),
+    (["--best", "--by-turn", 2, "--mulligan-rule", "london", "--priority", "Terrain"],
+     ["--priority does not apply to --best"]),
 ])
 def test_mulligan_hand_mode_checks_its_own_flags(args, needles):
     assert_user_error(run("mulligan", WANKUL, "--game", "wankul", *args), *needles)

@@ -466,8 +466,8 @@ def mulligan(
                         simulation=simulation, output=output, allow_absent=allow_absent, quiet=quiet)
         return
     _check_decision("--hand" if hand is not None else "--best", event=event, turns=turns, by_turn=by_turn,
-                    simulation=simulation, output=output)
-    # --priority, --exact, --chunk-size, --workers and --quiet do not change an exact decision for one turn.
+                    simulation=simulation, output=output, priority=rules.priority)
+    # --exact, --chunk-size, --workers and --quiet do not change an exact decision for one turn.
     common = {"by_turn": by_turn, "seat": seat.value, "keep": keep, "mulligan_rule": rules.rule,
               "mulligan_limit": rules.mulligan_limit, "resource": rules.resource, "allow_absent": allow_absent}
     goal = event[0] if event else None
@@ -511,9 +511,12 @@ def _keep_rule_odds(load, *, keep, event, turns, seat, by_turn, rules, simulatio
         output.emit(result, title + ("\n" + note if note else ""), build)
 
 
-def _check_decision(what: str, *, event, turns, by_turn, simulation, output) -> None:
+def _check_decision(what: str, *, event, turns, by_turn, simulation, output, priority) -> None:
     """Refuse what ``mulligan --hand`` and ``--best`` (``what``) cannot answer: exact, one event by one turn."""
     with user_errors():
+        if priority is not None:
+            raise DeckstatError(tr("--priority does not apply to {what}, which puts under the deck the cards that "
+                                   "leave the best odds (every choice is tried)", what=what))
         if by_turn is None:
             raise DeckstatError(tr("{what} needs --by-turn, the turn by which --event should hold (e.g. --by-turn 2)",
                                    what=what))
