@@ -19,14 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from deckstat._validate import check_turns, parse_count
-from deckstat.batching.tasks import Task, api_arguments, cached_deck, cached_profile
+from deckstat.batching.tasks import UNPLANNED_PARAMETERS, Task, api_arguments, cached_deck, cached_profile
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
 from deckstat.questions._estimate import Part, Simulation
 from deckstat.questions._setup import shared_setups
 from deckstat.questions.ratio import plan_ratio
 
-#: Parameters a task's plan does not read (its estimate reads the trials itself).
-_NOT_PLANNED = ("seed", "table", "trials", "precision", "max_trials")
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
 TASK_SECONDS = 0.03
 #: Seconds of one event's exact answer besides the engine's array work (set-up, tables), per event.
@@ -124,7 +122,7 @@ class Estimator:
 
         A sweep plans every count it rebuilds; tasks sweeping seeds would otherwise plan it again each.
         """
-        key = (task.decks, task.game, tuple(p for p in task.params if p[0] not in _NOT_PLANNED))
+        key = (task.decks, task.game, tuple(p for p in task.params if p[0] not in UNPLANNED_PARAMETERS))
         if key not in self._ratio_plans:
             self._ratio_plans[key] = self.plan(task)
         return self._ratio_plans[key]

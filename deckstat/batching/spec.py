@@ -44,6 +44,7 @@ from deckstat.batching.tasks import (
     QUESTIONS,
     SEED_BOUND,
     SPEC_NAMES,
+    UNPLANNED_PARAMETERS,
     DeckSource,
     Task,
     api_arguments,
@@ -84,9 +85,6 @@ from deckstat.text import is_file, suggest
 TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
 DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
 DECK_KEYS = ("path", "game", "pool", "deck_name")
-#: Parameters the preflight's checks do not read (checked when the spec is parsed): tasks that differ only in
-#: them are checked once.
-UNCHECKED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
 #: Keys of a question that are not parameters of its function.
 QUESTION_KEYS = ("question", "decks", "sweep", "table", "seed")
 #: Largest seed a spec may give: 11 digits, as the seeds derived for tasks (see ``tasks.SEED_BOUND``).
@@ -814,7 +812,7 @@ class _Parser:
     # The preflight: every task's deck and groups, with the questions' own checks.
 
     def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
-        params = {name: value for name, value in task.params if name not in UNCHECKED_PARAMETERS}
+        params = {name: value for name, value in task.params if name not in UNPLANNED_PARAMETERS}
         checked = json.dumps([task.question, [str(d.path) for d in task.decks],
                               [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks], task.game, params],
                              sort_keys=True, default=str)
@@ -881,7 +879,7 @@ _SIMULATION_SETTINGS = ("method", "n_trials", "precision", "max_trials", "chunk_
 def _check_task(task: Task, decks: list, profile, params: dict) -> None:
     """Run the checks a question makes before it computes anything, on this task's deck(s): its ``plan_*``.
 
-    ``params`` are the task's parameters the checks read (see :data:`UNCHECKED_PARAMETERS`).
+    ``params`` are the task's parameters the checks read (see :data:`deckstat.batching.tasks.UNPLANNED_PARAMETERS`).
     """
     arguments = {name: value for name, value in api_arguments(task, decks).items()
                  if SPEC_NAMES.get(name, name) in params}

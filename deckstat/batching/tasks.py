@@ -41,6 +41,9 @@ RUNNER_PARAMETERS = ("deck", "decks", "game", "rng", "n_workers", "chunk_size")
 #: Spec spellings of the questions' keyword arguments.
 SPEC_NAMES = {"n_trials": "trials"}
 API_NAMES = {spec: api for api, spec in SPEC_NAMES.items()}
+#: Parameters a task's plan does not read (checked when the spec is parsed; its estimate reads the trials itself):
+#: tasks that differ only in them are checked and planned once.
+UNPLANNED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
 #: Parameters written as whole-number ranges ("0-6", "8,10,12-14").
 RANGE_PARAMETERS = ("turns", "counts", "ratio_counts")
 #: Parameters that hold several texts, written "a; b" in the result table.
