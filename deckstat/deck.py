@@ -11,6 +11,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
+from deckstat.effects import Effect, parse_effects
 from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import (
     TEXT_OPS,
@@ -115,6 +116,7 @@ class Deck:
         table["count"] = counts.astype(np.int64)
         table["name"] = [clean_name(n) for n in table["name"].astype(str)]
         _check_card_numbers(table, source)
+        _check_effects(table, source)
         front = ["name", "count", "type"]
         table = table[front + [c for c in table.columns if c not in front]].reset_index(drop=True)
         return cls(table, source, notes=tuple(notes))
@@ -139,6 +141,16 @@ class Deck:
     def names(self) -> list[str]:
         """Card names, one per distinct card in table order (two printings of a name repeat it; see :attr:`labels`)."""
         return list(self.cards["name"])
+
+    @cached_property
+    def effects(self) -> tuple[tuple[Effect, ...], ...]:
+        """Each distinct card's effects, read from its ``effect`` cell (none without the column), in table order.
+
+        See :mod:`deckstat.effects` and ``docs/effects.md``.
+        """
+        if "effect" not in self.cards.columns:
+            return ((),) * len(self.cards)
+        return tuple(() if is_missing(cell) else parse_effects(str(cell)) for cell in self.cards["effect"])
 
     @property
     def attributes(self) -> list[str]:
@@ -473,6 +485,33 @@ def _check_card_numbers(table: pd.DataFrame, source: str) -> None:
                                        "to {maximum}", name=name, column=column,
                                        value=value if isinstance(value, str) else format_number(value),
                                        maximum=number(MAX_COPIES)), source=source, column=column)
+
+
+def _check_effects(table: pd.DataFrame, source: str) -> None:
+    """Refuse an ``effect`` cell deckstat cannot read, and a draw or mill given both as a column and as an effect.
+
+    Read as nothing, a misspelt effect would leave the card without it and say nothing.
+    """
+    if "effect" not in table.columns:
+        return
+    for row, (name, cell) in enumerate(zip(table["name"], table["effect"])):
+        if is_missing(cell):
+            continue
+        try:
+            effects = parse_effects(str(cell))
+        except ExpressionError as error:
+            raise DeckstatError(tr("card {name!r}: {problem} (the effect column holds effects deckstat plays, see "
+                                   "docs/effects.md; a column of card text to keep unplayed takes another name, such "
+                                   "as 'text')", name=name, problem=str(error)), source=source,
+                                column="effect") from None
+        for column in WHOLE_NUMBER_COLUMNS:
+            given = table[column].iloc[row] if column in table.columns else None
+            twin = next((e for e in effects if e.action == column and e.timing in ("on_play", "on_draw")), None)
+            if twin is not None and not is_missing(given) and _to_float(given):
+                raise DeckstatError(tr("card {name!r} gives its {column} twice: {value} in the {column!r} column and "
+                                       "{effect!r} in its effect; keep one", name=name, column=column,
+                                       value=format_number(_to_float(given)), effect=twin.to_text()),
+                                    source=source, column="effect")
 
 
 def _is_whole(value: object) -> bool:

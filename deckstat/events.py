@@ -88,7 +88,7 @@ _NAMED = {
     "resource group": N_("resource group {text}"), "drought group": N_("drought group {text}"),
     "priority": N_("priority {text}"),
     "known cards": N_("known cards {text}"), "hand": N_("hand {text}"), "gone": N_("gone {text}"),
-    "bottom": N_("bottom {text}"), "set-aside": N_("set-aside {text}"),
+    "bottom": N_("bottom {text}"), "set-aside": N_("set-aside {text}"), "effect": N_("effect {text}"),
 }
 
 

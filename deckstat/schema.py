@@ -63,6 +63,8 @@ COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "defense": ("defense", "def"),
     "draw": ("draw", "pioche", "draws"),
     "mill": ("mill", "meule"),
+    # Card effects in the small vocabulary of docs/effects.md (``pioche=2``, ``cherche=[type=Terrain]:1``).
+    "effect": ("effect", "effects", "effet", "effets"),
     "shield_trigger": ("shieldtrigger", "declencheurdebouclier", "st"),
     "rarity": ("rarity", "rarete"),
     "family": ("family", "famille"),
@@ -143,8 +145,8 @@ def printing_only(column: str) -> bool:
     return any(word in PRINTING_ONLY_WORDS for word in re.split(r"[_\s\-.]+", canonical) if word)
 
 
-#: Printing columns kept as text by the loaders: ``007`` and ``2A`` are not numbers.
-TEXT_COLUMNS: tuple[str, ...] = ("number",)
+#: Columns kept as text by the loaders: a printing's ``007`` and ``2A`` are not numbers, nor an effect's ``2``.
+TEXT_COLUMNS: tuple[str, ...] = ("number", "effect")
 #: Columns that hold a number of cards (a card's ``draw`` and ``mill``): whole numbers of at least 0, or empty.
 WHOLE_NUMBER_COLUMNS: tuple[str, ...] = ("draw", "mill")
 #: How a ``shiny`` flag of 1 reads in a label.

@@ -53,7 +53,8 @@ def _in(name: str, package: str) -> bool:
 
 
 BASE = ("deckstat.errors", "deckstat.text", "deckstat.terms", "deckstat._version", "deckstat._validate",
-        "deckstat.schema", "deckstat.events", "deckstat.i18n", "deckstat.locales", "deckstat.parsing")
+        "deckstat.schema", "deckstat.events", "deckstat.effects", "deckstat.i18n", "deckstat.locales",
+        "deckstat.parsing")
 STANDARD = set(sys.stdlib_module_names)
 
 

@@ -292,7 +292,7 @@ def test_printings_identical_in_play_are_one_card():
 
 
 @pytest.mark.parametrize("change", [{"force": 3}, {"cost": 2}, {"clan": "Terracid"}, {"type": "Terrain"},
-                                    {"effect": "pioche 1"}])
+                                    {"effect": "pioche=1"}])
 def test_printings_that_differ_in_play_are_two_cards(change):
     # An effect only the holo's row fills differs too: the common's cell is empty.
     assert validate(gendarme_deck(2, 2, **change), "wankul").legal

@@ -103,10 +103,20 @@ def _terrain_turns(value: object, profile: Profile) -> int | None:
     return turns
 
 
+#: The moments of a card's own effects the deck-out race plays (under its policy: when drawn, or each turn).
+PLAYED_TIMINGS = ("on_play", "on_draw")
+
+
 def _effects(deck: Deck) -> list[np.ndarray]:
-    """The ``draw`` and ``mill`` values of each distinct card (0 without the column)."""
+    """The cards each distinct card draws and mills: its ``draw`` and ``mill`` columns, or its effects of that kind.
+
+    A card gives each of them in one place (:class:`~deckstat.deck.Deck` refuses both); its ``effect`` cell's
+    ``draw``/``mill`` effects played when the card is (see :data:`PLAYED_TIMINGS`) are added up.
+    """
     effects = []
     for name in ("draw", "mill"):
+        from_effects = np.array([sum(e.amount for e in card if e.action == name and e.timing in PLAYED_TIMINGS)
+                                 for card in deck.effects], dtype=np.int64)
         if name in deck.cards.columns:
             values = pd.to_numeric(deck.cards[name], errors="coerce")
             bad = values.notna() & ((values < 0) | (values % 1 != 0))
@@ -115,9 +125,9 @@ def _effects(deck: Deck) -> list[np.ndarray]:
                 raise DeckstatError(tr("card {card!r} has {column} {value!r}; expected a whole number of at least 0",
                                        card=card, column=name, value=deck.cards[name][bad].iloc[0]),
                                     source=deck.source, column=name)
-            effects.append(values.fillna(0).to_numpy(dtype=np.int64))
+            effects.append(values.fillna(0).to_numpy(dtype=np.int64) + from_effects)
         else:
-            effects.append(np.zeros(len(deck.cards), dtype=np.int64))
+            effects.append(from_effects)
     return effects
 
 
