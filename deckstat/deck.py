@@ -506,7 +506,8 @@ def _check_effects(table: pd.DataFrame, source: str) -> None:
                                 column="effect") from None
         for column in WHOLE_NUMBER_COLUMNS:
             given = table[column].iloc[row] if column in table.columns else None
-            twin = next((e for e in effects if e.action == column and e.timing in ("on_play", "on_draw")), None)
+            # Without a moment, the effect happens at the game's (when the card is played in every shipped game).
+            twin = next((e for e in effects if e.action == column and e.moment() in ("on_play", "on_draw")), None)
             if twin is not None and not is_missing(given) and _to_float(given):
                 raise DeckstatError(tr("card {name!r} gives its {column} twice: {value} in the {column!r} column and "
                                        "{effect!r} in its effect; keep one", name=name, column=column,

@@ -3,7 +3,7 @@
 A cell holds one effect or several separated by ``;``. An effect is an action, optionally after the moment it
 happens and a colon::
 
-    pioche=2                          draw 2 cards (when the card is played, the default moment)
+    pioche=2                          draw 2 cards (at the game's moment for effects: when the card is played)
     cherche=[type=Terrain]:1          search the deck for 1 Terrain, take it, shuffle
     regarde=5:[race~=Dragon]:1        look at the top 5 cards, take 1 Dragon, the rest under the deck
     permanent:pioche_par_tour=+1      while the card is in play, every player draws 1 more card each turn
@@ -28,8 +28,7 @@ from deckstat.text import fold, suggest
 
 #: The moments an effect happens, by canonical name: their spellings (English, then French) and meaning.
 TIMINGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "on_play": (("on_play", "played", "pose", "posee", "joue", "jouee"),
-                N_("when the card is played (the default)")),
+    "on_play": (("on_play", "played", "pose", "posee", "joue", "jouee"), N_("when the card is played")),
     "on_draw": (("on_draw", "drawn", "piochee", "a_la_pioche"), N_("when the card is drawn")),
     "in_play": (("in_play", "while_in_play", "permanent", "en_jeu", "∞"),
                 N_("while the card is in play (a permanent effect)")),
@@ -98,8 +97,9 @@ class Effect:
     ----------
     action : str
         A key of :data:`ACTIONS` (``draw``, ``search``…).
-    timing : str
-        A key of :data:`TIMINGS` (``on_play`` unless the cell says otherwise).
+    timing : str or None
+        A key of :data:`TIMINGS`, or None when the cell names no moment: the game's ``effect_moment`` then
+        (:meth:`moment`).
     amount : int or None
         The cards drawn, milled, discarded, looked at or put into mana; the hand size of ``refill``; the change of
         ``turn_draws``; None for ``search`` and ``score``.
@@ -110,7 +110,7 @@ class Effect:
     """
 
     action: str
-    timing: str = DEFAULT_TIMING
+    timing: str | None = None
     amount: int | None = None
     group: Group | None = None
     take: int | None = None
@@ -128,7 +128,26 @@ class Effect:
             else:
                 arguments.append(str(self.amount))
         action = self.action + ("=" + ARGUMENT_SEPARATOR.join(arguments) if arguments else "")
-        return action if self.timing == DEFAULT_TIMING else f"{self.timing}{TIMING_SEPARATOR}{action}"
+        return action if self.timing is None else f"{self.timing}{TIMING_SEPARATOR}{action}"
+
+    def moment(self, default: str = DEFAULT_TIMING) -> str:
+        """When the effect happens: its own moment, else ``default`` (a game profile's ``effect_moment``)."""
+        return self.timing or default
+
+
+def moment_of(word: str) -> str:
+    """The moment ``word`` names, in French or English (``posée``, ``on_play``): a key of :data:`TIMINGS`.
+
+    Raises
+    ------
+    ExpressionError
+        For another word, with the moments and the closest one.
+    """
+    name = _TIMING_OF.get(_key(word))
+    if name is None:
+        raise ExpressionError(tr("unknown moment {word!r}; expected one of {choices}{hint}", word=word,
+                                 choices=", ".join(map(keyword, TIMINGS)), hint=_hint(word, TIMINGS)))
+    return name
 
 
 def effects_text(effects: tuple[Effect, ...]) -> str:
@@ -159,7 +178,7 @@ def parse_effects(text: str, *, what: str = "effect") -> tuple[Effect, ...]:
     Examples
     --------
     >>> parse_effects("pioche=2")
-    (Effect(action='draw', timing='on_play', amount=2, group=None, take=None),)
+    (Effect(action='draw', timing=None, amount=2, group=None, take=None),)
     >>> [e.to_text() for e in parse_effects("Permanent : pioche par tour = +1; cherche=[type=Terrain]")]
     ['in_play:turn_draws=+1', 'search=[type=Terrain]:1']
     """
@@ -190,7 +209,7 @@ class _Reader:
         if not piece.text:
             raise self.error(tr("empty effect between two {separator!r}; expected an effect such as pioche=1",
                                 separator=EFFECT_SEPARATOR), piece.start + 1)
-        timing, action = DEFAULT_TIMING, piece
+        timing, action = None, piece
         head, _, _ = piece.text.partition("=")
         if TIMING_SEPARATOR in head and not head.lstrip().startswith(("[", '"', "'")):
             word = Piece(piece.text[:piece.text.index(TIMING_SEPARATOR)], piece.start)
@@ -200,14 +219,12 @@ class _Reader:
         return self.action(action, timing)
 
     def timing(self, word: Piece) -> str:
-        name = _TIMING_OF.get(_key(word.text))
-        if name is None:
-            raise self.error(tr("unknown moment {word!r}; expected one of {choices}{hint}", word=word.text,
-                                choices=", ".join(map(keyword, TIMINGS)), hint=_hint(word.text, TIMINGS)),
-                             word.start + 1)
-        return name
+        try:
+            return moment_of(word.text)
+        except ExpressionError as error:
+            raise self.error(error.message, word.start + 1) from None
 
-    def action(self, piece: Piece, timing: str) -> Effect:
+    def action(self, piece: Piece, timing: str | None) -> Effect:
         word_text, equals, rest = piece.text.partition("=")
         word = Piece(word_text, piece.start).strip()
         if not word.text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -119,7 +120,7 @@ def effects(draw):
         amount = draw(st.integers(1, 10_000))
     group = draw(st.sampled_from(GROUPS)) if "group" in kinds else None
     take = draw(st.integers(1, amount if action == "look" else 10_000)) if "k" in kinds else None
-    return Effect(action, draw(st.sampled_from(sorted(TIMINGS))), amount, group, take)
+    return Effect(action, draw(st.sampled_from([None, *sorted(TIMINGS)])), amount, group, take)
 
 
 @fuzz_settings(200)
@@ -210,3 +211,50 @@ def test_deckout_plays_a_draw_or_mill_effect_as_the_column_of_the_same_value(tmp
     played = deckstat.deckout(deckstat.load_deck(as_effect), "wankul", n_trials=3000, rng=11)
     # The effect moves the deck-out turn: it is played, not read and dropped.
     assert not np.allclose(plain.summary["mean_turn"], played.summary["mean_turn"])
+
+
+def test_an_effect_without_a_moment_happens_at_the_games_moment(tmp_path):
+    # Wankul: « Par défaut, le texte indique un effet qui se déclenche au moment où la carte est posée ».
+    for game in ("wankul", "duel-masters", "jdg", "licum", "pandrea"):
+        assert deckstat.get_profile(game).effect_moment == "on_play"
+    (effect,) = parse_effects("pioche=2")
+    assert effect.timing is None and effect.moment() == "on_play" and effect.moment("in_play") == "in_play"
+    assert parse_effects("piochée:pioche=2")[0].moment("in_play") == "on_draw"
+
+
+def test_deckout_plays_only_the_effects_of_the_moments_it_plays(tmp_path):
+    path = tmp_path / "deck.csv"
+    base = "name;count;type;cost;effect\nTerrain Vert;12;Terrain;;\nCarte;6;Personnage;1;{}\nGros;22;Personnage;2;\n"
+    answers = {}
+    for name, cell in [("none", ""), ("played", "pioche=2"), ("won", "gagnant:pioche=2"),
+                       ("permanent", "permanent:pioche=2")]:
+        path.write_text(base.format(cell), encoding="utf-8")
+        answers[name] = deckstat.deckout(deckstat.load_deck(path), "wankul", n_trials=2000, rng=5).summary
+    assert answers["won"].equals(answers["none"]) and answers["permanent"].equals(answers["none"])
+    assert not answers["played"].equals(answers["none"])
+    # A game whose effects happen while the card is in play: a draw without a moment is not the deck-out's.
+    path.write_text(base.format("pioche=2"), encoding="utf-8")
+    in_play = dataclasses.replace(deckstat.get_profile("wankul"), effect_moment="in_play")
+    assert deckstat.deckout(deckstat.load_deck(path), in_play, n_trials=2000, rng=5).summary.equals(answers["none"])
+
+
+@pytest.mark.parametrize(("written", "words"), [
+    ('effect_moment = "permanant"', ["effect_moment: unknown moment 'permanant'", "did you mean 'permanent'?"]),
+    ("effect_moment = 3", ["effect_moment: expected a text, got a whole number 3"]),
+])
+def test_a_profiles_effect_moment_is_checked(tmp_path, written, words):
+    text = (DATA / "mtg" / "profile.toml").read_text(encoding="utf-8").replace("[play]\n", f"[play]\n{written}\n", 1)
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DeckstatError) as info:
+        deckstat.get_profile(str(path))
+    for needle in words:
+        assert needle in str(info.value)
+
+
+def test_a_profile_reads_its_effect_moment_in_french(tmp_path):
+    text = (DATA / "mtg" / "profile.toml").read_text(encoding="utf-8").replace("[play]\n",
+                                                                              '[play]\neffect_moment = "piochée"\n', 1)
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    assert deckstat.get_profile(str(path)).effect_moment == "on_draw"

@@ -25,7 +25,8 @@ from typing import NoReturn
 import numpy as np
 
 from deckstat._input import read_input_bytes
-from deckstat.errors import DeckstatError
+from deckstat.effects import DEFAULT_TIMING, TIMINGS, moment_of
+from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
 from deckstat.parsing import KIND_NAMES, shown_value, unknown_key, wrong_kind
@@ -223,6 +224,9 @@ class Profile:
         ``Fire``), from the ``[synonyms]`` table; groups match them all.
     play_model : PlaySettings
         The goldfish play model for playability curves (``[play_model]``).
+    effect_moment : str
+        When a card effect that names no moment happens: a key of
+        :data:`deckstat.effects.TIMINGS` (``[play] effect_moment``, default ``on_play``).
     """
 
     id: str
@@ -256,6 +260,7 @@ class Profile:
     extra: dict = field(default_factory=dict, repr=False)
     synonyms: Synonyms = field(default=NONE, repr=False)
     play_model: PlaySettings = field(default=HAND_PLAY, repr=False)
+    effect_moment: str = DEFAULT_TIMING
 
     def draws_by_turn(self, turn: int, seat: str) -> int:
         """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``.
@@ -427,6 +432,8 @@ class Profile:
                                                    trn("second player {n}", "second player {n}", second)))))
         rows.append((tr("later turns"), trn("{n} card per turn", "{n} cards per turn", self.draws_per_turn)))
         rows.append((tr("deck-out"), tr(DECKOUT_RULES[self.deckout])))
+        rows.append((tr("card effects"), tr("an effect without a moment of its own happens {moment}",
+                                            moment=tr(TIMINGS[self.effect_moment][1]))))
         if self.same_size:
             rows.append((tr("both decks"), tr("the two players' decks have the same number of cards")))
         if self.outside_decks:
@@ -557,6 +564,7 @@ _TOP_KEYS = ("id", "name", "aliases", "description", "card_types", "outside_deck
              "play_model")
 _PLAY_KEYS = ("hand_size", "set_aside", "set_aside_name", "mulligan", "mulligan_limit", "keep", "first_turn_draw",
               "draws_per_turn", "deckout", "turns", "draw_step", "drought", "drought_scored_after", "same_size",
+              "effect_moment",
               "draw_deck")
 _DECK_KEYS = ("id", "name", "aliases", "rules")
 _RULE_KEYS = ("kind", "text", "source", "id", "level")
@@ -745,6 +753,15 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
     return Synonyms(tuple(sets))
 
 
+def _effect_moment(play: dict, where: str) -> str:
+    """``[play] effect_moment``: when an effect that names no moment happens, in French or English words."""
+    written = _require(play, "effect_moment", str, where, DEFAULT_TIMING)
+    try:
+        return moment_of(written)
+    except ExpressionError as error:
+        _refuse("effect_moment", error.message, where)
+
+
 def _parse_play_model(data: object, where: str) -> PlaySettings:
     if data is None:
         return HAND_PLAY
@@ -824,6 +841,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if scored_after is not None and not drought:
         raise DeckstatError(tr("'drought_scored_after' needs a 'drought' group"), source=pwhere)
     same_size = _require(play, "same_size", bool, pwhere, False)
+    effect_moment = _effect_moment(play, pwhere)
     outside = _require_strings(data, "outside_decks", where, [])
     for group in outside:
         parse_group(group, what=f"{where} outside_decks")
@@ -855,6 +873,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         drought_group=drought,
         drought_scored_after=scored_after,
         same_size=same_size,
+        effect_moment=effect_moment,
         turn_order=turn_order,
         draw_step=draw_step,
         special_rules=_texts(data, "special_rules", where),

@@ -107,15 +107,17 @@ def _terrain_turns(value: object, profile: Profile) -> int | None:
 PLAYED_TIMINGS = ("on_play", "on_draw")
 
 
-def _effects(deck: Deck) -> list[np.ndarray]:
+def _effects(deck: Deck, profile: Profile) -> list[np.ndarray]:
     """The cards each distinct card draws and mills: its ``draw`` and ``mill`` columns, or its effects of that kind.
 
     A card gives each of them in one place (:class:`~deckstat.deck.Deck` refuses both); its ``effect`` cell's
-    ``draw``/``mill`` effects played when the card is (see :data:`PLAYED_TIMINGS`) are added up.
+    ``draw``/``mill`` effects played when the card is (see :data:`PLAYED_TIMINGS`; an effect without a moment has the
+    profile's ``effect_moment``) are added up.
     """
     effects = []
     for name in ("draw", "mill"):
-        from_effects = np.array([sum(e.amount for e in card if e.action == name and e.timing in PLAYED_TIMINGS)
+        from_effects = np.array([sum(e.amount for e in card if e.action == name
+                                     and e.moment(profile.effect_moment) in PLAYED_TIMINGS)
                                  for card in deck.effects], dtype=np.int64)
         if name in deck.cards.columns:
             values = pd.to_numeric(deck.cards[name], errors="coerce")
@@ -131,15 +133,15 @@ def _effects(deck: Deck) -> list[np.ndarray]:
     return effects
 
 
-def _effect_cards(deck: Deck) -> int:
+def _effect_cards(deck: Deck, profile: Profile) -> int:
     """Cards (copies counted) with a draw or mill effect."""
-    draw, mill = _effects(deck)
+    draw, mill = _effects(deck, profile)
     return int(deck.counts[(draw > 0) | (mill > 0)].sum())
 
 
 def _seat_spec(deck: Deck, profile: Profile, membership: np.ndarray, drought_group, seat: str) -> SeatSpec:
     drought = deck.mask(drought_group) if drought_group is not None else np.zeros(len(deck.cards), dtype=bool)
-    draw, mill = _effects(deck)
+    draw, mill = _effects(deck, profile)
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
 
 
@@ -372,7 +374,7 @@ def _setup(deck: Deck, game: str | Profile, *, opponent: Deck | None, policy: st
     keep_columns, keep_distinct = key_columns(decks, keep_groups)
     seats = tuple(_seat_spec(d, profile, k[:, :-1], drought_group, seat) for d, k, seat in zip(decks, keep_columns,
                                                                                                  SEATS))
-    effect_cards = [_effect_cards(d) for d in decks]
+    effect_cards = [_effect_cards(d, profile) for d in decks]
     has_effects = policy != "none" and any(effect_cards)
     needs_simulation = has_effects or drought_group is not None
     if method == "exact" and needs_simulation:
