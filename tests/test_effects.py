@@ -258,3 +258,12 @@ def test_a_profile_reads_its_effect_moment_in_french(tmp_path):
     path = tmp_path / "game.toml"
     path.write_text(text, encoding="utf-8")
     assert deckstat.get_profile(str(path)).effect_moment == "on_draw"
+
+
+def test_the_report_says_which_effects_it_plays(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_text(CARDS, encoding="utf-8")
+    ok(run("report", path, "--game", "wankul", "--out", tmp_path / "report", "--trials", 1000, "--seed", 2))
+    page = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert ("Card effects: 10 cards of the deck have one (docs/effects.md). The deck-out section plays their draws "
+            "and mills; the other sections leave every card effect out.") in page

@@ -248,8 +248,16 @@ def build_document(report: Report) -> Document:
     blocks: list[Block] = [
         Heading(1, f"{deck.name} — {profile.name}"),
         Paragraph((f"{trn('{n} card', '{n} cards', deck.size)}. deckstat {__version__}. {how_computed(report)}",)),
-        Heading(2, tr("Is the deck legal?")),
     ]
+    with_effects = sum(int(count) for count, effects in zip(deck.counts, deck.effects) if effects)
+    if with_effects:
+        # The answers below would otherwise read as if the effects the file declares were played everywhere.
+        blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out section "
+                                "plays their draws and mills; the other sections leave every card effect out.",
+                                "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
+                                "section plays their draws and mills; the other sections leave every card effect out.",
+                                with_effects)))
+    blocks.append(Heading(2, tr("Is the deck legal?")))
     violations = report.validation.table
     if violations.empty:
         blocks.append(_text(tr("Yes: every construction rule of the game holds.")))
