@@ -212,10 +212,14 @@ class _Reader:
         timing, action = None, piece
         head, _, _ = piece.text.partition("=")
         if TIMING_SEPARATOR in head and not head.lstrip().startswith(("[", '"', "'")):
-            word = Piece(piece.text[:piece.text.index(TIMING_SEPARATOR)], piece.start)
-            timing = self.timing(word.strip())
+            word = Piece(piece.text[:piece.text.index(TIMING_SEPARATOR)], piece.start).strip()
             after = piece.text.index(TIMING_SEPARATOR) + 1
             action = Piece(piece.text[after:], piece.start + after).strip()
+            if _key(word.text) in _ACTION_OF and _key(word.text) not in _TIMING_OF:
+                raise self.error(tr("{word!r} is an action, not a moment: its arguments come after '=', as in "
+                                    "{example}", word=word.text, example=f"{word.text}={action.text}"),
+                                 word.start + 1)
+            timing = self.timing(word)
         return self.action(action, timing)
 
     def timing(self, word: Piece) -> str:

@@ -76,6 +76,7 @@ def test_a_cell_holds_several_effects_in_order_and_an_empty_cell_none():
     ("cherche=[cost<=]:1", 16, "missing value after '<='"),
     ("cherche=Terrain≥1", 16, "'≥' (U+2265)"),
     (":pioche=1", 1, "unknown moment ''"),
+    ("pioche:2", 1, "'pioche' is an action, not a moment: its arguments come after '=', as in pioche=2"),
 ])
 def test_a_bad_effect_names_its_position_and_what_was_expected(text, position, words):
     with pytest.raises(ExpressionError) as info:
