@@ -247,12 +247,18 @@ class DeckoutResult(Result):
         intervals: the earlier seat's deck-out, or the later one where the
         game ends only when both players cannot draw (Licum);
         ``provenance["game_end_text"]`` says which.
+    scoring : pandas.DataFrame or None
+        When the answer rests on the profile's Terrain-scoring assumption (Wankul: « Certains effets de cartes
+        vous permettent de scorer un Terrain », the default scores each Terrain at the first legal moment): per
+        ``terrain_scoring`` end (``first_legal_moment``, the answer's; ``never``) and seat, ``median_turn``,
+        ``mean_turn``, ``earliest_turn``, ``latest_turn``, on the same random games. None otherwise.
     """
 
     question: ClassVar[str] = "deckout"
     table: pd.DataFrame
     summary: pd.DataFrame
     game_end: pd.DataFrame | None = None
+    scoring: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

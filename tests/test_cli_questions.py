@@ -36,7 +36,7 @@ TABLES = {
     "when": ["table", "summary"],
     "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
     "ratio": ["table", "summary"],
-    "deckout": ["table", "summary", "game_end"],
+    "deckout": ["table", "summary", "game_end", "scoring"],
     "compare": ["table", "odds", "cards"],
     "validate": ["table", "summary"],
 }

@@ -10,7 +10,7 @@ from helpers import DATA, SHARED_CARDDATA, ok, run, sample_deck
 from scipy.stats import hypergeom
 
 import deckstat
-from deckstat.present.format import format_estimate, format_probability
+from deckstat.present.format import format_estimate, format_probability, scoring_line
 from deckstat.present.report import write_report
 from deckstat.terms import DEFAULT_POLICY
 
@@ -48,11 +48,12 @@ def test_report_deckout_is_the_deckout_command(effect_deck, tmp_path):
     for line, summary in zip(lines, race["summary"]):
         assert line == (f"- {summary['seat']} player: turn {summary['median_turn']} (median; mean "
                         f"{summary['mean_turn']:.2f}, earliest {summary['earliest_turn']})")
+    assert lines[2] == "- " + scoring_line(pd.DataFrame(race["scoring"]))
     first = race["summary"][0]
     shown = format_estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
-    assert lines[2] == f"- P(first player runs out first) = {shown}"
-    assert lines[3].startswith("- policy on_draw: a card with a draw or mill effect is played as soon as")
-    assert lines[3].endswith("; 12 cards of each deck have a draw or mill effect")
+    assert lines[3] == f"- P(first player runs out first) = {shown}"
+    assert lines[4].startswith("- policy on_draw: a card with a draw or mill effect is played as soon as")
+    assert lines[4].endswith("; 12 cards of each deck have a draw or mill effect")
     # Ignoring the columns, the 45 cards after the opening hand last until the 46th draw fails.
     ignored = json.loads(ok(run("deckout", effect_deck, *args, "--format", "json", "--policy", "none", "--no-drought")))
     assert [s["median_turn"] for s in ignored["summary"]] == [46, 46]
@@ -67,6 +68,7 @@ def test_report_deckout_equals_deckout_with_the_same_seed(effect_deck, policy):
     assert report.deckout.provenance == race.provenance
     pd.testing.assert_frame_equal(report.deckout.summary, race.summary)
     pd.testing.assert_frame_equal(report.deckout.table, race.table)
+    pd.testing.assert_frame_equal(report.deckout.scoring, race.scoring)
 
 
 def test_report_deckout_without_effect_columns_says_so(tmp_path):

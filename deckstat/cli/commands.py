@@ -652,6 +652,7 @@ def deckout(
         game_end_line,
         merge_alike_seats,
         policy_note,
+        scoring_line,
         seat_words,
     )
 
@@ -695,6 +696,8 @@ def deckout(
                             "{latest})", **facts) if summary.seat == BOTH_SEATS else
                          tr("{seat} runs out on turn {turn} (median; mean {mean}, earliest {earliest}, latest "
                             "{latest})", seat=seat_words(summary.seat), **facts))
+        if result.scoring is not None:
+            lines.append(scoring_line(result.scoring))
         first = result.summary.iloc[0]
         line = tr("P(first player runs out first) = {p}", p=format_estimate(first["p_runs_out_first"], first["ci_low"],
                                                                              first["ci_high"], first["method"]))

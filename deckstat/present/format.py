@@ -663,6 +663,39 @@ round: by the rules, the first player runs out first in every game'
     return ""
 
 
+def scoring_line(scoring: pd.DataFrame) -> str:
+    """What the deck-out answer becomes at the other end of the Terrain-scoring assumption, in one line.
+
+    ``scoring``: :attr:`deckstat.results.DeckoutResult.scoring`. Seats with the same turns are said once.
+
+    Examples
+    --------
+    >>> scoring = pd.DataFrame({"seat": ["first", "second"] * 2, "median_turn": [25, 25, 46, 46],
+    ...                         "terrain_scoring": ["first_legal_moment"] * 2 + ["never"] * 2,
+    ...                         "mean_turn": [24.67, 25.35, 46.0, 46.0]})
+    >>> scoring_line(scoring)
+    'Terrain scoring is an assumption (« Certains effets de cartes vous permettent de scorer un Terrain »): each \
+Terrain scored at the first legal moment (the default), run-out on turn 25 (median); never scored, on turn 46 \
+(median; mean 46.00)'
+    """
+    medians, means = {}, {}
+    for end in ("first_legal_moment", "never"):
+        rows = scoring[scoring["terrain_scoring"] == end]
+        medians[end] = sorted(set(int(m) for m in rows["median_turn"]))
+        means[end] = rows["mean_turn"].to_numpy(dtype=float)
+
+    def turns(end: str) -> str:
+        if len(medians[end]) == 1:
+            return tr("turn {turn}", turn=medians[end][0])
+        return tr("turns {turns}", turns=", ".join(map(str, medians[end])))
+
+    never = tr("{turns} (median; mean {mean})", turns=turns("never"), mean=number(float(means["never"][0]), 2)) \
+        if np.allclose(means["never"], means["never"][0]) else tr("{turns} (median)", turns=turns("never"))
+    return tr("Terrain scoring is an assumption (« Certains effets de cartes vous permettent de scorer un Terrain »): "
+              "each Terrain scored at the first legal moment (the default), run-out on {default} (median); never "
+              "scored, on {never}", default=turns("first_legal_moment"), never=never)
+
+
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
     r"""When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
 

@@ -40,6 +40,7 @@ from deckstat.present.format import (
     policy_note,
     ratio_decision,
     same_odds_line,
+    scoring_line,
     seed_note,
     trial_count,
 )
@@ -570,6 +571,8 @@ def _deckout_section(report: Report) -> list[Block]:
         fields = {"median": number(summary.median_turn), "mean": number(summary.mean_turn, 2),
                   "earliest": number(summary.earliest_turn)}
         items.append((tr(_SEAT_DECKOUT[summary.seat], **fields),))
+    if race.scoring is not None:
+        items.append((scoring_line(race.scoring),))
     first = race.summary.set_index("seat").loc["first"]
     shown = _estimate(first["p_runs_out_first"], first["ci_low"], first["ci_high"], first["method"])
     items.append((tr("P(first player runs out first) = {p}", p=shown),))

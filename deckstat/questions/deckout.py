@@ -18,7 +18,7 @@ engine (:mod:`deckstat.engines.race`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -230,10 +230,26 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     """
     simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
                                     n_workers=n_workers)
-    race = plan_deckout(deck, game, opponent=opponent, policy=policy, drought=drought, terrain_turns=terrain_turns,
-                        drought_order=drought_order, keep=keep, mulligan=mulligan, allow_absent=allow_absent,
-                        simulation=simulation)
-    return answer_deckout(race, simulation)
+    arguments = {"opponent": opponent, "policy": policy, "drought": drought, "drought_order": drought_order,
+                 "keep": keep, "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation}
+    race = plan_deckout(deck, game, terrain_turns=terrain_turns, **arguments)
+    never = plan_never_scored(deck, game, terrain_turns=terrain_turns, **arguments)
+    return answer_deckout(race, simulation, never_scored=never)
+
+
+def plan_never_scored(deck: Deck, game: str | Profile, *, terrain_turns: int | str | None, drought: bool,
+                      **arguments) -> _Setup | None:
+    """The race at the other end of the Terrain-scoring assumption, when the answer rests on the profile's default.
+
+    The rules text says only « Certains effets de cartes vous permettent de scorer un Terrain »: the default
+    scores every Terrain at the first legal moment; this race never scores one. None when the question sets
+    ``terrain_turns`` itself, leaves the drought rule out, or the game has no such assumption.
+    """
+    profile = get_profile(game)
+    if not drought or terrain_turns is not None or profile.drought_group is None \
+            or profile.drought_scored_after is None:
+        return None
+    return plan_deckout(deck, game, terrain_turns="never", drought=drought, **arguments)
 
 
 @runner.pooled
@@ -301,8 +317,35 @@ def plan_deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = Non
                   simulation=simulation)
 
 
-def answer_deckout(race: _Setup, simulation: Simulation) -> DeckoutResult:
-    """Race a planned :func:`deckout` question: by the rules alone, or simulated on ``simulation``'s settings."""
+def answer_deckout(race: _Setup, simulation: Simulation, never_scored: _Setup | None = None) -> DeckoutResult:
+    """Race a planned :func:`deckout` question: by the rules alone, or simulated on ``simulation``'s settings.
+
+    ``never_scored`` (:func:`plan_never_scored`): the same race with Terrains never scored, run on the same seed
+    and trials; its run-out turns beside the answer's make ``DeckoutResult.scoring``.
+    """
+    if never_scored is not None:
+        simulation = simulation.seeded()  # both ends of the assumption on the same random games
+    result = _answer(race, simulation)
+    if never_scored is None:
+        return result
+    other = _answer(never_scored, simulation)
+    records = []
+    for scoring, answer in (("first_legal_moment", result), ("never", other)):
+        for row in answer.summary.itertuples(index=False):
+            records.append({"deck": row.deck, "opponent": row.opponent, "game": row.game, "seat": row.seat,
+                            "terrain_scoring": scoring, "median_turn": row.median_turn, "mean_turn": row.mean_turn,
+                            "earliest_turn": row.earliest_turn, "latest_turn": row.latest_turn,
+                            "n_trials": int(answer.table["n_trials"].iloc[0]), "method": row.method})
+    scoring = frame(records, SCORING_COLUMNS, integers=("n_trials",))
+    return replace(result, scoring=scoring)
+
+
+#: Columns of :attr:`DeckoutResult.scoring`.
+SCORING_COLUMNS = ("deck", "opponent", "game", "seat", "terrain_scoring", "median_turn", "mean_turn", "earliest_turn",
+                   "latest_turn", "n_trials", "method")
+
+
+def _answer(race: _Setup, simulation: Simulation) -> DeckoutResult:
     provenance = dict(race.provenance)
     if race.spec is None:
         table, summary, game_end = _exact_race(race.profile, race.seats, race.libraries, race.names)

@@ -22,7 +22,7 @@ from deckstat.i18n import tr
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import shared_setups
 from deckstat.questions.curve import answer_curve, last_play_turn, plan_curve
-from deckstat.questions.deckout import answer_deckout, plan_deckout
+from deckstat.questions.deckout import answer_deckout, plan_deckout, plan_never_scored
 from deckstat.questions.mulligan import answer_mulligan, plan_mulligan
 from deckstat.questions.odds import answer_odds, plan_odds
 from deckstat.questions.ratio import legal_counts, ratio
@@ -386,8 +386,11 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
             sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
                           n_trials=n_trials, rng=rng, allow_absent=allow_absent, n_workers=n_workers)
             parts.advance()
-        race = answer_deckout(plan_deckout(deck, profile, policy=policy, mulligan=race_mulligan,
-                                           allow_absent=allow_absent, simulation=simulation), simulation)
+        race_arguments = {"policy": policy, "mulligan": race_mulligan, "allow_absent": allow_absent,
+                          "simulation": simulation}
+        race = answer_deckout(plan_deckout(deck, profile, **race_arguments), simulation,
+                              never_scored=plan_never_scored(deck, profile, terrain_turns=None, drought=True,
+                                                             **race_arguments))
         parts.advance()
         triggers = _shield_triggers(deck, profile, simulation)
         parts.advance()

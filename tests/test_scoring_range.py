@@ -1,0 +1,63 @@
+"""Wankul's Terrain scoring is an assumption: deckout and the report give the answer at both ends of it."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from helpers import DATA, ok, run
+
+import deckstat
+
+WANKUL = DATA / "wankul" / "sample_deck.csv"
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return deckstat.load_deck(WANKUL)
+
+
+@pytest.fixture(scope="module")
+def answer(deck):
+    return deckstat.deckout(deck, "wankul", n_trials=4000, rng=8)
+
+
+def test_each_end_is_the_race_run_with_that_setting_on_the_same_games(deck, answer):
+    never = deckstat.deckout(deck, "wankul", n_trials=4000, rng=8, terrain_turns="never")
+    default = deckstat.deckout(deck, "wankul", n_trials=4000, rng=8, terrain_turns=2)
+    columns = ["seat", "median_turn", "mean_turn", "earliest_turn", "latest_turn"]
+    for end, race in (("first_legal_moment", default), ("never", never)):
+        rows = answer.scoring[answer.scoring["terrain_scoring"] == end][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(rows, race.summary[columns].reset_index(drop=True))
+    # The answer itself is the default end, unchanged by the range beside it.
+    pd.testing.assert_frame_equal(answer.summary, default.summary)
+    # Terrains that stay in play all but switch the drought rule off: the deck lasts far longer.
+    assert (never.summary["median_turn"] > answer.summary["median_turn"] + 10).all()
+
+
+@pytest.mark.parametrize("arguments", [{"terrain_turns": 2}, {"terrain_turns": "never"}, {"drought": False}])
+def test_no_range_when_the_question_sets_the_assumption_or_leaves_the_rule_out(deck, arguments):
+    assert deckstat.deckout(deck, "wankul", n_trials=500, rng=1, **arguments).scoring is None
+
+
+@pytest.mark.parametrize("game", ["duel-masters", "jdg", "licum", "pandrea"])
+def test_games_without_the_assumption_get_no_range(game):
+    assert deckstat.deckout(deckstat.load_deck(DATA / game / "sample_deck.csv"), game).scoring is None
+
+
+def test_the_command_line_says_both_ends_in_english_and_french_and_json_holds_them():
+    common = ("deckout", WANKUL, "--game", "wankul", "--trials", 2000, "--seed", 4)
+    english = ok(run(*common))
+    assert "Terrain scoring is an assumption" in english and "never scored, on turn 46" in english
+    french = ok(run(*common, "--lang", "fr"))
+    assert "le score des Terrains est une hypothèse" in french and "jamais scoré, au tour 46" in french
+    data = json.loads(ok(run(*common, "--format", "json")))
+    assert {row["terrain_scoring"] for row in data["scoring"]} == {"first_legal_moment", "never"}
+    assert "Terrain scoring" not in ok(run(*common, "--terrain-turns", "2"))
+
+
+def test_the_report_says_both_ends(tmp_path):
+    ok(run("report", WANKUL, "--game", "wankul", "--out", tmp_path, "--trials", 1000, "--seed", 3))
+    page = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "Terrain scoring is an assumption" in page and "never scored, on turn 46" in page
