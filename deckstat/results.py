@@ -131,11 +131,16 @@ class CurveResult(Result):
         Per target and seat: ``max_turn``, ``mean_turn`` and ``median_turn``
         (first playable turn, among games where the target is playable by
         ``max_turn``), ``p_never`` with ``p_never_low`` and ``p_never_high``.
+    scoring : pandas.DataFrame or None
+        When the play model scores Terrains by assumption (Wankul: « Certains effets de cartes vous permettent de
+        scorer un Terrain »; the model scores each at the first legal moment): ``table``'s rows at both ends,
+        ``terrain_scoring`` = ``first_legal_moment`` (the answer) or ``never``, on the same random games.
     """
 
     question: ClassVar[str] = "curve"
     table: pd.DataFrame
     summary: pd.DataFrame
+    scoring: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pandas as pd
@@ -61,3 +62,31 @@ def test_the_report_says_both_ends(tmp_path):
     ok(run("report", WANKUL, "--game", "wankul", "--out", tmp_path, "--trials", 1000, "--seed", 3))
     page = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "Terrain scoring is an assumption" in page and "never scored, on turn 46" in page
+
+
+def test_the_curve_gives_both_ends_each_the_model_run_with_that_setting(deck):
+    answer = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=range(1, 7), n_trials=4000, rng=9)
+    profile = deckstat.get_profile("wankul")
+    never_profile = dataclasses.replace(profile, play_model=dataclasses.replace(
+        profile.play_model, settings={**profile.play_model.settings, "terrain_turns": 0}))
+    never = deckstat.curve(deck, never_profile, cards="Robot Camembert", turns=range(1, 7), n_trials=4000, rng=9)
+    columns = ["target", "seat", "turn", "p", "ci_low", "ci_high"]
+    for end, result in (("first_legal_moment", answer), ("never", never)):
+        rows = answer.scoring[answer.scoring["terrain_scoring"] == end][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(rows, result.table[columns].reset_index(drop=True))
+    assert never.scoring is None  # a model that never scores has no other end
+    # Terrains kept in play block the forced Terrain and the discard model's next plays: a real move, not noise.
+    at_five = answer.scoring.query("turn == 5 and seat == 'first'").set_index("terrain_scoring")["p"]
+    assert at_five["first_legal_moment"] - at_five["never"] > 0.15
+
+
+def test_other_play_models_get_no_curve_range():
+    for game in ("duel-masters", "jdg", "pandrea"):
+        result = deckstat.curve(deckstat.load_deck(DATA / game / "sample_deck.csv"), game, turns=[1, 2],
+                                n_trials=500, rng=1)
+        assert result.scoring is None
+
+
+def test_the_curve_command_names_the_largest_move():
+    text = ok(run("curve", WANKUL, "--game", "wankul", "--card", "Robot Camembert", "--trials", 3000, "--seed", 2))
+    assert "Terrain scoring is an assumption" in text and "Robot Camembert is playable by turn" in text

@@ -384,7 +384,7 @@ def curve(
     deck. Exact where the model reduces to the cards seen, simulated otherwise.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import format_probability
+    from deckstat.present.format import curve_scoring_line, format_probability
 
     with user_errors():
         output.check_plot()
@@ -408,6 +408,8 @@ def curve(
         if not simulated.empty:
             widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2
             lines.append(tr("widest 95% interval ±{p} (every interval: --format csv)", p=format_probability(widest)))
+        if result.scoring is not None:
+            lines.append(curve_scoring_line(result.scoring))
         output.emit(result, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
 
 

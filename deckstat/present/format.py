@@ -696,6 +696,33 @@ Terrain scored at the first legal moment (the default), run-out on turn 25 (medi
               "scored, on {never}", default=turns("first_legal_moment"), never=never)
 
 
+def curve_scoring_line(scoring: pd.DataFrame) -> str:
+    """How far the playability curve moves at the other end of the Terrain-scoring assumption, in one line.
+
+    ``scoring``: :attr:`deckstat.results.CurveResult.scoring`; the line names the largest move (every move:
+    ``--format csv``).
+
+    Examples
+    --------
+    >>> scoring = pd.DataFrame({"terrain_scoring": ["first_legal_moment", "never"], "target": ["Robot", "Robot"],
+    ...                         "seat": ["first", "first"], "turn": [5, 5], "p": [0.7714, 0.4886]})
+    >>> curve_scoring_line(scoring)
+    'Terrain scoring is an assumption (« Certains effets de cartes vous permettent de scorer un Terrain »): with \
+each Terrain scored at the first legal moment (the default), Robot is playable by turn 5 in 77.1% of games; never \
+scored, in 48.9% (the largest move; every one: --format csv)'
+    """
+    keys = ["target", "seat", "turn"]
+    ends = scoring.pivot_table(index=keys, columns="terrain_scoring", values="p", aggfunc="first", sort=False)
+    move = (ends["never"] - ends["first_legal_moment"]).abs()
+    target, _, turn = move.idxmax()
+    row = ends.loc[move.idxmax()]
+    return tr("Terrain scoring is an assumption (« Certains effets de cartes vous permettent de scorer un Terrain »): "
+              "with each Terrain scored at the first legal moment (the default), {target} is playable by turn "
+              "{turn} in {p} of games; never scored, in {never} (the largest move; every one: --format csv)",
+              target=target, turn=turn, p=format_probability(row["first_legal_moment"]),
+              never=format_probability(row["never"]))
+
+
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
     r"""When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
 

@@ -33,6 +33,7 @@ from deckstat.play import MODELS
 from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
 from deckstat.present.format import (
     SEED_RERUN,
+    curve_scoring_line,
     deckout_order_line,
     format_estimate,
     format_probability,
@@ -436,6 +437,9 @@ def _playability_section(report: Report) -> list[Block]:
     if not playable.mulligan:
         blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not the "
                                "{mulligan}."), mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)))
+    if result.scoring is not None:
+        line = curve_scoring_line(result.scoring)
+        blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     simulated = table[table["method"] == "simulate"]
     if not simulated.empty:
         widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2

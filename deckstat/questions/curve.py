@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from deckstat._validate import check_seats, check_turns
 from deckstat.cards import card_hint
@@ -98,9 +99,25 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     """
     simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
-    plan = plan_curve(deck, game, cards=cards, groups=groups, turns=turns, seat=seat, policy=policy, keep=keep,
-                      mulligan=mulligan, allow_absent=allow_absent, simulation=simulation)
-    return answer_curve(plan, simulation)
+    arguments = {"cards": cards, "groups": groups, "turns": turns, "seat": seat, "policy": policy, "keep": keep,
+                 "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation}
+    plan = plan_curve(deck, game, **arguments)
+    return answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments))
+
+
+def plan_never_scored_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePlan | None:
+    """``plan`` with Terrains never scored, when its play model scores them by assumption (Wankul's discard model).
+
+    The rules text says only « Certains effets de cartes vous permettent de scorer un Terrain »: the model
+    scores each Terrain at the first legal moment; this plan keeps every Terrain in play. None for another model,
+    or one that never scores Terrains already.
+    """
+    if plan.model.kind != "discard" or not plan.model.terrain_turns:
+        return None
+    profile = plan.setup.profile
+    settings = {**profile.play_model.settings, "terrain_turns": 0}
+    never = replace(profile, play_model=replace(profile.play_model, settings=settings))
+    return plan_curve(deck, never, **arguments)
 
 
 @dataclass(frozen=True)
@@ -227,8 +244,22 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
                      provenance, simulated, part)
 
 
-def answer_curve(plan: CurvePlan, simulation: Simulation) -> CurveResult:
-    """Estimate and shape a planned :func:`curve` question (``simulation``: the settings it was planned with)."""
+def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None = None) -> CurveResult:
+    """Estimate and shape a planned :func:`curve` question (``simulation``: the settings it was planned with).
+
+    ``never_scored`` (:func:`plan_never_scored_curve`): the same question with Terrains never scored, answered on
+    the same seed; both ends of the assumption make ``CurveResult.scoring``.
+    """
+    if never_scored is None:
+        return _answer(plan, simulation)
+    simulation = simulation.seeded()  # both ends on the same random games
+    result, other = _answer(plan, simulation), _answer(never_scored, simulation)
+    scoring = pd.concat([result.table.assign(terrain_scoring="first_legal_moment"),
+                         other.table.assign(terrain_scoring="never")], ignore_index=True)
+    return replace(result, scoring=scoring[["terrain_scoring", *result.table.columns]])
+
+
+def _answer(plan: CurvePlan, simulation: Simulation) -> CurveResult:
     profile, drawn, model = plan.setup.profile, plan.setup.deck, plan.model
     provenance = dict(plan.provenance)
     estimates = None

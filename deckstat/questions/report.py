@@ -21,7 +21,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import shared_setups
-from deckstat.questions.curve import answer_curve, last_play_turn, plan_curve
+from deckstat.questions.curve import answer_curve, last_play_turn, plan_curve, plan_never_scored_curve
 from deckstat.questions.deckout import answer_deckout, plan_deckout, plan_never_scored
 from deckstat.questions.mulligan import answer_mulligan, plan_mulligan
 from deckstat.questions.odds import answer_odds, plan_odds
@@ -278,9 +278,10 @@ def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_t
     # Curves model the bottom mulligan only; under another one every first hand is kept, as in the deck-out part.
     mulligan = profile.mulligan in ("none", "bottom")
     try:
-        plan = plan_curve(deck, profile, cards=list(shown), turns=range(1, last + 1), seat="first",
-                          mulligan=mulligan, simulation=simulation)
-        result = answer_curve(plan, simulation)
+        arguments = {"cards": list(shown), "turns": range(1, last + 1), "seat": "first", "mulligan": mulligan,
+                     "simulation": simulation}
+        plan = plan_curve(deck, profile, **arguments)
+        result = answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments))
     except DeckstatError as exc:
         # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.
         return Playability(curve=None, copies=shown, names=names, mulligan=mulligan, error=str(exc))
