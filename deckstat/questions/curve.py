@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -22,7 +22,7 @@ from deckstat.play import build_model
 from deckstat.play.base import PlayModel, Schedule, schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
 from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons, price
-from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare
+from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare, shared_setups
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES
 
@@ -101,8 +101,10 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
     arguments = {"cards": cards, "groups": groups, "turns": turns, "seat": seat, "policy": policy, "keep": keep,
                  "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation}
-    plan = plan_curve(deck, game, **arguments)
-    return answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments))
+    with shared_setups():  # both ends of an assumption on one set-up
+        plan = plan_curve(deck, game, **arguments)
+        never = plan_never_scored_curve(plan, deck, **arguments)
+    return answer_curve(plan, simulation, never_scored=never)
 
 
 def plan_never_scored_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePlan | None:
@@ -114,10 +116,8 @@ def plan_never_scored_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePl
     """
     if plan.model.kind != "discard" or not plan.model.terrain_turns:
         return None
-    profile = plan.setup.profile
-    settings = {**profile.play_model.settings, "terrain_turns": 0}
-    never = replace(profile, play_model=replace(profile.play_model, settings=settings))
-    return plan_curve(deck, never, **arguments)
+    # The same profile, so the same set-up (shared with the answer's plan); only the play model changes.
+    return plan_curve(deck, plan.setup.profile, play_settings={"terrain_turns": 0}, **arguments)
 
 
 @dataclass(frozen=True)
@@ -166,11 +166,12 @@ class CurvePlan:
 def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
                groups: str | Sequence[str] | None = None, turns=DEFAULT_TURNS, seat: str = "both",
                policy: str | None = None, keep: str | None = None, mulligan: bool = True, allow_absent: bool = False,
-               simulation: Simulation | None = None) -> CurvePlan:
+               simulation: Simulation | None = None, play_settings: Mapping | None = None) -> CurvePlan:
     """Every check of :func:`curve`, and its exact engine priced once per target: nothing computed.
 
     Parameters are those of :func:`curve`; ``simulation`` holds its method and simulation settings (default:
-    ``auto`` with the default settings), checked by the caller.
+    ``auto`` with the default settings), checked by the caller. ``play_settings`` replace some of the profile's
+    ``[play_model]`` settings for the play model alone (:func:`plan_never_scored_curve`).
 
     Returns
     -------
@@ -189,7 +190,12 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
     if setup.rule not in ("none", "bottom"):
         raise DeckstatError(tr("playability curves model the bottom mulligan or none, not {rule}; pass {option}",
                                rule=setup.rule, option=param("mulligan", False)))
-    model = build_model(drawn, profile, policy)
+    if play_settings:
+        model_profile = replace(profile, play_model=replace(profile.play_model,
+                                                            settings={**profile.play_model.settings, **play_settings}))
+    else:
+        model_profile = profile
+    model = build_model(drawn, model_profile, policy)
     labels, targets = play_targets(drawn, profile, cards, groups, allow_absent=allow_absent)
     library = profile.library_size(drawn.size)
     if library < 0:
