@@ -87,6 +87,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         ``summary``: per target and seat, the mean and median first playable turn among games where it is
         playable by the last turn, and ``p_never`` (not by then) with its interval. ``provenance["play_notes"]``
         says what the model assumed where the deck's columns were silent (Duel Masters mana numbers).
+        ``scoring``: with Wankul's discard model, ``table`` at both ends of the Terrain-scoring assumption (each
+        Terrain scored at the first legal moment, the answer; never scored), on the same random games.
 
     Examples
     --------

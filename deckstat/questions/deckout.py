@@ -216,7 +216,9 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
         ``"first"`` when the rules alone make the first player run out first
         in every game (libraries of one size drawn alike, no card effect,
         alternating turns, drought draws read ``together``), ``"same_moment"``
-        when both run out at once (simultaneous turns), else None.
+        when both run out at once (simultaneous turns), else None. ``scoring``: when the answer rests on the
+        profile's Terrain-scoring default (Wankul, ``terrain_turns`` not given), each seat's run-out turns at
+        both ends of that assumption, on the same random games; None otherwise.
 
     Examples
     --------
