@@ -268,3 +268,15 @@ def test_the_report_says_which_effects_it_plays(tmp_path):
     page = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert ("Card effects: 10 cards of the deck have one (docs/effects.md). The deck-out section plays their draws "
             "and mills; the other sections leave every card effect out.") in page
+
+
+def test_the_questions_that_leave_effects_out_say_so_in_their_provenance(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_text(CARDS, encoding="utf-8")
+    deck = deckstat.load_deck(path)
+    for result in (deckstat.odds(deck, "wankul", event="Terrain>=1", turns=[0, 1]),
+                   deckstat.when(deck, "wankul", event="Terrain>=2", max_turn=3),
+                   deckstat.curve(deck, "wankul", cards="Piocheur", turns=[1, 2], n_trials=500, rng=1)):
+        assert (result.provenance["card_effects"], result.provenance["cards_with_effects"]) == ("left out", 10)
+    plain = deckstat.odds(deckstat.load_deck(DATA / "wankul" / "sample_deck.csv"), "wankul", event="Terrain>=1")
+    assert "card_effects" not in plain.provenance

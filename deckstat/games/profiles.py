@@ -449,6 +449,12 @@ class Profile:
                               "a {group} card in play is scored and discarded {n} turns after it is played "
                               "(deck-out model default)", self.drought_scored_after, group=self.drought_group)
             rows.append((tr("drought rule"), drought))
+            if self.drought_scored_after is not None:
+                # An assumption that moves answers far beyond their intervals: the questions show both ends.
+                rows.append((tr("shown as a range"), tr(
+                    "when a {group} card is scored: deckout, curve and the report answer with each scored at the "
+                    "first legal moment and beside it with none scored (their scoring table)",
+                    group=self.drought_group)))
         if self.resource_group:
             rows.append((tr("resource group"), self.resource_group))
         for text in self.special_rules:
