@@ -122,6 +122,7 @@ HEADERS = {
     "cost": ["cost", "coût", "Cout", "mana"],
     "draw": ["draw", "pioche"],
     "mill": ["mill", "meule"],
+    "effect": ["effet", "effect", "Effets"],
     "shield_trigger": ["shield_trigger", "ST", "Déclencheur de bouclier"],
     "number": ["number", "numéro", "n°", "#", "no"],
     "set": ["set", "édition", "saison"],
@@ -141,6 +142,9 @@ NUMBER_CELLS = ["", "0", "1", "2", "3", "4", "40", "-1", "-0", "+3", "1.5", "1,5
                 "9007199254740993", "0x10", "½", "٣", "²", "3 ", " 3", "3\u00a0000", "1 000", "oui", "non", "x",
                 "yes", "vrai", "faux", "—"]
 TYPES = ["Terrain", "Créature", "Sort", "Terrain;Sort", ";", "", "Terrain ; ", "Fire;Water;", "Feu"]
+EFFECT_CELLS = ["pioche=2", "draw", "cherche=[type=Terrain]:1", "regarde=5:[race~=Dragon]:1", "score",
+                "permanent:pioche_par_tour=+1", "déclencheur:mana", "pioche=2; meule=1", "pioch=2", "pioche:2",
+                "regarde=2:Terrain:3", "Piochez une carte.", "pioche=", "cherche=[cost<=]", ";", "∞:score", ""]
 PRINTINGS = ["35", "036", "16/55", "2A", "", "Origins", "Laink", "Terracid", "holo", "Commune", "Ultra rare holo 1",
              "(Starter)", "#91/110 (German)"]
 cell = st.one_of(st.sampled_from(NAMES), st.sampled_from(NUMBER_CELLS), st.sampled_from(TYPES),
@@ -164,6 +168,8 @@ def card_csv_text(draw) -> str:
             return st.sampled_from(NUMBER_CELLS)
         if kind in ("type", "tags"):
             return st.sampled_from(TYPES)
+        if kind == "effect":
+            return st.one_of(st.sampled_from(EFFECT_CELLS), odd_text)
         if kind in ("number", "set", "clan", "rarity", "deck", "base_name"):
             return st.sampled_from(PRINTINGS + NAMES[:4])
         return cell
