@@ -153,6 +153,11 @@ class Deck:
         return tuple(() if is_missing(cell) else parse_effects(str(cell)) for cell in self.cards["effect"])
 
     @property
+    def effect_copies(self) -> int:
+        """Cards of the deck (copies counted) whose ``effect`` cell holds at least one effect."""
+        return sum(int(count) for count, effects in zip(self.counts, self.effects) if effects)
+
+    @property
     def attributes(self) -> list[str]:
         """Attribute columns (everything except ``name`` and ``count``)."""
         return [c for c in self.cards.columns if c not in ("name", "count")]

@@ -9,7 +9,8 @@ happens and a colon::
     permanent:pioche_par_tour=+1      while the card is in play, every player draws 1 more card each turn
     déclencheur:mana=1                as a shield trigger: the top card of the deck into the mana zone
 
-Keywords are read without case or accents, ``-`` or space for ``_``; groups are written as in events
+Keywords are read as column headers are (:func:`~deckstat.text.fold_key`: without case, accents, spaces, ``_`` or
+``-``); groups are written as in events
 (``Terrain``, ``"Nom de carte"``, ``[cost<=1]``). The grammar, with an example per game, is in
 ``docs/effects.md``. Reading an effect checks its words and numbers only: whether its groups name cards of a
 deck is checked by the question that plays it.
@@ -24,7 +25,7 @@ from deckstat.events import Group, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, get_language, tr
 from deckstat.parsing import Piece, split_top_level
 from deckstat.terms import MAX_COPIES, MOST_EXPRESSION_CHARS
-from deckstat.text import fold, suggest
+from deckstat.text import fold_key, suggest
 
 #: The moments an effect happens, by canonical name: their spellings (English, then French) and meaning.
 TIMINGS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -80,13 +81,8 @@ EFFECT_SEPARATOR, TIMING_SEPARATOR, ARGUMENT_SEPARATOR = ";", ":", ":"
 DEFAULT_TIMING = "on_play"
 
 
-def _key(word: str) -> str:
-    """A keyword as it is compared: without case, accents, spaces or dashes."""
-    return "_".join(fold(word).replace("-", " ").split())
-
-
-_TIMING_OF = {_key(spelling): name for name, (spellings, _) in TIMINGS.items() for spelling in spellings}
-_ACTION_OF = {_key(spelling): name for name, (spellings, _, _) in ACTIONS.items() for spelling in spellings}
+_TIMING_OF = {fold_key(spelling): name for name, (spellings, _) in TIMINGS.items() for spelling in spellings}
+_ACTION_OF = {fold_key(spelling): name for name, (spellings, _, _) in ACTIONS.items() for spelling in spellings}
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,7 @@ def moment_of(word: str) -> str:
     ExpressionError
         For another word, with the moments and the closest one.
     """
-    name = _TIMING_OF.get(_key(word))
+    name = _TIMING_OF.get(fold_key(word))
     if name is None:
         raise ExpressionError(tr("unknown moment {word!r}; expected one of {choices}{hint}", word=word,
                                  choices=", ".join(map(keyword, TIMINGS)), hint=_hint(word, TIMINGS)))
@@ -215,7 +211,7 @@ class _Reader:
             word = Piece(piece.text[:piece.text.index(TIMING_SEPARATOR)], piece.start).strip()
             after = piece.text.index(TIMING_SEPARATOR) + 1
             action = Piece(piece.text[after:], piece.start + after).strip()
-            if _key(word.text) in _ACTION_OF and _key(word.text) not in _TIMING_OF:
+            if fold_key(word.text) in _ACTION_OF and fold_key(word.text) not in _TIMING_OF:
                 raise self.error(tr("{word!r} is an action, not a moment: its arguments come after '=', as in "
                                     "{example}", word=word.text, example=f"{word.text}={action.text}"),
                                  word.start + 1)
@@ -234,7 +230,7 @@ class _Reader:
         if not word.text:
             raise self.error(tr("missing action; expected one of {choices}",
                                 choices=", ".join(map(keyword, ACTIONS))), piece.start + 1)
-        name = _ACTION_OF.get(_key(word.text))
+        name = _ACTION_OF.get(fold_key(word.text))
         if name is None:
             raise self.error(tr("unknown action {word!r}; expected one of {choices}{hint}", word=word.text,
                                 choices=", ".join(map(keyword, ACTIONS)), hint=_hint(word.text, ACTIONS)),

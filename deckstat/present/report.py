@@ -251,7 +251,7 @@ def build_document(report: Report) -> Document:
         Heading(1, f"{deck.name} — {profile.name}"),
         Paragraph((f"{trn('{n} card', '{n} cards', deck.size)}. deckstat {__version__}. {how_computed(report)}",)),
     ]
-    with_effects = sum(int(count) for count, effects in zip(deck.counts, deck.effects) if effects)
+    with_effects = deck.effect_copies
     if with_effects:
         # The answers below would otherwise read as if the effects the file declares were played everywhere.
         blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out section "

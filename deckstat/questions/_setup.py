@@ -882,10 +882,9 @@ def prepare_setup(deck: Deck, game: str | Profile, events: Iterable[str], *, kee
                   "deckstat_version": __version__}
     if priority is not None:
         provenance["priority"] = priority
-    with_effects = sum(int(count) for count, effects in zip(drawn.counts, drawn.effects) if effects)
-    if with_effects:
+    if drawn.effect_copies:
         # The answer is the game without the card effects the file declares (docs/effects.md): said, not implied.
-        provenance.update(card_effects="left out", cards_with_effects=with_effects)
+        provenance.update(card_effects="left out", cards_with_effects=drawn.effect_copies)
     return Setup(profile, drawn, tuple(parsed), keep_text, keep_event, rule, limit, resource_text, compiled,
                  target, provenance, needs, priority)
 

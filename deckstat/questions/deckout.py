@@ -235,23 +235,24 @@ def deckout(deck: Deck, game: str | Profile, *, opponent: Deck | None = None, po
     arguments = {"opponent": opponent, "policy": policy, "drought": drought, "drought_order": drought_order,
                  "keep": keep, "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation}
     race = plan_deckout(deck, game, terrain_turns=terrain_turns, **arguments)
-    never = plan_never_scored(deck, game, terrain_turns=terrain_turns, **arguments)
+    never = plan_never_scored(race, deck, terrain_turns=terrain_turns, **arguments)
     return answer_deckout(race, simulation, never_scored=never)
 
 
-def plan_never_scored(deck: Deck, game: str | Profile, *, terrain_turns: int | str | None, drought: bool,
+def plan_never_scored(race: _Setup, deck: Deck, *, terrain_turns: int | str | None, drought: bool,
                       **arguments) -> _Setup | None:
     """The race at the other end of the Terrain-scoring assumption, when the answer rests on the profile's default.
 
     The rules text says only « Certains effets de cartes vous permettent de scorer un Terrain »: the default
     scores every Terrain at the first legal moment; this race never scores one. None when the question sets
-    ``terrain_turns`` itself, leaves the drought rule out, or the game has no such assumption.
+    ``terrain_turns`` itself, leaves the drought rule out, or the game has no such assumption. ``race`` is the
+    answer's plan (:func:`plan_deckout`); the other arguments are the ones it was planned with.
     """
-    profile = get_profile(game)
+    profile = race.profile
     if not drought or terrain_turns is not None or profile.drought_group is None \
             or profile.drought_scored_after is None:
         return None
-    return plan_deckout(deck, game, terrain_turns="never", drought=drought, **arguments)
+    return plan_deckout(deck, profile, terrain_turns="never", drought=drought, **arguments)
 
 
 @runner.pooled

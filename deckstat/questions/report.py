@@ -389,9 +389,9 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
             parts.advance()
         race_arguments = {"policy": policy, "mulligan": race_mulligan, "allow_absent": allow_absent,
                           "simulation": simulation}
-        race = answer_deckout(plan_deckout(deck, profile, **race_arguments), simulation,
-                              never_scored=plan_never_scored(deck, profile, terrain_turns=None, drought=True,
-                                                             **race_arguments))
+        planned = plan_deckout(deck, profile, **race_arguments)
+        race = answer_deckout(planned, simulation, never_scored=plan_never_scored(
+            planned, deck, terrain_turns=None, drought=True, **race_arguments))
         parts.advance()
         triggers = _shield_triggers(deck, profile, simulation)
         parts.advance()
