@@ -90,11 +90,17 @@ class OddsResult(Result):
     summary : pandas.DataFrame
         One row per deck and event: the rules in force and ``p_keep_first``
         (the first hand is kept) with its interval.
+    droughts : pandas.DataFrame or None
+        Where the game draws more cards in a drought than its turns do
+        (Wankul) and ``table`` leaves them out: per event, seat and turn,
+        ``p_without`` (the answer of ``table``) and ``p`` with the drought
+        draws of both players' turns, simulated, with its interval.
     """
 
     question: ClassVar[str] = "odds"
     table: pd.DataFrame
     summary: pd.DataFrame
+    droughts: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

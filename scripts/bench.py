@@ -41,6 +41,13 @@ play
     games), alternated; games per second on one core and their ratio, and the
     largest gap between the two curves in standard errors of the literal one.
 
+wankul curve
+    With ``--wankul-curve``: playability curves of every card of the Wankul
+    sample deck, turns 1-10, first seat, 200,000 games, under the discard
+    model with both players' turns against the same model with the player
+    alone (``players = 1``), alternated, for each policy; the ratio of their
+    times.
+
 Usage::
 
     python scripts/bench.py                 # the kernel scenarios, 4M kernel trials each, 5 alternated rounds
@@ -50,6 +57,7 @@ Usage::
     python scripts/bench.py --workers --no-kernel --workers-trials 1e7   # that section alone, smaller
     python scripts/bench.py --batch --no-kernel   # a 200-task batch spec on 1, 2, 4 workers and every core
     python scripts/bench.py --play --no-kernel    # the Duel Masters playability scenario alone
+    python scripts/bench.py --wankul-curve --no-kernel   # two-player against one-player Wankul curves
 
 Workers
 -------
@@ -102,7 +110,9 @@ from rich.table import Table
 import deckstat
 from deckstat._validate import parse_count
 from deckstat.batching.run import cores
+from deckstat.events import parse_event
 from deckstat.play.base import schedule
+from deckstat.play.discard import DiscardModel
 from deckstat.play.engine import CurveSpec, Dealing, curve_task
 from deckstat.play.mana import ManaModel
 
@@ -326,6 +336,47 @@ def play_section(n_games: int, literal_games: int, rounds: int, console: Console
                        "ratio_best": model_rate / lit_rate, "ratio_median": ratio_median, "max_abs_z": worst_z}
 
 
+def run_wankul_curve(n_games: int, players: int, policy: str, seed: int = 1) -> np.ndarray:
+    """Every card of the Wankul sample deck as a target, under the discard model with 1 or 2 players.
+
+    The simulation path of :func:`deckstat.curve` (its block task on blocks of 50,000 games), first seat, turns
+    1-10. Returns the tallies (n_cards, PLAY_TURNS + 1).
+    """
+    profile = deckstat.get_profile("wankul")
+    deck = profile.drawn_deck(deckstat.load_deck(WANKUL_SAMPLE)).with_synonyms(profile.synonyms)
+    model = DiscardModel(deck, profile, policy=policy, settings={**profile.play_model.settings, "players": players})
+    rows = np.arange(len(deck.cards))
+    keep = parse_event(profile.keep)
+    dealing = Dealing.of(deck, profile.hand_size, profile.set_aside, keep, 1)
+    plan = schedule(profile, "first", PLAY_TURNS, profile.library_size(deck.size))
+    spec = CurveSpec(model, dealing, tuple(rows == row for row in rows), (plan,),
+                     dealing if players == 2 else None)
+    tallies = np.zeros((len(rows), PLAY_TURNS + 1), dtype=np.int64)
+    starts = range(0, n_games, PLAY_BLOCK)
+    for start, rng in zip(starts, np.random.default_rng(seed).spawn(len(starts))):
+        tallies += curve_task(spec, rng, min(PLAY_BLOCK, n_games - start))[0]
+    return tallies
+
+
+def wankul_curve_section(n_games: int, rounds: int, console: Console, figures: dict) -> None:
+    """Time the two-player Wankul curve against the one-player model of earlier versions, alternated."""
+    table = Table(title=f"Wankul playability, every card of the sample deck x turns 1-{PLAY_TURNS}, {n_games:,} "
+                  f"games, one core, alternated over {rounds} rounds: min / median time")
+    for column in ("policy", "1 player (s)", "2 players (s)", "2 / 1 (best / median)"):
+        table.add_column(column, justify="left" if column == "policy" else "right")
+    figures["wankul_curve"] = {}
+    for policy in ("hold", "curve"):
+        run_wankul_curve(2_000, 2, policy)  # warm up
+        timings = alternate({"one": lambda policy=policy: run_wankul_curve(n_games, 1, policy),
+                             "two": lambda policy=policy: run_wankul_curve(n_games, 2, policy)}, rounds)
+        (_, one_min, one_med), (_, two_min, two_med) = timings["one"], timings["two"]
+        table.add_row(policy, f"{one_min:.2f} / {one_med:.2f}", f"{two_min:.2f} / {two_med:.2f}",
+                      f"{two_min / one_min:.2f} / {two_med / one_med:.2f}")
+        figures["wankul_curve"][policy] = {"one_player_s": one_min, "two_players_s": two_min,
+                                           "ratio_best": two_min / one_min, "ratio_median": two_med / one_med}
+    console.print(table)
+
+
 def batch_spec(n_trials: int, method: str = "simulate") -> dict:
     """200 tasks on the Wankul sample deck: 2 seats x 4 mulligan rules x 5 keep rules x 5 events."""
     return {
@@ -528,6 +579,8 @@ def main() -> None:
     parser.add_argument("--play", action="store_true", help="also time the Duel Masters playability scenario")
     parser.add_argument("--play-games", type=lambda text: parse_count(text, "--play-games", minimum=1),
                         default=1_000_000, help="games of the vectorised play model (default 1e6; 1e5 with --quick)")
+    parser.add_argument("--wankul-curve", action="store_true", help="also time the two-player Wankul curve "
+                        "against the one-player model")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
                         default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
     args = parser.parse_args()
@@ -546,6 +599,8 @@ def main() -> None:
     if args.play:
         play_section(100_000 if args.quick else args.play_games, 200 if args.quick else args.literal_games,
                      2 if args.quick else args.rounds, console, figures)
+    if args.wankul_curve:
+        wankul_curve_section(20_000 if args.quick else 200_000, 2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:
         if args.json:
             args.json.write_text(json.dumps(figures, indent=2))

@@ -32,7 +32,7 @@ QUESTIONS = {
 }
 # The tables of each result, in the order --format json writes them.
 TABLES = {
-    "odds": ["table", "summary"],
+    "odds": ["table", "summary", "droughts"],
     "when": ["table", "summary"],
     "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
     "ratio": ["table", "summary"],

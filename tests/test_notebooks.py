@@ -690,7 +690,8 @@ def kept_terrain_seen(cells: tuple[int, int, int], turn: int, mulligan: bool) ->
 
 def test_wankul_discard_cost_notebook():
     values = run_notebook(DISCARD_COST, {"hold": "hold.table", "courbe": "courbe.table", "seen": "seen.table",
-                                         "settings": "settings", "kept_hold": "never_scored.table",
+                                         "droughts": "seen.droughts", "settings": "settings",
+                                         "kept_hold": "never_scored.table",
                                          "kept_courbe": "never_scored_courbe.table"})
     deck = cards(sample_deck("wankul"))
     terrains = total(deck, lambda r: r["type"] == "Terrain")
@@ -704,17 +705,17 @@ def test_wankul_discard_cost_notebook():
     costly = cells_of(lambda r: r["type"] != "Terrain" and float(r["cost"]) >= 2)
     assert (robot, costly) == ((3, 10, 37), (14, 10, 26))
     # Both targets cost 2 or 3; under hold the hand never falls below 5 cards, so 4 others pay for a target in
-    # hand: playable = seen (with a Terrain in play). With Terrains never scored no drought follows turn 1, and
-    # the cards seen are those of kept_terrain_seen; with Terrains scored the droughts only add cards.
+    # hand: playable = seen (with a Terrain in play). For the player alone with Terrains never scored no drought
+    # follows turn 1, and the cards seen are those of kept_terrain_seen; with Terrains scored the droughts only
+    # add cards.
     reference = {("Robot Camembert", t, m): kept_terrain_seen(robot, t, m) for t in range(1, 11) for m in (0, 1)}
-    reference.update({("[coût>=2]", t, m): kept_terrain_seen(costly, t, m) for t in range(1, 11) for m in (0, 1)})
 
     hold, courbe = rows(values["hold"]), rows(values["courbe"])
     assert [(r["target"], r["turn"]) for r in hold] == [(r["target"], r["turn"]) for r in courbe] == \
         list(itertools.product(["Robot Camembert", "[coût>=2]"], range(1, 11)))
     settings = rows(values["settings"])
     kept_hold, kept_courbe = rows(values["kept_hold"]), rows(values["kept_courbe"])
-    k = len(hold) + 4 * len(settings)
+    k = len(hold) + 6 * len(settings)
     for table, policy in ((hold, "hold"), (courbe, "curve"), (kept_hold, "hold"), (kept_courbe, "curve")):
         for r in table:
             assert (r["method"], r["n_trials"], r["policy"]) == ("simulate", N_TRIALS, policy), r
@@ -723,24 +724,29 @@ def test_wankul_discard_cost_notebook():
         assert c["p"] <= h["p"], (h, c)
         if h["turn"] == 1:
             assert c["p"] == h["p"]
-    for r in hold:
-        exact = reference[r["target"], r["turn"], 1]
-        assert r["p"] >= exact - z_for(k) * math.sqrt(exact * (1 - exact) / N_TRIALS), r
 
-    seen = rows(values["seen"])
-    assert [r["turn"] for r in settings] == [r["turn"] for r in seen] == list(range(1, 11))
-    for r, s in zip(seen, settings):
+    seen, droughts = rows(values["seen"]), rows(values["droughts"])
+    assert [r["turn"] for r in settings] == [r["turn"] for r in seen] == [r["turn"] for r in droughts] == \
+        list(range(1, 11))
+    for r, d, s in zip(seen, droughts, settings):
         t = r["turn"]
         # Seen among the kept hand and t draws (no drought): enumeration of both hands of the bottom mulligan.
         exact_seen = bottom_mulligan_odds(robot, lambda c: c[0] >= 1, t, keep=lambda c: c[1] >= 1)
-        assert r["p"] == s["seen"] == pytest.approx(exact_seen, abs=EXACT)
-        for column, mulligan in (("never_scored", 1), ("never_scored_no_mulligan", 0)):
+        assert r["p"] == s["seen"] == d["p_without"] == pytest.approx(exact_seen, abs=EXACT)
+        # The drought draws only add cards, and playable (both players) never exceeds seen with them: two
+        # simulations, so within their standard errors.
+        assert d["p"] == s["seen_with_droughts"]
+        assert d["p"] >= exact_seen - z_for(k) * math.sqrt(exact_seen * (1 - exact_seen) / d["n_trials"]), d
+        error = math.hypot(math.sqrt(d["p"] * (1 - d["p"]) / d["n_trials"]),
+                           math.sqrt(s["scored"] * (1 - s["scored"]) / N_TRIALS))
+        assert s["scored"] <= d["p"] + z_for(k) * max(error, 1 / N_TRIALS), (d, s)
+        for column, mulligan in (("alone_never_scored", 1), ("alone_never_scored_no_mulligan", 0)):
             exact = reference["Robot Camembert", t, mulligan]
             assert within_standard_error(s[column], exact, N_TRIALS, k), (column, s)
-        for column, mulligan in (("scored", 1), ("scored_no_mulligan", 0)):
+        for column, mulligan in (("alone_scored", 1), ("alone_scored_no_mulligan", 0)):
             exact = reference["Robot Camembert", t, mulligan]
             assert s[column] >= exact - z_for(k) * math.sqrt(exact * (1 - exact) / N_TRIALS), (column, s)
     for r, s in zip([r for r in hold if r["target"] == "Robot Camembert"], settings):
         assert s["scored"] == r["p"]  # the same question asked again with the same seed
     for r, s in zip(kept_hold, settings):
-        assert s["never_scored"] == r["p"]
+        assert s["alone_never_scored"] == r["p"]

@@ -38,7 +38,7 @@ def small_deck():
 
 def model(deck=None, policy="hold", **settings):
     deck = deck if deck is not None else small_deck()
-    defaults = {"terrain_turns": 2, "play_after_drought": True}
+    defaults = {"terrain_turns": 2, "play_after_drought": True, "players": 1}
     return DiscardModel(deck, WANKUL, policy=policy, settings={**defaults, **settings})
 
 
@@ -232,7 +232,7 @@ def deal(deck, n, seed, limit=1):
 
 
 def compare_with_slow(deck, targets, seat, n, seed, max_turn=T, **options):
-    m = DiscardModel(deck, WANKUL, policy=options.pop("policy", "hold"), settings=options)
+    m = DiscardModel(deck, WANKUL, policy=options.pop("policy", "hold"), settings={"players": 1, **options})
     dealt = deal(deck, n, seed)
     size = dealt["library"].shape[0]
     fast = m.first_turns(dealt["hand"], dealt["library"], schedule(WANKUL, seat, max_turn, size), targets)
@@ -310,6 +310,254 @@ def test_same_first_turns_on_a_deck_of_more_than_127_cards(policy):
     compare_with_slow(deck, targets, "first", 200, 9, policy=policy, terrain_turns=2, play_after_drought=True)
 
 
+# --- two players: a literal simulator of both players' turns ----------------------------------------------------
+
+
+def slow_two_player(player, rival, seat, wanted, info, rival_terrain, target, policy, terrain_turns,
+                    play_after_drought, order, seen=None):
+    """One game of two players followed card by card and turn by turn, as the rules text tells it.
+
+    ``player`` and ``rival`` are (hand, library) as lists of their decks' rows; ``wanted[side][t - 1]`` the cards
+    side 0 (the player) or 1 draws at its turn t. A Terrain played at time 2t + seat leaves at that time plus
+    ``terrain_turns`` (never with 0). ``seen``, a list: the player's library cards drawn by each of its main
+    phases are appended to it (the game played to the end when no card is the target).
+    """
+    is_terrain, cost = info
+    hands = [list(player[0]), list(rival[0])]
+    libraries = [list(player[1]), list(rival[1])]
+    terrain_of = [lambda c: bool(is_terrain[c]), lambda c: bool(rival_terrain[c])]
+    leaves = None  # the time the Terrain in play leaves; None: no Terrain in play
+    me = 0 if seat == "first" else 1
+    last = len(wanted[0])
+
+    def holds_terrain(side):
+        return any(terrain_of[side](c) for c in hands[side])
+
+    def draw(side):
+        if not libraries[side]:
+            return False
+        hands[side].append(libraries[side].pop(0))
+        return True
+
+    for turn in range(1, last + 1):
+        for seat_playing in (0, 1):
+            side = 0 if seat_playing == me else 1
+            if side == 1 and seat_playing > me and turn == last:
+                break
+            time = 2 * turn + seat_playing
+            if leaves is not None and leaves <= time:
+                leaves = None
+            for _ in range(wanted[side][turn - 1]):
+                if not draw(side):
+                    return last + 1
+            forced = None
+            drought = False
+            if leaves is None and not holds_terrain(0) and not holds_terrain(1):
+                drought = True
+                while not (holds_terrain(0) or holds_terrain(1)):
+                    if order == "together":
+                        if not libraries[0] or not libraries[1]:
+                            return last + 1
+                        draw(0)
+                        draw(1)
+                    else:
+                        if not draw(side):
+                            return last + 1
+                        if holds_terrain(side):
+                            break
+                        if not draw(1 - side):
+                            return last + 1
+            if leaves is None and holds_terrain(side):
+                terrains = [c for c in hands[side] if terrain_of[side](c)]
+                if side == 0:
+                    others = [c for c in terrains if not target[c]]
+                    forced = (others or terrains)[0]
+                else:
+                    forced = terrains[0]
+                hands[side].remove(forced)
+                leaves = time + terrain_turns if terrain_turns else math.inf
+            if side == 1:
+                continue
+            if seen is not None:
+                seen.append(len(player[1]) - len(libraries[0]))
+            if forced is not None and target[forced]:
+                return turn
+            if drought and not play_after_drought:
+                continue
+            if main_phase(hands[0], info, target, policy, leaves is not None, terrain_turns):
+                return turn
+    return last + 1
+
+
+def main_phase(hand, info, target, policy, in_play, terrain_turns):
+    """Whether the target can be played from ``hand``; if not, the ``curve`` player's plays (``hand`` in place)."""
+    is_terrain, cost = info
+    if any(target[c] and is_terrain[c] for c in hand):
+        return True
+    if in_play and any(target[c] and not is_terrain[c] and cost[c] <= len(hand) - 1 for c in hand):
+        return True
+    if policy == "curve" and in_play:
+        keep = 1 if terrain_turns else 0
+        while True:
+            spare = [c for c in hand if not is_terrain[c] and not target[c]]
+            spare_terrains = [c for c in hand if is_terrain[c] and not target[c]]
+            budget = len(spare) - 1 + max(0, len(spare_terrains) - keep)
+            playable = [c for c in spare if not math.isnan(cost[c]) and cost[c] <= budget]
+            if not playable:
+                break
+            card = max(playable, key=lambda c: cost[c])
+            hand.remove(card)
+            spare.remove(card)
+            spare.sort(key=lambda c: -math.inf if math.isnan(cost[c]) else -cost[c])
+            for _ in range(int(cost[card])):
+                victim = spare.pop(0) if spare else spare_terrains.pop(0)
+                hand.remove(victim)
+    return False
+
+
+def compare_two_players(deck, rival_deck, targets, seat, n, seed, max_turn=T, **options):
+    settings = {"terrain_turns": 2, "play_after_drought": True, "drought_order": "together", **options}
+    policy = settings.pop("policy", "hold")
+    m = DiscardModel(deck, WANKUL, policy=policy, settings={**settings, "players": 2}, opponent=rival_deck)
+    dealt, rival = deal(deck, n, seed), deal(rival_deck, n, seed + 1000)
+    size = dealt["library"].shape[0]
+    fast = m.first_turns(dealt["hand"], dealt["library"], schedule(WANKUL, seat, max_turn, size), targets,
+                         opponent=(rival["hand"], rival["library"]))
+    other = "second" if seat == "first" else "first"
+    wanted = [[WANKUL.draws_by_turn(t, s) - WANKUL.draws_by_turn(t - 1, s) for t in range(1, max_turn + 1)]
+              for s in (seat, other)]
+    for k, target in enumerate(targets):
+        slow = [slow_two_player((dealt["hand"][:, i], dealt["library"][:, i]),
+                                (rival["hand"][:, i], rival["library"][:, i]), seat, wanted, (m.terrain, m.cost),
+                                m.rival_terrain, target, policy, settings["terrain_turns"],
+                                settings["play_after_drought"], settings["drought_order"])
+                for i in range(n)]
+        np.testing.assert_array_equal(fast[k], slow)
+    return fast
+
+
+@pytest.mark.parametrize("policy", ["hold", "curve"])
+@pytest.mark.parametrize("seat", ["first", "second"])
+@pytest.mark.parametrize("order", ["together", "active_first"])
+def test_two_players_as_a_literal_simulator_on_the_sample_deck(policy, seat, order):
+    deck = deckstat.load_deck(sample_deck("wankul")).with_synonyms(WANKUL.synonyms)
+    targets = [deck.mask('"Robot Camembert"'), deck.mask("[cost>=2]"), deck.mask('"Le Grenier Hanté"')]
+    fast = compare_two_players(deck, deck, targets, seat, 300, 21, policy=policy, drought_order=order)
+    assert (fast <= T).any() and (fast > 1).any()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_two_players_as_a_literal_simulator_on_random_decks(seed):
+    rng = np.random.default_rng([seed, 26])
+    policy = ("hold", "curve")[seed % 2]
+    deck, rival = random_deck(rng, readable=policy == "curve"), random_deck(rng)
+    n_rows = len(deck.cards)
+    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
+    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    targets += [costed & (rng.random(n_rows) < 0.4) for _ in range(2)]
+    compare_two_players(deck, rival, [t for t in targets if t.any()], ("first", "second")[seed % 3 == 0], 120, seed,
+                        max_turn=int(rng.integers(3, 11)), policy=policy, terrain_turns=int(rng.choice([0, 2, 3])),
+                        play_after_drought=bool(rng.integers(2)),
+                        drought_order=("together", "active_first")[seed % 4 == 1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cards_seen_are_those_of_a_literal_two_player_game(seed):
+    # The player's library cards drawn by each main phase, droughts on both players' turns included.
+    rng = np.random.default_rng([seed, 41])
+    deck, rival = random_deck(rng), random_deck(rng)
+    settings = {"terrain_turns": int(rng.choice([0, 2, 3])), "drought_order": ("together", "active_first")[seed % 2],
+                "players": 2}
+    m = DiscardModel(deck, WANKUL, settings=settings, opponent=rival)
+    seat, max_turn, n = ("first", "second")[seed % 3 == 1], 9, 150
+    dealt, other = deal(deck, n, seed), deal(rival, n, seed + 500)
+    positions = m.seen_positions(dealt["hand"], dealt["library"],
+                                 schedule(WANKUL, seat, max_turn, dealt["library"].shape[0]),
+                                 opponent=(other["hand"], other["library"]))
+    wanted = [[WANKUL.draws_by_turn(t, s) - WANKUL.draws_by_turn(t - 1, s) for t in range(1, max_turn + 1)]
+              for s in (seat, "second" if seat == "first" else "first")]
+    nothing = np.zeros(len(deck.cards), dtype=bool)
+    ended = 0
+    for i in range(n):
+        seen = []
+        slow_two_player((dealt["hand"][:, i], dealt["library"][:, i]), (other["hand"][:, i], other["library"][:, i]),
+                        seat, wanted, (m.terrain, m.cost), m.rival_terrain, nothing, "hold",
+                        settings["terrain_turns"], True, settings["drought_order"], seen=seen)
+        # A game that ends early is compared up to its last main phase.
+        assert positions[:len(seen), i].tolist() == seen, i
+        ended += len(seen) < max_turn
+    if settings["terrain_turns"]:
+        assert positions.max() > max_turn  # droughts drew cards beyond one a turn
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_playable_never_comes_before_seen(seed):
+    # Property: on every game, the first turn a target is playable is no earlier than the first turn one of its
+    # cards has been seen (kept hand and every card drawn, drought draws included), for the hold player, whose
+    # draws odds' drought side counts.
+    rng = np.random.default_rng([seed, 42])
+    deck = random_deck(rng)
+    settings = {"terrain_turns": int(rng.choice([0, 2, 3, 4])), "play_after_drought": bool(rng.integers(2)),
+                "drought_order": ("together", "active_first")[int(rng.integers(2))], "players": 1 + seed % 2}
+    m = DiscardModel(deck, WANKUL, settings=settings)
+    seat, max_turn, n = ("first", "second")[int(rng.integers(2))], int(rng.integers(2, 12)), 2000
+    dealt = deal(deck, n, seed)
+    plan = schedule(WANKUL, seat, max_turn, dealt["library"].shape[0])
+    opponent = None
+    if m.players == 2:
+        other = deal(deck, n, seed + 700)
+        opponent = (other["hand"], other["library"])
+    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
+    targets = [np.arange(len(deck.cards)) == row for row in np.flatnonzero(costed)]
+    first = m.first_turns(dealt["hand"], dealt["library"], plan, targets, opponent=opponent)
+    positions = m.seen_positions(dealt["hand"], dealt["library"], plan, opponent=opponent)
+    for k, target in enumerate(targets):
+        in_hand = target[dealt["hand"]].any(axis=0)
+        drawn = np.cumsum(target[dealt["library"]], axis=0)
+        seen_by = np.array([in_hand | (np.take_along_axis(np.vstack([np.zeros((1, n), dtype=drawn.dtype), drawn]),
+                                                          positions[t - 1][None, :], axis=0)[0] > 0)
+                            for t in range(1, max_turn + 1)])
+        first_seen = np.where(seen_by.any(axis=0), seen_by.argmax(axis=0) + 1, max_turn + 1)
+        assert (first[k] >= first_seen).all()
+        assert ((first[k] == first_seen) | (first[k] > max_turn)).any()
+
+
+def test_two_players_share_the_terrain_and_the_droughts():
+    # Games dealt by hand, the player second; the opponent's deck: Terrain A and Petit only.
+    m = model(players=2, terrain_turns=2)
+    rival_hand = np.array([TA, P1, P1, P1, P1], dtype=np.int8)[:, None]
+
+    def game(hand, library, rival_library, target, seat="second", **settings):
+        m = model(players=2, **settings)
+        return int(m.first_turns(np.array(hand, dtype=np.int8)[:, None],
+                                 np.array(library, dtype=np.int8).reshape(-1, 1),
+                                 schedule(WANKUL, seat, T, len(library)), [np.isin(np.arange(7), target)],
+                                 opponent=(rival_hand, np.array(rival_library, dtype=np.int8).reshape(-1, 1)))[0, 0])
+
+    # No Terrain in the player's hand: the opponent's Terrain A, played on its turn 1, carries Cible on turn 1.
+    assert game([Z, P1, P1, P1, P1], FILLER, FILLER, [Z]) == 1
+    # Alone, the player would go through a drought first (and find Terrain B at the third draw).
+    assert one_game(model(), [Z, P1, P1, P1, P1], [P1, P1, TB] + FILLER, [Z]) == 1
+    # The player first, with no Terrain: the opponent plays Terrain A on its turn 1; it is scored and gone on the
+    # opponent's turn 2, when neither holds a Terrain: the drought on the opponent's turn makes both draw two cards
+    # (the opponent finds Terrain A and plays it; the player draws Petit and Cible), and Cible is played on the
+    # player's turn 3, where the draws alone would bring it on turn 4.
+    assert game([P1] * 5, [P1, P1, P1, Z] + FILLER, [P1, P1, P1, TA] + FILLER, [Z], seat="first") == 3
+    # Alone, the same player never sees a Terrain in its library: its first drought loses the game.
+    assert one_game(model(), [P1] * 5, [P1, P1, P1, Z] + FILLER, [Z]) == T + 1
+    assert m.seat_matters and not model().seat_matters
+
+
+def test_two_players_need_the_opponents_games():
+    with pytest.raises(ValueError, match="opponent"):
+        model(players=2).first_turns(np.zeros((5, 1), dtype=np.int8), np.zeros((3, 1), dtype=np.int8),
+                                     schedule(WANKUL, "first", 2, 3), [np.arange(7) == Z])
+    with pytest.raises(DeckstatError, match="players must be 1 .* or 2"):
+        model(players=3)
+    with pytest.raises(DeckstatError, match="drought_order must be one of together, active_first.*did you mean"):
+        model(drought_order="togther")
+
+
 # --- exact answers ---------------------------------------------------------------------------------------
 
 
@@ -329,7 +577,7 @@ def test_drought_with_terrains_kept_matches_the_combinatorial_answer():
     deck = Deck.from_table(table)
     n = 60_000
     dealt = deal(deck, n, 3, limit=0)
-    m = DiscardModel(deck, WANKUL, settings={"terrain_turns": 0})
+    m = DiscardModel(deck, WANKUL, settings={"terrain_turns": 0, "players": 1})
     first = m.first_turns(dealt["hand"], dealt["library"], schedule(WANKUL, "first", T, n_cards - 5),
                           [deck.mask('"Cible"')])[0]
     z = 4.5
@@ -348,7 +596,7 @@ def test_hold_first_turn_of_a_free_card_with_many_terrains():
                             {"name": "Cible", "count": 1, "type": "Personnage", "cost": 0}])
     dealt = deal(deck, 20_000, 8)
     for turns in (0, 2):
-        m = DiscardModel(deck, WANKUL, settings={"terrain_turns": turns})
+        m = DiscardModel(deck, WANKUL, settings={"terrain_turns": turns, "players": 1})
         first = m.first_turns(dealt["hand"], dealt["library"], schedule(WANKUL, "first", T, 36),
                               [deck.mask('"Cible"')])[0]
         for t in range(1, T + 1):
@@ -392,7 +640,7 @@ def cost_deck(cost):
 
 def test_a_target_without_a_cost_is_an_error_naming_the_card():
     deck = cost_deck(None)
-    hold = DiscardModel(deck, WANKUL)
+    hold = DiscardModel(deck, WANKUL, settings={"players": 1})
     with pytest.raises(DeckstatError, match="column 'cost' \\(coût\\): card 'Sans Coût' has no value; the discard"):
         hold.reduction(deck.mask('"Sans Coût"'))
     with pytest.raises(DeckstatError, match="card 'Sans Coût' has no value"):
@@ -426,7 +674,7 @@ def test_french_headers(tmp_path):
     pd.DataFrame(TABLE).rename(columns={"name": "Nom", "count": "Quantité", "type": "Type de carte",
                                         "cost": "Coût"}).to_csv(path, index=False)
     deck = deckstat.load_deck(path).with_synonyms(WANKUL.synonyms)
-    m = DiscardModel(deck, WANKUL, policy="curve", settings={"terrain_turns": 0})
+    m = DiscardModel(deck, WANKUL, policy="curve", settings={"terrain_turns": 0, "players": 1})
     assert one_game(m, [TA, G, P0, P0, P1], FILLER, [G]) == T + 1
 
 
@@ -455,7 +703,7 @@ def test_a_legal_deck_of_real_cards(tmp_path):
     sched = schedule(WANKUL, "first", T, dealt["library"].shape[0])
     targets = [deck.mask("[cost=3]"), deck.mask("[cost<=1]"), deck.mask("Terrain")]
     for turns in (0, 2):
-        m = DiscardModel(deck, WANKUL, settings={**WANKUL.play_model.settings, "terrain_turns": turns})
+        m = DiscardModel(deck, WANKUL, settings={**WANKUL.play_model.settings, "terrain_turns": turns, "players": 1})
         first = m.first_turns(dealt["hand"], dealt["library"], sched, targets)
         cdf = np.array([[np.mean(f <= t) for t in range(1, T + 1)] for f in first])
         assert ((cdf >= 0) & (cdf <= 1)).all() and (np.diff(cdf, axis=1) >= 0).all()

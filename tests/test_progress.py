@@ -47,14 +47,19 @@ def test_a_simulated_question_reports_its_trials():
     deck = deckstat.load_deck(WANKUL)
     log = tracked(lambda: deckstat.odds(deck, "wankul", ["Terrain>=1", "Terrain>=2"], method="simulate",
                                         n_trials=3000, rng=1))
+    # Each event, then the events' drought side on the same games (as many, never more than its own 40,000).
     assert [(e["description"], e["total"], e["done"], e["unit"], e["closed"]) for e in log] == [
         ("odds Terrain>=1 (kept hand and draws)", 3000, 3000, "trials", True),
-        ("odds Terrain>=2 (kept hand and draws)", 3000, 3000, "trials", True)]
+        ("odds Terrain>=2 (kept hand and draws)", 3000, 3000, "trials", True),
+        ("odds with drought draws", 3000, 3000, "trials", True)]
 
 
-def test_exact_answers_report_nothing():
-    deck = deckstat.load_deck(WANKUL)
-    assert tracked(lambda: deckstat.odds(deck, "wankul", "Terrain>=1")) == []
+def test_exact_answers_report_nothing_but_their_drought_side():
+    deck = deckstat.load_deck(sample_deck("duel-masters"))
+    assert tracked(lambda: deckstat.odds(deck, "duel-masters", "Sort>=1")) == []
+    log = tracked(lambda: deckstat.odds(deckstat.load_deck(WANKUL), "wankul", "Terrain>=1"))
+    assert [(e["description"], e["total"], e["done"]) for e in log] == [("odds with drought draws", 40_000, 40_000)]
+    assert tracked(lambda: deckstat.odds(deckstat.load_deck(WANKUL), "wankul", "Terrain>=1", method="exact")) == []
 
 
 def test_a_ratio_sweep_reports_its_counts_and_a_report_its_parts():

@@ -77,21 +77,21 @@ def test_the_report_says_both_ends(tmp_path):
 
 
 def test_the_curve_gives_both_ends_each_the_model_run_with_that_setting(deck):
-    answer = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=range(1, 7), n_trials=4000, rng=9)
+    answer = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=range(1, 11), n_trials=4000, rng=9)
     profile = deckstat.get_profile("wankul")
     never_profile = dataclasses.replace(profile, play_model=dataclasses.replace(
         profile.play_model, settings={**profile.play_model.settings, "terrain_turns": 0}))
-    never = deckstat.curve(deck, never_profile, cards="Robot Camembert", turns=range(1, 7), n_trials=4000, rng=9)
+    never = deckstat.curve(deck, never_profile, cards="Robot Camembert", turns=range(1, 11), n_trials=4000, rng=9)
     columns = ["target", "seat", "turn", "p", "ci_low", "ci_high"]
     for end, result in (("first_legal_moment", answer), ("never", never)):
         rows = answer.scoring[answer.scoring["terrain_scoring"] == end][columns].reset_index(drop=True)
         pd.testing.assert_frame_equal(rows, result.table[columns].reset_index(drop=True))
     assert never.scoring is None  # a model that never scores has no other end
-    # Terrains kept in play block the forced Terrain and the discard model's next plays: a real move, beyond the
-    # binomial noise of the two estimates.
-    at_five = answer.scoring.query("turn == 5 and seat == 'first'").set_index("terrain_scoring")["p"]
-    error = np.hypot(*(np.sqrt(p * (1 - p) / 4000) for p in at_five))
-    assert at_five["first_legal_moment"] - at_five["never"] > z_for(1) * error
+    # Terrains kept in play end the droughts, whose draws bring the player cards: by turn 10 a real move, beyond
+    # the binomial noise of the two estimates.
+    at_ten = answer.scoring.query("turn == 10 and seat == 'first'").set_index("terrain_scoring")["p"]
+    error = np.hypot(*(np.sqrt(p * (1 - p) / 4000) for p in at_ten))
+    assert at_ten["first_legal_moment"] - at_ten["never"] > z_for(1) * error
 
 
 def test_other_play_models_get_no_curve_range():

@@ -228,6 +228,7 @@ def odds(
     is other cards; without --game, generic rules: 5-card hand, no mulligan).
     """
     from deckstat.cli import tables
+    from deckstat.present.format import drought_line
 
     with user_errors():
         output.check_plot()
@@ -255,6 +256,8 @@ def odds(
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
         if zone.value in ("hand", "set_aside"):
             notes.append(tr("these cards are fixed once the game starts: reported at turn 0"))
+        if result.droughts is not None:
+            notes.append(drought_line(result.droughts))
         zone_words = {"seen": tr("in the kept hand and cards drawn"), "hand": tr("in the kept opening hand"),
                       "set_aside": tr("in the {set_aside}", set_aside=profile.set_aside_name),
                       "bottom": tr("under the deck")}[zone.value]
@@ -369,9 +372,12 @@ def curve(
     seat: SeatOpt = Seat.both,
     policy: Annotated[str | None, typer.Option(help="Play policy of the game's model (see `deckstat games show`; "
                                                "default: the profile's).", metavar="POLICY")] = None,
+    opponent: Annotated[Path | None, typer.Option(help="The opponent's deck, for a game played with both players' "
+                                                  "turns (Wankul; default: a copy of DECK).", metavar="DECK")]
+    = None,
     rules: KeepRule = FROM_FLAGS,
     simulation: Simulation = FROM_FLAGS,
-    source: DeckFile = FROM_FLAGS,
+    source: DeckFiles = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
@@ -389,19 +395,25 @@ def curve(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
+        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
+        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
         deck = shown_deck(deck, loaded)
-        _warn_file(loaded, profile)
+        for each in (loaded, other) if other is not None else (loaded,):
+            _warn_file(each, profile)
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
                                     turns=parse_turns(turns), seat=seat.value, policy=policy, **rules.arguments(),
-                                    **simulation.arguments(), allow_absent=allow_absent)
+                                    **simulation.arguments(), allow_absent=allow_absent, opponent=other)
         output.draw("plot_curve", result)
         provenance = result.provenance
         lines = [tr("Playable on or before each turn — {game}, {deck}", game=profile.name, deck=deck),
                  tr("play model: {model}, policy {policy} (see `deckstat games show`); mean first turn among games "
                     "where it is playable by the last turn", model=name_of(PLAY_MODEL_NAMES, provenance["play_model"]),
                     policy=name_of(PLAY_POLICY_NAMES, provenance["policy"]))]
+        if provenance.get("players") == 2:
+            lines.append(tr("both players' turns are played (shared Terrains, droughts on either turn) against {deck}",
+                            deck=shown_deck(opponent, other) if other is not None else tr("a copy of the deck")))
         lines += _notes(result, profile)
         lines += [tr("note: {note}", note=note) for note in provenance.get("play_notes", [])]
         simulated = result.table[result.table["method"] == "simulate"]

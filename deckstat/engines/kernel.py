@@ -435,8 +435,27 @@ def deal_order(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, rng: n
         hand_size, n_trials) cell ids, position-major; ``mulligans`` taken.
     """
     cell_counts = np.asarray(cell_counts, dtype=np.int64)
-    n_cards = int(cell_counts.sum())
-    cells = draw_cells(cell_counts, n_trials, n_cards, rng)
+    cells = draw_cells(cell_counts, n_trials, int(cell_counts.sum()), rng)
+    return arrange(cells, cell_counts, table, hand_size=hand_size, set_aside=set_aside, limit=limit, keep=keep)
+
+
+def shuffled_cells(cell_counts: np.ndarray, n_trials: int, rng: np.random.Generator) -> np.ndarray:
+    """Whole shuffled decks as cell ids, position-major (n_cards, n_trials), by numpy alone.
+
+    The same distribution as :func:`draw_cells` from other random numbers, with no compiled kernel to load: for a
+    side computation of a question otherwise answered exactly.
+    """
+    cards = np.repeat(np.arange(len(cell_counts), dtype=np.int16), np.asarray(cell_counts, dtype=np.int64))
+    return cards[np.argsort(rng.random((len(cards), n_trials)), axis=0)]
+
+
+def arrange(cells: np.ndarray, cell_counts: np.ndarray, table: np.ndarray, *, hand_size: int, set_aside: int,
+            limit: int = 0, keep=None) -> dict:
+    """The kept hand and the library in draw order of whole shuffled decks ``cells``, under the bottom mulligan.
+
+    See :func:`deal_order`, which shuffles with the compiled kernel and calls this.
+    """
+    n_cards, n_trials = cells.shape
     limit = max(0, min(limit, (n_cards - set_aside) // max(hand_size, 1) - 1)) if keep is not None else 0
     table16 = np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1)
 

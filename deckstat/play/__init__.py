@@ -35,8 +35,11 @@ MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, Di
                                                                               BenchModel, LogisticsModel)}
 
 
-def build_model(deck, profile, policy: str | None = None) -> PlayModel:
+def build_model(deck, profile, policy: str | None = None, opponent=None) -> PlayModel:
     """The play model of ``profile`` for ``deck`` (its drawn cards), following ``policy`` (default: the profile's).
+
+    ``opponent``: the opponent's drawn deck, for a model that plays both players (default: a copy of ``deck``);
+    refused by the one-player models.
 
     Raises
     ------
@@ -55,4 +58,10 @@ def build_model(deck, profile, policy: str | None = None) -> PlayModel:
         raise DeckstatError(tr("unknown {option} {policy!r} for {game}; expected one of {choices}",
                                option=param("policy"), policy=chosen, game=profile.name,
                                choices=", ".join(model_class.policies)) + suggest(chosen, list(model_class.policies)))
-    return model_class(deck=deck, profile=profile, policy=chosen, settings=dict(settings.settings))
+    model = model_class(deck=deck, profile=profile, policy=chosen, settings=dict(settings.settings),
+                        **({} if opponent is None or "opponent" not in model_class.__dataclass_fields__
+                           else {"opponent": opponent}))
+    if opponent is not None and model.rival_deck() is None:
+        raise DeckstatError(tr("{option}: the {game} play model plays the player alone, so an opponent's deck "
+                               "changes nothing; leave it out", option=param("opponent"), game=profile.name))
+    return model

@@ -156,6 +156,13 @@ class PlayModel:
         """The exact event this target's playability reduces to under the policy, or ``None``."""
         return None
 
+    def rival_deck(self):
+        """The deck the opponent plays when the model plays both players' turns; None for a goldfish (the default).
+
+        :meth:`first_turns` of such a model takes the opponent's dealt games as ``opponent``.
+        """
+        return None
+
     def notes(self) -> list[str]:
         """What the model assumed of this deck where its columns were silent, one sentence each (none by default)."""
         return []

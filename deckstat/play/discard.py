@@ -1,29 +1,34 @@
-"""Wankul's goldfish: Personnages paid by discarding cards, played on a Terrain that is scored away.
+"""Wankul's play model: Personnages paid by discarding cards, played on a Terrain that is scored away.
 
-One player, no opponent. Each of the player's turns:
+Two players by default (``players = 1``: the player alone). Turns alternate,
+the first seat first; each turn of either player:
 
-1. the Terrain in play leaves if it has been scored (``terrain_turns`` player
-   turns after it was played, both players' turns counted: 2 by default, the
-   deck-out model's reading; 0 keeps it in play for ever);
-2. the player draws (a draw from an empty library loses the game: nothing is
-   playable from then on);
-3. with no Terrain in play, the player must play one from hand (free); with
-   none in hand either, the *drought*: the player draws one card at a time
-   until a Terrain comes (the cards join the hand) and plays it; an empty
-   library before one comes loses the game;
-4. main phase: a Terrain in hand is playable (free); a Personnage is playable
-   with a Terrain in play when the hand holds as many *other* cards as its
-   cost (they are discarded).
+1. the Terrain in play leaves if it has been scored (``terrain_turns``
+   turns after it was played, both players' turns counted: 2 by default,
+   the deck-out model's reading; 0 keeps it in play for ever);
+2. the active player draws (a draw from an empty library loses the game:
+   nothing is playable from then on);
+3. with no Terrain in play, the active player must play one from hand
+   (free); with none in play and none in either hand, the *drought*: both
+   players draw one card at a time until a Terrain comes (the cards join
+   the hands) and the active player plays the Terrain it found (one the
+   other player found waits for its turn); an empty library before one
+   comes ends the game;
+4. main phase of the player followed: a Terrain in hand is playable (free);
+   a Personnage is playable with a Terrain in play, whoever played it, when
+   the hand holds as many *other* cards as its cost (they are discarded).
 
-Only the Terrain/Personnage split, the Personnages' costs and the target
-matter to the player's choices, so the hand is followed as counts per
-*class* (non-target Terrains, target Terrains, non-target Personnages by
-cost, target Personnages by cost), every trial at once. The cards drawn are
-always the next ones of the library, so drawing k cards, or until a Terrain
-comes, is a difference of the library's prefix counts and a lookup of the
-next Terrain's position, whatever k or the drought's length. Under ``hold``
-the draws, droughts and Terrains in play do not depend on the target: they
-are followed once for all the targets.
+Only the Terrains of the opponent's hand matter to the player (they decide
+the forced Terrains and the droughts), so the opponent is followed by the
+Terrains it holds. Only the Terrain/Personnage split, the Personnages' costs
+and the target matter to the player's choices, so the player's hand is
+followed as counts per *class* (non-target Terrains, target Terrains,
+non-target Personnages by cost, target Personnages by cost), every trial at
+once. The cards drawn are always the next ones of a library, so drawing k
+cards, or until a Terrain comes, is a difference of the library's prefix
+counts and a lookup of the next Terrain's position, whatever k or the
+drought's length. Under ``hold`` the draws, droughts and Terrains in play do
+not depend on the target: they are followed once for all the targets.
 """
 
 from __future__ import annotations
@@ -49,7 +54,11 @@ POLICY_ALIASES = {"garder": "hold", "conserver": "hold", "courbe": "curve", "jou
 SETTINGS = {
     "terrain_turns": "player turns (both players' counted) a Terrain stays in play; 0: never scored",
     "play_after_drought": "whether the player may play cards in the turn a drought ends",
+    "players": "2: the opponent plays its turns too (shared Terrains, droughts on both turns); 1: the player alone",
+    "drought_order": "drought draws side by side (together) or one at a time, the active player first (active_first)",
 }
+#: Readings of the drought draws with two players (as in deckout's ``drought_order``).
+DROUGHT_ORDERS = ("together", "active_first")
 _COST_HELP = N_("the discard model needs the cost (cards to discard) of every Personnage it may play: fill it in, "
                  "or leave the card out")
 
@@ -60,7 +69,12 @@ class DiscardModel(PlayModel):
 
     Settings (``[play_model]`` of the profile): ``terrain_turns`` (default:
     the profile's ``drought_scored_after``; 0 keeps a Terrain in play for
-    ever) and ``play_after_drought`` (default true). See ``docs/play/wankul.md``.
+    ever), ``play_after_drought`` (default true), ``players`` (default 2:
+    the opponent plays its turns too) and ``drought_order`` (default
+    ``together``). See ``docs/play/wankul.md``.
+
+    ``opponent``: the deck the opponent plays with two players (default: a
+    copy of the player's deck, shuffled apart).
     """
 
     kind: ClassVar[str] = "discard"
@@ -74,16 +88,20 @@ class DiscardModel(PlayModel):
     default_policy: ClassVar[str] = "hold"
     policy_aliases: ClassVar[dict[str, str]] = POLICY_ALIASES
 
+    opponent: object = None
+
     def __post_init__(self) -> None:
         self.policy = POLICY_ALIASES.get(fold(self.policy or ""), self.policy)
         super().__post_init__()
         self._read_settings()
         cards = self.deck.cards
-        type_column = attribute_column(self.deck, "type")
-        if type_column is None or all(is_missing(v) or not str(v).strip() for v in cards[type_column]):
-            raise DeckstatError(tr("column 'type' (type de carte) has no value; the discard model needs each card's "
-                                   "type (Terrain or Personnage): add a 'type' column"))
+        _check_types(self.deck)
         self.terrain = self.deck.mask(self.profile.resource_group or "Terrain")
+        rival = self.rival_deck()
+        if rival is not None and rival is not self.deck:
+            _check_types(rival)
+        #: The opponent's Terrains, by row of its deck (None: the player plays alone).
+        self.rival_terrain = None if rival is None else rival.mask(self.profile.resource_group or "Terrain")
         self.labels = list(self.deck.labels)
         self.cost_column = attribute_column(self.deck, "cost")
         self.cost = np.full(self.n_rows, np.nan)
@@ -117,8 +135,19 @@ class DiscardModel(PlayModel):
         after = settings.get("play_after_drought", True)
         if not isinstance(after, bool):
             raise DeckstatError(tr("[play_model] play_after_drought must be true or false, got {value!r}", value=after))
+        players = settings.get("players", 2)
+        if isinstance(players, bool) or players not in (1, 2):
+            raise DeckstatError(tr("[play_model] players must be 1 (the player alone) or 2 (both players' turns), "
+                                   "got {value!r}", value=players))
+        order = settings.get("drought_order", "together")
+        if order not in DROUGHT_ORDERS:
+            raise DeckstatError(tr("[play_model] drought_order must be one of {choices}, got {value!r}",
+                                   choices=", ".join(DROUGHT_ORDERS), value=order)
+                                + suggest(str(order), list(DROUGHT_ORDERS)))
         self.terrain_turns = turns
         self.play_after_drought = after
+        self.players = players
+        self.drought_order = order
         #: The player's own turns a Terrain stays in play (None: for ever).
         self.terrain_life = math.ceil(turns / 2) if turns else None
 
@@ -160,37 +189,80 @@ class DiscardModel(PlayModel):
         base_class[personnage & np.isnan(self.cost)] = 1 + len(costs)
         return base_class, costs
 
+    @property
+    def seat_matters(self) -> bool:
+        """With the opponent at the table, the seat says whose turn comes first: each seat plays its own games."""
+        return self.players == 2
+
+    def rival_deck(self):
+        """The deck the opponent plays (``opponent``, or the player's own), or None when the player plays alone."""
+        if self.players == 1:
+            return None
+        return self.opponent if self.opponent is not None else self.deck
+
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
-                    targets: Sequence[np.ndarray]) -> np.ndarray:
-        """First turn at which each target can be played, for every trial (see :class:`PlayModel`)."""
+                    targets: Sequence[np.ndarray], opponent: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """First turn at which each target can be played, for every trial (see :class:`PlayModel`).
+
+        ``opponent``: the opponent's kept hands and libraries (rows of :meth:`rival_deck`), dealt like ``hand``
+        and ``library``; needed when the model plays both players (``players = 2``).
+        """
         targets = [np.asarray(target, dtype=bool) for target in targets]
         for target in targets:
             self.check_costs(target)
         out = np.empty((len(targets), hand.shape[1]), dtype=np.int16)
         if not targets:
             return out
+        if self.players == 2 and opponent is None:
+            raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
         block = _Block(self, hand, library)
-        wanted = self._wanted_draws(schedule, library.shape[0])
+        rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
         if self.policy == "hold":
-            turns = self._hold_turns(block, schedule, wanted)
+            turns = self._hold_turns(_Game(self, block, rival, schedule))
             for i, target in enumerate(targets):
                 out[i] = self._hold_target(block, schedule, turns, target)
             return out
         for i, target in enumerate(targets):
-            out[i] = self._one_target(block, schedule, wanted, target)
+            out[i] = self._one_target(_Game(self, block, rival, schedule), target)
         return out
 
-    def _wanted_draws(self, schedule: Schedule, library_size: int) -> np.ndarray:
-        """Cards the rules make the player draw at each turn's draw step, the draws past the library included."""
+    def seen_positions(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
+                       opponent: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """Library cards the ``hold`` player has drawn by the main phase of each turn, drought draws included.
+
+        The ``hold`` player's draws do not depend on a target (see :meth:`_hold_turns`), so these are the cards
+        seen whatever the question. (The ``curve`` player, which spends the Terrains it does not keep, may run
+        into a drought sooner and see more.) After the game ends the position stays where it was.
+
+        Returns
+        -------
+        ndarray of int64, shape (max_turn, n_trials)
+        """
+        if self.players == 2 and opponent is None:
+            raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
+        rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
+        game = _Game(self, _Library(self.terrain, hand, library), rival, schedule)
+        out = np.empty((schedule.max_turn, hand.shape[1]), dtype=np.int64)
+        for turn in range(1, schedule.max_turn + 1):
+            game.until_main(turn)
+            out[turn - 1] = game.position[0]
+        return out
+
+    def draws_of(self, seat: str, max_turn: int) -> np.ndarray:
+        """Cards the rules make ``seat`` draw at the draw step of each turn 1..max_turn, past the library included."""
         shift = 1 if self.profile.draw_step == "end" else 0
-        wanted = np.array([0] + [self.profile.draws_by_turn(t - shift, schedule.seat)
-                                 for t in range(1, schedule.max_turn + 1)], dtype=np.int64)
+        return np.diff(np.array([0] + [self.profile.draws_by_turn(t - shift, seat) for t in range(1, max_turn + 1)],
+                                dtype=np.int64))
+
+    def _wanted_draws(self, schedule: Schedule, library_size: int) -> np.ndarray:
+        """The player's draws at each turn's draw step (:meth:`draws_of`), or the schedule's when it differs."""
+        wanted = np.cumsum(np.r_[0, self.draws_of(schedule.seat, schedule.max_turn)])
         if not np.array_equal(np.minimum(wanted, library_size), schedule.drawn):
             # A schedule not built from the profile: follow it as it is.
             wanted = np.asarray(schedule.drawn, dtype=np.int64)
         return np.diff(wanted)
 
-    def _hold_turns(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray) -> list[_Turn]:
+    def _hold_turns(self, game: _Game) -> list[_Turn]:
         """The ``hold`` player's turns, the same for every target until it is played.
 
         This player spends no card before the target is played: the hand only
@@ -198,33 +270,17 @@ class DiscardModel(PlayModel):
         forced. So the draws, droughts, losses and Terrains in play do not depend
         on the target (until it is played, and then they no longer matter).
         """
-        n = block.n
-        terrains = block.hand_terrains.astype(np.int64)  # Terrains in hand
-        in_hand = np.full(n, block.hand.shape[0], dtype=np.int64)
-        position = np.zeros(n, dtype=np.int64)
-        lost = np.zeros(n, dtype=bool)
-        gone_at = np.zeros(n, dtype=np.int64)  # the turn the Terrain in play leaves (0: none in play)
         turns = []
-        for turn, wanted in enumerate(wanted_draws, start=1):
-            active = ~lost
-            if not active.any():
+        for turn in range(1, game.max_turn + 1):
+            if game.over.all():
                 break
-            reach, losing, drought = block.draw_step(position, int(wanted), active, gone_at > turn, terrains == 0)
-            lost |= losing
-            active &= ~lost
-            in_play = active & (gone_at > turn)
-            terrains += block.terrains_before(reach) - block.terrains_before(position)
-            in_hand += reach - position
-            position = reach
-            forced = active & ~in_play & (terrains > 0)
-            terrains -= forced
-            in_hand -= forced
-            gone_at[forced] = turn + self.terrain_life if self.terrain_life is not None else schedule.max_turn + 2
-            turns.append(_Turn(index=block.index(position), forced=forced, terrains=terrains.copy(),
-                               in_play=active & (in_play | forced), in_hand=in_hand.copy(),
+            forced, drought = game.until_main(turn)
+            active = ~game.over
+            turns.append(_Turn(index=game.player.index(game.position[0]), forced=forced,
+                               terrains=game.terrains[0].copy(), in_play=active & game.in_play,
+                               in_hand=game.in_hand.copy(),
                                may_play=active if self.play_after_drought else active & ~drought))
         return turns
-
     def _hold_target(self, block: _Block, schedule: Schedule, turns: list[_Turn], target: np.ndarray) -> np.ndarray:
         """First playable turn of one target for the ``hold`` player, from the turns of :meth:`_hold_turns`."""
         seen = _Seen(block, target)
@@ -245,8 +301,7 @@ class DiscardModel(PlayModel):
             record_first(first, playable, turn)
         return first
 
-    def _one_target(self, block: _Block, schedule: Schedule, wanted_draws: np.ndarray,
-                    target: np.ndarray) -> np.ndarray:
+    def _one_target(self, game: _Game, target: np.ndarray) -> np.ndarray:
         """First playable turn of one target, every trial at once.
 
         The hand is followed as counts per class: 0 non-target Terrains, 1 target
@@ -254,6 +309,7 @@ class DiscardModel(PlayModel):
         unreadable fodder, ``3 + n_costs + i`` target Personnages of the i-th cost.
         Cards come from the library as ranges of positions (:meth:`_Seen.library_counts`).
         """
+        block = game.player
         costs = block.costs
         n_costs = len(costs)
         n_classes = 3 + 2 * n_costs
@@ -262,34 +318,25 @@ class DiscardModel(PlayModel):
         n = block.n
         seen = _Seen(block, target)
         counts = seen.hand_counts()
-        position = np.zeros(n, dtype=np.int64)
-        drawn = seen.library_counts(position)  # library cards drawn so far, per class
-        lost = np.zeros(n, dtype=bool)
-        gone_at = np.zeros(n, dtype=np.int64)  # the turn the Terrain in play leaves (0: none in play)
-        last = schedule.max_turn
-        first = np.full(n, never(schedule), dtype=np.int16)
+        drawn = seen.library_counts(np.zeros(n, dtype=np.int64))  # library cards drawn so far, per class
+        last = game.max_turn
+        first = np.full(n, last + 1, dtype=np.int16)
         keep_terrain = 1 if self.terrain_life is not None else 0
 
-        for turn, wanted in enumerate(wanted_draws, start=1):
-            active = ~lost & (first > last)
-            if not active.any():
+        for turn in range(1, last + 1):
+            if (game.over | (first <= last)).all():
                 break
-            # The draw step (an empty library loses), then the drought's draws until a Terrain comes.
-            reach, losing, drought = block.draw_step(position, int(wanted), active, gone_at > turn,
-                                                     counts[0] + counts[1] == 0)
-            lost |= losing
-            active &= ~lost
-            in_play = active & (gone_at > turn)
-            now = seen.library_counts(reach)
+            forced, drought = game.until_main(turn)
+            active = ~game.over & (first > last)
+            # The cards drawn since the last main phase, the drought's (on either player's turn) included.
+            now = seen.library_counts(game.position[0])
             counts += now - drawn
-            drawn, position = now, reach
+            drawn = now
             # The forced Terrain: a non-target one when the hand holds one.
-            forced = active & ~in_play & (counts[0] + counts[1] > 0)
             use_target = forced & (counts[0] == 0)
             counts[0] -= (forced & ~use_target).astype(np.int16)
             counts[1] -= use_target.astype(np.int16)
-            gone_at[forced] = turn + self.terrain_life if self.terrain_life is not None else last + 2
-            in_play = active & (in_play | forced)
+            in_play = active & game.in_play
             may_play = active if self.play_after_drought else active & ~drought
             in_hand = counts.sum(axis=0, dtype=np.int64)
             payable = np.zeros(n, dtype=bool)
@@ -298,7 +345,10 @@ class DiscardModel(PlayModel):
             playable = use_target | (may_play & ((counts[1] > 0) | (in_play & payable)))
             record_first(first, playable, turn)
             if self.policy == "curve":
-                self._spend(counts, may_play & in_play & ~playable, costs, spare, keep_terrain)
+                spending = may_play & in_play & ~playable
+                self._spend(counts, spending, costs, spare, keep_terrain)
+                # Spent Terrains leave the hand: the drought rule reads it.
+                game.terrains[0][spending] = counts[0][spending] + counts[1][spending]
         return first
 
     @staticmethod
@@ -351,24 +401,24 @@ class _Turn:
     may_play: np.ndarray  # the player may play cards this turn
 
 
-class _Block:
-    """What the targets of one call share: the library's class prefix counts and its Terrain positions.
+
+
+class _Library:
+    """One player's kept hand and library in draw order, every trial, and where the library's Terrains lie.
 
     Drawing ``k`` cards, or until a Terrain comes, is then a lookup and a
     difference of prefix counts, whatever ``k`` or the drought's length.
     """
 
-    def __init__(self, model: DiscardModel, hand: np.ndarray, library: np.ndarray) -> None:
-        self.base_class, self.costs = model._base_classes()
-        self.n_base = len(self.costs) + 2
+    def __init__(self, terrain_rows: np.ndarray, hand: np.ndarray, library: np.ndarray) -> None:
         self.size, self.n = library.shape
         self.hand = hand
         self.library = library
         self.trials = np.arange(self.n)
-        self.hand_terrains = model.terrain[hand].sum(axis=0, dtype=np.int16)
+        self.hand_terrains = terrain_rows[hand].sum(axis=0, dtype=np.int16)
         # Counts never exceed the library size; int8 halves the memory traffic of the lookups.
         self.dtype = np.int8 if self.size <= np.iinfo(np.int8).max else np.int16
-        terrain = self.holds(model.terrain)
+        terrain = self.holds(terrain_rows)
         #: Terrains among the first p library cards, flattened from (L + 1, n) (see :meth:`index`).
         self.terrain_cum = np.empty((self.size + 1, self.n), dtype=self.dtype)
         _prefix(terrain, self.terrain_cum)
@@ -381,15 +431,6 @@ class _Block:
             after[position][terrain[position]] = position
         self.after = after.reshape(-1)
 
-    @cached_property
-    def cum(self) -> np.ndarray:
-        """``cum[b, p * n + trial]``: library cards of base class b among the trial's first p."""
-        library_class = np.take(self.base_class, self.library.astype(np.intp))
-        cum = np.empty((self.n_base, self.size + 1, self.n), dtype=self.dtype)
-        for b in range(self.n_base):
-            _prefix(library_class == b, cum[b])
-        return cum.reshape(self.n_base, -1)
-
     def holds(self, rows: np.ndarray) -> np.ndarray:
         """Whether each library card is one of ``rows`` (a mask over rows), shape (L, n)."""
         listed = np.flatnonzero(rows)
@@ -401,32 +442,170 @@ class _Block:
             hits |= self.library == int(row)
         return hits
 
-    def index(self, position: np.ndarray) -> np.ndarray:
-        """Flat index of each trial's ``position`` in the (L + 1, n) tables."""
-        return position * self.n + self.trials
+    def index(self, position: np.ndarray, trials: np.ndarray | None = None) -> np.ndarray:
+        """Flat index of each trial's ``position`` in the (L + 1, n) tables (of the trials numbered ``trials``)."""
+        return position * self.n + (self.trials if trials is None else trials)
 
-    def terrains_before(self, position: np.ndarray) -> np.ndarray:
+    def terrains_before(self, position: np.ndarray, trials: np.ndarray | None = None) -> np.ndarray:
         """Terrains among each trial's library cards before ``position``."""
-        return self.terrain_cum[self.index(position)]
+        return self.terrain_cum[self.index(position, trials)]
 
-    def next_terrain(self, position: np.ndarray) -> np.ndarray:
+    def next_terrain(self, position: np.ndarray, trials: np.ndarray | None = None) -> np.ndarray:
         """Library position of each trial's first Terrain at or after ``position`` (the library size if none)."""
-        return self.after[self.index(position)]
+        return self.after[self.index(position, trials)]
 
-    def draw_step(self, position: np.ndarray, wanted: int, active: np.ndarray, in_play: np.ndarray,
-                  no_terrain_held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A turn's draws, then the drought draws where no Terrain is in play, held or just drawn.
 
-        Returns the library position reached, the trials that lose on an empty library, and those in drought.
+class _Block(_Library):
+    """The player's deal, shared by the targets of one call: its Terrains and its library's class prefix counts."""
+
+    def __init__(self, model: DiscardModel, hand: np.ndarray, library: np.ndarray) -> None:
+        self.base_class, self.costs = model._base_classes()
+        self.n_base = len(self.costs) + 2
+        super().__init__(model.terrain, hand, library)
+
+    @cached_property
+    def cum(self) -> np.ndarray:
+        """``cum[b, p * n + trial]``: library cards of base class b among the trial's first p."""
+        library_class = np.take(self.base_class, self.library.astype(np.intp))
+        cum = np.empty((self.n_base, self.size + 1, self.n), dtype=self.dtype)
+        for b in range(self.n_base):
+            _prefix(library_class == b, cum[b])
+        return cum.reshape(self.n_base, -1)
+
+
+#: A draw number past any library: "never" for the drought's steps.
+_NEVER = np.iinfo(np.int64).max // 4
+
+
+class _Game:
+    """The game every policy plays, every trial at once: both players' draws and Terrains, the Terrain in play.
+
+    Side 0 is the player followed, side 1 the opponent (absent when the
+    player plays alone). The seat playing its t-th turn plays at time
+    ``2t + seat`` (the first seat: 0); a Terrain played at time s leaves
+    play at time ``s + terrain_turns`` (never with 0). Only the Terrains of
+    the opponent's hand matter to the player: they decide its forced
+    Terrains and the droughts. ``over``: a player lost (a draw from an empty
+    library), so the game is over and nothing more is played.
+    """
+
+    def __init__(self, model: DiscardModel, block: _Block, rival: _Library | None, schedule: Schedule) -> None:
+        self.model = model
+        self.player = block
+        self.libraries = [block] if rival is None else [block, rival]
+        self.seat = 0 if schedule.seat == "first" else 1
+        self.max_turn = schedule.max_turn
+        self.wanted = [model._wanted_draws(schedule, block.size)]
+        if rival is not None:
+            self.wanted.append(model.draws_of("second" if self.seat == 0 else "first", schedule.max_turn))
+        n = block.n
+        self.position = [np.zeros(n, dtype=np.int64) for _ in self.libraries]
+        self.terrains = [library.hand_terrains.astype(np.int64) for library in self.libraries]
+        self.in_hand = np.full(n, block.hand.shape[0], dtype=np.int64)
+        self.over = np.zeros(n, dtype=bool)
+        self.in_play = np.zeros(n, dtype=bool)
+        self.expires = np.zeros(n, dtype=np.int64)
+
+    def until_main(self, turn: int) -> tuple[np.ndarray, np.ndarray]:
+        """Play up to the main phase of the player's ``turn``: the opponent's turn before it, then steps 1 to 4.
+
+        Returns where the player played a Terrain this turn (forced, or found by the drought) and where its turn
+        had a drought.
         """
-        reach = position + wanted
-        lost = active & (reach > self.size)
-        active = active & ~lost
-        reach = np.where(active, reach, position)
-        drought = active & ~in_play & no_terrain_held & (self.next_terrain(position) >= reach)
-        found = self.next_terrain(reach)
-        dry = drought & (found >= self.size)
-        return np.where(drought & ~dry, found + 1, reach), lost | dry, drought
+        if len(self.libraries) == 2:
+            rival_turn = turn if self.seat == 1 else turn - 1
+            if rival_turn >= 1:
+                self._turn(1, rival_turn)
+        return self._turn(0, turn)
+
+    def _turn(self, side: int, turn: int) -> tuple[np.ndarray, np.ndarray]:
+        """Steps 1 to 4 of ``side``'s ``turn``: the scored Terrain leaves, the draw, the forced Terrain, a drought."""
+        time = 2 * turn + (self.seat if side == 0 else 1 - self.seat)
+        if self.model.terrain_life is not None:
+            np.logical_and(self.in_play, self.expires > time, out=self.in_play)
+        active = ~self.over
+        count = int(self.wanted[side][turn - 1])
+        position = self.position[side]
+        losing = active & (position + count > self.libraries[side].size)
+        self.over |= losing
+        self._draw(side, np.where(active & ~losing, count, 0))
+        forced = self._force(side, time)
+        drought = self._drought(side)
+        if drought.any():
+            # The active player plays the Terrain its drought draws found (the opponent keeps one it found).
+            forced |= self._force(side, time)
+        return forced, drought
+
+    def _draw(self, side: int, count: np.ndarray, trials: np.ndarray | None = None) -> None:
+        """``side`` draws ``count`` cards in each trial (of the trials numbered ``trials``)."""
+        library = self.libraries[side]
+        if trials is None:
+            old = self.position[side]
+            new = old + count
+            self.terrains[side] += library.terrains_before(new) - library.terrains_before(old)
+            self.position[side] = new
+            if side == 0:
+                self.in_hand += count
+            return
+        old = self.position[side][trials]
+        new = old + count
+        self.terrains[side][trials] += library.terrains_before(new, trials) - library.terrains_before(old, trials)
+        self.position[side][trials] = new
+        if side == 0:
+            self.in_hand[trials] += count
+
+    def _force(self, side: int, time: int) -> np.ndarray:
+        """The active ``side`` plays a Terrain from hand where none is in play (« il DOIT la poser »)."""
+        plays = ~self.over & ~self.in_play & (self.terrains[side] > 0)
+        self.terrains[side] -= plays
+        if side == 0:
+            self.in_hand -= plays
+        self.in_play |= plays
+        turns = self.model.terrain_turns
+        self.expires[plays] = time + turns if turns else np.iinfo(np.int64).max
+        return plays
+
+    def _drought(self, active: int) -> np.ndarray:
+        """The drought draws, where no Terrain is in play and no player holds one; returns where they happened.
+
+        Alone, the player draws until a Terrain comes. Both players draw one card at a time (``together``: side by
+        side; ``active_first``: the active player first) until one of them draws a Terrain; the first failed draw
+        ends the game.
+        """
+        stuck = ~self.over & ~self.in_play
+        for terrains in self.terrains:
+            stuck &= terrains == 0
+        trials = np.flatnonzero(stuck)
+        if trials.size == 0:
+            return stuck
+        steps, fails = [], []
+        for library, position in zip(self.libraries, self.position):
+            start = position[trials]
+            found_at = library.next_terrain(start, trials).astype(np.int64)
+            # Draw numbers (1: the next card) of the first Terrain and of the first failed draw.
+            steps.append(np.where(found_at < library.size, found_at - start + 1, _NEVER))
+            fails.append(library.size - start + 1)
+        if len(steps) == 1:
+            found = steps[0] < fails[0]
+            draws = [np.where(found, steps[0], fails[0] - 1)]
+        elif self.model.drought_order == "together":
+            first_step, first_fail = np.minimum(*steps), np.minimum(*fails)
+            found = first_step < first_fail
+            draws = [np.where(found, first_step, first_fail - 1)] * 2
+        else:
+            other = 1 - active
+            k_active = np.minimum(steps[active], fails[active])
+            k_other = np.minimum(steps[other], fails[other])
+            # The active player's k-th draw comes at place 2k - 1 of the sequence, the other's at 2k.
+            active_decides = 2 * k_active - 1 < 2 * k_other
+            found = np.where(active_decides, steps[active] < fails[active], steps[other] < fails[other])
+            draws = [None, None]
+            draws[active] = np.where(active_decides, np.where(found, k_active, k_active - 1), k_other)
+            draws[other] = np.where(active_decides, k_active - 1, np.where(found, k_other, k_other - 1))
+        for side, count in enumerate(draws):
+            self._draw(side, count, trials)
+        self.over[trials[~found]] = True
+        return stuck
 
 
 class _Seen:
@@ -471,6 +650,14 @@ class _Seen:
         """Counts per class of each trial's library cards before ``position``, shape (n_classes, n)."""
         index = self.block.index(position)
         return self._split(np.take(self.block.cum, index, axis=1), np.take(self.cum, index, axis=1))
+
+
+def _check_types(deck) -> None:
+    """Refuse a deck whose type column is missing or empty: the model cannot tell its Terrains."""
+    column = attribute_column(deck, "type")
+    if column is None or all(is_missing(v) or not str(v).strip() for v in deck.cards[column]):
+        raise DeckstatError(tr("column 'type' (type de carte) has no value; the discard model needs each card's "
+                               "type (Terrain or Personnage): add a 'type' column"))
 
 
 def _prefix(hits: np.ndarray, out: np.ndarray) -> None:

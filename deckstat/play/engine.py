@@ -17,7 +17,7 @@ import numpy as np
 
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
-from deckstat.engines.kernel import deal_order
+from deckstat.engines.kernel import arrange, deal_order, shuffled_cells
 from deckstat.events import Event, evaluate, groups_of, saturation_caps
 from deckstat.play.base import PlayModel, Reduction, Schedule
 
@@ -73,6 +73,12 @@ class Dealing:
                            set_aside=self.set_aside, limit=self.limit, keep=self.keep)
         return dealt["hand"], dealt["library"]
 
+    def shuffle(self, rng: np.random.Generator, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
+        """As :meth:`deal`, shuffled by numpy alone (no compiled kernel to load), from other random numbers."""
+        dealt = arrange(shuffled_cells(self.counts, n_trials, rng), self.counts, self.keep_table,
+                        hand_size=self.hand_size, set_aside=self.set_aside, limit=self.limit, keep=self.keep)
+        return dealt["hand"], dealt["library"]
+
 
 @dataclass(frozen=True)
 class CurveSpec:
@@ -82,6 +88,8 @@ class CurveSpec:
     dealing: Dealing
     targets: tuple[np.ndarray, ...]
     schedules: tuple[Schedule, ...]
+    #: The opponent's dealing, for a model that plays both players (:meth:`PlayModel.rival_deck`).
+    opponent: Dealing | None = None
 
     @property
     def max_turn(self) -> int:
@@ -92,9 +100,13 @@ class CurveSpec:
 def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
     """Histogram of the first playable turn, shape (n_seats, n_targets, max_turn + 1).
 
+    With an opponent, each game deals the player's cards, then the opponent's, from ``rng``.
+
     Bin ``t - 1`` counts games first playable on turn ``t``; the last bin, games not playable by ``max_turn``.
     """
     hand, library = spec.dealing.deal(rng, n_trials)
+    # The opponent's games come after the player's from the same stream: the player's are those of a goldfish.
+    rival = {} if spec.opponent is None else {"opponent": spec.opponent.deal(rng, n_trials)}
     bins = spec.max_turn + 1
     tallies = np.zeros((len(spec.schedules), len(spec.targets), bins), dtype=np.int64)
     done: dict[tuple, int] = {}
@@ -105,10 +117,74 @@ def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.n
             tallies[s] = tallies[done[key]]
             continue
         done[key] = s
-        first = spec.model.first_turns(hand, library, plan, spec.targets)
+        first = spec.model.first_turns(hand, library, plan, spec.targets, **rival)
         for i in range(len(spec.targets)):
             tallies[s, i] = np.bincount(first[i].astype(np.int64) - 1, minlength=bins)[:bins]
     return tallies
+
+
+@dataclass(frozen=True)
+class SeenSpec:
+    """Events on the cards a model's player has seen, drought draws included (picklable).
+
+    Attributes
+    ----------
+    model : PlayModel
+        A model with ``seen_positions`` (Wankul's discard model).
+    dealing, opponent : Dealing, Dealing or None
+        The player's and, when the model plays both players, the opponent's.
+    schedules : tuple of Schedule
+        One per seat asked.
+    turns : tuple of int
+        The turns counted (0: the kept hand).
+    table : ndarray of int, shape (n_rows, n_columns)
+        Each row's membership in each counted column (:attr:`deckstat.engines.tasks.DealSpec.table`, by row).
+    events : tuple
+        Per event: its columns of ``table``, their group keys and distinct columns (see
+        :func:`deckstat.engines.tasks.group_counts`), and the event.
+    """
+
+    model: PlayModel
+    dealing: Dealing
+    opponent: Dealing | None
+    schedules: tuple[Schedule, ...]
+    turns: tuple[int, ...]
+    table: np.ndarray
+    events: tuple[tuple[tuple[int, ...], tuple[str, ...], tuple, Event], ...]
+
+
+def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """Games where each event holds on the cards seen by each turn, shape (n_seats, n_events, n_turns).
+
+    Dealt by :meth:`Dealing.shuffle`: the question it serves is otherwise exact and loads no compiled kernel.
+    """
+    hand, library = spec.dealing.shuffle(rng, n_trials)
+    rival = {} if spec.opponent is None else {"opponent": spec.opponent.shuffle(rng, n_trials)}
+    table = np.asarray(spec.table, dtype=np.int16)
+    trials = np.arange(n_trials)
+    in_hand = table[hand].sum(axis=0).T  # (n_columns, n)
+    prefix = np.zeros((table.shape[1], library.shape[0] + 1, n_trials), dtype=np.int16)
+    np.cumsum(np.moveaxis(table[library], -1, 0), axis=1, out=prefix[:, 1:])
+    out = np.zeros((len(spec.schedules), len(spec.events), len(spec.turns)), dtype=np.int64)
+    for s, plan in enumerate(spec.schedules):
+        positions = spec.model.seen_positions(hand, library, plan, **rival)
+        for j, turn in enumerate(spec.turns):
+            counts = in_hand + (prefix[:, positions[turn - 1], trials] if turn else 0)
+            for e, (columns, keys, distinct, event) in enumerate(spec.events):
+                out[s, e, j] = np.count_nonzero(evaluate(event, _event_counts(counts, columns, keys, distinct)))
+    return out
+
+
+def _event_counts(counts: np.ndarray, columns: tuple[int, ...], keys: tuple[str, ...], distinct: tuple) -> dict:
+    """One event's group counts from every column's: its own columns; a distinct group's, its names with a card.
+
+    As :func:`deckstat.engines.tasks.group_counts`, for an event whose columns lie among other events'.
+    """
+    out = {}
+    for i, key in enumerate(keys):
+        names = distinct[i] if distinct else None
+        out[key] = counts[columns[i]] if names is None else (counts[list(names)] > 0).sum(axis=0, dtype=np.int16)
+    return out
 
 
 def exact_curve(reduction: Reduction, dealing_deck, schedule: Schedule, *, hand_size: int, set_aside: int,

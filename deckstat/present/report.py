@@ -35,6 +35,7 @@ from deckstat.present.format import (
     SEED_RERUN,
     curve_scoring_line,
     deckout_order_line,
+    drought_line,
     format_estimate,
     format_probability,
     merge_alike_seats,
@@ -300,6 +301,9 @@ def build_document(report: Report) -> Document:
     same = same_odds_line(by_turn)
     if same:
         blocks.append(Paragraph((same[:1].upper() + same[1:] + ".",)))
+    if report.by_turn.droughts is not None:
+        line = drought_line(report.by_turn.droughts)
+        blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     blocks += [Figure("odds.png", tr("Chart: the probabilities of the table above by turn, one line per event and "
                                      "player."),
                       tr("Probability of holding at least one, by turn."))]
@@ -434,6 +438,9 @@ def _playability_section(report: Report) -> list[Block]:
         spans += _spans(tr("The profile file's {table} table gives the model's assumptions; {curve} other cards, "
                            "groups, seats and policies."), table=Code("[play_model]"), curve=Code("deckstat curve"))
     blocks.append(Paragraph(_joined(spans)))
+    if result.provenance.get("players") == 2:
+        blocks.append(_text(tr("Both players' turns are played, the opponent with a copy of the deck: the Terrains "
+                               "are shared ground and a drought makes both players draw.")))
     if not playable.mulligan:
         blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not the "
                                "{mulligan}."), mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from deckstat._validate import check_seats, check_turns
+from deckstat._validate import check_deck, check_seats, check_turns
 from deckstat.cards import card_hint
 from deckstat.deck import Deck, card_rows
 from deckstat.engines import runner
@@ -23,6 +23,7 @@ from deckstat.play.base import PlayModel, Schedule, schedule
 from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
 from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons, price
 from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare, shared_setups
+from deckstat.questions.deckout import same_size_warning
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES
 
@@ -47,8 +48,9 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
           policy: str | None = None, keep: str | None = None, mulligan: bool = True, method: str = "auto",
           n_trials: int | None = None, rng=None, precision: float | None = None,
           chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
-          max_trials: int = runner.DEFAULT_MAX_TRIALS, allow_absent: bool = False) -> CurveResult:
-    """P(a card or group can be played on or before turn t), under the game's goldfish play model.
+          max_trials: int = runner.DEFAULT_MAX_TRIALS, allow_absent: bool = False,
+          opponent: Deck | None = None) -> CurveResult:
+    """P(a card or group can be played on or before turn t), under the game's play model.
 
     The profile's play model (``deckstat games show``) says what playing a
     card costs and which *policy* the player follows; "playable on turn t"
@@ -79,6 +81,10 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         Simulation settings, as in :func:`deckstat.odds`.
     allow_absent : bool
         Answer 0 for a group that matches no card of the deck instead of refusing it.
+    opponent : Deck, optional
+        The deck the opponent plays, for a play model that plays both players' turns (Wankul's: the Terrains are
+        shared and a drought makes both players draw); default: a copy of ``deck``, shuffled apart. Refused by the
+        one-player models.
 
     Returns
     -------
@@ -102,7 +108,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     simulation = Simulation.checked(method=method, n_trials=n_trials, precision=precision, rng=rng,
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
     arguments = {"cards": cards, "groups": groups, "turns": turns, "seat": seat, "policy": policy, "keep": keep,
-                 "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation}
+                 "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation, "opponent": opponent}
     with shared_setups():  # both ends of an assumption on one set-up
         plan = plan_curve(deck, game, **arguments)
         never = plan_never_scored_curve(plan, deck, **arguments)
@@ -168,7 +174,8 @@ class CurvePlan:
 def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
                groups: str | Sequence[str] | None = None, turns=DEFAULT_TURNS, seat: str = "both",
                policy: str | None = None, keep: str | None = None, mulligan: bool = True, allow_absent: bool = False,
-               simulation: Simulation | None = None, play_settings: Mapping | None = None) -> CurvePlan:
+               simulation: Simulation | None = None, play_settings: Mapping | None = None,
+               opponent: Deck | None = None) -> CurvePlan:
     """Every check of :func:`curve`, and its exact engine priced once per target: nothing computed.
 
     Parameters are those of :func:`curve`; ``simulation`` holds its method and simulation settings (default:
@@ -197,7 +204,8 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
                                                             settings={**profile.play_model.settings, **play_settings}))
     else:
         model_profile = profile
-    model = build_model(drawn, model_profile, policy)
+    rival = _opponent(opponent, profile, setup) if opponent is not None else None
+    model = build_model(drawn, model_profile, policy, opponent=rival)
     labels, targets = play_targets(drawn, profile, cards, groups, allow_absent=allow_absent)
     library = profile.library_size(drawn.size)
     if library < 0:
@@ -241,12 +249,21 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
         provenance["method_reason"] = join_reasons(reasons)
     provenance.update({"play_model": model.kind, "policy": model.policy,
                        "play_notes": model.notes() + _played_on(profile, drawn.size, max_turn)})
+    rival_deck = model.rival_deck()
+    if rival_deck is not None:
+        provenance.update({"players": 2, "opponent_source": rival_deck.source,
+                           "warnings": [*provenance.get("warnings", []), *same_size_warning(profile, [drawn,
+                                                                                                     rival_deck])]})
     simulated = tuple(i for i, e in enumerate(use_exact) if not e)
     part = None
     if simulated:
         dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, setup.limit if keep_event
                              is not None else 0)
-        spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), schedules)
+        rival_dealing = None
+        if rival_deck is not None:
+            rival_dealing = Dealing.of(rival_deck, profile.hand_size, profile.set_aside, keep_event,
+                                       setup.limit if keep_event is not None else 0)
+        spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), schedules, rival_dealing)
         part = Part("simulate", None, lambda: None, functools.partial(curve_task, spec), tr("playability"), _widest)
     return CurvePlan(setup, model, tuple(labels), tuple(reduced), tuple(use_exact), turn_list, schedules, keep_event,
                      provenance, simulated, part)
@@ -302,6 +319,21 @@ def _answer(plan: CurvePlan, simulation: Simulation) -> CurveResult:
     return CurveResult(table=frame(rows, CURVE_COLUMNS),
                        summary=frame(summary, SUMMARY_COLUMNS, integers=("n_trials", "median_turn")),
                        provenance=provenance)
+
+
+def _opponent(opponent: Deck, profile: Profile, setup: Setup) -> Deck:
+    """The opponent's drawn deck, its keep rule's groups checked (the error names the opponent)."""
+    check_deck(opponent, "opponent")
+    drawn = profile.drawn_deck(opponent).with_synonyms(profile.synonyms)
+    if profile.library_size(drawn.size) < 0:
+        raise DeckstatError(tr("{deck} has {size} cards, fewer than the {dealt} dealt before turn 1",
+                               deck=drawn.source, size=drawn.size, dealt=profile.set_aside + profile.hand_size))
+    if setup.rule == "bottom" and setup.keep_event is not None:
+        try:
+            check_groups(drawn, setup.keep_event, profile, "keep rule", setup.keep_text)
+        except DeckstatError as exc:
+            raise exc.prefixed(tr("opponent {deck}: ", deck=drawn.name)) from None
+    return drawn
 
 
 def _played_on(profile: Profile, deck_size: int, max_turn: int) -> list[str]:

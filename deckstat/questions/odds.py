@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,9 @@ from deckstat.events import to_text
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
+from deckstat.play import build_model
+from deckstat.play.base import schedule
+from deckstat.play.engine import Dealing, SeenSpec, seen_task
 from deckstat.questions import known as known_cards
 from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, price, stack_events
 from deckstat.questions._setup import (
@@ -153,7 +156,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         has a ``draws`` column (cards drawn from now; ``turn`` is missing when
         ``draws`` was given), ``seat`` is ``now`` unless a seat was given, and
         ``summary`` holds the number of known cards in each zone and the
-        ``library`` left to draw before the bottom block.
+        ``library`` left to draw before the bottom block. ``droughts``
+        (Wankul, zone ``seen``): the answer beside the same events with the
+        drought draws it leaves out, both players' turns played as in
+        :func:`deckstat.curve` (:func:`plan_droughts`; 40,000 games at most,
+        on the question's seed, or on a seed of their own when none is given
+        and nothing else is simulated; none with ``method="exact"``).
 
     Examples
     --------
@@ -208,6 +216,8 @@ class OddsPlan:
     zone: str
     knowledge: Knowledge | None = None
     known: tuple[tuple[Setup, object], ...] = ()
+    #: The same question with the drought draws the answer leaves out (:func:`plan_droughts`), or None.
+    droughts: Part | None = None
 
 
 def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
@@ -250,7 +260,85 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
              "resource": resource, "allow_absent": allow_absent, "priority": priority}
     events = tuple(plan_event(prepare(deck, game, [text], **rules), turns=turns, seat=seat, zone=zone,
                               method=simulation.method) for text in texts)
-    return OddsPlan(texts, events, simulation.method, zone)
+    # --exact asks for no simulation at all: the drought side is left out with it.
+    droughts = plan_droughts(events) if simulation.method != "exact" else None
+    return OddsPlan(texts, events, simulation.method, zone, droughts=droughts)
+
+
+#: Games simulated for the drought-draws side of an answer that leaves them out (±0.5 point at most).
+DROUGHT_TRIALS = 40_000
+#: The seed of the drought side when the question has none: an exact answer prints the same figures every run.
+DROUGHT_SEED = 26
+DROUGHT_COLUMNS = ["deck", "game", "event", "seat", "turn", "p_without", "p", "ci_low", "ci_high", "n_trials"]
+
+
+def plan_droughts(events: Sequence[EventPlan]) -> Part | None:
+    """The events on the cards seen with the drought draws of the profile's play model (Wankul), or None.
+
+    The answer of :func:`odds` counts the cards the rules draw each turn; in Wankul a drought (« les joueurs
+    piochent une carte à la fois jusqu'à en trouver un ») brings more, on either player's turn. This part plays
+    the games with the play model of :func:`deckstat.curve` (both players' turns, the same scoring and drought
+    readings) and counts each event on the cards the player has seen by each turn, on the same games: the size of
+    what the exact answer leaves out. None where the game has no drought, the zone is not ``seen``, the mulligan
+    is not the bottom one (or none), or the deck's columns do not let the model tell its Terrains.
+    """
+    setup, first = events[0].setup, events[0]
+    profile = setup.profile
+    if (first.zone != "seen" or not profile.drought_group or profile.play_model.kind != "discard"
+            or setup.rule not in ("none", "bottom")):
+        return None
+    try:
+        model = build_model(setup.deck, profile)
+    except DeckstatError:
+        return None
+    if not model.terrain.any():
+        return None
+    library = setup.drawable()
+    schedules = tuple(schedule(profile, seat, max(max(first.turns), 1), library) for seat in first.per_seat)
+    keep = setup.keep_event if setup.rule == "bottom" else None
+    limit = setup.limit if keep is not None else 0
+
+    def dealing(deck) -> Dealing:
+        return Dealing.of(deck, profile.hand_size, profile.set_aside, keep, limit)
+
+    # Each event was compiled on its own: its columns side by side, each event reading its own.
+    tables, counted, start = [], [], 0
+    for event in events:
+        compiled = event.setup.compiled
+        table = compiled.table[compiled.card_cells]
+        tables.append(table)
+        distinct = tuple(None if columns is None else tuple(start + c for c in columns)
+                         for columns in compiled.distinct_columns)
+        counted.append((tuple(range(start, start + len(compiled.group_keys))), compiled.group_keys, distinct,
+                        event.setup.events[0]))
+        start += table.shape[1]
+    rival = model.rival_deck()
+    spec = SeenSpec(model, dealing(setup.deck), None if rival is None else dealing(rival), schedules,
+                    tuple(first.turns), np.column_stack(tables), tuple(counted))
+    return Part("simulate", None, lambda: None, functools.partial(seen_task, spec), tr("odds with drought draws"))
+
+
+def _drought_table(plan: OddsPlan, table: pd.DataFrame, simulation: Simulation) -> pd.DataFrame | None:
+    """Each answer beside the same event with drought draws (:func:`plan_droughts`), simulated."""
+    if plan.droughts is None:
+        return None
+    asked = simulation.n_trials if simulation.n_trials is not None else runner.DEFAULT_TRIALS
+    sized = replace(simulation, n_trials=min(asked, DROUGHT_TRIALS), precision=None,
+                    rng=DROUGHT_SEED if simulation.rng is None else simulation.rng).seeded()
+    estimates = estimate(plan.droughts, sized)
+    p, low, high = estimates.share(estimates.values)
+    records = []
+    for e, event in enumerate(plan.events):
+        text = to_text(event.setup.events[0])
+        rows = table[table["event"] == text]
+        for s, seat_name in enumerate(event.per_seat):
+            for j, turn in enumerate(event.turns):
+                without = rows[(rows["seat"] == seat_name) & (rows["turn"] == turn)]["p"]
+                records.append({"deck": event.setup.deck.name, "game": event.setup.profile.id, "event": text,
+                                "seat": seat_name, "turn": turn, "p_without": float(without.iloc[0]),
+                                "p": float(p[s, e, j]), "ci_low": float(low[s, e, j]),
+                                "ci_high": float(high[s, e, j]), "n_trials": estimates.n_trials})
+    return frame(records, DROUGHT_COLUMNS, integers=("n_trials",))
 
 
 def plan_event(setup: Setup, *, turns, seat: str, zone: str, method: str) -> EventPlan:
@@ -287,11 +375,16 @@ def answer_odds(plan: OddsPlan, simulation: Simulation) -> OddsResult:
                    for setup, rows in plan.known]
         table, summary, provenance = stack_events(plan.texts, answers, "odds")
         return OddsResult(table=table, summary=summary, provenance=provenance)
+    asked = simulation
     if plan.method != "exact":
         simulation = simulation.seeded()
     answers = [shape_event(event, estimate(event.part, simulation)) for event in plan.events]
     table, summary, provenance = stack_events(plan.texts, answers, "odds")
-    return OddsResult(table=table, summary=summary, provenance=provenance)
+    # The drought side shares the question's seed when it has one (given, or drawn for a simulated part, and then
+    # printed); an exact answer asked without a seed gets the drought side's own, so it is the same every run.
+    seeded = asked.rng is not None or any(event.part.method == "simulate" for event in plan.events)
+    return OddsResult(table=table, summary=summary, provenance=provenance,
+                      droughts=_drought_table(plan, table, simulation if seeded else asked))
 
 
 def shape_event(event: EventPlan, estimates: Estimates) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
