@@ -95,12 +95,19 @@ class OddsResult(Result):
         (Wankul) and ``table`` leaves them out: per event, seat and turn,
         ``p_without`` (the answer of ``table``) and ``p`` with the drought
         draws of both players' turns, simulated, with its interval.
+    effects : pandas.DataFrame or None
+        Where the deck's cards draw (a ``draw`` column, ``pioche``
+        effects): per event, seat and turn, on the same simulated games,
+        ``p_without`` and ``p`` with the draw effects played (both with the
+        drought draws where ``droughts``, Wankul), and ``gain`` = ``p -
+        p_without`` with its interval.
     """
 
     question: ClassVar[str] = "odds"
     table: pd.DataFrame
     summary: pd.DataFrame
     droughts: pd.DataFrame | None = None
+    effects: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -141,12 +148,17 @@ class CurveResult(Result):
         When the play model scores Terrains by assumption (Wankul: « Certains effets de cartes vous permettent de
         scorer un Terrain »; the model scores each at the first legal moment): ``table``'s rows at both ends,
         ``terrain_scoring`` = ``first_legal_moment`` (the answer) or ``never``, on the same random games.
+    effects : pandas.DataFrame or None
+        When the deck's cards draw and the play model plays draw effects (Wankul): per target, seat and turn, on
+        the same simulated games, ``p_without`` and ``p`` with the draw effects played, and ``gain`` = ``p -
+        p_without`` with its interval.
     """
 
     question: ClassVar[str] = "curve"
     table: pd.DataFrame
     summary: pd.DataFrame
     scoring: pd.DataFrame | None = None
+    effects: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

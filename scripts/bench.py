@@ -41,6 +41,13 @@ play
     games), alternated; games per second on one core and their ratio, and the
     largest gap between the two curves in standard errors of the literal one.
 
+effects
+    With ``--effects``: P(Robot Camembert by turn 6) on the Wankul deck with
+    six draw-effect cards (``data/wankul/effects_deck.csv``), 1,000,000
+    games: the compiled kernel's answer without effects against the side
+    that plays the draw effects and the drought draws on two-player games
+    (numpy), alternated; games per second and their ratio.
+
 wankul curve
     With ``--wankul-curve``: playability curves of every card of the Wankul
     sample deck, turns 1-10, first seat, 200,000 games, under the discard
@@ -58,6 +65,7 @@ Usage::
     python scripts/bench.py --batch --no-kernel   # a 200-task batch spec on 1, 2, 4 workers and every core
     python scripts/bench.py --play --no-kernel    # the Duel Masters playability scenario alone
     python scripts/bench.py --wankul-curve --no-kernel   # two-player against one-player Wankul curves
+    python scripts/bench.py --effects --no-kernel        # the draw-effects side against the kernel
 
 Workers
 -------
@@ -115,6 +123,8 @@ from deckstat.play.base import schedule
 from deckstat.play.discard import DiscardModel
 from deckstat.play.engine import CurveSpec, Dealing, curve_task
 from deckstat.play.mana import ManaModel
+from deckstat.questions._estimate import Simulation, estimate
+from deckstat.questions.odds import plan_odds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import literal_play  # noqa: E402  (the literal Duel Masters goldfish next to this script)
@@ -124,6 +134,8 @@ MTG_PROFILE = ROOT / "data" / "mtg" / "profile.toml"
 MTG_DECK = ROOT / "data" / "mtg" / "deck.csv"
 
 WANKUL_SAMPLE = ROOT / "data" / "wankul" / "sample_deck.csv"
+WANKUL_EFFECTS = ROOT / "data" / "wankul" / "effects_deck.csv"
+EFFECT_EVENT = '"Robot Camembert">=1'
 DM_SAMPLE = ROOT / "data" / "duel-masters" / "sample_deck.csv"
 PLAY_TURNS = 10
 #: Games dealt and followed at once, as the curve driver does.
@@ -377,6 +389,43 @@ def wankul_curve_section(n_games: int, rounds: int, console: Console, figures: d
     console.print(table)
 
 
+def run_effects(n_games: int, sides: bool, seed: int = 1) -> float:
+    """P(Robot Camembert by turn 6) on the Wankul deck with six draw-effect cards, first seat, turns 0-6.
+
+    ``sides=False``: the compiled kernel's simulated answer alone (no effects); True: the side that plays the
+    draw effects and the drought draws on two-player games (:func:`deckstat.questions.odds.plan_sides`) alone.
+    """
+    deck = deckstat.load_deck(WANKUL_EFFECTS)
+    if not sides:
+        return float(deckstat.odds(deck, "wankul", EFFECT_EVENT, turns=range(7), seat="first", method="simulate",
+                                   n_trials=n_games, rng=seed, sides=False).table["p"].iloc[-1])
+    plan = plan_odds(deck, "wankul", EFFECT_EVENT, turns=range(7), seat="first")
+    estimates = estimate(plan.sides.part, Simulation(n_trials=n_games, rng=seed))
+    return float(estimates.values[1, 0, 0, -1] / estimates.n_trials)
+
+
+def effects_section(n_games: int, rounds: int, console: Console, figures: dict) -> None:
+    """Time the draw-effects side of an odds question against the compiled kernel's answer, alternated."""
+    run_effects(2_000, True)
+    run_effects(2_000, False)  # warm up both
+    timings = alternate({"kernel": lambda: run_effects(n_games, False), "side": lambda: run_effects(n_games, True)},
+                        rounds)
+    (plain, kernel_min, kernel_med), (played, side_min, side_med) = timings["kernel"], timings["side"]
+    table = Table(title=f"Wankul odds with six draw-effect cards, {n_games:,} games, one core, alternated over "
+                  f"{rounds} rounds: min / median time")
+    for column in ("method", "seconds (min / median)", "games/s (best)", "× kernel (best / median)", "P by turn 6"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    table.add_row("compiled kernel, no effects", f"{kernel_min:.2f} / {kernel_med:.2f}", f"{n_games / kernel_min:,.0f}",
+                  "1", f"{plain:.4f}")
+    table.add_row("effects side (numpy, two players)", f"{side_min:.2f} / {side_med:.2f}",
+                  f"{n_games / side_min:,.0f}", f"{kernel_min / side_min:.2f} / {kernel_med / side_med:.2f}",
+                  f"{played:.4f}")
+    console.print(table)
+    figures["effects"] = {"kernel_games_per_s": n_games / kernel_min, "side_games_per_s": n_games / side_min,
+                          "side_over_kernel_best": kernel_min / side_min,
+                          "side_over_kernel_median": kernel_med / side_med}
+
+
 def batch_spec(n_trials: int, method: str = "simulate") -> dict:
     """200 tasks on the Wankul sample deck: 2 seats x 4 mulligan rules x 5 keep rules x 5 events."""
     return {
@@ -579,6 +628,8 @@ def main() -> None:
     parser.add_argument("--play", action="store_true", help="also time the Duel Masters playability scenario")
     parser.add_argument("--play-games", type=lambda text: parse_count(text, "--play-games", minimum=1),
                         default=1_000_000, help="games of the vectorised play model (default 1e6; 1e5 with --quick)")
+    parser.add_argument("--effects", action="store_true", help="also time the draw-effects side of a Wankul odds "
+                        "question against the compiled kernel")
     parser.add_argument("--wankul-curve", action="store_true", help="also time the two-player Wankul curve "
                         "against the one-player model")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
@@ -599,6 +650,8 @@ def main() -> None:
     if args.play:
         play_section(100_000 if args.quick else args.play_games, 200 if args.quick else args.literal_games,
                      2 if args.quick else args.rounds, console, figures)
+    if args.effects:
+        effects_section(40_000 if args.quick else 1_000_000, 2 if args.quick else args.rounds, console, figures)
     if args.wankul_curve:
         wankul_curve_section(20_000 if args.quick else 200_000, 2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:

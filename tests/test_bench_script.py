@@ -37,3 +37,12 @@ def test_bench_quick_times_the_two_player_wankul_curve(tmp_path):
     figures = json.loads(figures_path.read_text())["wankul_curve"]
     assert set(figures) == {"hold", "curve"}
     assert all(f["ratio_best"] > 0 and f["one_player_s"] > 0 for f in figures.values())
+
+
+def test_bench_quick_times_the_effects_side(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--effects", "--no-kernel",
+                           "--json", str(figures_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())["effects"]
+    assert figures["side_games_per_s"] > 0 and figures["kernel_games_per_s"] > 0

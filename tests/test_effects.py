@@ -267,7 +267,9 @@ def test_the_report_says_which_effects_it_plays(tmp_path):
     ok(run("report", path, "--game", "wankul", "--out", tmp_path / "report", "--trials", 1000, "--seed", 2))
     page = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert ("Card effects: 10 cards of the deck have one (docs/effects.md). The deck-out section plays their draws "
-            "and mills; the other sections leave every card effect out.") in page
+            "and mills, the by-turn and playability sections their draws beside their tables; the other sections leave "
+            "every card effect out.") in page
+    assert "card effects are left out of this answer" in page.casefold()
 
 
 def test_the_questions_that_leave_effects_out_say_so_in_their_provenance(tmp_path):

@@ -314,13 +314,15 @@ def test_same_first_turns_on_a_deck_of_more_than_127_cards(policy):
 
 
 def slow_two_player(player, rival, seat, wanted, info, rival_terrain, target, policy, terrain_turns,
-                    play_after_drought, order, seen=None):
+                    play_after_drought, order, seen=None, effect_draws=None):
     """One game of two players followed card by card and turn by turn, as the rules text tells it.
 
     ``player`` and ``rival`` are (hand, library) as lists of their decks' rows; ``wanted[side][t - 1]`` the cards
     side 0 (the player) or 1 draws at its turn t. A Terrain played at time 2t + seat leaves at that time plus
     ``terrain_turns`` (never with 0). ``seen``, a list: the player's library cards drawn by each of its main
-    phases are appended to it (the game played to the end when no card is the target).
+    phases are appended to it (the game played to the end when no card is the target). ``effect_draws``: the
+    cards each row draws when played; in each main phase with a Terrain in play the player plays every card it
+    has seen and not played yet, one at a time, in the order seen.
     """
     is_terrain, cost = info
     hands = [list(player[0]), list(rival[0])]
@@ -333,10 +335,14 @@ def slow_two_player(player, rival, seat, wanted, info, rival_terrain, target, po
     def holds_terrain(side):
         return any(terrain_of[side](c) for c in hands[side])
 
+    seen_rows, played = list(player[0]), 0
+
     def draw(side):
         if not libraries[side]:
             return False
         hands[side].append(libraries[side].pop(0))
+        if side == 0:
+            seen_rows.append(hands[0][-1])
         return True
 
     for turn in range(1, last + 1):
@@ -378,6 +384,12 @@ def slow_two_player(player, rival, seat, wanted, info, rival_terrain, target, po
                 leaves = time + terrain_turns if terrain_turns else math.inf
             if side == 1:
                 continue
+            if effect_draws is not None and leaves is not None:
+                while played < len(seen_rows):
+                    played += 1
+                    for _ in range(int(effect_draws[seen_rows[played - 1]])):
+                        if not draw(0):
+                            return last + 1
             if seen is not None:
                 seen.append(len(player[1]) - len(libraries[0]))
             if forced is not None and target[forced]:
@@ -415,14 +427,14 @@ def main_phase(hand, info, target, policy, in_play, terrain_turns):
     return False
 
 
-def compare_two_players(deck, rival_deck, targets, seat, n, seed, max_turn=T, **options):
+def compare_two_players(deck, rival_deck, targets, seat, n, seed, max_turn=T, effect_draws=None, **options):
     settings = {"terrain_turns": 2, "play_after_drought": True, "drought_order": "together", **options}
     policy = settings.pop("policy", "hold")
     m = DiscardModel(deck, WANKUL, policy=policy, settings={**settings, "players": 2}, opponent=rival_deck)
     dealt, rival = deal(deck, n, seed), deal(rival_deck, n, seed + 1000)
     size = dealt["library"].shape[0]
     fast = m.first_turns(dealt["hand"], dealt["library"], schedule(WANKUL, seat, max_turn, size), targets,
-                         opponent=(rival["hand"], rival["library"]))
+                         opponent=(rival["hand"], rival["library"]), effect_draws=effect_draws)
     other = "second" if seat == "first" else "first"
     wanted = [[WANKUL.draws_by_turn(t, s) - WANKUL.draws_by_turn(t - 1, s) for t in range(1, max_turn + 1)]
               for s in (seat, other)]
@@ -430,7 +442,7 @@ def compare_two_players(deck, rival_deck, targets, seat, n, seed, max_turn=T, **
         slow = [slow_two_player((dealt["hand"][:, i], dealt["library"][:, i]),
                                 (rival["hand"][:, i], rival["library"][:, i]), seat, wanted, (m.terrain, m.cost),
                                 m.rival_terrain, target, policy, settings["terrain_turns"],
-                                settings["play_after_drought"], settings["drought_order"])
+                                settings["play_after_drought"], settings["drought_order"], effect_draws=effect_draws)
                 for i in range(n)]
         np.testing.assert_array_equal(fast[k], slow)
     return fast
@@ -459,6 +471,33 @@ def test_two_players_as_a_literal_simulator_on_random_decks(seed):
                         max_turn=int(rng.integers(3, 11)), policy=policy, terrain_turns=int(rng.choice([0, 2, 3])),
                         play_after_drought=bool(rng.integers(2)),
                         drought_order=("together", "active_first")[seed % 4 == 1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cards_seen_with_draw_effects_are_those_of_a_literal_two_player_game(seed):
+    rng = np.random.default_rng([seed, 43])
+    deck, rival = random_deck(rng), random_deck(rng)
+    draws = rng.integers(0, 3, len(deck.cards)) * (rng.random(len(deck.cards)) < 0.5)
+    settings = {"terrain_turns": int(rng.choice([0, 2, 3])), "drought_order": ("together", "active_first")[seed % 2],
+                "players": 2}
+    m = DiscardModel(deck, WANKUL, settings=settings, opponent=rival)
+    seat, max_turn, n = ("first", "second")[seed % 3 == 1], 8, 150
+    dealt, other = deal(deck, n, seed), deal(rival, n, seed + 900)
+    plan = schedule(WANKUL, seat, max_turn, dealt["library"].shape[0])
+    opponent = (other["hand"], other["library"])
+    positions = m.seen_positions(dealt["hand"], dealt["library"], plan, opponent=opponent, effect_draws=draws)
+    plain = m.seen_positions(dealt["hand"], dealt["library"], plan, opponent=opponent)
+    wanted = [[WANKUL.draws_by_turn(t, s) - WANKUL.draws_by_turn(t - 1, s) for t in range(1, max_turn + 1)]
+              for s in (seat, "second" if seat == "first" else "first")]
+    nothing = np.zeros(len(deck.cards), dtype=bool)
+    for i in range(n):
+        seen = []
+        slow_two_player((dealt["hand"][:, i], dealt["library"][:, i]), (other["hand"][:, i], other["library"][:, i]),
+                        seat, wanted, (m.terrain, m.cost), m.rival_terrain, nothing, "hold",
+                        settings["terrain_turns"], True, settings["drought_order"], seen=seen, effect_draws=draws)
+        # A game that ends early (a draw from an empty library) is compared up to its last main phase.
+        assert positions[:len(seen), i].tolist() == seen, i
+    assert (positions > plain).any() == bool((draws[dealt["library"]] > 0).any() | (draws[dealt["hand"]] > 0).any())
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -520,6 +559,20 @@ def test_playable_never_comes_before_seen(seed):
         first_seen = np.where(seen_by.any(axis=0), seen_by.argmax(axis=0) + 1, max_turn + 1)
         assert (first[k] >= first_seen).all()
         assert ((first[k] == first_seen) | (first[k] > max_turn)).any()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_first_turns_with_draw_effects_as_a_literal_two_player_game(seed):
+    rng = np.random.default_rng([seed, 44])
+    policy = ("hold", "curve")[seed % 2]
+    deck, rival = random_deck(rng, readable=policy == "curve"), random_deck(rng)
+    n_rows = len(deck.cards)
+    draws = rng.integers(1, 3, n_rows) * (rng.random(n_rows) < 0.5)
+    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
+    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    compare_two_players(deck, rival, targets, ("first", "second")[seed % 3 == 0], 120, seed, max_turn=8,
+                        effect_draws=draws, policy=policy, terrain_turns=int(rng.choice([0, 2, 3])),
+                        play_after_drought=bool(rng.integers(2)))
 
 
 def test_two_players_share_the_terrain_and_the_droughts():

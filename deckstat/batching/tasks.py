@@ -336,9 +336,12 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     decks = [cached_deck(source) for source in task.decks]
     function = QUESTIONS[task.question]
     subject = decks if task.question == "compare" else decks[0]
-    result = function(subject, profile, rng=seed, n_workers=1, **api_arguments(task, decks))
-    frames = result.frames()
     name = task.param("table") or result_tables(task.question)[0]
+    arguments = api_arguments(task, decks)
+    if task.question == "odds" and name not in ("droughts", "effects"):
+        arguments.setdefault("sides", False)  # tables the task does not keep are not computed
+    result = function(subject, profile, rng=seed, n_workers=1, **arguments)
+    frames = result.frames()
     if name not in frames:
         raise DeckstatError(tr("the {question} result has no {table!r} table here (it holds {tables}): the "
                                "parameters that fill it are not set", question=task.question, table=name,

@@ -50,6 +50,7 @@ from deckstat.cli.options import (
     GameOpt,
     KeepOpt,
     LangOpt,
+    NoEffectsOpt,
     OneSeatOpt,
     OptionalEventsOpt,
     Policy,
@@ -205,6 +206,7 @@ def odds(
     source: DeckFile = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -216,10 +218,11 @@ def odds(
     Otherwise (London, Vancouver, free mulligans, several bottom mulligans),
     with --simulate, or when the exact engine would take over ~1 s or 256 MiB
     (--exact forces it; docs/exact.md), the Monte Carlo kernel, with 95%
-    intervals. The question
-    is about one deck under its own draw rules: rules that couple both
-    players' decks (Wankul's drought draws when no Terrain is anywhere) belong
-    to the two-player deck-out model, not to these odds. Mid-game, with the
+    intervals. The answer counts the cards the turns draw; beside it, the
+    cards Wankul's drought draws bring (both players' turns played, as in
+    curve) and the cards the deck's draw effects bring (--no-effects leaves
+    them out) are counted on simulated games, and a line says by how much
+    they move it. Mid-game, with the
     cards you know (--known, --gone, --bottom, --given, --broken), it answers
     exactly from now on, for --draws or turns from now (docs/known.md).
 
@@ -228,7 +231,7 @@ def odds(
     is other cards; without --game, generic rules: 5-card hand, no mulligan).
     """
     from deckstat.cli import tables
-    from deckstat.present.format import drought_line
+    from deckstat.present.format import drought_line, effects_line
 
     with user_errors():
         output.check_plot()
@@ -250,7 +253,8 @@ def odds(
         with showing(quiet):
             result = deckstat.odds(loaded, profile, event, turns=parse_turns("0-6" if turns is None else turns),
                                    seat=seat.value, zone=zone.value, **rules.arguments(), **simulation.arguments(),
-                                   allow_absent=allow_absent, draws=parse_draws(cards_known.draws))
+                                   allow_absent=allow_absent, draws=parse_draws(cards_known.draws),
+                                   effects=not no_effects)
         output.draw("plot_odds", result)
         summary = result.summary.iloc[0]
         notes = _notes(result, profile, summary["p_keep_first"] if summary["method"] == "exact" else None)
@@ -258,6 +262,8 @@ def odds(
             notes.append(tr("these cards are fixed once the game starts: reported at turn 0"))
         if result.droughts is not None:
             notes.append(drought_line(result.droughts))
+        if result.effects is not None:
+            notes.append(effects_line(result.effects))
         zone_words = {"seen": tr("in the kept hand and cards drawn"), "hand": tr("in the kept opening hand"),
                       "set_aside": tr("in the {set_aside}", set_aside=profile.set_aside_name),
                       "bottom": tr("under the deck")}[zone.value]
@@ -380,6 +386,7 @@ def curve(
     source: DeckFiles = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -390,7 +397,7 @@ def curve(
     deck. Exact where the model reduces to the cards seen, simulated otherwise.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import curve_scoring_line, format_probability
+    from deckstat.present.format import curve_effects_line, curve_scoring_line, format_probability
 
     with user_errors():
         output.check_plot()
@@ -404,7 +411,8 @@ def curve(
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
                                     turns=parse_turns(turns), seat=seat.value, policy=policy, **rules.arguments(),
-                                    **simulation.arguments(), allow_absent=allow_absent, opponent=other)
+                                    **simulation.arguments(), allow_absent=allow_absent, opponent=other,
+                                    effects=not no_effects)
         output.draw("plot_curve", result)
         provenance = result.provenance
         lines = [tr("Playable on or before each turn — {game}, {deck}", game=profile.name, deck=deck),
@@ -422,6 +430,8 @@ def curve(
             lines.append(tr("widest 95% interval ±{p} (every interval: --format csv)", p=format_probability(widest)))
         if result.scoring is not None:
             lines.append(curve_scoring_line(result.scoring))
+        if result.effects is not None:
+            lines.append(curve_effects_line(result.effects))
         output.emit(result, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])
 
 

@@ -460,6 +460,8 @@ WorkersOpt = Annotated[int, typer.Option("--workers", parser=count_parser("n_wor
                                          "cores); the numbers do not depend on it.", metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
+NoEffectsOpt = Annotated[bool, typer.Option("--no-effects", help="Ask the plain question alone: no answer beside "
+                                           "it with the deck's card effects played (docs/effects.md).")]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the result into this .png or .svg file.",
                                               metavar="FILE")]
 

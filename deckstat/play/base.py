@@ -111,6 +111,8 @@ class PlayModel:
     policy_aliases: ClassVar[dict[str, str]] = {}
     #: Whether the seat changes the play beyond the draws (``False``: two seats with the same schedule share games).
     seat_matters: ClassVar[bool] = False
+    #: Whether :meth:`first_turns` takes ``effect_draws``: the cards each row's draw effects draw, played.
+    plays_draw_effects: ClassVar[bool] = False
 
     deck: object
     profile: object

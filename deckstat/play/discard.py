@@ -78,6 +78,7 @@ class DiscardModel(PlayModel):
     """
 
     kind: ClassVar[str] = "discard"
+    plays_draw_effects: ClassVar[bool] = True
     policies: ClassVar[dict[str, str]] = {
         "hold": N_("Plays only the Terrains the rules force and keeps every other card for the target, played as "
                    "soon as it can be paid."),
@@ -201,11 +202,13 @@ class DiscardModel(PlayModel):
         return self.opponent if self.opponent is not None else self.deck
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
-                    targets: Sequence[np.ndarray], opponent: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                    targets: Sequence[np.ndarray], opponent: tuple[np.ndarray, np.ndarray] | None = None,
+                    effect_draws: np.ndarray | None = None) -> np.ndarray:
         """First turn at which each target can be played, for every trial (see :class:`PlayModel`).
 
         ``opponent``: the opponent's kept hands and libraries (rows of :meth:`rival_deck`), dealt like ``hand``
-        and ``library``; needed when the model plays both players (``players = 2``).
+        and ``library``; needed when the model plays both players (``players = 2``). ``effect_draws``: the
+        player's draw effects, played as :meth:`seen_positions` plays them.
         """
         targets = [np.asarray(target, dtype=bool) for target in targets]
         for target in targets:
@@ -217,22 +220,33 @@ class DiscardModel(PlayModel):
             raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
         block = _Block(self, hand, library)
         rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
+
+        def game() -> _Game:
+            played = _Game(self, block, rival, schedule)
+            if effect_draws is not None:
+                played.play_draw_effects(effect_draws)
+            return played
+
         if self.policy == "hold":
-            turns = self._hold_turns(_Game(self, block, rival, schedule))
+            turns = self._hold_turns(game())
             for i, target in enumerate(targets):
                 out[i] = self._hold_target(block, schedule, turns, target)
             return out
         for i, target in enumerate(targets):
-            out[i] = self._one_target(_Game(self, block, rival, schedule), target)
+            out[i] = self._one_target(game(), target)
         return out
 
     def seen_positions(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
-                       opponent: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                       opponent: tuple[np.ndarray, np.ndarray] | None = None,
+                       effect_draws: np.ndarray | None = None) -> np.ndarray:
         """Library cards the ``hold`` player has drawn by the main phase of each turn, drought draws included.
 
         The ``hold`` player's draws do not depend on a target (see :meth:`_hold_turns`), so these are the cards
         seen whatever the question. (The ``curve`` player, which spends the Terrains it does not keep, may run
         into a drought sooner and see more.) After the game ends the position stays where it was.
+
+        ``effect_draws``: the cards each row's effects draw, played in the main phase while a Terrain is in play
+        (its cost left aside), every one in hand at once, the cards they draw playing theirs in turn.
 
         Returns
         -------
@@ -242,6 +256,8 @@ class DiscardModel(PlayModel):
             raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
         rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
         game = _Game(self, _Library(self.terrain, hand, library), rival, schedule)
+        if effect_draws is not None:
+            game.play_draw_effects(effect_draws)
         out = np.empty((schedule.max_turn, hand.shape[1]), dtype=np.int64)
         for turn in range(1, schedule.max_turn + 1):
             game.until_main(turn)
@@ -505,6 +521,16 @@ class _Game:
         self.over = np.zeros(n, dtype=bool)
         self.in_play = np.zeros(n, dtype=bool)
         self.expires = np.zeros(n, dtype=np.int64)
+        #: The player's draw effects: cards drawn by those in hand, by library prefix, and those played so far.
+        self.effects: tuple[np.ndarray, np.ndarray] | None = None
+        self.resolved = np.zeros(n, dtype=np.int64)
+
+    def play_draw_effects(self, draws: np.ndarray) -> None:
+        """Have the player play the draw effects of ``draws`` (cards drawn, per row) at each main phase."""
+        block = self.player
+        prefix = np.zeros((block.size + 1, block.n), dtype=np.int64)
+        np.cumsum(np.take(draws, block.library), axis=0, out=prefix[1:])
+        self.effects = (np.take(draws, block.hand).sum(axis=0), prefix.reshape(-1))
 
     def until_main(self, turn: int) -> tuple[np.ndarray, np.ndarray]:
         """Play up to the main phase of the player's ``turn``: the opponent's turn before it, then steps 1 to 4.
@@ -534,7 +560,24 @@ class _Game:
         if drought.any():
             # The active player plays the Terrain its drought draws found (the opponent keeps one it found).
             forced |= self._force(side, time)
+        if side == 0 and self.effects is not None:
+            self._draw_effects()
         return forced, drought
+
+    def _draw_effects(self) -> None:
+        """The player plays every draw effect in hand while a Terrain is in play; the cards drawn play theirs too."""
+        from_hand, prefix = self.effects
+        block = self.player
+        for _ in range(block.size + 1):
+            total = from_hand + prefix[block.index(self.position[0])]
+            pending = np.where(~self.over & self.in_play, total - self.resolved, 0)
+            if not pending.any():
+                return
+            np.copyto(self.resolved, total, where=pending > 0)
+            # A draw from an empty library loses (« si un joueur doit piocher une carte mais ne peut pas le faire »).
+            losing = self.position[0] + pending > block.size
+            self.over |= losing
+            self._draw(0, np.where(losing, 0, pending))
 
     def _draw(self, side: int, count: np.ndarray, trials: np.ndarray | None = None) -> None:
         """``side`` draws ``count`` cards in each trial (of the trials numbered ``trials``)."""

@@ -90,6 +90,8 @@ class CurveSpec:
     schedules: tuple[Schedule, ...]
     #: The opponent's dealing, for a model that plays both players (:meth:`PlayModel.rival_deck`).
     opponent: Dealing | None = None
+    #: The cards each row's draw effects draw, for :func:`curve_effects_task` (a model that plays them).
+    effect_draws: np.ndarray | None = None
 
     @property
     def max_turn(self) -> int:
@@ -125,12 +127,13 @@ def curve_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.n
 
 @dataclass(frozen=True)
 class SeenSpec:
-    """Events on the cards a model's player has seen, drought draws included (picklable).
+    """Events on the cards a player has seen beyond the turns' draws: drought draws, draw effects (picklable).
 
     Attributes
     ----------
-    model : PlayModel
-        A model with ``seen_positions`` (Wankul's discard model).
+    model : PlayModel or None
+        A model with ``seen_positions`` (Wankul's discard model: its drought draws), or None: the cards the
+        schedule draws.
     dealing, opponent : Dealing, Dealing or None
         The player's and, when the model plays both players, the opponent's.
     schedules : tuple of Schedule
@@ -142,21 +145,27 @@ class SeenSpec:
     events : tuple
         Per event: its columns of ``table``, their group keys and distinct columns (see
         :func:`deckstat.engines.tasks.group_counts`), and the event.
+    effect_draws : ndarray of int or None
+        Cards each row's effects draw: the games are then counted twice, without and with them.
     """
 
-    model: PlayModel
+    model: PlayModel | None
     dealing: Dealing
     opponent: Dealing | None
     schedules: tuple[Schedule, ...]
     turns: tuple[int, ...]
     table: np.ndarray
     events: tuple[tuple[tuple[int, ...], tuple[str, ...], tuple, Event], ...]
+    effect_draws: np.ndarray | None = None
 
 
 def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-    """Games where each event holds on the cards seen by each turn, shape (n_seats, n_events, n_turns).
+    """Games where each event holds on the cards seen by each turn, shape (n_ways, n_seats, n_events, n_turns).
 
-    Dealt by :meth:`Dealing.shuffle`: the question it serves is otherwise exact and loads no compiled kernel.
+    Way 0 counts the cards the model (or the schedule) draws; with ``effect_draws``, way 1 the same games with
+    the draw effects played (:func:`effect_positions`, or the model's own), way 2 the games where the event holds
+    with them and not without, way 3 the reverse (the paired difference). Dealt by :meth:`Dealing.shuffle`: the
+    question it serves is otherwise exact and loads no compiled kernel.
     """
     hand, library = spec.dealing.shuffle(rng, n_trials)
     rival = {} if spec.opponent is None else {"opponent": spec.opponent.shuffle(rng, n_trials)}
@@ -165,13 +174,71 @@ def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     in_hand = table[hand].sum(axis=0).T  # (n_columns, n)
     prefix = np.zeros((table.shape[1], library.shape[0] + 1, n_trials), dtype=np.int16)
     np.cumsum(np.moveaxis(table[library], -1, 0), axis=1, out=prefix[:, 1:])
-    out = np.zeros((len(spec.schedules), len(spec.events), len(spec.turns)), dtype=np.int64)
+    ways = (None,) if spec.effect_draws is None else (None, np.asarray(spec.effect_draws, dtype=np.int64))
+    out = np.zeros((1 if len(ways) == 1 else 4, len(spec.schedules), len(spec.events), len(spec.turns)),
+                   dtype=np.int64)
     for s, plan in enumerate(spec.schedules):
-        positions = spec.model.seen_positions(hand, library, plan, **rival)
-        for j, turn in enumerate(spec.turns):
-            counts = in_hand + (prefix[:, positions[turn - 1], trials] if turn else 0)
-            for e, (columns, keys, distinct, event) in enumerate(spec.events):
-                out[s, e, j] = np.count_nonzero(evaluate(event, _event_counts(counts, columns, keys, distinct)))
+        without = {}
+        for w, draws in enumerate(ways):
+            if spec.model is not None:
+                positions = spec.model.seen_positions(hand, library, plan, effect_draws=draws, **rival)
+            elif draws is not None:
+                positions = effect_positions(hand, library, plan.drawn[1:], draws)
+            else:
+                positions = np.broadcast_to(np.asarray(plan.drawn[1:], dtype=np.int64)[:, None],
+                                            (plan.max_turn, n_trials))
+            for j, turn in enumerate(spec.turns):
+                counts = in_hand + (prefix[:, positions[turn - 1], trials] if turn else 0)
+                for e, (columns, keys, distinct, event) in enumerate(spec.events):
+                    holds = evaluate(event, _event_counts(counts, columns, keys, distinct))
+                    out[w, s, e, j] = np.count_nonzero(holds)
+                    if w == 0 and len(ways) == 2:
+                        without[e, j] = holds
+                    elif w == 1:
+                        out[2, s, e, j] = np.count_nonzero(holds & ~without[e, j])
+                        out[3, s, e, j] = np.count_nonzero(~holds & without[e, j])
+    return out
+
+
+def effect_positions(hand: np.ndarray, library: np.ndarray, drawn: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Library cards seen by each turn when the player plays every draw effect in hand, the cards drawn theirs too.
+
+    Parameters
+    ----------
+    hand, library : ndarray of int
+        Rows of the kept hands and libraries, position-major.
+    drawn : ndarray of int, shape (max_turn,)
+        Library cards the turns draw by each turn 1..max_turn (``Schedule.drawn[1:]``).
+    draws : ndarray of int, shape (n_rows,)
+        Cards each row's effects draw.
+
+    Returns
+    -------
+    ndarray of int64, shape (max_turn, n_trials)
+        At most the library's size: the effects stop when it is empty.
+
+    Examples
+    --------
+    >>> hand = np.array([[0]]); library = np.array([[1], [1], [0], [1]])
+    >>> effect_positions(hand, library, np.array([1, 2]), np.array([1, 0])).tolist()  # row 0 draws 1
+    [[2], [4]]
+    """
+    size, n = library.shape
+    from_hand = np.take(draws, hand).sum(axis=0)
+    prefix = np.zeros((size + 1, n), dtype=np.int64)
+    np.cumsum(np.take(draws, library), axis=0, out=prefix[1:])
+    flat, trials = prefix.reshape(-1), np.arange(n)
+    out = np.empty((len(drawn), n), dtype=np.int64)
+    played = np.zeros(n, dtype=np.int64)
+    for t, base in enumerate(np.asarray(drawn, dtype=np.int64)):
+        # Effects are played, and play those they draw, until no card in hand has one left to play.
+        while True:
+            position = np.minimum(base + played, size)
+            total = from_hand + flat[position * n + trials]
+            if np.array_equal(total, played):
+                break
+            played = total
+        out[t] = position
     return out
 
 
@@ -184,6 +251,26 @@ def _event_counts(counts: np.ndarray, columns: tuple[int, ...], keys: tuple[str,
     for i, key in enumerate(keys):
         names = distinct[i] if distinct else None
         out[key] = counts[columns[i]] if names is None else (counts[list(names)] > 0).sum(axis=0, dtype=np.int16)
+    return out
+
+
+def curve_effects_task(spec: CurveSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """The same games played without and with the draw effects, shape (4, n_seats, n_targets, max_turn).
+
+    Per turn t: games playable by t without the effects (0) and with them (1), with them and not without (2), and
+    the reverse (3): the paired difference.
+    """
+    hand, library = spec.dealing.deal(rng, n_trials)
+    rival = {} if spec.opponent is None else {"opponent": spec.opponent.deal(rng, n_trials)}
+    turns = np.arange(1, spec.max_turn + 1)[:, None]
+    out = np.zeros((4, len(spec.schedules), len(spec.targets), spec.max_turn), dtype=np.int64)
+    for s, plan in enumerate(spec.schedules):
+        plain = spec.model.first_turns(hand, library, plan, spec.targets, **rival)
+        played = spec.model.first_turns(hand, library, plan, spec.targets, effect_draws=spec.effect_draws, **rival)
+        for i in range(len(spec.targets)):
+            without, with_effects = plain[i][None, :] <= turns, played[i][None, :] <= turns
+            out[:, s, i] = [without.sum(axis=1), with_effects.sum(axis=1), (with_effects & ~without).sum(axis=1),
+                            (without & ~with_effects).sum(axis=1)]
     return out
 
 

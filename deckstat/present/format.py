@@ -748,6 +748,66 @@ answer; with them, both players' turns played (simulated), Robot>=1 holds by tur
               turn=int(row["turn"]), p=format_probability(row["p"]), without=format_probability(row["p_without"]))
 
 
+def effects_line(effects: pd.DataFrame) -> str:
+    """What the deck's draw effects change in an answer that leaves them out, in one line (the largest gain).
+
+    ``effects``: :attr:`deckstat.results.OddsResult.effects`.
+
+    Examples
+    --------
+    >>> effects = pd.DataFrame({"event": ["Robot>=1"] * 2, "seat": ["first"] * 2, "turn": [1, 2],
+    ...                         "p_without": [0.304, 0.351], "p": [0.379, 0.438], "gain": [0.075, 0.087],
+    ...                         "gain_low": [0.072, 0.084], "gain_high": [0.078, 0.090], "droughts": False})
+    >>> print(effects_line(effects))
+    card effects are left out of this answer (docs/effects.md); on simulated games, Robot>=1 holds by turn 2 in \
+43.8% of games with their draws played and in 35.1% without: the effects add 8.7 points [8.4, 9.0] (the largest \
+gain; every one: --format csv)
+    """
+    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
+    event = row["event"]
+    if effects["seat"].nunique() > 1:
+        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    if bool(row["droughts"]):
+        text = N_("card effects are left out of this answer (docs/effects.md); on simulated games with the drought "
+                  "draws, {event} holds by turn {turn} in {p} of games with their draws played and in {without} "
+                  "without: the effects add {gain} points [{low}, {high}] (the largest gain; every one: --format "
+                  "csv)")
+    else:
+        text = N_("card effects are left out of this answer (docs/effects.md); on simulated games, {event} holds by "
+                  "turn {turn} in {p} of games with their draws played and in {without} without: the effects add "
+                  "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)")
+    return tr(text, event=event, turn=int(row["turn"]), p=format_probability(row["p"]),
+              without=format_probability(row["p_without"]), gain=number(100 * float(row["gain"]), 1),
+              low=number(100 * float(row["gain_low"]), 1), high=number(100 * float(row["gain_high"]), 1))
+
+
+def curve_effects_line(effects: pd.DataFrame) -> str:
+    """What the deck's draw effects change in a playability curve that leaves them out, in one line (the largest).
+
+    ``effects``: :attr:`deckstat.results.CurveResult.effects`.
+
+    Examples
+    --------
+    >>> effects = pd.DataFrame({"target": ["Robot"] * 2, "seat": ["first"] * 2, "turn": [1, 2],
+    ...                         "p_without": [0.281, 0.333], "p": [0.356, 0.427], "gain": [0.075, 0.094],
+    ...                         "gain_low": [0.073, 0.093], "gain_high": [0.076, 0.096]})
+    >>> print(curve_effects_line(effects))
+    card effects are left out of this answer (docs/effects.md); on the same games with their draws played, Robot \
+is playable by turn 2 in 42.7% of games instead of 33.3%: the effects add 9.4 points [9.3, 9.6] (the largest \
+gain; every one: --format csv)
+    """
+    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
+    target = row["target"]
+    if effects["seat"].nunique() > 1:
+        target = tr("{event} ({seat})", event=target, seat=seat_words(row["seat"]))
+    return tr("card effects are left out of this answer (docs/effects.md); on the same games with their draws "
+              "played, {target} is playable by turn {turn} in {p} of games instead of {without}: the effects add "
+              "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)", target=target,
+              turn=int(row["turn"]), p=format_probability(row["p"]), without=format_probability(row["p_without"]),
+              gain=number(100 * float(row["gain"]), 1), low=number(100 * float(row["gain_low"]), 1),
+              high=number(100 * float(row["gain_high"]), 1))
+
+
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
     r"""When the game ends by deck-out, in one line: the median turn (with mean and range when it varies).
 

@@ -33,9 +33,11 @@ from deckstat.play import MODELS
 from deckstat.present.files import atomic_write_bytes, replace_folder, write_error
 from deckstat.present.format import (
     SEED_RERUN,
+    curve_effects_line,
     curve_scoring_line,
     deckout_order_line,
     drought_line,
+    effects_line,
     format_estimate,
     format_probability,
     merge_alike_seats,
@@ -228,6 +230,10 @@ def how_computed(report: Report) -> str:
         else:
             trials = trial_count(parts[part]) or report.n_trials
             simulated.append(trn("{part}: {n} trial", "{part}: {n} trials", trials, part=name))
+    sides = [side for side in (report.by_turn.droughts, report.by_turn.effects) if side is not None]
+    if sides:
+        simulated.append(trn("{part}, beside its table: {n} game", "{part}, beside its table: {n} games",
+                             int(sides[0]["n_trials"].iloc[0]), part=tr(_PART_NAMES["by_turn"])))
     if not simulated:
         return tr("Every number is exact.")
     return tr("Simulated parts ({parts}), {seed}; 95% intervals shown as ± when symmetric, else as [low, high]. "
@@ -255,11 +261,23 @@ def build_document(report: Report) -> Document:
     with_effects = deck.effect_copies
     if with_effects:
         # The answers below would otherwise read as if the effects the file declares were played everywhere.
-        blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out section "
-                                "plays their draws and mills; the other sections leave every card effect out.",
-                                "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
-                                "section plays their draws and mills; the other sections leave every card effect out.",
-                                with_effects)))
+        curve = report.playability.curve if report.playability is not None else None
+        if curve is not None and curve.effects is not None:
+            blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out "
+                                    "section plays their draws and mills, the by-turn and playability sections their "
+                                    "draws beside their tables; the other sections leave every card effect out.",
+                                    "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
+                                    "section plays their draws and mills, the by-turn and playability sections their "
+                                    "draws beside their tables; the other sections leave every card effect out.",
+                                    with_effects)))
+        else:
+            blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out "
+                                    "section plays their draws and mills, the by-turn section their draws beside its "
+                                    "table; the other sections leave every card effect out.",
+                                    "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
+                                    "section plays their draws and mills, the by-turn section their draws beside its "
+                                    "table; the other sections leave every card effect out.",
+                                    with_effects)))
     blocks.append(Heading(2, tr("Is the deck legal?")))
     violations = report.validation.table
     if violations.empty:
@@ -301,9 +319,10 @@ def build_document(report: Report) -> Document:
     same = same_odds_line(by_turn)
     if same:
         blocks.append(Paragraph((same[:1].upper() + same[1:] + ".",)))
-    if report.by_turn.droughts is not None:
-        line = drought_line(report.by_turn.droughts)
-        blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
+    for side, line_of in ((report.by_turn.droughts, drought_line), (report.by_turn.effects, effects_line)):
+        if side is not None:
+            line = line_of(side)
+            blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     blocks += [Figure("odds.png", tr("Chart: the probabilities of the table above by turn, one line per event and "
                                      "player."),
                       tr("Probability of holding at least one, by turn."))]
@@ -444,9 +463,10 @@ def _playability_section(report: Report) -> list[Block]:
     if not playable.mulligan:
         blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not the "
                                "{mulligan}."), mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)))
-    if result.scoring is not None:
-        line = curve_scoring_line(result.scoring)
-        blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
+    for side, line_of in ((result.scoring, curve_scoring_line), (result.effects, curve_effects_line)):
+        if side is not None:
+            line = line_of(side)
+            blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     simulated = table[table["method"] == "simulate"]
     if not simulated.empty:
         widest = float((simulated["ci_high"] - simulated["ci_low"]).max()) / 2

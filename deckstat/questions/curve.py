@@ -20,14 +20,17 @@ from deckstat.games.profiles import Profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import PlayModel, Schedule, schedule
-from deckstat.play.engine import CurveSpec, Dealing, curve_task, exact_curve, reductions
+from deckstat.play.engine import CurveSpec, Dealing, curve_effects_task, curve_task, exact_curve, reductions
 from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons, price
 from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare, shared_setups
-from deckstat.questions.deckout import same_size_warning
+from deckstat.questions.deckout import card_effects, same_size_warning
+from deckstat.questions.odds import paired_gain
 from deckstat.results import CurveResult, frame
 from deckstat.terms import BOTH_OUT_RULES
 
 CURVE_COLUMNS = ["deck", "game", "target", "seat", "turn", "p", "ci_low", "ci_high", "n_trials", "method", "policy"]
+EFFECT_COLUMNS = ["deck", "game", "target", "seat", "turn", "p_without", "p", "ci_low", "ci_high", "gain", "gain_low",
+                  "gain_high", "n_trials"]
 SUMMARY_COLUMNS = ["deck", "game", "target", "seat", "max_turn", "mean_turn", "median_turn", "p_never",
                    "p_never_low", "p_never_high", "n_trials", "method", "policy"]
 #: Turns followed when none are asked for.
@@ -49,7 +52,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
           n_trials: int | None = None, rng=None, precision: float | None = None,
           chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
           max_trials: int = runner.DEFAULT_MAX_TRIALS, allow_absent: bool = False,
-          opponent: Deck | None = None) -> CurveResult:
+          opponent: Deck | None = None, effects: bool = True) -> CurveResult:
     """P(a card or group can be played on or before turn t), under the game's play model.
 
     The profile's play model (``deckstat games show``) says what playing a
@@ -85,6 +88,9 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         The deck the opponent plays, for a play model that plays both players' turns (Wankul's: the Terrains are
         shared and a drought makes both players draw); default: a copy of ``deck``, shuffled apart. Refused by the
         one-player models.
+    effects : bool
+        Whether to answer beside ``table`` with the deck's draw effects played, when the play model plays them
+        (Wankul's; the ``effects`` table, as in :func:`deckstat.odds`); ``False`` asks the plain question alone.
 
     Returns
     -------
@@ -95,6 +101,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         says what the model assumed where the deck's columns were silent (Duel Masters mana numbers).
         ``scoring``: with Wankul's discard model, ``table`` at both ends of the Terrain-scoring assumption (each
         Terrain scored at the first legal moment, the answer; never scored), on the same random games.
+        ``effects``: see ``effects`` above and :class:`~deckstat.results.CurveResult`.
 
     Examples
     --------
@@ -110,7 +117,7 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     arguments = {"cards": cards, "groups": groups, "turns": turns, "seat": seat, "policy": policy, "keep": keep,
                  "mulligan": mulligan, "allow_absent": allow_absent, "simulation": simulation, "opponent": opponent}
     with shared_setups():  # both ends of an assumption on one set-up
-        plan = plan_curve(deck, game, **arguments)
+        plan = plan_curve(deck, game, effects=effects, **arguments)
         never = plan_never_scored_curve(plan, deck, **arguments)
     return answer_curve(plan, simulation, never_scored=never)
 
@@ -156,6 +163,9 @@ class CurvePlan:
         The targets simulated, by index in ``labels``.
     part : Part or None
         Their simulation, when there are any.
+    effects : Part or None
+        Every target played without and with the deck's draw effects (:func:`curve_effects_task`), when the
+        model plays them and the deck has some.
     """
 
     setup: Setup
@@ -169,18 +179,20 @@ class CurvePlan:
     provenance: dict
     simulated: tuple[int, ...]
     part: Part | None
+    effects: Part | None = None
 
 
 def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
                groups: str | Sequence[str] | None = None, turns=DEFAULT_TURNS, seat: str = "both",
                policy: str | None = None, keep: str | None = None, mulligan: bool = True, allow_absent: bool = False,
                simulation: Simulation | None = None, play_settings: Mapping | None = None,
-               opponent: Deck | None = None) -> CurvePlan:
+               opponent: Deck | None = None, effects: bool = False) -> CurvePlan:
     """Every check of :func:`curve`, and its exact engine priced once per target: nothing computed.
 
     Parameters are those of :func:`curve`; ``simulation`` holds its method and simulation settings (default:
     ``auto`` with the default settings), checked by the caller. ``play_settings`` replace some of the profile's
-    ``[play_model]`` settings for the play model alone (:func:`plan_never_scored_curve`).
+    ``[play_model]`` settings for the play model alone (:func:`plan_never_scored_curve`). ``effects``: plan the
+    draw-effects side too (:func:`deckstat.curve` asks for it; a plan for another end of an assumption does not).
 
     Returns
     -------
@@ -254,19 +266,26 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
         provenance.update({"players": 2, "opponent_source": rival_deck.source,
                            "warnings": [*provenance.get("warnings", []), *same_size_warning(profile, [drawn,
                                                                                                      rival_deck])]})
+    if not isinstance(effects, bool):
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("effects"), value=effects))
     simulated = tuple(i for i, e in enumerate(use_exact) if not e)
+    limit = setup.limit if keep_event is not None else 0
+    dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, limit)
+    rival_dealing = None
+    if rival_deck is not None:
+        rival_dealing = Dealing.of(rival_deck, profile.hand_size, profile.set_aside, keep_event, limit)
     part = None
     if simulated:
-        dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, setup.limit if keep_event
-                             is not None else 0)
-        rival_dealing = None
-        if rival_deck is not None:
-            rival_dealing = Dealing.of(rival_deck, profile.hand_size, profile.set_aside, keep_event,
-                                       setup.limit if keep_event is not None else 0)
         spec = CurveSpec(model, dealing, tuple(targets[i] for i in simulated), schedules, rival_dealing)
         part = Part("simulate", None, lambda: None, functools.partial(curve_task, spec), tr("playability"), _widest)
+    effects_part = None
+    draws = card_effects(drawn, profile)[0] if effects and model.plays_draw_effects else None
+    if draws is not None and draws.any():
+        spec = CurveSpec(model, dealing, tuple(targets), schedules, rival_dealing, draws)
+        effects_part = Part("simulate", None, lambda: None, functools.partial(curve_effects_task, spec),
+                            tr("playability with card effects"))
     return CurvePlan(setup, model, tuple(labels), tuple(reduced), tuple(use_exact), turn_list, schedules, keep_event,
-                     provenance, simulated, part)
+                     provenance, simulated, part, effects_part)
 
 
 def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None = None) -> CurveResult:
@@ -275,13 +294,33 @@ def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePla
     ``never_scored`` (:func:`plan_never_scored_curve`): the same question with Terrains never scored, answered on
     the same seed; both ends of the assumption make ``CurveResult.scoring``.
     """
+    simulation = simulation.seeded()  # both ends, and the effects, on the same random games
+    result = _answer(plan, simulation)
+    if plan.effects is not None:
+        result = replace(result, effects=_effects_table(plan, simulation))
     if never_scored is None:
-        return _answer(plan, simulation)
-    simulation = simulation.seeded()  # both ends on the same random games
-    result, other = _answer(plan, simulation), _answer(never_scored, simulation)
+        return result
+    other = _answer(never_scored, simulation)
     scoring = pd.concat([result.table.assign(terrain_scoring="first_legal_moment"),
                          other.table.assign(terrain_scoring="never")], ignore_index=True)
     return replace(result, scoring=scoring[["terrain_scoring", *result.table.columns]])
+
+
+def _effects_table(plan: CurvePlan, simulation: Simulation) -> pd.DataFrame:
+    """Every target and turn played without and with the deck's draw effects, on the same games, and the gain."""
+    estimates = estimate(plan.effects, simulation)
+    counts, n = estimates.values, estimates.n_trials
+    rows = []
+    for s, turn_schedule in enumerate(plan.schedules):
+        for i, label in enumerate(plan.labels):
+            for t in plan.turns:
+                p, low, high = estimates.share(counts[1, s, i, t - 1])
+                gain, gain_low, gain_high = paired_gain(counts[2, s, i, t - 1], counts[3, s, i, t - 1], n)
+                rows.append({"deck": plan.setup.deck.name, "game": plan.setup.profile.id, "target": label,
+                             "seat": turn_schedule.seat, "turn": t, "p_without": float(counts[0, s, i, t - 1]) / n,
+                             "p": float(p), "ci_low": float(low), "ci_high": float(high), "gain": gain,
+                             "gain_low": gain_low, "gain_high": gain_high, "n_trials": n})
+    return frame(rows, EFFECT_COLUMNS, integers=("n_trials",))
 
 
 def _answer(plan: CurvePlan, simulation: Simulation) -> CurveResult:

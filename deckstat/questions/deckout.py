@@ -107,7 +107,7 @@ def _terrain_turns(value: object, profile: Profile) -> int | None:
 PLAYED_TIMINGS = ("on_play", "on_draw")
 
 
-def _effects(deck: Deck, profile: Profile) -> list[np.ndarray]:
+def card_effects(deck: Deck, profile: Profile) -> list[np.ndarray]:
     """The cards each distinct card draws and mills: its ``draw`` and ``mill`` columns, or its effects of that kind.
 
     A card gives each of them in one place (:class:`~deckstat.deck.Deck` refuses both); its ``effect`` cell's
@@ -135,13 +135,13 @@ def _effects(deck: Deck, profile: Profile) -> list[np.ndarray]:
 
 def _effect_cards(deck: Deck, profile: Profile) -> int:
     """Cards (copies counted) with a draw or mill effect."""
-    draw, mill = _effects(deck, profile)
+    draw, mill = card_effects(deck, profile)
     return int(deck.counts[(draw > 0) | (mill > 0)].sum())
 
 
 def _seat_spec(deck: Deck, profile: Profile, membership: np.ndarray, drought_group, seat: str) -> SeatSpec:
     drought = deck.mask(drought_group) if drought_group is not None else np.zeros(len(deck.cards), dtype=bool)
-    draw, mill = _effects(deck, profile)
+    draw, mill = card_effects(deck, profile)
     return SeatSpec.from_cards(deck.counts, membership, drought, draw, mill, profile.first_turn_draw[seat])
 
 

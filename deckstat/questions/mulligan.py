@@ -148,7 +148,7 @@ def plan_mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None,
         event_plan(one, turn_list, per_seat, "seen", chosen, costs[i] if costs else None)
         for i, (one, (turn_list, per_seat)) in enumerate(zip(by_event, turn_plans))), chosen, "seen")
     without = plan_odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False, allow_absent=allow_absent,
-                        simulation=simulation.with_method("exact" if chosen == "exact" else "auto"))
+                        simulation=simulation.with_method("exact" if chosen == "exact" else "auto"), sides=False)
     task = functools.partial(tasks.hand_task, setup.deal_spec(0)) if chosen == "simulate" else None
     part = Part(chosen, reason, functools.partial(_kept_hand_exact, setup), task, tr("mulligan: kept hands"))
     return MulliganPlan(setup, part, with_rule, without)

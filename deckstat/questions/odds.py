@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,7 @@ from deckstat.questions._setup import (
     turn_plan,
     zone_size,
 )
+from deckstat.questions.deckout import card_effects
 from deckstat.results import OddsResult, frame
 from deckstat.terms import ZONE_NAMES, name_of
 
@@ -51,7 +53,8 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
          method: str = "auto", n_trials: int | None = None, rng=None, precision: float | None = None,
          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
          max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None,
-         known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None) -> OddsResult:
+         known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None,
+         effects: bool = True, sides: bool = True) -> OddsResult:
     """Probability that an event holds in a zone, by turn and seat.
 
     Parameters
@@ -146,6 +149,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         every set-aside card when none is broken.
     draws : int or iterable of int, optional
         With ``known``: the numbers of next cards drawn to report, instead of turns.
+    effects : bool
+        Whether to answer beside ``table`` with the deck's draw effects played (the ``effects`` table; see
+        :func:`plan_sides`); ``False`` asks the plain question alone.
+    sides : bool
+        Whether to answer beside ``table`` what it leaves out at all (the ``droughts`` and ``effects`` tables);
+        ``False`` gives ``table`` and ``summary`` alone, as a batch that keeps only them asks.
 
     Returns
     -------
@@ -162,6 +171,11 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         :func:`deckstat.curve` (:func:`plan_droughts`; 40,000 games at most,
         on the question's seed, or on a seed of their own when none is given
         and nothing else is simulated; none with ``method="exact"``).
+        ``effects`` (zone ``seen``, a deck whose cards draw: a ``draw``
+        column or ``pioche`` effects, unless ``effects=False``): on the same
+        simulated games, ``p_without`` the effects (with Wankul's drought
+        draws when ``droughts``), ``p`` with their draws played, and their
+        ``gain`` = ``p - p_without`` with its 95% interval (paired).
 
     Examples
     --------
@@ -176,7 +190,8 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
     plan = plan_odds(deck, game, event, turns=turns, seat=seat, zone=zone, keep=keep, mulligan=mulligan,
                      mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
-                     allow_absent=allow_absent, priority=priority, known=known, draws=draws, simulation=simulation)
+                     allow_absent=allow_absent, priority=priority, known=known, draws=draws, simulation=simulation,
+                     effects=effects, sides=sides)
     return answer_odds(plan, simulation)
 
 
@@ -216,8 +231,8 @@ class OddsPlan:
     zone: str
     knowledge: Knowledge | None = None
     known: tuple[tuple[Setup, object], ...] = ()
-    #: The same question with the drought draws the answer leaves out (:func:`plan_droughts`), or None.
-    droughts: Part | None = None
+    #: The same question with the drought draws and card effects the answer leaves out (:func:`plan_sides`).
+    sides: Sides | None = None
 
 
 def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
@@ -225,7 +240,8 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
               keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
               mulligan_limit: int | None = None, resource: str | None = None, allow_absent: bool = False,
               priority: str | None = None, known: Mapping | Knowledge | None = None,
-              draws: int | Iterable[int] | None = None, simulation: Simulation | None = None) -> OddsPlan:
+              draws: int | Iterable[int] | None = None, simulation: Simulation | None = None,
+              effects: bool = True, sides: bool = True) -> OddsPlan:
     """Every check of :func:`odds`, and its exact engine priced once per event: nothing computed.
 
     Parameters are those of :func:`odds`; ``simulation`` holds its method and simulation settings (default:
@@ -237,6 +253,9 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         For :func:`answer_odds`.
     """
     simulation = Simulation() if simulation is None else simulation
+    for name, value in (("effects", effects), ("sides", sides)):
+        if not isinstance(value, bool):
+            raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param(name), value=value))
     texts = tuple(check_events(event))
     zone = check_zone(zone, get_profile(game))
     if known is not None:
@@ -260,38 +279,57 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
              "resource": resource, "allow_absent": allow_absent, "priority": priority}
     events = tuple(plan_event(prepare(deck, game, [text], **rules), turns=turns, seat=seat, zone=zone,
                               method=simulation.method) for text in texts)
-    # --exact asks for no simulation at all: the drought side is left out with it.
-    droughts = plan_droughts(events) if simulation.method != "exact" else None
-    return OddsPlan(texts, events, simulation.method, zone, droughts=droughts)
+    # --exact asks for no simulation at all: the sides are left out with it.
+    planned = plan_sides(events, effects) if sides and simulation.method != "exact" else None
+    return OddsPlan(texts, events, simulation.method, zone, sides=planned)
 
 
-#: Games simulated for the drought-draws side of an answer that leaves them out (±0.5 point at most).
-DROUGHT_TRIALS = 40_000
-#: The seed of the drought side when the question has none: an exact answer prints the same figures every run.
-DROUGHT_SEED = 26
+#: Games simulated for the sides of an exact answer (drought draws, card effects): ±0.5 point at most.
+SIDE_TRIALS = 40_000
+#: The seed of the sides when the question has none: an exact answer prints the same figures every run.
+SIDE_SEED = 26
 DROUGHT_COLUMNS = ["deck", "game", "event", "seat", "turn", "p_without", "p", "ci_low", "ci_high", "n_trials"]
+EFFECT_COLUMNS = ["deck", "game", "event", "seat", "turn", "p_without", "p", "ci_low", "ci_high", "gain",
+                  "gain_low", "gain_high", "droughts", "n_trials"]
 
 
-def plan_droughts(events: Sequence[EventPlan]) -> Part | None:
-    """The events on the cards seen with the drought draws of the profile's play model (Wankul), or None.
+@dataclass(frozen=True)
+class Sides:
+    """What an exact :func:`odds` answer leaves out, planned: drought draws, draw effects (see :func:`plan_sides`)."""
 
-    The answer of :func:`odds` counts the cards the rules draw each turn; in Wankul a drought (« les joueurs
-    piochent une carte à la fois jusqu'à en trouver un ») brings more, on either player's turn. This part plays
-    the games with the play model of :func:`deckstat.curve` (both players' turns, the same scoring and drought
-    readings) and counts each event on the cards the player has seen by each turn, on the same games: the size of
-    what the exact answer leaves out. None where the game has no drought, the zone is not ``seen``, the mulligan
-    is not the bottom one (or none), or the deck's columns do not let the model tell its Terrains.
+    part: Part
+    droughts: bool
+    effects: bool
+
+
+def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | None:
+    """The events on the cards seen with what the answer leaves out: Wankul's drought draws, cards' draw effects.
+
+    The answer of :func:`odds` counts the cards the turns draw. In Wankul a drought (« les joueurs piochent une
+    carte à la fois jusqu'à en trouver un ») brings more, on either player's turn: the games are then played with
+    the play model of :func:`deckstat.curve` (both players' turns, the ``hold`` player's draws, the same scoring
+    and drought readings). A card whose effects draw (``pioche=2``, or a ``draw`` column; ``effects=False``
+    leaves them out) brings more too: the player plays each such card as soon as it is in hand (in Wankul, while
+    a Terrain is in play), its cost left aside, and the cards it draws play theirs. Each event is counted on the
+    cards seen by each turn, on the same games without and with the effects. None where neither applies, the
+    zone is not ``seen``, or the mulligan is not the bottom one (or none).
     """
     setup, first = events[0].setup, events[0]
     profile = setup.profile
-    if (first.zone != "seen" or not profile.drought_group or profile.play_model.kind != "discard"
-            or setup.rule not in ("none", "bottom")):
+    if first.zone != "seen" or setup.rule not in ("none", "bottom"):
         return None
-    try:
-        model = build_model(setup.deck, profile)
-    except DeckstatError:
-        return None
-    if not model.terrain.any():
+    model = None
+    if profile.drought_group and profile.play_model.kind == "discard":
+        try:
+            model = build_model(setup.deck, profile)
+        except DeckstatError:
+            model = None
+        if model is not None and not model.terrain.any():
+            model = None
+    draws = effect_draws(setup.deck, profile) if effects else None
+    if draws is not None and not draws.any():
+        draws = None
+    if model is None and draws is None:
         return None
     library = setup.drawable()
     schedules = tuple(schedule(profile, seat, max(max(first.turns), 1), library) for seat in first.per_seat)
@@ -312,33 +350,69 @@ def plan_droughts(events: Sequence[EventPlan]) -> Part | None:
         counted.append((tuple(range(start, start + len(compiled.group_keys))), compiled.group_keys, distinct,
                         event.setup.events[0]))
         start += table.shape[1]
-    rival = model.rival_deck()
+    rival = model.rival_deck() if model is not None else None
     spec = SeenSpec(model, dealing(setup.deck), None if rival is None else dealing(rival), schedules,
-                    tuple(first.turns), np.column_stack(tables), tuple(counted))
-    return Part("simulate", None, lambda: None, functools.partial(seen_task, spec), tr("odds with drought draws"))
+                    tuple(first.turns), np.column_stack(tables), tuple(counted), draws)
+    words = tr("odds with drought draws") if draws is None else tr("odds with card effects")
+    return Sides(Part("simulate", None, lambda: None, functools.partial(seen_task, spec), words),
+                 droughts=model is not None, effects=draws is not None)
 
 
-def _drought_table(plan: OddsPlan, table: pd.DataFrame, simulation: Simulation) -> pd.DataFrame | None:
-    """Each answer beside the same event with drought draws (:func:`plan_droughts`), simulated."""
-    if plan.droughts is None:
-        return None
+def effect_draws(deck: Deck, profile: Profile) -> np.ndarray:
+    """Cards each distinct card's effects draw when it is played (its ``draw`` column, its ``pioche`` effects)."""
+    return card_effects(deck, profile)[0]
+
+
+def _side_tables(plan: OddsPlan, table: pd.DataFrame,
+                 simulation: Simulation) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """Each answer beside the same events with drought draws and with card effects (:func:`plan_sides`)."""
+    if plan.sides is None:
+        return None, None
     asked = simulation.n_trials if simulation.n_trials is not None else runner.DEFAULT_TRIALS
-    sized = replace(simulation, n_trials=min(asked, DROUGHT_TRIALS), precision=None,
-                    rng=DROUGHT_SEED if simulation.rng is None else simulation.rng).seeded()
-    estimates = estimate(plan.droughts, sized)
-    p, low, high = estimates.share(estimates.values)
-    records = []
+    sized = replace(simulation, n_trials=min(asked, SIDE_TRIALS), precision=None,
+                    rng=SIDE_SEED if simulation.rng is None else simulation.rng).seeded()
+    estimates = estimate(plan.sides.part, sized)
+    n = estimates.n_trials
+    counts = estimates.values
+    droughts, effects = [], []
     for e, event in enumerate(plan.events):
         text = to_text(event.setup.events[0])
         rows = table[table["event"] == text]
         for s, seat_name in enumerate(event.per_seat):
             for j, turn in enumerate(event.turns):
-                without = rows[(rows["seat"] == seat_name) & (rows["turn"] == turn)]["p"]
-                records.append({"deck": event.setup.deck.name, "game": event.setup.profile.id, "event": text,
-                                "seat": seat_name, "turn": turn, "p_without": float(without.iloc[0]),
-                                "p": float(p[s, e, j]), "ci_low": float(low[s, e, j]),
-                                "ci_high": float(high[s, e, j]), "n_trials": estimates.n_trials})
-    return frame(records, DROUGHT_COLUMNS, integers=("n_trials",))
+                without = float(rows[(rows["seat"] == seat_name) & (rows["turn"] == turn)]["p"].iloc[0])
+                base = {"deck": event.setup.deck.name, "game": event.setup.profile.id, "event": text,
+                        "seat": seat_name, "turn": turn, "p_without": without}
+                p, low, high = estimates.share(counts[0, s, e, j])
+                if plan.sides.droughts:
+                    droughts.append({**base, "p": float(p), "ci_low": float(low), "ci_high": float(high),
+                                     "n_trials": n})
+                if plan.sides.effects:
+                    p, low, high = estimates.share(counts[1, s, e, j])
+                    gain, gain_low, gain_high = paired_gain(counts[2, s, e, j], counts[3, s, e, j], n)
+                    # Without the effects on the same games: the answer, or with Wankul's droughts the drought side.
+                    effects.append({**base, "p_without": float(counts[0, s, e, j]) / n, "p": float(p),
+                                    "ci_low": float(low), "ci_high": float(high), "gain": gain,
+                                    "gain_low": gain_low, "gain_high": gain_high, "droughts": plan.sides.droughts,
+                                    "n_trials": n})
+    return (frame(droughts, DROUGHT_COLUMNS, integers=("n_trials",)) if plan.sides.droughts else None,
+            frame(effects, EFFECT_COLUMNS, integers=("n_trials",)) if plan.sides.effects else None)
+
+
+def paired_gain(up: int, down: int, n: int) -> tuple[float, float, float]:
+    """The change of a proportion on the same ``n`` games, and its 95% interval (normal, on the paired outcomes).
+
+    ``up`` games where the event holds only with the change, ``down`` only without it.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in paired_gain(30, 10, 1000)]
+    [0.02, 0.0077, 0.0323]
+    """
+    gain = (up - down) / n
+    variance = max((up + down) / n - gain**2, 0.0) / n
+    half = NormalDist().inv_cdf(0.5 + runner.CONFIDENCE / 2) * variance**0.5
+    return gain, max(gain - half, -1.0), min(gain + half, 1.0)
 
 
 def plan_event(setup: Setup, *, turns, seat: str, zone: str, method: str) -> EventPlan:
@@ -380,11 +454,11 @@ def answer_odds(plan: OddsPlan, simulation: Simulation) -> OddsResult:
         simulation = simulation.seeded()
     answers = [shape_event(event, estimate(event.part, simulation)) for event in plan.events]
     table, summary, provenance = stack_events(plan.texts, answers, "odds")
-    # The drought side shares the question's seed when it has one (given, or drawn for a simulated part, and then
+    # The sides share the question's seed when it has one (given, or drawn for a simulated part, and then
     # printed); an exact answer asked without a seed gets the drought side's own, so it is the same every run.
     seeded = asked.rng is not None or any(event.part.method == "simulate" for event in plan.events)
-    return OddsResult(table=table, summary=summary, provenance=provenance,
-                      droughts=_drought_table(plan, table, simulation if seeded else asked))
+    droughts, effects = _side_tables(plan, table, simulation if seeded else asked)
+    return OddsResult(table=table, summary=summary, provenance=provenance, droughts=droughts, effects=effects)
 
 
 def shape_event(event: EventPlan, estimates: Estimates) -> tuple[pd.DataFrame, pd.DataFrame, dict]:

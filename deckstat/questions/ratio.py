@@ -1005,7 +1005,8 @@ def _plan_count(plan: RatioPlan, k: int, rebuilt: Deck, added: list[str], simula
     hand = plan_odds(rebuilt, profile, [resource_event, f"{plan.label}>={plan.flood}"], zone="hand", seat=seat,
                      simulation=simulation, **rules)
     by_turn = None if plan.goal is not None else plan_odds(rebuilt, profile, list(plan.texts), turns=plan.turns,
-                                                           seat=seat, zone=plan.zone, simulation=simulation, **rules)
+                                                           seat=seat, zone=plan.zone, simulation=simulation,
+                                                           sides=False, **rules)
     timing = None
     if k > 0:
         last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)

@@ -280,7 +280,7 @@ def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_t
     try:
         arguments = {"cards": list(shown), "turns": range(1, last + 1), "seat": "first", "mulligan": mulligan,
                      "simulation": simulation}
-        plan = plan_curve(deck, profile, **arguments)
+        plan = plan_curve(deck, profile, effects=True, **arguments)
         result = answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments))
     except DeckstatError as exc:
         # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.

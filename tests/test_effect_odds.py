@@ -1,0 +1,186 @@
+"""odds and curve beside their answer: what the deck's draw effects bring, against literal games and a closed form."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import DATA, ok, run, z_for
+
+import deckstat
+from deckstat.play.engine import effect_positions
+from deckstat.questions.odds import paired_gain
+
+WANKUL = DATA / "wankul" / "sample_deck.csv"
+
+
+def literal_positions(hand, library, drawn, draws):
+    """One game card by card: at each turn's main phase every card seen and not played yet is played, in order."""
+    seen = list(hand)
+    taken, played, turn_draws, out = 0, 0, 0, []
+    for base in drawn:
+        # The turn's draws, then the effects.
+        for _ in range(base - turn_draws):
+            if taken < len(library):
+                seen.append(library[taken])
+                taken += 1
+        turn_draws = base
+        while played < len(seen):
+            for _ in range(int(draws[seen[played]])):
+                if taken < len(library):
+                    seen.append(library[taken])
+                    taken += 1
+            played += 1
+        out.append(taken)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_effect_draws_are_those_of_a_literal_game(seed):
+    rng = np.random.default_rng([seed, 51])
+    n_rows, n, size = int(rng.integers(2, 8)), 300, int(rng.integers(4, 30))
+    draws = rng.integers(0, 4, n_rows) * (rng.random(n_rows) < 0.6)
+    hand = rng.integers(0, n_rows, (5, n))
+    library = rng.integers(0, n_rows, (size, n))
+    drawn = np.minimum(np.arange(int(rng.integers(0, 2)), int(rng.integers(0, 2)) + 10), size)
+    fast = effect_positions(hand, library, drawn, draws)
+    for i in range(n):
+        assert fast[:, i].tolist() == literal_positions(hand[:, i], library[:, i], drawn, draws), i
+
+
+def drawer_deck(n_cards: int) -> deckstat.Deck:
+    return deckstat.Deck.from_table([{"name": "Pioche", "count": 1, "effect": "pioche=1"},
+                                     {"name": "Cible", "count": 1},
+                                     {"name": "Autre", "count": n_cards - 2}])
+
+
+def test_one_drawer_gives_the_closed_form():
+    """One card that draws 1 and one target among N cards, generic rules (5-card hand, a card a turn).
+
+    By turn t >= 1 the turns have drawn m = 5 + t cards; the drawer among them adds one. The target is seen when
+    the drawer lies among the first m and the target among the first m + 1 (m / N * m / (N - 1)), or the drawer
+    lies beyond and the target among the first m ((N - m) / N * m / (N - 1)): m / (N - 1) in all, against m / N
+    without the effect. On turn 0 nothing is played yet.
+    """
+    n_cards = 30
+    result = deckstat.odds(drawer_deck(n_cards), "generic", '"Cible">=1', turns=range(0, 11), seat="first", rng=3)
+    effects = result.effects
+    assert list(effects["turn"]) == list(range(0, 11)) and not effects["droughts"].any()
+    z = z_for(3 * len(effects))
+    for row in effects.itertuples(index=False):
+        m = 5 + row.turn
+        exact = m / n_cards if row.turn == 0 else m / (n_cards - 1)
+        plain = m / n_cards
+        assert row.p_without == pytest.approx(float(result.table.query(f"turn == {row.turn}")["p"].iloc[0]),
+                                              abs=z * math.sqrt(plain * (1 - plain) / row.n_trials))
+        assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
+        # The gain is paired: its interval is far narrower than either answer's, and holds the true gain.
+        true_gain = exact - plain
+        assert row.gain == pytest.approx(row.p - row.p_without, abs=1e-12)
+        width = z / 1.96 * (row.gain_high - row.gain_low) / 2
+        assert abs(row.gain - true_gain) <= width + 1e-12, row
+        assert row.gain_high - row.gain_low < (row.ci_high - row.ci_low) / 3 or row.turn == 0
+
+
+def test_the_paired_gain_and_its_interval_against_a_direct_computation():
+    rng = random.Random(4)
+    pairs = [(rng.random() < 0.4, rng.random() < 0.3) for _ in range(5000)]
+    up = sum(a and not b for a, b in pairs)
+    down = sum(b and not a for a, b in pairs)
+    differences = np.array([int(a) - int(b) for a, b in pairs], dtype=float)
+    gain, low, high = paired_gain(up, down, len(pairs))
+    assert gain == pytest.approx(differences.mean(), abs=1e-12)
+    half = 1.959963984540054 * differences.std() / math.sqrt(len(pairs))
+    assert (low, high) == pytest.approx((gain - half, gain + half), abs=1e-12)
+
+
+def test_a_deck_without_draw_effects_has_no_effect_table_and_the_same_answer():
+    deck = deckstat.load_deck(DATA / "duel-masters" / "sample_deck.csv")
+    with_side = deckstat.odds(deck, "duel-masters", "Sort>=1", turns=range(0, 5))
+    plain = deckstat.odds(deck, "duel-masters", "Sort>=1", turns=range(0, 5), effects=False)
+    assert with_side.effects is None and with_side.droughts is None
+    pd.testing.assert_frame_equal(with_side.table, plain.table)
+
+
+def test_no_effects_asks_the_plain_question_and_the_answer_does_not_move(tmp_path):
+    deck = drawer_deck(30)
+    with_side = deckstat.odds(deck, "generic", '"Cible">=1', turns=[0, 3], seat="first")
+    plain = deckstat.odds(deck, "generic", '"Cible">=1', turns=[0, 3], seat="first", effects=False)
+    assert plain.effects is None and with_side.effects is not None
+    pd.testing.assert_frame_equal(with_side.table, plain.table)
+    with pytest.raises(deckstat.DeckstatError, match="effects must be True or False"):
+        deckstat.odds(deck, "generic", '"Cible">=1', effects="no")
+    path = tmp_path / "deck.csv"
+    path.write_text("nom,quantité,effet\nPioche,1,pioche=1\nCible,1,\nAutre,28,\n", encoding="utf-8")
+    english = ok(run("odds", path, "-g", "generic", "--event", '"Cible">=1', "--turns", "0-3", "--seat", "first"))
+    assert "card effects are left out of this answer" in english and "the effects add" in english
+    french = ok(run("odds", path, "-g", "generic", "--event", '"Cible">=1', "--turns", "0-3", "--seat", "first",
+                    "--lang", "fr"))
+    assert "les effets ajoutent" in french
+    assert "card effects" not in ok(run("odds", path, "-g", "generic", "--event", '"Cible">=1', "--no-effects"))
+    data = json.loads(ok(run("odds", path, "-g", "generic", "--event", '"Cible">=1', "--format", "json", "--seed",
+                             "2")))
+    assert {row["turn"] for row in data["effects"]} == set(range(0, 7))
+
+
+def test_wankul_effects_are_counted_with_the_drought_draws_on_the_same_games(tmp_path):
+    table = pd.read_csv(WANKUL)
+    table["effet"] = table["name"].map({"Le Stagiaire Paniqué": "pioche=1", "Capitaine Baguette": "pioche=2",
+                                        "Robot Camembert": "meule=1"})
+    path = tmp_path / "effets.csv"
+    table.to_csv(path, index=False)
+    result = deckstat.odds(deckstat.load_deck(path), "wankul", '"Robot Camembert">=1', turns=range(0, 7),
+                           seat="first", rng=5)
+    effects, droughts = result.effects, result.droughts
+    assert effects["droughts"].all()
+    # Without the effects, the same games are the drought side's.
+    assert np.array_equal(effects["p_without"].to_numpy(), droughts["p"].to_numpy())
+    # A mill effect draws nothing: only the two drawing cards count, and from turn 1 they add cards.
+    assert (effects["gain_low"].iloc[1:] > 0).all() and effects["gain"].iloc[0] == 0
+    # The Wankul player plays its effects only with a Terrain in play: never more than every card seen at once.
+    assert (effects["p"] <= 1).all()
+
+
+def effect_deck(tmp_path):
+    table = pd.read_csv(WANKUL)
+    table["effet"] = table["name"].map({"Le Stagiaire Paniqué": "pioche=1", "Capitaine Baguette": "pioche=2"})
+    path = tmp_path / "effets.csv"
+    table.to_csv(path, index=False)
+    return path
+
+
+def test_curve_plays_the_draw_effects_on_the_same_games(tmp_path):
+    deck = deckstat.load_deck(effect_deck(tmp_path))
+    result = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=range(1, 7), n_trials=6000, rng=8)
+    effects = result.effects
+    # The answer and the side's plain games are the same games: the same numbers.
+    assert np.array_equal(effects["p_without"].to_numpy(), result.table["p"].to_numpy())
+    assert np.allclose(effects["gain"], effects["p"] - effects["p_without"], atol=1e-12)
+    # Effects only add cards to the hold player's hand: a gain on every turn, beyond its paired interval.
+    assert (effects["gain_low"] > 0).all()
+    plain = deckstat.curve(deck, "wankul", cards="Robot Camembert", turns=range(1, 7), n_trials=6000, rng=8,
+                           effects=False)
+    assert plain.effects is None
+    pd.testing.assert_frame_equal(plain.table, result.table)
+    # A deck without effects gives no side, and neither does a model that does not play them (Duel Masters' mana).
+    assert deckstat.curve(deckstat.load_deck(WANKUL), "wankul", cards="Robot Camembert", turns=[1, 2],
+                          n_trials=500, rng=1).effects is None
+    dm = pd.read_csv(DATA / "duel-masters" / "sample_deck.csv").assign(effect="pioche=1")
+    dm.to_csv(tmp_path / "dm.csv", index=False)
+    assert deckstat.curve(deckstat.load_deck(tmp_path / "dm.csv"), "duel-masters", turns=[1, 2], n_trials=500,
+                          rng=1).effects is None
+
+
+def test_curve_command_says_what_the_effects_add(tmp_path):
+    path = effect_deck(tmp_path)
+    common = ("curve", path, "-g", "wankul", "--card", "Robot Camembert", "--turns", "1-4", "--trials", 3000,
+              "--seed", 2)
+    assert "the effects add" in ok(run(*common))
+    assert "les effets ajoutent" in ok(run(*common, "--lang", "fr"))
+    assert "card effects" not in ok(run(*common, "--no-effects"))
+    data = json.loads(ok(run(*common, "--format", "json")))
+    assert {row["turn"] for row in data["effects"]} == {1, 2, 3, 4}
