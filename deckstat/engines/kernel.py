@@ -446,7 +446,8 @@ def shuffled_cells(cell_counts: np.ndarray, n_trials: int, rng: np.random.Genera
     side computation of a question otherwise answered exactly.
     """
     cards = np.repeat(np.arange(len(cell_counts), dtype=np.int16), np.asarray(cell_counts, dtype=np.int64))
-    return cards[np.argsort(rng.random((len(cards), n_trials)), axis=0)]
+    # Each trial's deck shuffled on its own (Fisher-Yates in numpy), then position-major.
+    return np.ascontiguousarray(rng.permuted(np.broadcast_to(cards, (n_trials, len(cards))), axis=1).T)
 
 
 def arrange(cells: np.ndarray, cell_counts: np.ndarray, table: np.ndarray, *, hand_size: int, set_aside: int,

@@ -19,7 +19,7 @@ from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.kernel import arrange, deal_order, shuffled_cells
 from deckstat.events import Event, evaluate, groups_of, saturation_caps
-from deckstat.play.base import PlayModel, Reduction, Schedule
+from deckstat.play.base import PlayModel, Reduction, Schedule, running_sums
 
 
 @dataclass(frozen=True)
@@ -169,11 +169,14 @@ def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     """
     hand, library = spec.dealing.shuffle(rng, n_trials)
     rival = {} if spec.opponent is None else {"opponent": spec.opponent.shuffle(rng, n_trials)}
+    # Row numbers as indices once: every lookup below would convert them again.
+    hand, library = hand.astype(np.intp), library.astype(np.intp)
     table = np.asarray(spec.table, dtype=np.int16)
     trials = np.arange(n_trials)
     in_hand = table[hand].sum(axis=0).T  # (n_columns, n)
-    prefix = np.zeros((table.shape[1], library.shape[0] + 1, n_trials), dtype=np.int16)
-    np.cumsum(np.moveaxis(table[library], -1, 0), axis=1, out=prefix[:, 1:])
+    prefix = np.empty((table.shape[1], library.shape[0] + 1, n_trials), dtype=np.int16)
+    for column in range(table.shape[1]):
+        running_sums(np.take(table[:, column], library), prefix[column])
     ways = (None,) if spec.effect_draws is None else (None, np.asarray(spec.effect_draws, dtype=np.int64))
     out = np.zeros((1 if len(ways) == 1 else 4, len(spec.schedules), len(spec.events), len(spec.turns)),
                    dtype=np.int64)
@@ -225,8 +228,8 @@ def effect_positions(hand: np.ndarray, library: np.ndarray, drawn: np.ndarray, d
     """
     size, n = library.shape
     from_hand = np.take(draws, hand).sum(axis=0)
-    prefix = np.zeros((size + 1, n), dtype=np.int64)
-    np.cumsum(np.take(draws, library), axis=0, out=prefix[1:])
+    prefix = np.empty((size + 1, n), dtype=np.int64)
+    running_sums(np.take(draws, library), prefix)
     flat, trials = prefix.reshape(-1), np.arange(n)
     out = np.empty((len(drawn), n), dtype=np.int64)
     played = np.zeros(n, dtype=np.int64)
