@@ -455,6 +455,9 @@ class Profile:
                     "when a {group} card is scored: deckout, curve and the report answer with each scored at the "
                     "first legal moment and beside it with none scored (their scoring table)",
                     group=self.drought_group)))
+            rows.append((tr("shown as a range"), tr(
+                "drought draws: odds answers exactly without them and beside it with them, on games of both "
+                "players' turns (its droughts table)")))
         if self.resource_group:
             rows.append((tr("resource group"), self.resource_group))
         for text in self.special_rules:

@@ -168,7 +168,7 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         ``library`` left to draw before the bottom block. ``droughts``
         (Wankul, zone ``seen``): the answer beside the same events with the
         drought draws it leaves out, both players' turns played as in
-        :func:`deckstat.curve` (:func:`plan_droughts`; 40,000 games at most,
+        :func:`deckstat.curve` (:func:`plan_sides`; 40,000 games at most,
         on the question's seed, or on a seed of their own when none is given
         and nothing else is simulated; none with ``method="exact"``).
         ``effects`` (zone ``seen``, a deck whose cards draw: a ``draw``
@@ -364,10 +364,13 @@ def effect_draws(deck: Deck, profile: Profile) -> np.ndarray:
 
 
 def _side_tables(plan: OddsPlan, table: pd.DataFrame,
-                 simulation: Simulation) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
-    """Each answer beside the same events with drought draws and with card effects (:func:`plan_sides`)."""
+                 simulation: Simulation) -> tuple[pd.DataFrame | None, pd.DataFrame | None, dict]:
+    """Each answer beside the same events with drought draws and with card effects (:func:`plan_sides`).
+
+    Returns the ``droughts`` and ``effects`` tables and what reproduces their simulation (its seed).
+    """
     if plan.sides is None:
-        return None, None
+        return None, None, {}
     asked = simulation.n_trials if simulation.n_trials is not None else runner.DEFAULT_TRIALS
     sized = replace(simulation, n_trials=min(asked, SIDE_TRIALS), precision=None,
                     rng=SIDE_SEED if simulation.rng is None else simulation.rng).seeded()
@@ -396,7 +399,8 @@ def _side_tables(plan: OddsPlan, table: pd.DataFrame,
                                     "gain_low": gain_low, "gain_high": gain_high, "droughts": plan.sides.droughts,
                                     "n_trials": n})
     return (frame(droughts, DROUGHT_COLUMNS, integers=("n_trials",)) if plan.sides.droughts else None,
-            frame(effects, EFFECT_COLUMNS, integers=("n_trials",)) if plan.sides.effects else None)
+            frame(effects, EFFECT_COLUMNS, integers=("n_trials",)) if plan.sides.effects else None,
+            {**estimates.provenance, "n_trials": n})
 
 
 def paired_gain(up: int, down: int, n: int) -> tuple[float, float, float]:
@@ -457,7 +461,9 @@ def answer_odds(plan: OddsPlan, simulation: Simulation) -> OddsResult:
     # The sides share the question's seed when it has one (given, or drawn for a simulated part, and then
     # printed); an exact answer asked without a seed gets the drought side's own, so it is the same every run.
     seeded = asked.rng is not None or any(event.part.method == "simulate" for event in plan.events)
-    droughts, effects = _side_tables(plan, table, simulation if seeded else asked)
+    droughts, effects, sides = _side_tables(plan, table, simulation if seeded else asked)
+    if sides:
+        provenance["sides"] = sides
     return OddsResult(table=table, summary=summary, provenance=provenance, droughts=droughts, effects=effects)
 
 
