@@ -172,7 +172,7 @@ def test_curve_keeps_a_terrain_when_terrains_are_scored():
 
 def slow_first_turn(hand, library, wanted, deck_info, target, policy, terrain_turns, play_after_drought):
     """One game followed card by card, as docs/play/wankul.md describes it."""
-    is_terrain, cost = deck_info
+    is_terrain, _ = deck_info
     hand, library = list(hand), list(library)
     life = -(-terrain_turns // 2) if terrain_turns else None
     gone = 0
@@ -200,27 +200,9 @@ def slow_first_turn(hand, library, wanted, deck_info, target, policy, terrain_tu
                 return turn
         if drought and not play_after_drought:
             continue
-        if any(target[c] and is_terrain[c] for c in hand):
+        # Alone, the player reaches its main phase with a Terrain in play (or has lost).
+        if main_phase(hand, deck_info, target, policy, True, terrain_turns):
             return turn
-        if any(target[c] and not is_terrain[c] and cost[c] <= len(hand) - 1 for c in hand):
-            return turn
-        if policy == "curve":
-            keep = 1 if life is not None else 0
-            while True:
-                spare = [c for c in hand if not is_terrain[c] and not target[c]]
-                spare_terrains = [c for c in hand if is_terrain[c] and not target[c]]
-                budget = len(spare) - 1 + max(0, len(spare_terrains) - keep)
-                playable = [c for c in spare if not math.isnan(cost[c]) and cost[c] <= budget]
-                if not playable:
-                    break
-                card = max(playable, key=lambda c: cost[c])
-                hand.remove(card)
-                spare.remove(card)
-                # Discards: the most expensive non-target Personnages first (unreadable costs before all).
-                spare.sort(key=lambda c: -math.inf if math.isnan(cost[c]) else -cost[c])
-                for _ in range(int(cost[card])):
-                    victim = spare.pop(0) if spare else spare_terrains.pop(0)
-                    hand.remove(victim)
     return len(wanted) + 1
 
 
@@ -420,6 +402,7 @@ def main_phase(hand, info, target, policy, in_play, terrain_turns):
             card = max(playable, key=lambda c: cost[c])
             hand.remove(card)
             spare.remove(card)
+            # Discards: the most expensive non-target Personnages first (unreadable costs before all).
             spare.sort(key=lambda c: -math.inf if math.isnan(cost[c]) else -cost[c])
             for _ in range(int(cost[card])):
                 victim = spare.pop(0) if spare else spare_terrains.pop(0)

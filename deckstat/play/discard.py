@@ -216,10 +216,8 @@ class DiscardModel(PlayModel):
         out = np.empty((len(targets), hand.shape[1]), dtype=np.int16)
         if not targets:
             return out
-        if self.players == 2 and opponent is None:
-            raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
         block = _Block(self, hand, library)
-        rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
+        rival = self._rival(opponent)
 
         def game() -> _Game:
             played = _Game(self, block, rival, schedule)
@@ -252,10 +250,7 @@ class DiscardModel(PlayModel):
         -------
         ndarray of int64, shape (max_turn, n_trials)
         """
-        if self.players == 2 and opponent is None:
-            raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
-        rival = None if self.players == 1 else _Library(self.rival_terrain, *opponent)
-        game = _Game(self, _Library(self.terrain, hand, library), rival, schedule)
+        game = _Game(self, _Library(self.terrain, hand, library), self._rival(opponent), schedule)
         if effect_draws is not None:
             game.play_draw_effects(effect_draws)
         out = np.empty((schedule.max_turn, hand.shape[1]), dtype=np.int64)
@@ -263,6 +258,14 @@ class DiscardModel(PlayModel):
             game.until_main(turn)
             out[turn - 1] = game.position[0]
         return out
+
+    def _rival(self, opponent: tuple[np.ndarray, np.ndarray] | None) -> _Library | None:
+        """The opponent's dealt games as the game follows them, None when the player plays alone."""
+        if self.players == 1:
+            return None
+        if opponent is None:
+            raise ValueError("the two-player discard model needs the opponent's dealt games (opponent=)")
+        return _Library(self.rival_terrain, *opponent)
 
     def draws_of(self, seat: str, max_turn: int) -> np.ndarray:
         """Cards the rules make ``seat`` draw at the draw step of each turn 1..max_turn, past the library included."""

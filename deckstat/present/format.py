@@ -763,10 +763,7 @@ def effects_line(effects: pd.DataFrame) -> str:
 43.8% of games with their draws played and in 35.1% without: the effects add 8.7 points [8.4, 9.0] (the largest \
 gain; every one: --format csv)
     """
-    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
-    event = row["event"]
-    if effects["seat"].nunique() > 1:
-        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    row, event, numbers = _largest_gain(effects, "event")
     if bool(row["droughts"]):
         text = N_("card effects are left out of this answer (docs/effects.md); on simulated games with the drought "
                   "draws, {event} holds by turn {turn} in {p} of games with their draws played and in {without} "
@@ -776,9 +773,22 @@ gain; every one: --format csv)
         text = N_("card effects are left out of this answer (docs/effects.md); on simulated games, {event} holds by "
                   "turn {turn} in {p} of games with their draws played and in {without} without: the effects add "
                   "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)")
-    return tr(text, event=event, turn=int(row["turn"]), p=format_probability(row["p"]),
-              without=format_probability(row["p_without"]), gain=number(100 * float(row["gain"]), 1),
-              low=number(100 * float(row["gain_low"]), 1), high=number(100 * float(row["gain_high"]), 1))
+    return tr(text, event=event, **numbers)
+
+
+def _largest_gain(effects: pd.DataFrame, label: str) -> tuple[pd.Series, str, dict]:
+    """The row of an effects table with the largest gain, its label (with the seat when seats differ), its numbers.
+
+    The numbers are the message fields ``turn``, ``p``, ``without``, ``gain``, ``low`` and ``high`` (in points).
+    """
+    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
+    shown = row[label]
+    if effects["seat"].nunique() > 1:
+        shown = tr("{event} ({seat})", event=shown, seat=seat_words(row["seat"]))
+    return row, shown, {"turn": int(row["turn"]), "p": format_probability(row["p"]),
+                        "without": format_probability(row["p_without"]),
+                        "gain": number(100 * float(row["gain"]), 1), "low": number(100 * float(row["gain_low"]), 1),
+                        "high": number(100 * float(row["gain_high"]), 1)}
 
 
 def curve_effects_line(effects: pd.DataFrame) -> str:
@@ -796,16 +806,10 @@ def curve_effects_line(effects: pd.DataFrame) -> str:
 is playable by turn 2 in 42.7% of games instead of 33.3%: the effects add 9.4 points [9.3, 9.6] (the largest \
 gain; every one: --format csv)
     """
-    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
-    target = row["target"]
-    if effects["seat"].nunique() > 1:
-        target = tr("{event} ({seat})", event=target, seat=seat_words(row["seat"]))
+    _, target, numbers = _largest_gain(effects, "target")
     return tr("card effects are left out of this answer (docs/effects.md); on the same games with their draws "
               "played, {target} is playable by turn {turn} in {p} of games instead of {without}: the effects add "
-              "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)", target=target,
-              turn=int(row["turn"]), p=format_probability(row["p"]), without=format_probability(row["p_without"]),
-              gain=number(100 * float(row["gain"]), 1), low=number(100 * float(row["gain_low"]), 1),
-              high=number(100 * float(row["gain_high"]), 1))
+              "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)", target=target, **numbers)
 
 
 def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:

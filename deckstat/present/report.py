@@ -263,21 +263,15 @@ def build_document(report: Report) -> Document:
         # The answers below would otherwise read as if the effects the file declares were played everywhere.
         curve = report.playability.curve if report.playability is not None else None
         if curve is not None and curve.effects is not None:
-            blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out "
-                                    "section plays their draws and mills, the by-turn and playability sections their "
-                                    "draws beside their tables; the other sections leave every card effect out.",
-                                    "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
-                                    "section plays their draws and mills, the by-turn and playability sections their "
-                                    "draws beside their tables; the other sections leave every card effect out.",
-                                    with_effects)))
+            sections = tr("the by-turn and playability sections their draws beside their tables")
         else:
-            blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out "
-                                    "section plays their draws and mills, the by-turn section their draws beside its "
-                                    "table; the other sections leave every card effect out.",
-                                    "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
-                                    "section plays their draws and mills, the by-turn section their draws beside its "
-                                    "table; the other sections leave every card effect out.",
-                                    with_effects)))
+            sections = tr("the by-turn section their draws beside its table")
+        blocks.append(_text(trn("Card effects: {n} card of the deck has one (docs/effects.md). The deck-out section "
+                                "plays their draws and mills, {sections}; the other sections leave every card effect "
+                                "out.",
+                                "Card effects: {n} cards of the deck have one (docs/effects.md). The deck-out "
+                                "section plays their draws and mills, {sections}; the other sections leave every card "
+                                "effect out.", with_effects, sections=sections)))
     blocks.append(Heading(2, tr("Is the deck legal?")))
     violations = report.validation.table
     if violations.empty:

@@ -201,6 +201,8 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
     """
     simulation = Simulation() if simulation is None else simulation
     method = simulation.method
+    if not isinstance(effects, bool):
+        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("effects"), value=effects))
     turn_list = check_turns(turns, "turns")
     if not turn_list or turn_list[0] < 1:
         raise DeckstatError(tr("{option} start at turn 1: a card is played in a turn, not in the opening hand",
@@ -266,8 +268,6 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
         provenance.update({"players": 2, "opponent_source": rival_deck.source,
                            "warnings": [*provenance.get("warnings", []), *same_size_warning(profile, [drawn,
                                                                                                      rival_deck])]})
-    if not isinstance(effects, bool):
-        raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("effects"), value=effects))
     simulated = tuple(i for i, e in enumerate(use_exact) if not e)
     limit = setup.limit if keep_event is not None else 0
     dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, keep_event, limit)

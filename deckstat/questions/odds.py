@@ -326,7 +326,7 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
             model = None
         if model is not None and not model.terrain.any():
             model = None
-    draws = effect_draws(setup.deck, profile) if effects else None
+    draws = card_effects(setup.deck, profile)[0] if effects else None  # the draw column and pioche effects
     if draws is not None and not draws.any():
         draws = None
     if model is None and draws is None:
@@ -356,11 +356,6 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
     words = tr("odds with drought draws") if draws is None else tr("odds with card effects")
     return Sides(Part("simulate", None, lambda: None, functools.partial(seen_task, spec), words),
                  droughts=model is not None, effects=draws is not None)
-
-
-def effect_draws(deck: Deck, profile: Profile) -> np.ndarray:
-    """Cards each distinct card's effects draw when it is played (its ``draw`` column, its ``pioche`` effects)."""
-    return card_effects(deck, profile)[0]
 
 
 def _side_tables(plan: OddsPlan, table: pd.DataFrame,
