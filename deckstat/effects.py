@@ -126,6 +126,14 @@ class Effect:
         action = self.action + ("=" + ARGUMENT_SEPARATOR.join(arguments) if arguments else "")
         return action if self.timing is None else f"{self.timing}{TIMING_SEPARATOR}{action}"
 
+    def shown(self) -> str:
+        """The effect as :meth:`to_text` writes it, its keywords in the current language (``cherche=…``)."""
+        text = self.to_text()
+        if self.timing is not None:
+            text = text[len(self.timing) + len(TIMING_SEPARATOR):]
+        text = keyword(self.action) + text[len(self.action):]
+        return text if self.timing is None else f"{keyword(self.timing)}{TIMING_SEPARATOR}{text}"
+
     def moment(self, default: str = DEFAULT_TIMING) -> str:
         """When the effect happens: its own moment, else ``default`` (a game profile's ``effect_moment``)."""
         return self.timing or default

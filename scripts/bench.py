@@ -46,7 +46,9 @@ effects
     six draw-effect cards (``data/wankul/effects_deck.csv``), 1,000,000
     games: the compiled kernel's answer without effects against the side
     that plays the draw effects and the drought draws on two-player games
-    (numpy), alternated; games per second and their ratio.
+    (numpy), and the same side with Capitaine Baguette's draws made
+    searches for a Terrain (the compiled card-by-card game), alternated;
+    games per second and their ratio.
 
 wankul curve
     With ``--wankul-curve``: playability curves of every card of the Wankul
@@ -389,13 +391,22 @@ def wankul_curve_section(n_games: int, rounds: int, console: Console, figures: d
     console.print(table)
 
 
-def run_effects(n_games: int, sides: bool, seed: int = 1) -> float:
+def search_deck() -> deckstat.Deck:
+    """The Wankul effects deck with Capitaine Baguette's draw made a search for a Terrain (played card by card)."""
+    cards = deckstat.load_deck(WANKUL_EFFECTS).cards.copy()
+    cards.loc[cards["name"] == "Capitaine Baguette", "effect"] = "cherche=[type=Terrain]:1"
+    return deckstat.Deck.from_table(cards)
+
+
+def run_effects(n_games: int, sides: bool, seed: int = 1, search: bool = False) -> float:
     """P(Robot Camembert by turn 6) on the Wankul deck with six draw-effect cards, first seat, turns 0-6.
 
     ``sides=False``: the compiled kernel's simulated answer alone (no effects); True: the side that plays the
-    draw effects and the drought draws on two-player games (:func:`deckstat.questions.odds.plan_sides`) alone.
+    draw effects and the drought draws on two-player games (:func:`deckstat.questions.odds.plan_sides`) alone;
+    ``search``: the same side with three of the draws made searches (:func:`search_deck`), which the compiled
+    game of :mod:`deckstat.engines.seen` plays.
     """
-    deck = deckstat.load_deck(WANKUL_EFFECTS)
+    deck = search_deck() if search else deckstat.load_deck(WANKUL_EFFECTS)
     if not sides:
         return float(deckstat.odds(deck, "wankul", EFFECT_EVENT, turns=range(7), seat="first", method="simulate",
                                    n_trials=n_games, rng=seed, sides=False).table["p"].iloc[-1])
@@ -407,10 +418,12 @@ def run_effects(n_games: int, sides: bool, seed: int = 1) -> float:
 def effects_section(n_games: int, rounds: int, console: Console, figures: dict) -> None:
     """Time the draw-effects side of an odds question against the compiled kernel's answer, alternated."""
     run_effects(2_000, True)
-    run_effects(2_000, False)  # warm up both
-    timings = alternate({"kernel": lambda: run_effects(n_games, False), "side": lambda: run_effects(n_games, True)},
-                        rounds)
+    run_effects(2_000, True, search=True)
+    run_effects(2_000, False)  # warm up all three
+    timings = alternate({"kernel": lambda: run_effects(n_games, False), "side": lambda: run_effects(n_games, True),
+                         "search": lambda: run_effects(n_games, True, search=True)}, rounds)
     (plain, kernel_min, kernel_med), (played, side_min, side_med) = timings["kernel"], timings["side"]
+    searched, search_min, search_med = timings["search"]
     table = Table(title=f"Wankul odds with six draw-effect cards, {n_games:,} games, one core, alternated over "
                   f"{rounds} rounds: min / median time")
     for column in ("method", "seconds (min / median)", "games/s (best)", "× kernel (best / median)", "P by turn 6"):
@@ -420,8 +433,12 @@ def effects_section(n_games: int, rounds: int, console: Console, figures: dict) 
     table.add_row("effects side (numpy, two players)", f"{side_min:.2f} / {side_med:.2f}",
                   f"{n_games / side_min:,.0f}", f"{kernel_min / side_min:.2f} / {kernel_med / side_med:.2f}",
                   f"{played:.4f}")
+    table.add_row("effects side with searches (compiled game)", f"{search_min:.2f} / {search_med:.2f}",
+                  f"{n_games / search_min:,.0f}", f"{kernel_min / search_min:.2f} / {kernel_med / search_med:.2f}",
+                  f"{searched:.4f}")
     console.print(table)
     figures["effects"] = {"kernel_games_per_s": n_games / kernel_min, "side_games_per_s": n_games / side_min,
+                          "search_games_per_s": n_games / search_min,
                           "side_over_kernel_best": kernel_min / side_min,
                           "side_over_kernel_median": kernel_med / side_med}
 

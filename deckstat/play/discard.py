@@ -273,6 +273,13 @@ class DiscardModel(PlayModel):
         return np.diff(np.array([0] + [self.profile.draws_by_turn(t - shift, seat) for t in range(1, max_turn + 1)],
                                 dtype=np.int64))
 
+    def turn_draws(self, schedule: Schedule, library_size: int) -> np.ndarray:
+        """Cards the player (row 0) and the opponent (row 1: zeros alone) draw at the draw step of turns 1..max_turn."""
+        rival = np.zeros(schedule.max_turn, dtype=np.int64)
+        if self.players == 2:
+            rival = self.draws_of("second" if schedule.seat == "first" else "first", schedule.max_turn)
+        return np.vstack([self._wanted_draws(schedule, library_size), rival])
+
     def _wanted_draws(self, schedule: Schedule, library_size: int) -> np.ndarray:
         """The player's draws at each turn's draw step (:meth:`draws_of`), or the schedule's when it differs."""
         wanted = np.cumsum(np.r_[0, self.draws_of(schedule.seat, schedule.max_turn)])
@@ -514,9 +521,7 @@ class _Game:
         self.libraries = [block] if rival is None else [block, rival]
         self.seat = 0 if schedule.seat == "first" else 1
         self.max_turn = schedule.max_turn
-        self.wanted = [model._wanted_draws(schedule, block.size)]
-        if rival is not None:
-            self.wanted.append(model.draws_of("second" if self.seat == 0 else "first", schedule.max_turn))
+        self.wanted = model.turn_draws(schedule, block.size)
         n = block.n
         self.position = [np.zeros(n, dtype=np.int64) for _ in self.libraries]
         self.terrains = [library.hand_terrains.astype(np.int64) for library in self.libraries]

@@ -10,6 +10,7 @@ chunk size and worker count.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +19,10 @@ import numpy as np
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
 from deckstat.engines.kernel import arrange, deal_order, shuffled_cells
+from deckstat.engines.seen import Program, Seat, SeenGame, play_seen
+from deckstat.errors import DeckstatError
 from deckstat.events import Event, evaluate, groups_of, saturation_caps
+from deckstat.i18n import tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, running_sums
 
 
@@ -145,8 +149,10 @@ class SeenSpec:
     events : tuple
         Per event: its columns of ``table``, their group keys and distinct columns (see
         :func:`deckstat.engines.tasks.group_counts`), and the event.
-    effect_draws : ndarray of int or None
-        Cards each row's effects draw: the games are then counted twice, without and with them.
+    program : Program or None
+        The player's effects: the games are then counted twice, without and with them. Draws alone are played
+        by the model (or :func:`effect_positions`); searches and looks by the compiled game of
+        :func:`deckstat.engines.seen.play_seen` (:func:`seen_game`), which plays the whole game.
     """
 
     model: PlayModel | None
@@ -156,17 +162,20 @@ class SeenSpec:
     turns: tuple[int, ...]
     table: np.ndarray
     events: tuple[tuple[tuple[int, ...], tuple[str, ...], tuple, Event], ...]
-    effect_draws: np.ndarray | None = None
+    program: Program | None = None
 
 
 def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
     """Games where each event holds on the cards seen by each turn, shape (n_ways, n_seats, n_events, n_turns).
 
-    Way 0 counts the cards the model (or the schedule) draws; with ``effect_draws``, way 1 the same games with
-    the draw effects played (:func:`effect_positions`, or the model's own), way 2 the games where the event holds
-    with them and not without, way 3 the reverse (the paired difference). Dealt by :meth:`Dealing.shuffle`: the
-    question it serves is otherwise exact and loads no compiled kernel.
+    Way 0 counts the cards the model (or the schedule) draws; with a ``program``, way 1 the same games with
+    the effects played (:func:`effect_positions`, or the model's own), way 2 the games where the event holds
+    with them and not without, way 3 the reverse (the paired difference). Without a search or a look, dealt by
+    :meth:`Dealing.shuffle`: the question it serves is otherwise exact and loads no compiled kernel; with one,
+    played by the compiled game (:func:`seen_game`).
     """
+    if spec.program is not None and not spec.program.draws_only:
+        return _compiled_seen_task(spec, rng, n_trials)
     hand, library = spec.dealing.shuffle(rng, n_trials)
     rival = {} if spec.opponent is None else {"opponent": spec.opponent.shuffle(rng, n_trials)}
     # Row numbers as indices once: every lookup below would convert them again.
@@ -177,7 +186,7 @@ def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     prefix = np.empty((table.shape[1], library.shape[0] + 1, n_trials), dtype=np.int16)
     for column in range(table.shape[1]):
         running_sums(np.take(table[:, column], library), prefix[column])
-    ways = (None,) if spec.effect_draws is None else (None, np.asarray(spec.effect_draws, dtype=np.int64))
+    ways = (None,) if spec.program is None else (None, spec.program.draws())
     out = np.zeros((1 if len(ways) == 1 else 4, len(spec.schedules), len(spec.events), len(spec.turns)),
                    dtype=np.int64)
     for s, plan in enumerate(spec.schedules):
@@ -243,6 +252,78 @@ def effect_positions(hand: np.ndarray, library: np.ndarray, drawn: np.ndarray, d
             played = total
         out[t] = position
     return out
+
+
+def _compiled_seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """:func:`seen_task` on the compiled game: every seat's games played card by card, effects of any kind."""
+    n_turns = len(spec.turns)
+    out = np.zeros((4, len(spec.schedules), len(spec.events), n_turns), dtype=np.int64)
+    for s, plan in enumerate(spec.schedules):
+        game = seen_game(spec.model, spec.dealing, spec.opponent, plan, spec.table, spec.turns, spec.program)
+        counts = play_seen(game, rng, n_trials, ways=2)
+        for j in range(n_turns):
+            for e, (columns, keys, distinct, event) in enumerate(spec.events):
+                without, with_effects = (evaluate(event, _event_counts(counts[w, j], columns, keys, distinct))
+                                         for w in range(2))
+                out[:, s, e, j] = [np.count_nonzero(without), np.count_nonzero(with_effects),
+                                   np.count_nonzero(with_effects & ~without), np.count_nonzero(without & ~with_effects)]
+    return out
+
+
+def seen_game(model: PlayModel | None, dealing: Dealing, opponent: Dealing | None, plan: Schedule,
+              table: np.ndarray, turns: Sequence[int], program: Program | None) -> SeenGame:
+    """One seat's games for :func:`deckstat.engines.seen.play_seen`: the dealing, the model's rules, the counts.
+
+    Parameters
+    ----------
+    model : PlayModel or None
+        Wankul's discard model: its forced Terrains and drought draws, on both players' turns when it plays both
+        (the opponent dealt by ``opponent``). None: the turns draw the schedule's cards and nothing more.
+    dealing, opponent : Dealing, Dealing or None
+    plan : Schedule
+    table : ndarray of int, shape (n_rows, n_columns)
+    turns : sequence of int
+    program : Program or None
+        The player's effects (None: none).
+    """
+    n_rows = len(dealing.counts)
+    program = program if program is not None else Program.none(n_rows)
+    caps, lookup = _keep_lookup(dealing)
+    library_size = int(np.sum(dealing.counts)) - dealing.hand_size - dealing.set_aside
+    if model is None:
+        wanted = np.vstack([np.diff(np.asarray(plan.drawn, dtype=np.int64)), np.zeros(plan.max_turn, np.int64)])
+        return SeenGame(_seat(dealing, np.zeros(n_rows, dtype=bool)), None, table, program, wanted, tuple(turns),
+                        dealing.hand_size, dealing.set_aside, caps, lookup)
+    rival = None
+    if model.rival_deck() is not None:
+        rival = _seat(opponent, model.rival_terrain)
+    return SeenGame(_seat(dealing, model.terrain), rival, table, program, model.turn_draws(plan, library_size),
+                    tuple(turns), dealing.hand_size, dealing.set_aside, caps, lookup, wankul=True,
+                    seat=0 if plan.seat == "first" else 1, drought_order=model.drought_order,
+                    terrain_turns=model.terrain_turns)
+
+
+def _seat(dealing: Dealing, terrain: np.ndarray) -> Seat:
+    return Seat(np.asarray(dealing.counts, dtype=np.int64), np.asarray(terrain, dtype=bool), dealing.keep_table,
+                dealing.limit if dealing.keep is not None else 0)
+
+
+#: The most hands (capped group counts) a keep rule is tabled for in the compiled game.
+MOST_KEEP_HANDS = 2**20
+
+
+def _keep_lookup(dealing: Dealing) -> tuple[np.ndarray, np.ndarray]:
+    """The keep rule as a table of every hand's capped group counts (see :class:`SeenGame`)."""
+    if dealing.keep is None or dealing.limit == 0:
+        return np.zeros(0, dtype=np.int64), np.ones(1, dtype=bool)
+    caps = saturation_caps(dealing.keep.event)
+    caps = np.array([min(caps[key], dealing.hand_size) for key in dealing.keep.keys], dtype=np.int64)
+    if np.prod(caps + 1, dtype=float) > MOST_KEEP_HANDS:
+        raise DeckstatError(tr("the keep rule counts too many groups to play searches and looks with it ({n} "
+                               "groups); write it with fewer groups, or ask without effects (--no-effects)",
+                               n=len(caps)))
+    grid = np.array(list(itertools.product(*(range(cap + 1) for cap in caps))), dtype=np.int16).T
+    return caps, np.asarray(dealing.keep(grid), dtype=bool)
 
 
 def _event_counts(counts: np.ndarray, columns: tuple[int, ...], keys: tuple[str, ...], distinct: tuple) -> dict:

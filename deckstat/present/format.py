@@ -760,18 +760,18 @@ def effects_line(effects: pd.DataFrame) -> str:
     ...                         "gain_low": [0.072, 0.084], "gain_high": [0.078, 0.090], "droughts": False})
     >>> print(effects_line(effects))
     card effects are left out of this answer (docs/effects.md); on simulated games, Robot>=1 holds by turn 2 in \
-43.8% of games with their draws played and in 35.1% without: the effects add 8.7 points [8.4, 9.0] (the largest \
+43.8% of games with the effects played and in 35.1% without: the effects add 8.7 points [8.4, 9.0] (the largest \
 gain; every one: --format csv)
     """
     row, event, numbers = _largest_gain(effects, "event")
     if bool(row["droughts"]):
         text = N_("card effects are left out of this answer (docs/effects.md); on simulated games with the drought "
-                  "draws, {event} holds by turn {turn} in {p} of games with their draws played and in {without} "
+                  "draws, {event} holds by turn {turn} in {p} of games with the effects played and in {without} "
                   "without: the effects add {gain} points [{low}, {high}] (the largest gain; every one: --format "
                   "csv)")
     else:
         text = N_("card effects are left out of this answer (docs/effects.md); on simulated games, {event} holds by "
-                  "turn {turn} in {p} of games with their draws played and in {without} without: the effects add "
+                  "turn {turn} in {p} of games with the effects played and in {without} without: the effects add "
                   "{gain} points [{low}, {high}] (the largest gain; every one: --format csv)")
     return tr(text, event=event, **numbers)
 

@@ -28,8 +28,9 @@ from deckstat._version import __version__
 from deckstat.deck import MAX_COPIES, Deck
 from deckstat.engines import runner
 from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_task
+from deckstat.engines.seen import Program
 from deckstat.errors import DeckstatError, param
-from deckstat.events import Count, groups_of, parse_event, parse_group
+from deckstat.events import Count, NameGroup, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
 from deckstat.questions._estimate import Part, Simulation, estimate
@@ -49,6 +50,7 @@ from deckstat.terms import (
     SEATS,
     name_of,
 )
+from deckstat.text import suggest
 
 DECKOUT_COLUMNS = ["deck", "opponent", "game", "seat", "turn", "p", "ci_low", "ci_high", "cdf", "cdf_low", "cdf_high",
                    "n_trials", "method"]
@@ -131,6 +133,36 @@ def card_effects(deck: Deck, profile: Profile) -> list[np.ndarray]:
         else:
             effects.append(from_effects)
     return effects
+
+
+def effect_program(deck: Deck, profile: Profile) -> Program | None:
+    """The effects that bring cards to the player's hand, as the seen-cards game plays them; None without any.
+
+    Per card: its draws (:func:`card_effects`), then its searches and looks in the order its cell writes them,
+    those played when the card is (:data:`PLAYED_TIMINGS`).
+
+    Raises
+    ------
+    ExpressionError
+        For a search or look whose group matches no card of the deck.
+    """
+    draws = card_effects(deck, profile)[0]
+    effects = []
+    for row, card in enumerate(deck.effects):
+        row_effects = [("draw", draws[row], None, 0)] if draws[row] > 0 else []
+        for effect in card:
+            if effect.action not in ("search", "look") or effect.moment(profile.effect_moment) not in PLAYED_TIMINGS:
+                continue
+            members = deck.mask(effect.group)
+            if not members.any():
+                hint = suggest(effect.group.text, list(deck.labels)) if isinstance(effect.group, NameGroup) else ""
+                raise DeckstatError(tr("card {card!r}: the group {group} of its effect {effect!r} matches no card of "
+                                       "this deck{hint}", card=deck.labels[row], group=effect.group.label,
+                                       effect=effect.shown(), hint=hint), source=deck.source, column="effect")
+            row_effects.append((effect.action, effect.amount or 0, members, effect.take or 1))
+        effects.append(row_effects)
+    program = Program.of(effects, len(deck.cards))
+    return None if program.empty else program
 
 
 def _effect_cards(deck: Deck, profile: Profile) -> int:

@@ -21,7 +21,7 @@ from deckstat.i18n import tr
 from deckstat.knowledge import Knowledge
 from deckstat.play import build_model
 from deckstat.play.base import schedule
-from deckstat.play.engine import Dealing, SeenSpec, seen_task
+from deckstat.play.engine import Dealing, SeenSpec, seen_game, seen_task
 from deckstat.questions import known as known_cards
 from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, price, stack_events
 from deckstat.questions._setup import (
@@ -33,7 +33,7 @@ from deckstat.questions._setup import (
     turn_plan,
     zone_size,
 )
-from deckstat.questions.deckout import card_effects
+from deckstat.questions.deckout import effect_program
 from deckstat.results import OddsResult, frame
 from deckstat.terms import ZONE_NAMES, name_of
 
@@ -326,10 +326,8 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
             model = None
         if model is not None and not model.terrain.any():
             model = None
-    draws = card_effects(setup.deck, profile)[0] if effects else None  # the draw column and pioche effects
-    if draws is not None and not draws.any():
-        draws = None
-    if model is None and draws is None:
+    program = effect_program(setup.deck, profile) if effects else None
+    if model is None and program is None:
         return None
     library = setup.drawable()
     schedules = tuple(schedule(profile, seat, max(max(first.turns), 1), library) for seat in first.per_seat)
@@ -352,10 +350,13 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
         start += table.shape[1]
     rival = model.rival_deck() if model is not None else None
     spec = SeenSpec(model, dealing(setup.deck), None if rival is None else dealing(rival), schedules,
-                    tuple(first.turns), np.column_stack(tables), tuple(counted), draws)
-    words = tr("odds with drought draws") if draws is None else tr("odds with card effects")
+                    tuple(first.turns), np.column_stack(tables), tuple(counted), program)
+    if program is not None and not program.draws_only:
+        # The compiled game tables the keep rule: refuse one it cannot table now, not in the middle of the work.
+        seen_game(model, spec.dealing, spec.opponent, schedules[0], spec.table, spec.turns, program)
+    words = tr("odds with drought draws") if program is None else tr("odds with card effects")
     return Sides(Part("simulate", None, lambda: None, functools.partial(seen_task, spec), words),
-                 droughts=model is not None, effects=draws is not None)
+                 droughts=model is not None, effects=program is not None)
 
 
 def _side_tables(plan: OddsPlan, table: pd.DataFrame,
