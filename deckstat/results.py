@@ -123,11 +123,16 @@ class WhenResult(Result):
     summary : pandas.DataFrame
         Per event and seat: ``max_turn``, ``mean_turn`` and ``median_turn``
         (among games where it holds by ``max_turn``), ``p_never``.
+    droughts, effects : pandas.DataFrame or None
+        As :attr:`OddsResult.droughts` and :attr:`OddsResult.effects`, ``p_without`` and ``p`` being the
+        event's having held by the turn (the ``cdf``).
     """
 
     question: ClassVar[str] = "when"
     table: pd.DataFrame
     summary: pd.DataFrame
+    droughts: pd.DataFrame | None = None
+    effects: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -302,6 +307,11 @@ class CompareResult(Result):
         With ``deckout=True``: each deck's deck-out summary against a copy of itself.
     ratio : pandas.DataFrame or None
         With ``ratio_counts``: each deck's resource-count sweep.
+    played : pandas.DataFrame or None
+        When a deck's answer leaves out drought draws or card effects: ``deck_a``, ``deck_b``, ``event``,
+        ``seat``, ``turn``, ``p_a``, ``p_b``, ``diff`` with them played (simulated), ``diff_ci_low``,
+        ``diff_ci_high``, ``diff_without`` (the answer's), ``droughts``, ``effects_a``, ``effects_b``,
+        ``n_trials``.
     """
 
     question: ClassVar[str] = "compare"
@@ -310,6 +320,7 @@ class CompareResult(Result):
     cards: pd.DataFrame
     deckout: pd.DataFrame | None = None
     ratio: pd.DataFrame | None = None
+    played: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -182,3 +182,90 @@ def test_curve_command_says_what_the_effects_add(tmp_path):
     assert "card effects" not in ok(run(*common, "--no-effects"))
     data = json.loads(ok(run(*common, "--format", "json")))
     assert {row["turn"] for row in data["effects"]} == {1, 2, 3, 4}
+
+
+def test_when_with_one_drawer_gives_the_closed_form():
+    # The drawer's closed form (see test_one_drawer_gives_the_closed_form) is a first turn's CDF: the target, once
+    # seen, stays seen.
+    n_cards = 30
+    result = deckstat.when(drawer_deck(n_cards), "generic", '"Cible">=1', max_turn=8, seat="first", rng=5)
+    effects = result.effects
+    assert list(effects["turn"]) == list(range(0, 9)) and result.droughts is None
+    cdf = result.table.set_index("turn")["cdf"]
+    z = z_for(2 * len(effects))
+    for row in effects.itertuples(index=False):
+        m = 5 + row.turn
+        exact = m / n_cards if row.turn == 0 else m / (n_cards - 1)
+        plain = m / n_cards
+        assert cdf[row.turn] == pytest.approx(plain, abs=1e-12)  # the exact answer
+        # Both sides of the gain come from the same simulated games.
+        assert abs(row.p_without - plain) <= z * math.sqrt(plain * (1 - plain) / row.n_trials), row
+        assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
+
+
+def test_when_counts_an_event_that_has_held_not_one_that_holds():
+    # "Exactly one Cible and at most 6 Autre" stops holding as cards come: odds counts it at each turn, when
+    # counts it once it has held. On the same games (same seed), when's side is never below odds' and never falls.
+    deck = drawer_deck(30)
+    event = '"Cible"==1 and "Autre"<=6'
+    odds = deckstat.odds(deck, "generic", event, turns=range(0, 7), seat="first", rng=8).effects
+    when = deckstat.when(deck, "generic", event, max_turn=6, seat="first", rng=8).effects
+    for column in ("p", "p_without"):
+        assert (when[column].to_numpy() >= odds[column].to_numpy() - 1e-12).all()
+        assert (np.diff(when[column].to_numpy()) >= -1e-12).all()
+    assert (odds["p"].to_numpy()[-1] < odds["p"].to_numpy().max()) and when["p"].iloc[0] == odds["p"].iloc[0]
+
+
+def test_when_in_the_command_line_with_and_without_effects(tmp_path):
+    path = tmp_path / "deck.csv"
+    path.write_text("nom,quantité,effet\nPioche,1,pioche=1\nCible,1,\nAutre,28,\n", encoding="utf-8")
+    english = ok(run("when", path, "-g", "generic", "--event", '"Cible">=1', "--max-turn", "4", "--seat", "first"))
+    assert "the effects add" in english
+    french = ok(run("when", path, "-g", "generic", "--event", '"Cible">=1', "--max-turn", "4", "--lang", "fr"))
+    assert "les effets ajoutent" in french
+    plain = ok(run("when", path, "-g", "generic", "--event", '"Cible">=1', "--max-turn", "4", "--no-effects"))
+    assert "the effects add" not in plain
+    tables = json.loads(ok(run("when", path, "-g", "generic", "--event", '"Cible">=1', "--max-turn", "4",
+                               "--format", "json")))
+    assert "effects" in json.dumps(tables)
+
+
+def test_compare_with_the_effects_played_against_the_closed_form():
+    # Deck B is deck A with one card that draws 1: with the draw played, B − A = m / (N − 1) − m / N by turn t
+    # (see test_one_drawer_gives_the_closed_form); the answer itself, exact, says 0.
+    n_cards = 30
+    plain = deckstat.Deck.from_table([{"name": "Pioche", "count": 1}, {"name": "Cible", "count": 1},
+                                      {"name": "Autre", "count": n_cards - 2}], source="a.csv")
+    result = deckstat.compare([plain, drawer_deck(n_cards)], "generic", '"Cible">=1', turns=range(1, 7),
+                              seat="first", rng=11)
+    played = result.played
+    assert (result.table["diff"].abs() < 1e-12).all() and (played["diff_without"].abs() < 1e-12).all()
+    assert not played["effects_a"].any() and played["effects_b"].all() and not played["droughts"].any()
+    z = z_for(len(played))
+    for row in played.itertuples(index=False):
+        m = 5 + row.turn
+        assert row.p_a == pytest.approx(m / n_cards, abs=1e-12)  # deck A leaves nothing out: its exact answer
+        true_diff = m / (n_cards - 1) - m / n_cards
+        width = z / 1.96 * (row.diff_ci_high - row.diff_ci_low) / 2
+        assert abs(row.diff - true_diff) <= width + 1e-12, row
+    assert deckstat.compare([plain, drawer_deck(n_cards)], "generic", '"Cible">=1', turns=[2], seat="first",
+                            effects=False).played is None
+
+
+def test_compare_in_wankul_plays_the_drought_draws_and_says_so(tmp_path):
+    sample, effects = DATA / "wankul" / "sample_deck.csv", DATA / "wankul" / "effects_deck.csv"
+    arguments = ("compare", sample, effects, "-g", "wankul", "--event", '"Robot Camembert">=1', "--turns", "6",
+                 "--seat", "first")
+    english = ok(run(*arguments))
+    assert "with the drought draws and card effects this answer leaves out" in english
+    # Asked without a seed and answered exactly, the line is the same every run.
+    assert english == ok(run(*arguments))
+    french = ok(run(*arguments, "--lang", "fr"))
+    assert "avec les pioches de disette et les effets des cartes" in french
+    droughts_only = ok(run(*arguments, "--no-effects"))
+    assert "with the drought draws this answer leaves out" in droughts_only
+    result = deckstat.compare([deckstat.load_deck(sample), deckstat.load_deck(effects)], "wankul",
+                              '"Robot Camembert">=1', turns=[6], seat="first", effects=False, rng=2)
+    assert result.played["droughts"].all() and not result.played["effects_b"].any()
+    # The two decks hold the same cards: with the drought draws alone they are dealt alike from the same seed.
+    assert result.played["diff"].abs().max() < 1e-12

@@ -326,6 +326,7 @@ def when(
     source: DeckFile = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -338,7 +339,7 @@ def when(
     import pandas as pd
 
     from deckstat.cli import tables
-    from deckstat.present.format import format_estimate, merge_alike_seats, seat_words
+    from deckstat.present.format import drought_line, effects_line, format_estimate, merge_alike_seats, seat_words
 
     with user_errors():
         output.check_plot()
@@ -346,12 +347,16 @@ def when(
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.when(loaded, profile, event, max_turn=max_turn, seat=seat.value, **rules.arguments(),
-                                   **simulation.arguments(), allow_absent=allow_absent)
+                                   **simulation.arguments(), allow_absent=allow_absent, effects=not no_effects)
         output.draw("plot_when", result)
         events = list(dict.fromkeys(result.table["event"]))
         lines = [tr("First turn {events} holds among the cards seen — {game}, {deck}", events=" / ".join(events),
                     game=profile.name, deck=deck)]
         lines += _notes(result, profile)
+        if result.droughts is not None:
+            lines.append(drought_line(result.droughts))
+        if result.effects is not None:
+            lines.append(effects_line(result.effects))
         summaries = merge_alike_seats(result.summary, ["mean_turn", "median_turn", "p_never", "p_never_low",
                                                        "p_never_high", "n_trials", "method"], by=["event"], order=())
         for summary in summaries.itertuples(index=False):
@@ -884,6 +889,7 @@ def compare(
     source: DeckFiles = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -911,7 +917,7 @@ def compare(
                                       with_deckout=with_deckout,
                                       ratio_counts=None if ratio_range is None else parse_counts(ratio_range,
                                                                                                  "--ratio"),
-                                      allow_absent=allow_absent, known=described)
+                                      allow_absent=allow_absent, known=described, effects=not no_effects)
         output.draw("plot_compare", result)
         _warn(result.provenance["warnings"])
         check_table(output.fmt, output.table)
@@ -923,7 +929,7 @@ def compare(
 
 def _print_comparison(result, decks: list, profile) -> None:
     from deckstat.cli import tables
-    from deckstat.present.format import format_probability, merge_alike_seats
+    from deckstat.present.format import compare_played_line, format_probability, merge_alike_seats
 
     def build() -> list:
         shown = []
@@ -955,6 +961,8 @@ def _print_comparison(result, decks: list, profile) -> None:
                 known = tr("{known}; {broken} broken", known=known, broken=broken)
             shown.append(tr("known: {known}; exact, from now", known=known))
         shown.append(tables.compare_table(result))
+        if result.played is not None:
+            shown.append(compare_played_line(result.played))
         if result.deckout is not None:
             shown.append(tr("Deck-out (each deck against a copy of itself)"))
             columns = ["deck", "seat", "mean_turn", "median_turn", "earliest_turn", "latest_turn"]

@@ -163,6 +163,8 @@ class SeenSpec:
     table: np.ndarray
     events: tuple[tuple[tuple[int, ...], tuple[str, ...], tuple, Event], ...]
     program: Program | None = None
+    #: Count "has held by the turn" (turns in increasing order, as :func:`deckstat.when` asks) instead of "holds".
+    cumulative: bool = False
 
 
 def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
@@ -199,10 +201,14 @@ def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.nda
             else:
                 positions = np.broadcast_to(np.asarray(plan.drawn[1:], dtype=np.int64)[:, None],
                                             (plan.max_turn, n_trials))
+            held = {}
             for j, turn in enumerate(spec.turns):
                 counts = in_hand + (prefix[:, positions[turn - 1], trials] if turn else 0)
                 for e, (columns, keys, distinct, event) in enumerate(spec.events):
                     holds = evaluate(event, _event_counts(counts, columns, keys, distinct))
+                    if spec.cumulative:
+                        holds = holds | held[e] if e in held else holds
+                        held[e] = holds
                     out[w, s, e, j] = np.count_nonzero(holds)
                     if w == 0 and len(ways) == 2:
                         without[e, j] = holds
@@ -261,10 +267,15 @@ def _compiled_seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int)
     for s, plan in enumerate(spec.schedules):
         game = seen_game(spec.model, spec.dealing, spec.opponent, plan, spec.table, spec.turns, spec.program)
         counts = play_seen(game, rng, n_trials, ways=2)
+        held = {}
         for j in range(n_turns):
             for e, (columns, keys, distinct, event) in enumerate(spec.events):
                 without, with_effects = (evaluate(event, _event_counts(counts[w, j], columns, keys, distinct))
                                          for w in range(2))
+                if spec.cumulative:
+                    if e in held:
+                        without, with_effects = without | held[e][0], with_effects | held[e][1]
+                    held[e] = (without, with_effects)
                 out[:, s, e, j] = [np.count_nonzero(without), np.count_nonzero(with_effects),
                                    np.count_nonzero(with_effects & ~without), np.count_nonzero(without & ~with_effects)]
     return out

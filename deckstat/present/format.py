@@ -776,6 +776,49 @@ gain; every one: --format csv)
     return tr(text, event=event, **numbers)
 
 
+def compare_played_line(played: pd.DataFrame) -> str:
+    """How a comparison moves with the drought draws and card effects it leaves out, in one line (the largest move).
+
+    ``played``: :attr:`deckstat.results.CompareResult.played`.
+
+    Examples
+    --------
+    >>> played = pd.DataFrame({"deck_a": ["a.csv"] * 2, "deck_b": ["b.csv"] * 2, "event": ["Robot>=1"] * 2,
+    ...                        "seat": ["first"] * 2, "turn": [2, 6], "diff": [0.038, 0.042],
+    ...                        "diff_ci_low": [0.031, 0.035], "diff_ci_high": [0.045, 0.049],
+    ...                        "diff_without": [0.0, 0.0], "droughts": [True] * 2, "effects_a": [False] * 2,
+    ...                        "effects_b": [True] * 2})
+    >>> print(compare_played_line(played))
+    with the drought draws and card effects this answer leaves out, played on simulated games, b.csv − a.csv for \
+Robot>=1 by turn 6 is +4.2 points [3.5, 4.9] instead of +0.0 (the largest move; every one: --format csv)
+    """
+    move = (played["diff"] - played["diff_without"]).abs().to_numpy(dtype=float)
+    row = played.iloc[int(np.argmax(move))]
+    event = row["event"]
+    if played["seat"].nunique() > 1:
+        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    effects = bool(played["effects_a"].any() or played["effects_b"].any())
+    if bool(played["droughts"].any()):
+        text = N_("with the drought draws and card effects this answer leaves out, played on simulated games, "
+                  "{deck_b} − {deck_a} for {event} by turn {turn} is {diff} points [{low}, {high}] instead of "
+                  "{without} (the largest move; every one: --format csv)") if effects else \
+            N_("with the drought draws this answer leaves out, played on simulated games, {deck_b} − {deck_a} for "
+               "{event} by turn {turn} is {diff} points [{low}, {high}] instead of {without} (the largest move; "
+               "every one: --format csv)")
+    else:
+        text = N_("with the card effects this answer leaves out, played on simulated games, {deck_b} − {deck_a} for "
+                  "{event} by turn {turn} is {diff} points [{low}, {high}] instead of {without} (the largest move; "
+                  "every one: --format csv)")
+
+    def points(value: float) -> str:
+        text = number(round(100 * float(value), 1) + 0.0, 1)  # + 0.0: no "-0.0"
+        return text if text.startswith("-") else "+" + text
+
+    return tr(text, deck_a=row["deck_a"], deck_b=row["deck_b"], event=event, turn=int(row["turn"]),
+              diff=points(row["diff"]), low=number(100 * float(row["diff_ci_low"]), 1),
+              high=number(100 * float(row["diff_ci_high"]), 1), without=points(row["diff_without"]))
+
+
 def _largest_gain(effects: pd.DataFrame, label: str) -> tuple[pd.Series, str, dict]:
     """The row of an effects table with the largest gain, its label (with the seat when seats differ), its numbers.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -39,11 +39,16 @@ from deckstat.questions.deckout import deckout, same_size_warning
 from deckstat.questions.odds import (
     DEFAULT_TURNS,
     ODDS_COLUMNS,
+    SIDE_SEED,
+    SIDE_TRIALS,
     EventPlan,
     OddsPlan,
+    Sides,
     answer_odds,
+    check_switches,
     plan_event,
     plan_odds,
+    plan_sides,
     shape_event,
 )
 from deckstat.questions.ratio import ratio
@@ -134,7 +139,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
             rng=None, chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, with_deckout: bool = False,
             ratio_counts: Iterable[int] | None = None, allow_absent: bool = False,
             known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None,
-            priority: str | None = None) -> CompareResult:
+            priority: str | None = None, effects: bool = True, sides: bool = True) -> CompareResult:
     """The same question for two or more decks, each against the first, with the difference.
 
     Parameters
@@ -163,6 +168,10 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         descriptions are read against every deck (names must be in each), and
         every deck is answered exactly; the tables then have a ``draws``
         column.
+    effects, sides : bool
+        As in :func:`deckstat.odds`: beside the comparison, the same one with Wankul's drought draws and each
+        deck's draw, search and look effects played (the ``played`` table); ``effects=False`` leaves the effects
+        out of it, ``sides=False`` the whole table.
 
     Returns
     -------
@@ -173,6 +182,8 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
         McNemar test on the paired trials; a two-proportion z test when
         unpaired; missing when exact). ``odds``: each deck's own odds.
         ``cards``: the card differences. ``deckout``, ``ratio``: when asked.
+        ``played``: when a deck has effects (or the game drought draws, Wankul), the difference with them
+        played on simulated games (each deck on its own games, so the interval is that of independent runs).
         ``provenance["warnings"]``: in a game whose two players' decks must
         have the same size (Wankul), a warning when the decks compared differ
         in size.
@@ -201,7 +212,7 @@ def compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequence[st
     plan = plan_compare(decks, game, event, turns=turns, seat=seat, zone=zone, keep=keep, mulligan=mulligan,
                         mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource, paired=paired,
                         with_deckout=with_deckout, ratio_counts=ratio_counts, allow_absent=allow_absent, known=known,
-                        draws=draws, priority=priority, simulation=simulation)
+                        draws=draws, priority=priority, simulation=simulation, effects=effects, sides=sides)
     return answer_compare(plan, simulation)
 
 
@@ -221,6 +232,9 @@ class CompareEvent:
         The decks simulated together (common random numbers), when simulated.
     known : tuple of OddsPlan
         With known cards: per deck, its plan (then ``events`` is empty).
+    sides : tuple of Sides or None, or None
+        Per deck, what its answer leaves out (:func:`~deckstat.questions.odds.plan_sides`); None when no deck
+        leaves anything out.
     """
 
     events: tuple[EventPlan, ...]
@@ -228,6 +242,7 @@ class CompareEvent:
     reasons: tuple[str, ...] = ()
     part: Part | None = None
     known: tuple[OddsPlan, ...] = ()
+    sides: tuple[Sides | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,13 +268,15 @@ def plan_compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequen
                  mulligan_limit: int | None = None, resource: str | None = None, paired: bool = True,
                  with_deckout: bool = False, ratio_counts: Iterable[int] | None = None, allow_absent: bool = False,
                  known: Mapping | Knowledge | None = None, draws: int | Iterable[int] | None = None,
-                 priority: str | None = None, simulation: Simulation | None = None) -> ComparePlan:
+                 priority: str | None = None, simulation: Simulation | None = None, effects: bool = True,
+                 sides: bool = True) -> ComparePlan:
     """Every check of :func:`compare` on every deck, each deck's exact engine priced once: nothing computed.
 
     Each deck's event is planned as :func:`~deckstat.questions.odds.plan_event` plans it, and those plans are
     what an exact comparison answers, rather than asking :func:`~deckstat.questions.odds.odds` again.
     """
     simulation = Simulation() if simulation is None else simulation
+    check_switches(effects=effects, sides=sides)
     if len(decks) < 2:
         raise DeckstatError(tr("{name} must hold at least two decks to compare, got {count}", name=param("decks"),
                                count=len(decks)))
@@ -298,7 +315,11 @@ def plan_compare(decks: Sequence[Deck], game: str | Profile, event: str | Sequen
         reasons = tuple(tr("{place}: {message}", place=name, message=e.part.reason)
                         for name, e in zip(names, events) if e.part.reason)
         part = _simulated_part(events, zone, paired) if chosen == "simulate" else None
-        planned.append(CompareEvent(events, chosen, reasons, part))
+        # --exact asks for no simulation at all: the sides are left out with it.
+        deck_sides = tuple(plan_sides([e], effects) for e in events) \
+            if sides and simulation.method != "exact" else ()
+        planned.append(CompareEvent(events, chosen, reasons, part,
+                                    sides=deck_sides if any(deck_sides) else None))
     return ComparePlan(tuple(decks), tuple(names), profile, tuple(planned), turns, seat, zone, paired, with_deckout,
                        ratio_counts, allow_absent)
 
@@ -318,10 +339,11 @@ def _simulated_part(events: tuple[EventPlan, ...], zone: str, paired: bool) -> P
 def answer_compare(plan: ComparePlan, simulation: Simulation) -> CompareResult:
     """Estimate and shape a planned :func:`compare` question (``simulation``: the settings it was planned with)."""
     decks, names, profile = plan.decks, list(plan.names), plan.profile
+    asked = simulation
     # One root seed for every simulated part, the deck-out and ratio tables included.
     simulation = simulation.seeded()
     streams = simulation.rng
-    tables, odds_tables, provenance, reasons = [], [], {}, []
+    tables, odds_tables, played, provenance, reasons = [], [], [], {}, []
     for planned in plan.events:
         if planned.known:
             results = [_naming(name, answer_odds, sub, Simulation()) for sub, name in zip(planned.known, names)]
@@ -344,6 +366,11 @@ def answer_compare(plan: ComparePlan, simulation: Simulation) -> CompareResult:
             provenance = {**setups[0].provenance, **estimates.provenance}
         tables.append(table)
         odds_tables.extend(frame.assign(deck=name) for frame, name in zip(frames, names))
+        if planned.sides is not None:
+            # An exact comparison asked without a seed plays its sides from their own: the same every run.
+            seeded = asked.rng is not None or planned.method == "simulate"
+            played.append(_played(planned, frames, table, names,
+                                  simulation if seeded else replace(asked, rng=SIDE_SEED).seeded()))
     cards = pd.concat([card_differences(decks[0], d).assign(deck_a=names[0], deck_b=names[i])
                        for i, d in enumerate(decks[1:], start=1)], ignore_index=True)
     deckout_table = ratio_table = None
@@ -370,7 +397,56 @@ def answer_compare(plan: ComparePlan, simulation: Simulation) -> CompareResult:
     return CompareResult(table=pd.concat(tables, ignore_index=True),
                          odds=pd.concat(odds_tables, ignore_index=True)[
                              known_cards.KNOWN_COLUMNS if known else ODDS_COLUMNS], cards=cards,
-                         deckout=deckout_table, ratio=ratio_table, provenance=provenance)
+                         deckout=deckout_table, ratio=ratio_table,
+                         played=pd.concat(played, ignore_index=True) if played else None, provenance=provenance)
+
+
+PLAYED_COLUMNS = ["deck_a", "deck_b", "event", "seat", "turn", "p_a", "p_b", "diff", "diff_ci_low", "diff_ci_high",
+                  "diff_without", "droughts", "effects_a", "effects_b", "n_trials"]
+
+
+def _played(planned: CompareEvent, frames: list[pd.DataFrame], table: pd.DataFrame, names: list[str],
+            simulation: Simulation) -> pd.DataFrame:
+    """The comparison with each deck's drought draws and card effects played, beside ``table`` (the answer).
+
+    A deck whose answer leaves nothing out keeps its answer. Each deck's sides run on games of their own (from
+    the question's seed), so the difference's interval adds the two variances.
+    """
+    sized = replace(simulation, n_trials=min(simulation.n_trials or runner.DEFAULT_TRIALS, SIDE_TRIALS),
+                    precision=None)
+    by_deck, n_games = [], None
+    for event, side, answer in zip(planned.events, planned.sides, frames):
+        if side is None:
+            # The answer itself: exact (no variance), or simulated with its own trials.
+            n = answer["n_trials"].fillna(0).to_numpy(dtype=float)
+            p = answer["p"].to_numpy(dtype=float)
+            variance = np.where(n > 0, p * (1 - p) / np.maximum(n, 1), 0.0)
+            by_deck.append((p, variance, False, False))
+            continue
+        estimates = estimate(side.part, sized)
+        n_games = estimates.n_trials
+        way = 1 if side.effects else 0
+        p = np.array([estimates.values[way, s, 0, j] / n_games for s in range(len(event.per_seat))
+                      for j in range(len(event.turns))])
+        by_deck.append((p, p * (1 - p) / n_games, side.droughts, side.effects))
+    z = NormalDist().inv_cdf(0.5 + runner.CONFIDENCE / 2)
+    rows = []
+    first = planned.events[0]
+    keys = [(seat, turn) for seat in first.per_seat for turn in first.turns]
+    text = to_text(first.setup.events[0])
+    p_a, var_a, droughts_a, effects_a = by_deck[0]
+    for b in range(1, len(by_deck)):
+        p_b, var_b, droughts_b, effects_b = by_deck[b]
+        answer = table[table["deck_b"] == names[b]].set_index(["seat", "turn"])["diff"]
+        for k, (seat, turn) in enumerate(keys):
+            diff = float(p_b[k] - p_a[k])
+            half = z * math.sqrt(var_a[k] + var_b[k])
+            rows.append({"deck_a": names[0], "deck_b": names[b], "event": text, "seat": seat, "turn": turn,
+                         "p_a": float(p_a[k]), "p_b": float(p_b[k]), "diff": diff,
+                         "diff_ci_low": max(diff - half, -1.0), "diff_ci_high": min(diff + half, 1.0),
+                         "diff_without": float(answer[(seat, turn)]), "droughts": droughts_a or droughts_b,
+                         "effects_a": effects_a, "effects_b": effects_b, "n_trials": n_games})
+    return frame(rows, PLAYED_COLUMNS, integers=("n_trials",))
 
 
 def _naming(name: str, function, *args, **kwargs):

@@ -253,9 +253,7 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         For :func:`answer_odds`.
     """
     simulation = Simulation() if simulation is None else simulation
-    for name, value in (("effects", effects), ("sides", sides)):
-        if not isinstance(value, bool):
-            raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param(name), value=value))
+    check_switches(effects=effects, sides=sides)
     texts = tuple(check_events(event))
     zone = check_zone(zone, get_profile(game))
     if known is not None:
@@ -284,6 +282,13 @@ def plan_odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     return OddsPlan(texts, events, simulation.method, zone, sides=planned)
 
 
+def check_switches(**switches: object) -> None:
+    """Refuse a switch (``effects=``, ``sides=``) that is not True or False."""
+    for name, value in switches.items():
+        if not isinstance(value, bool):
+            raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param(name), value=value))
+
+
 #: Games simulated for the sides of an exact answer (drought draws, card effects): ±0.5 point at most.
 SIDE_TRIALS = 40_000
 #: The seed of the sides when the question has none: an exact answer prints the same figures every run.
@@ -302,7 +307,7 @@ class Sides:
     effects: bool
 
 
-def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | None:
+def plan_sides(events: Sequence[EventPlan], effects: bool = True, cumulative: bool = False) -> Sides | None:
     """The events on the cards seen with what the answer leaves out: Wankul's drought draws, cards' draw effects.
 
     The answer of :func:`odds` counts the cards the turns draw. In Wankul a drought (« les joueurs piochent une
@@ -311,8 +316,9 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
     and drought readings). A card whose effects draw (``pioche=2``, or a ``draw`` column; ``effects=False``
     leaves them out) brings more too: the player plays each such card as soon as it is in hand (in Wankul, while
     a Terrain is in play), its cost left aside, and the cards it draws play theirs. Each event is counted on the
-    cards seen by each turn, on the same games without and with the effects. None where neither applies, the
-    zone is not ``seen``, or the mulligan is not the bottom one (or none).
+    cards seen by each turn, on the same games without and with the effects (``cumulative``: whether it has held
+    by each turn, for :func:`deckstat.when`). None where neither applies, the zone is not ``seen``, or the
+    mulligan is not the bottom one (or none).
     """
     setup, first = events[0].setup, events[0]
     profile = setup.profile
@@ -350,7 +356,7 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
         start += table.shape[1]
     rival = model.rival_deck() if model is not None else None
     spec = SeenSpec(model, dealing(setup.deck), None if rival is None else dealing(rival), schedules,
-                    tuple(first.turns), np.column_stack(tables), tuple(counted), program)
+                    tuple(first.turns), np.column_stack(tables), tuple(counted), program, cumulative)
     if program is not None and not program.draws_only:
         # The compiled game tables the keep rule: refuse one it cannot table now, not in the middle of the work.
         seen_game(model, spec.dealing, spec.opponent, schedules[0], spec.table, spec.turns, program)
@@ -359,12 +365,22 @@ def plan_sides(events: Sequence[EventPlan], effects: bool = True) -> Sides | Non
                  droughts=model is not None, effects=program is not None)
 
 
-def _side_tables(plan: OddsPlan, table: pd.DataFrame,
-                 simulation: Simulation) -> tuple[pd.DataFrame | None, pd.DataFrame | None, dict]:
-    """Each answer beside the same events with drought draws and with card effects (:func:`plan_sides`).
+def answer_sides(plan, table: pd.DataFrame, asked: Simulation, simulation: Simulation,
+                 column: str = "p") -> tuple[pd.DataFrame | None, pd.DataFrame | None, dict]:
+    """The ``droughts`` and ``effects`` tables of a planned question, and what reproduces them (its seed).
 
-    Returns the ``droughts`` and ``effects`` tables and what reproduces their simulation (its seed).
+    ``plan``: its ``events`` and ``sides`` (:func:`plan_sides`); ``table``: its answer, ``column`` the answer
+    each side row stands beside. ``asked``: the simulation settings given; ``simulation``: those the answer ran
+    with. The sides share the question's seed when it has one (given, or drawn for a simulated part, and then
+    printed); an exact answer asked without a seed gets the sides' own, so it is the same every run.
     """
+    seeded = asked.rng is not None or any(event.part.method == "simulate" for event in plan.events)
+    return _side_tables(plan, table, simulation if seeded else asked, column)
+
+
+def _side_tables(plan, table: pd.DataFrame, simulation: Simulation,
+                 column: str) -> tuple[pd.DataFrame | None, pd.DataFrame | None, dict]:
+    """Each answer beside the same events with drought draws and with card effects (:func:`plan_sides`)."""
     if plan.sides is None:
         return None, None, {}
     asked = simulation.n_trials if simulation.n_trials is not None else runner.DEFAULT_TRIALS
@@ -379,7 +395,7 @@ def _side_tables(plan: OddsPlan, table: pd.DataFrame,
         rows = table[table["event"] == text]
         for s, seat_name in enumerate(event.per_seat):
             for j, turn in enumerate(event.turns):
-                without = float(rows[(rows["seat"] == seat_name) & (rows["turn"] == turn)]["p"].iloc[0])
+                without = float(rows[(rows["seat"] == seat_name) & (rows["turn"] == turn)][column].iloc[0])
                 base = {"deck": event.setup.deck.name, "game": event.setup.profile.id, "event": text,
                         "seat": seat_name, "turn": turn, "p_without": without}
                 p, low, high = estimates.share(counts[0, s, e, j])
@@ -454,10 +470,7 @@ def answer_odds(plan: OddsPlan, simulation: Simulation) -> OddsResult:
         simulation = simulation.seeded()
     answers = [shape_event(event, estimate(event.part, simulation)) for event in plan.events]
     table, summary, provenance = stack_events(plan.texts, answers, "odds")
-    # The sides share the question's seed when it has one (given, or drawn for a simulated part, and then
-    # printed); an exact answer asked without a seed gets the drought side's own, so it is the same every run.
-    seeded = asked.rng is not None or any(event.part.method == "simulate" for event in plan.events)
-    droughts, effects, sides = _side_tables(plan, table, simulation if seeded else asked)
+    droughts, effects, sides = answer_sides(plan, table, asked, simulation)
     if sides:
         provenance["sides"] = sides
     return OddsResult(table=table, summary=summary, provenance=provenance, droughts=droughts, effects=effects)

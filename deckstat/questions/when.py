@@ -17,7 +17,7 @@ from deckstat.games.profiles import Profile
 from deckstat.i18n import tr
 from deckstat.questions._estimate import Estimates, Part, Simulation, estimate, first_turn, price, stack_events
 from deckstat.questions._setup import Setup, all_draws, is_increasing, prepare, turn_plan
-from deckstat.questions.odds import EventPlan
+from deckstat.questions.odds import EventPlan, Sides, answer_sides, check_switches, plan_sides
 from deckstat.results import WhenResult, frame
 from deckstat.terms import MOST_TURN
 
@@ -33,7 +33,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
          mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
          n_trials: int | None = None, rng=None, precision: float | None = None,
          chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
-         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None) -> WhenResult:
+         max_trials: int = runner.DEFAULT_MAX_TRIALS, priority: str | None = None, effects: bool = True,
+         sides: bool = True) -> WhenResult:
     """Distribution of the first turn at which an event holds among the cards seen.
 
     Exact when the event can only become true as cards are seen (comparisons
@@ -42,6 +43,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
     simulated otherwise. Parameters as in :func:`deckstat.odds`
     (``allow_absent``, ``priority``, ``precision`` and ``max_trials`` included; the precision
     is that of the ``cdf`` intervals); ``max_turn`` is the last turn followed.
+    ``effects`` and ``sides`` as in :func:`deckstat.odds`: beside the answer, on simulated games, the first turn
+    with Wankul's drought draws and with the deck's draw, search and look effects played.
 
     Returns
     -------
@@ -51,7 +54,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
         intervals when simulated. ``summary``: per event and seat, the mean and
         median first turn among games where it holds by ``max_turn``, and
         ``p_never`` (it has not held by then) with its 95% interval
-        (``p_never_low``, ``p_never_high``; equal to ``p_never`` when exact).
+        (``p_never_low``, ``p_never_high``; equal to ``p_never`` when exact). ``droughts`` and ``effects``: as
+        in :func:`deckstat.odds`, ``p`` there being the event's having held by the turn (the ``cdf``).
 
     Examples
     --------
@@ -66,7 +70,8 @@ def when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_tur
                                     chunk_size=chunk_size, n_workers=n_workers, max_trials=max_trials)
     plan = plan_when(deck, game, event, max_turn=max_turn, seat=seat, keep=keep, mulligan=mulligan,
                      mulligan_rule=mulligan_rule, mulligan_limit=mulligan_limit, resource=resource,
-                     allow_absent=allow_absent, priority=priority, simulation=simulation)
+                     allow_absent=allow_absent, priority=priority, simulation=simulation, effects=effects,
+                     sides=sides)
     return answer_when(plan, simulation)
 
 
@@ -78,24 +83,30 @@ class WhenPlan:
     events: tuple[EventPlan, ...]
     method: str
     max_turn: int
+    #: The first turn with the drought draws and card effects the answer leaves out (:func:`plan_sides`).
+    sides: Sides | None = None
 
 
 def plan_when(deck: Deck, game: str | Profile, event: str | Sequence[str], *, max_turn: int = 10,
               seat: str = "both", keep: str | None = None, mulligan: bool = True, mulligan_rule: str | None = None,
               mulligan_limit: int | None = None, resource: str | None = None, allow_absent: bool = False,
-              priority: str | None = None, simulation: Simulation | None = None) -> WhenPlan:
+              priority: str | None = None, simulation: Simulation | None = None, effects: bool = True,
+              sides: bool = True) -> WhenPlan:
     """Every check of :func:`when`, and its exact engine priced once per event: nothing computed.
 
     Parameters are those of :func:`when`; ``simulation`` holds its method and simulation settings.
     """
     simulation = Simulation() if simulation is None else simulation
+    check_switches(effects=effects, sides=sides)
     texts = tuple(check_events(event))
     max_turn = check_whole(max_turn, "max_turn", maximum=MOST_TURN)
     rules = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule, "mulligan_limit": mulligan_limit,
              "resource": resource, "allow_absent": allow_absent, "priority": priority}
     events = tuple(_plan_first_turn(prepare(deck, game, [text], **rules), max_turn, seat, simulation.method)
                    for text in texts)
-    return WhenPlan(texts, events, simulation.method, max_turn)
+    # --exact asks for no simulation at all: the sides are left out with it.
+    planned = plan_sides(events, effects, cumulative=True) if sides and simulation.method != "exact" else None
+    return WhenPlan(texts, events, simulation.method, max_turn, planned)
 
 
 def _plan_first_turn(setup: Setup, max_turn: int, seat: str, method: str) -> EventPlan:
@@ -117,11 +128,15 @@ def _plan_first_turn(setup: Setup, max_turn: int, seat: str, method: str) -> Eve
 
 def answer_when(plan: WhenPlan, simulation: Simulation) -> WhenResult:
     """Estimate and shape a planned :func:`when` question (``simulation``: the settings it was planned with)."""
+    asked = simulation
     if plan.method != "exact":
         simulation = simulation.seeded()
     answers = [_shape(event, estimate(event.part, simulation), plan.max_turn) for event in plan.events]
     table, summary, provenance = stack_events(plan.texts, answers, "when")
-    return WhenResult(table=table, summary=summary, provenance=provenance)
+    droughts, effects, sides = answer_sides(plan, table, asked, simulation, column="cdf")
+    if sides:
+        provenance["sides"] = sides
+    return WhenResult(table=table, summary=summary, provenance=provenance, droughts=droughts, effects=effects)
 
 
 def _widest_cdf(tallies: np.ndarray, n_trials: int) -> float:
