@@ -82,13 +82,19 @@ def can_pay(cards: list[Card], spells: list[Card]) -> bool:
 
 
 def first_turn(cards: list[Card], hand: list[int], library: list[int], drawn: list[int], target: set[int],
-               policy: str = "civ_first") -> int:
+               policy: str = "civ_first", effect_draws: list[int] | None = None) -> int:
     """The first turn the target is playable in this game, or ``len(drawn)`` when it is not by the last turn.
 
     ``hand`` and ``library`` are row numbers (the library in draw order, shields
     left out); ``drawn[t]`` is the number of library cards drawn by turn ``t``.
+    ``effect_draws[row]``: the cards that row's draw effect draws; each turn, after
+    its draw, every card come to hand whose effect is not played yet is played
+    (its cost left aside, the card staying in hand), one after the other, the
+    cards drawn playing theirs, until the deck's last card.
     """
     hand = list(hand)
+    come = list(hand)  # every card come to hand, in order; `played` of them have played their draw effect
+    played = extra = reached = 0
     mana: list[tuple[Card, int]] = []  # (card, turn it was charged)
     battle: list[Card] = []
     evolutions = [cards[r] for r in sorted(target) if cards[r].evolution]
@@ -103,9 +109,20 @@ def first_turn(cards: list[Card], hand: list[int], library: list[int], drawn: li
         return tier, -cards[row].mana, -cards[row].cost, row
 
     for turn in range(1, len(drawn)):
-        if drawn[turn] >= len(library) and drawn[turn] > drawn[turn - 1]:
+        reach = min(drawn[turn] + extra, len(library))
+        new = library[reached:reach]
+        come += new
+        while effect_draws is not None and played < len(come):
+            extra += effect_draws[come[played]]
+            played += 1
+            more = library[reach:min(drawn[turn] + extra, len(library))]
+            reach += len(more)
+            new += more
+            come += more
+        if reach >= len(library) and reach > reached:
             return len(drawn)  # drew the last card of the deck: lost
-        hand += library[drawn[turn - 1]:drawn[turn]]
+        reached = reach
+        hand += new
         base_in_play = any(c.row in bases for c in battle)
 
         # Charge one card.

@@ -33,11 +33,11 @@ QUESTIONS = {
 # The tables of each result, in the order --format json writes them.
 TABLES = {
     "odds": ["table", "summary", "droughts"],
-    "when": ["table", "summary"],
+    "when": ["table", "summary", "droughts"],
     "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
     "ratio": ["table", "summary"],
     "deckout": ["table", "summary", "game_end", "scoring"],
-    "compare": ["table", "odds", "cards"],
+    "compare": ["table", "odds", "cards", "played"],
     "validate": ["table", "summary"],
 }
 
@@ -317,7 +317,7 @@ def compare_all() -> dict:
 def test_compare_deckout_and_ratio_json(compare_all):
     out = compare_all
     assert out["provenance"]["seed_entropy"] == 3
-    assert list(out) == ["question", "provenance", *TABLES["compare"], "deckout", "ratio"]
+    assert list(out) == ["question", "provenance", *TABLES["compare"][:-1], "deckout", "ratio", "played"]
     names = {"sample_deck.csv", "sample_deck_v2.csv"}
     deckout = pd.DataFrame(out["deckout"])
     assert sorted(zip(deckout["deck"], deckout["seat"])) == sorted((d, s) for d in names for s in ("first", "second"))

@@ -275,17 +275,18 @@ def read_records(path):
     return records
 
 
-def same_as_literal(records, deck, targets, policy, seat, n=400, seed=7, max_turn=12):
+def same_as_literal(records, deck, targets, policy, seat, n=400, seed=7, max_turn=12, effect_draws=None):
     model = ManaModel(deck.with_synonyms(PROFILE.synonyms), PROFILE, policy=policy)
     hand, library = deal(deck, n, seed)
     turns = schedule(PROFILE, seat, max_turn, library.shape[0])
-    got = model.first_turns(hand, library, turns, targets)
+    got = model.first_turns(hand, library, turns, targets, effect_draws=effect_draws)
     cards = literal.cards_of(records)
     drawn = [int(d) for d in turns.drawn]
+    draws = None if effect_draws is None else [int(d) for d in effect_draws]
     for i, target in enumerate(targets):
         rows = set(np.flatnonzero(target).tolist())
-        expected = [literal.first_turn(cards, hand[:, j].tolist(), library[:, j].tolist(), drawn, rows, policy)
-                    for j in range(n)]
+        expected = [literal.first_turn(cards, hand[:, j].tolist(), library[:, j].tolist(), drawn, rows, policy,
+                                       effect_draws=draws) for j in range(n)]
         assert got[i].tolist() == expected, f"target {i}"
     return got
 
@@ -300,6 +301,23 @@ def test_model_matches_literal_simulator_game_by_game(name, seat, policy):
     targets = [rows == i for i in rows] + [np.isin(rows, [3, 5]), np.isin(rows, [0, 8, 11])]
     got = same_as_literal(read_records(path), deck, targets, policy, seat)
     assert (got <= 12).any(axis=1).all()  # every card is playable in some game
+
+
+@pytest.mark.parametrize("policy", ["civ_first", "first_drawn"])
+@pytest.mark.parametrize("seed", range(3))
+def test_model_matches_literal_simulator_with_draw_effects(seed, policy):
+    # Random draw effects on the sample deck (some drawing 3, so that decks run out by turn 14): the same first
+    # turn as the literal game, game by game, with the effects played.
+    path = DATA / "duel-masters" / "sample_deck.csv"
+    deck = deckstat.load_deck(path)
+    rng = np.random.default_rng([seed, 71])
+    rows = np.arange(len(deck.cards))
+    effect_draws = rng.integers(1, 4, len(rows)) * (rng.random(len(rows)) < 0.4)
+    targets = [rows == i for i in rows] + [np.isin(rows, [3, 5])]
+    seat = ("first", "second")[seed % 2]
+    with_effects = same_as_literal(read_records(path), deck, targets, policy, seat, n=150, seed=seed, max_turn=14,
+                                   effect_draws=effect_draws)
+    assert with_effects.max() <= 15 and (with_effects < 15).any()
 
 
 @pytest.mark.parametrize("seat", ["first", "second"])

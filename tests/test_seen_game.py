@@ -13,9 +13,9 @@ from test_play_discard import WANKUL, deal, random_deck
 
 import deckstat
 from deckstat.engines.seen import Program, Seat, SeenGame, play_seen
-from deckstat.play.base import schedule
+from deckstat.play.base import effect_positions, schedule
 from deckstat.play.discard import DiscardModel
-from deckstat.play.engine import Dealing, effect_positions, seen_game
+from deckstat.play.engine import Dealing, seen_game
 
 NO_KEEP = (np.zeros(0, dtype=np.int64), np.ones(1, dtype=bool))
 

@@ -249,3 +249,45 @@ def seen_by_turn(hand: np.ndarray, library: np.ndarray, schedule: Schedule, n_ro
             seen[library[position], trials] += 1
         drawn = int(schedule.drawn[turn])
         yield turn, seen
+
+
+def effect_positions(hand: np.ndarray, library: np.ndarray, drawn: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Library cards seen by each turn when the player plays every draw effect in hand, the cards drawn theirs too.
+
+    Parameters
+    ----------
+    hand, library : ndarray of int
+        Rows of the kept hands and libraries, position-major.
+    drawn : ndarray of int, shape (max_turn,)
+        Library cards the turns draw by each turn 1..max_turn (``Schedule.drawn[1:]``).
+    draws : ndarray of int, shape (n_rows,)
+        Cards each row's effects draw.
+
+    Returns
+    -------
+    ndarray of int64, shape (max_turn, n_trials)
+        At most the library's size: the effects stop when it is empty.
+
+    Examples
+    --------
+    >>> hand = np.array([[0]]); library = np.array([[1], [1], [0], [1]])
+    >>> effect_positions(hand, library, np.array([1, 2]), np.array([1, 0])).tolist()  # row 0 draws 1
+    [[2], [4]]
+    """
+    size, n = library.shape
+    from_hand = np.take(draws, hand).sum(axis=0)
+    prefix = np.empty((size + 1, n), dtype=np.int64)
+    running_sums(np.take(draws, library), prefix)
+    flat, trials = prefix.reshape(-1), np.arange(n)
+    out = np.empty((len(drawn), n), dtype=np.int64)
+    played = np.zeros(n, dtype=np.int64)
+    for t, base in enumerate(np.asarray(drawn, dtype=np.int64)):
+        # Effects are played, and play those they draw, until no card in hand has one left to play.
+        while True:
+            position = np.minimum(base + played, size)
+            total = from_hand + flat[position * n + trials]
+            if np.array_equal(total, played):
+                break
+            played = total
+        out[t] = position
+    return out

@@ -34,7 +34,7 @@ from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.i18n import number as number_text
 from deckstat.parsing import whole_number
-from deckstat.play.base import PlayModel, Reduction, Schedule, never
+from deckstat.play.base import PlayModel, Reduction, Schedule, effect_positions, never
 from deckstat.schema import canonical_columns
 from deckstat.terms import MAX_COPIES
 from deckstat.text import fold
@@ -89,6 +89,7 @@ class ManaModel(PlayModel):
                           "creatures may go); cast the cheapest base creature as soon as possible, then evolve"),
     }
     default_policy: ClassVar[str] = "civ_first"
+    plays_draw_effects: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -242,17 +243,29 @@ class ManaModel(PlayModel):
     # -- the game -----------------------------------------------------------------------------------------------
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,
-                    targets: Sequence[np.ndarray]) -> np.ndarray:
-        """First playable turn of each target (see :meth:`PlayModel.first_turns`), the policy aiming at that target."""
+                    targets: Sequence[np.ndarray], effect_draws: np.ndarray | None = None) -> np.ndarray:
+        """First playable turn of each target (see :meth:`PlayModel.first_turns`), the policy aiming at that target.
+
+        ``effect_draws``: the cards each row's draw effects draw. Each turn, after its draw and before the charge,
+        the player plays every card in hand whose draws are not played yet, its cost left aside (the card stays in
+        hand), the cards drawn playing theirs (:func:`~deckstat.play.base.effect_positions`).
+        """
         n = hand.shape[1]
+        hand, library = np.asarray(hand), np.asarray(library)
+        # Library cards drawn by each turn 0..max_turn, per trial.
+        if effect_draws is None:
+            reach = np.broadcast_to(np.asarray(schedule.drawn, dtype=np.int64)[:, None], (schedule.max_turn + 1, n))
+        else:
+            reach = np.vstack([np.zeros((1, n), dtype=np.int64),
+                               effect_positions(hand, library, schedule.drawn[1:], effect_draws)])
         out = np.empty((len(targets), n), dtype=np.int16)
         for i, target in enumerate(targets):
-            out[i] = self._first_turns_one(np.asarray(hand), np.asarray(library), schedule,
-                                           np.asarray(target, dtype=bool))
+            out[i] = self._first_turns_one(hand, library, schedule, np.asarray(target, dtype=bool), reach,
+                                           effect_draws is not None)
         return out
 
     def _first_turns_one(self, hand_rows: np.ndarray, library: np.ndarray, schedule: Schedule,
-                         target: np.ndarray) -> np.ndarray:
+                         target: np.ndarray, reach: np.ndarray, uneven: bool) -> np.ndarray:
         n_rows, n = self.n_rows, hand_rows.shape[1]
         first = np.full(n, never(schedule), dtype=np.int16)
         target_rows = np.flatnonzero(target)
@@ -265,14 +278,15 @@ class ManaModel(PlayModel):
         base_rows = base_rows[np.argsort(self.costs[base_rows], kind="stable")]
 
         # A row's copies in hand never exceed the cards seen: int8 halves the memory traffic when they fit.
-        small = hand_rows.shape[0] + int(schedule.drawn[-1]) < 127
+        most_drawn = int(reach[-1].max(initial=0))
+        small = hand_rows.shape[0] + most_drawn < 127
         count_type = np.int8 if small else np.int16
         trials = np.arange(n)
         hand = np.zeros((n_rows, n), dtype=count_type)
         for position in range(hand_rows.shape[0]):
             hand[hand_rows[position], trials] += 1
         # Mana is counted in mana, not cards: a card gives its mana number.
-        most_mana = int(self.mana_numbers.max(initial=1)) * (hand_rows.shape[0] + int(schedule.drawn[-1]))
+        most_mana = int(self.mana_numbers.max(initial=1)) * (hand_rows.shape[0] + most_drawn)
         mana_type = next(t for t in (np.int8, np.int16, np.int32, np.int64) if most_mana <= np.iinfo(t).max)
         mana = np.zeros((len(self.kinds), n), dtype=mana_type)
         total_type = np.promote_types(mana_type, np.int16)
@@ -286,17 +300,28 @@ class ManaModel(PlayModel):
         pending = np.ones(n, dtype=bool)
 
         policy = _CivFirst(self, target, base_mask, base_rows) if self.policy == "civ_first" else \
-            _FirstDrawn(hand_rows, library, schedule, target)
+            _FirstDrawn(hand_rows, library, most_drawn, target)
         size = library.shape[0]
         for turn in range(1, schedule.max_turn + 1):
-            before, drawn = int(schedule.drawn[turn - 1]), int(schedule.drawn[turn])
-            if drawn >= size and drawn > before:
-                break  # the last card of the deck was drawn: the game is lost
+            if uneven:
+                before, drawn = reach[turn - 1][alive], reach[turn][alive]
+                # The last card of the deck drawn: the game is lost, nothing more is played.
+                pending &= ~((drawn >= size) & (drawn > before))
+            else:
+                before, drawn = int(schedule.drawn[turn - 1]), int(schedule.drawn[turn])
+                if drawn >= size and drawn > before:
+                    break  # the last card of the deck was drawn: the game is lost
             # Flat views: hand_flat[row * n + trial] adds one card per trial at half the cost of hand[row, trials].
             hand_flat, mana_flat = hand.reshape(-1), mana.reshape(-1)
-            for position in range(before, drawn):
-                cards = library[position] if len(alive) == len(first) else library[position][alive]
-                hand_flat[cards.astype(np.int64) * n + trials] += 1
+            if uneven:
+                for position in range(int(before.min(initial=0)), int(drawn.max(initial=0))):
+                    taken = ((position >= before) & (position < drawn)).astype(hand.dtype)
+                    cards = library[position][alive]
+                    hand_flat[cards.astype(np.int64) * n + trials] += taken
+            else:
+                for position in range(before, drawn):
+                    cards = library[position] if len(alive) == len(first) else library[position][alive]
+                    hand_flat[cards.astype(np.int64) * n + trials] += 1
             charged = policy.choose(hand, mana, zone, drawn)
             charging = charged >= 0
             rows = np.where(charging, charged, 0)
@@ -445,15 +470,21 @@ class _CivFirst:
 class _FirstDrawn:
     """The naive charge: the card in hand longest that is not a target card."""
 
-    def __init__(self, hand_rows: np.ndarray, library: np.ndarray, schedule: Schedule, target: np.ndarray):
-        self.dealt = np.concatenate([hand_rows, library[:int(schedule.drawn[-1])]]).astype(np.int64)
+    def __init__(self, hand_rows: np.ndarray, library: np.ndarray, most_drawn: int, target: np.ndarray):
+        self.dealt = np.concatenate([hand_rows, library[:most_drawn]]).astype(np.int64)
         self.gone = np.zeros(self.dealt.shape, dtype=bool)
         self.kept = target[self.dealt]
         self.opening = hand_rows.shape[0]
 
     def choose(self, hand, mana, zone, drawn):
-        reachable = self.opening + drawn
-        free = ~self.gone[:reachable] & ~self.kept[:reachable]
+        """The card to charge per trial (-1: none); ``drawn``: library cards drawn, one number or per trial."""
+        if np.ndim(drawn) == 0:
+            reachable = self.opening + drawn
+            free = ~self.gone[:reachable] & ~self.kept[:reachable]
+        else:
+            reachable = self.opening + int(np.max(drawn, initial=0))
+            held = np.arange(reachable)[:, None] < self.opening + np.asarray(drawn)[None, :]
+            free = ~self.gone[:reachable] & ~self.kept[:reachable] & held
         found = free.any(axis=0)
         at = np.argmax(free, axis=0)
         trials = np.arange(free.shape[1])
