@@ -248,11 +248,16 @@ class RatioResult(Result):
         objective the table gains ``target_copies``, ``play_model`` and
         ``policy``, the summary ``objective``, ``best``, ``best_decision``,
         ``close_to_best``, ``play_model`` and ``policy``.
+    played : pandas.DataFrame or None
+        When each count's P(event) leaves out drought draws (Wankul) or card effects: per count, event and turn,
+        ``p_without`` (the table's ``p``) and ``p`` with them played on simulated games, its interval,
+        ``droughts``, ``effects``, ``n_trials`` (as :attr:`OddsResult.effects`).
     """
 
     question: ClassVar[str] = "ratio"
     table: pd.DataFrame
     summary: pd.DataFrame
+    played: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

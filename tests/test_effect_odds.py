@@ -277,3 +277,40 @@ def test_compare_in_wankul_plays_the_drought_draws_and_says_so(tmp_path):
     assert result.played["droughts"].all() and not result.played["effects_b"].any()
     # The two decks hold the same cards: with the drought draws alone they are dealt alike from the same seed.
     assert result.played["diff"].abs().max() < 1e-12
+
+
+def test_ratio_plays_the_effects_at_every_count_against_the_closed_form():
+    # The drawer and the target keep their single copies at every count (the filler takes the difference):
+    # P(target seen by turn t) = m / (N - 1) with the draw, m / N without.
+    n_cards = 30
+    deck = deckstat.Deck.from_table([{"name": "Pioche", "count": 1, "effect": "pioche=1", "type": "Autre"},
+                                     {"name": "Cible", "count": 1, "type": "Autre"},
+                                     {"name": "Land", "count": 6, "type": "Land"},
+                                     {"name": "Autre", "count": n_cards - 8, "type": "Autre"}])
+    result = deckstat.ratio(deck, "generic", group="Land", counts=[4, 6, 8], event='"Cible">=1', turns=[2, 5],
+                            filler="Autre", rng=4)
+    played = result.played
+    assert sorted(set(played["resource_count"])) == [4, 6, 8] and played["effects"].all()
+    assert not played["droughts"].any()
+    z = z_for(len(played))
+    for row in played.itertuples(index=False):
+        m = 5 + row.turn
+        assert row.p_without == pytest.approx(m / n_cards, abs=1e-12)  # the table's exact answer
+        exact = m / (n_cards - 1)
+        assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
+    assert deckstat.ratio(deck, "generic", group="Land", counts=[6], event='"Cible">=1', turns=[2],
+                          filler="Autre", effects=False).played is None
+
+
+def test_ratio_command_line_says_what_the_drought_draws_change():
+    arguments = ("ratio", WANKUL, "-g", "wankul", "--event", "Terrain>=1", "--turns", "1-3", "--range", "8-11",
+                 "--seed", "5")
+    english = ok(run(*arguments))
+    assert "with the drought draws this answer leaves out, played on simulated games, at 8 Terrain cards" in english
+    french = ok(run(*arguments, "--lang", "fr"))
+    assert "avec les pioches de disette que cette réponse laisse de côté" in french
+    tables = json.loads(ok(run(*arguments, "--format", "json")))
+    played = pd.DataFrame(tables["played"])
+    # Drought draws only add cards: a Terrain is seen as often or more, at every count (beyond the noise).
+    se = np.sqrt(played["p"] * (1 - played["p"]) / played["n_trials"])
+    assert (played["p"] >= played["p_without"] - z_for(len(played)) * se).all()

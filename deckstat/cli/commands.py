@@ -785,6 +785,7 @@ def ratio(
     source: DeckFile = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -805,7 +806,7 @@ def ratio(
     and names the legal count that maximises it.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import event_words, ratio_decision, seat_words
+    from deckstat.present.format import event_words, ratio_decision, ratio_played_line, seat_words
     from deckstat.questions.ratio import DEFAULT_TURNS as DEFAULT_RATIO_TURNS
     from deckstat.questions.ratio import facts_for_zone
 
@@ -822,7 +823,7 @@ def ratio(
                                     seat=seat.value, zone=zone, target=target, target_turn=target_turn,
                                     flood=flood, **rules.arguments(), **simulation.arguments(),
                                     allow_absent=allow_absent, objective=objective, card=card,
-                                    curve_group=curve_group, policy=policy)
+                                    curve_group=curve_group, policy=policy, effects=not no_effects)
         output.draw("plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -847,6 +848,8 @@ def ratio(
             notes.append(trn("deck-out turns simulated: {n} race per count, seed {seed}",
                              "deck-out turns simulated: {n} races per count, seed {seed}",
                              provenance["deckout_n_trials"], seed=provenance["seed_entropy"]))
+        if result.played is not None:
+            notes.append(ratio_played_line(result.played, label))
         facts = facts_for_zone(result.summary["zone"].iloc[0])
         output.emit(result, head + "\n" + tr("; ").join(notes), lambda: [tables.ratio_table(result, facts)])
         if output.fmt is not Format.table:

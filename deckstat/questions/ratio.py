@@ -46,7 +46,7 @@ from deckstat.questions._setup import (
 )
 from deckstat.questions.curve import curve, last_play_turn, play_targets
 from deckstat.questions.deckout import answer_mean_turns, plan_deckout
-from deckstat.questions.odds import OddsPlan, answer_odds, plan_odds
+from deckstat.questions.odds import OddsPlan, answer_odds, check_switches, plan_odds
 from deckstat.questions.validate import validate
 from deckstat.questions.when import WhenPlan, answer_when, plan_when
 from deckstat.results import RatioResult, frame
@@ -670,7 +670,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
           keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None, rng=None,
           chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
           objective: str = "event", card: str | None = None, curve_group: str | None = None,
-          policy: str | None = None) -> RatioResult:
+          policy: str | None = None, effects: bool = True, sides: bool = True) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Rebuilding* below),
@@ -842,7 +842,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     plan = plan_ratio(deck, game, counts=counts, group=group, filler=filler, event=event, turns=turns, seat=seat,
                       zone=zone, target=target, target_turn=target_turn, flood=flood, keep=keep, mulligan=mulligan,
                       allow_absent=allow_absent, objective=objective, card=card, curve_group=curve_group,
-                      policy=policy, simulation=simulation)
+                      policy=policy, simulation=simulation, effects=effects, sides=sides)
     return answer_ratio(plan, simulation)
 
 
@@ -903,6 +903,9 @@ class RatioPlan:
     goal: _Goal | None
     counts: tuple[CountPlan, ...]
     deckout: Simulation
+    #: Beside P(event) by turn, the same with the drought draws and card effects it leaves out (``played``).
+    effects: bool = True
+    sides: bool = True
 
     @property
     def parts(self) -> list[Part]:
@@ -917,7 +920,7 @@ def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None 
                target: float | None = None, target_turn: int | None = None, flood: int | None = None,
                keep: str | None = None, mulligan: bool = True, allow_absent: bool = False, objective: str = "event",
                card: str | None = None, curve_group: str | None = None, policy: str | None = None,
-               simulation: Simulation | None = None) -> RatioPlan:
+               simulation: Simulation | None = None, effects: bool = True, sides: bool = True) -> RatioPlan:
     """Every check of :func:`ratio`, each count's deck rebuilt and its questions planned and priced once.
 
     Parameters are those of :func:`ratio`; ``simulation`` holds its method and simulation settings (default:
@@ -929,6 +932,7 @@ def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None 
         For :func:`answer_ratio`.
     """
     simulation = Simulation() if simulation is None else simulation
+    check_switches(effects=effects, sides=sides)
     profile = get_profile(game)
     check_deck(deck)
     objective = check_choice(objective, "objective", OBJECTIVES)
@@ -963,7 +967,7 @@ def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None 
     plan = RatioPlan(profile=profile, rebuild=rebuild, texts=tuple(texts), label=label, zone=zone, seat=seat,
                      turns=turn_list, flood=flood, target=target, target_turn=target_turn, keep=keep,
                      mulligan=mulligan, rule=setup.rule, method=simulation.method, chosen=chosen, goal=goal,
-                     counts=(), deckout=deckout)
+                     counts=(), deckout=deckout, effects=effects, sides=sides)
     # The questions of a count share its set-ups (the resource event is asked in the hand, by turn and by when).
     with question_setups():
         planned = tuple(_at_count(k, label, _plan_count, plan, k, *rebuilt[k], simulation) for k in count_list)
@@ -1006,11 +1010,12 @@ def _plan_count(plan: RatioPlan, k: int, rebuilt: Deck, added: list[str], simula
                      simulation=simulation, **rules)
     by_turn = None if plan.goal is not None else plan_odds(rebuilt, profile, list(plan.texts), turns=plan.turns,
                                                            seat=seat, zone=plan.zone, simulation=simulation,
-                                                           sides=False, **rules)
+                                                           effects=plan.effects, sides=plan.sides, **rules)
     timing = None
     if k > 0:
         last = profile.last_game_turn(profile.drawn_deck(rebuilt).size, seat)
-        timing = plan_when(rebuilt, profile, resource_event, max_turn=last, seat=seat, simulation=simulation, **rules)
+        timing = plan_when(rebuilt, profile, resource_event, max_turn=last, seat=seat, simulation=simulation,
+                           sides=False, **rules)
     race = None
     # No deck-out turn where running out has no rules effect, or whose mulligan the deck-out model does not handle.
     if profile.deckout != "none" and not (plan.mulligan and profile.mulligan not in ("none", "bottom")):
@@ -1026,15 +1031,21 @@ def answer_ratio(plan: RatioPlan, simulation: Simulation) -> RatioResult:
     # Under auto a question the exact engine models may still be simulated (too costly): every question gets its
     # stream, which an exact one does not read.
     simulated = plan.chosen == "simulate" or plan.method == "auto"
-    tables, provenance, methods, added = [], {}, {}, []
+    tables, played, provenance, methods, added = [], [], {}, {}, []
     with track(tr("ratio: {group} counts", group=plan.label), total=len(plan.counts), unit="counts") as counts_done:
         for planned in plan.counts:
-            table, provenance, methods = _at_count(planned.count, plan.label, _answer_count, plan, planned,
-                                                   _Streams(simulation, streams, simulated))
+            table, provenance, methods, sides = _at_count(planned.count, plan.label, _answer_count, plan, planned,
+                                                          _Streams(simulation, streams, simulated))
             added += [name for name in planned.added if name not in added]
             tables.append(table.assign(is_current=planned.count == plan.rebuild.current))
+            if sides is not None:
+                played.append(sides)
             counts_done.advance()
-    return _shape(plan, pd.concat(tables, ignore_index=True), provenance, methods, added, streams)
+    result = _shape(plan, pd.concat(tables, ignore_index=True), provenance, methods, added, streams)
+    if not played:
+        return result
+    return replace(result, played=frame(pd.concat(played, ignore_index=True).to_dict("records"), PLAYED_COLUMNS,
+                                        integers=("resource_count", "n_trials")))
 
 
 @dataclass(frozen=True)
@@ -1054,10 +1065,12 @@ class _Streams:
         return replace(self.simulation if settings is None else settings, rng=seed)
 
 
-def _answer_count(plan: RatioPlan, planned: CountPlan, streams: _Streams) -> tuple[pd.DataFrame, dict, dict]:
+def _answer_count(plan: RatioPlan, planned: CountPlan,
+                  streams: _Streams) -> tuple[pd.DataFrame, dict, dict, pd.DataFrame | None]:
     """P(event) by turn for one count's deck, with its facts on every row.
 
-    Returns the table, the provenance of the odds, and how each column was computed.
+    Returns the table, the provenance of the odds, how each column was computed, and the same P with the
+    drought draws and card effects played (None when the answer leaves nothing out).
     """
     k, rebuilt = planned.count, planned.deck
     report = validate(rebuilt, plan.profile)
@@ -1093,7 +1106,31 @@ def _answer_count(plan: RatioPlan, planned: CountPlan, streams: _Streams) -> tup
     methods = {"p": p_method, "p_resource_in_hand": hand_method, "p_flood_in_hand": hand_method,
                "mulligan_rate": rate_method, "expected_first_resource_turn": when_method,
                "deckout_turn_first": deckout_method, "deckout_turn_second": deckout_method}
-    return by_turn_table.assign(mulligan_rate=rates, **facts), provenance, methods
+    played = None
+    if planned.by_turn is not None:
+        played = _played(by_turn, k)
+    return by_turn_table.assign(mulligan_rate=rates, **facts), provenance, methods, played
+
+
+#: Columns of :attr:`~deckstat.results.RatioResult.played`.
+PLAYED_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "p_without", "p", "ci_low", "ci_high",
+                  "droughts", "effects", "n_trials"]
+
+
+def _played(by_turn, k: int) -> pd.DataFrame | None:
+    """One count's P(event) by turn with what :func:`deckstat.odds` left out played, None when nothing is.
+
+    Its effects (with the drought draws where it has them), else its drought draws; ``p_without``: the answer.
+    """
+    side = by_turn.effects if by_turn.effects is not None else by_turn.droughts
+    if side is None:
+        return None
+    answer = by_turn.table.set_index(["event", "seat", "turn"])["p"]
+    rows = side.assign(p_without=[float(answer[(e, s, t)]) for e, s, t in zip(side["event"], side["seat"],
+                                                                               side["turn"])],
+                       resource_count=k, droughts=by_turn.droughts is not None,
+                       effects=by_turn.effects is not None)
+    return rows[PLAYED_COLUMNS]
 
 
 def _playable(plan: RatioPlan, k: int, rebuilt: Deck, settings: Simulation) -> tuple[pd.DataFrame, dict]:
@@ -1113,7 +1150,7 @@ def _playable(plan: RatioPlan, k: int, rebuilt: Deck, settings: Simulation) -> t
         result = curve(rebuilt, profile, cards=goal.card, groups=goal.group, turns=plan.turns, seat=plan.seat,
                        policy=goal.policy, keep=plan.keep, mulligan=plan.mulligan, method=settings.method,
                        n_trials=settings.n_trials, rng=settings.rng, chunk_size=settings.chunk_size,
-                       n_workers=settings.n_workers)
+                       n_workers=settings.n_workers, effects=False)
         rows = result.table.assign(event=goal.event)[["deck", "game", "event", "seat", "turn", "p", "ci_low",
                                                       "ci_high", "n_trials", "method"]].to_dict("records")
         provenance = result.provenance
