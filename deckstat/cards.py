@@ -429,8 +429,8 @@ def read_card_csv(path: str | Path) -> Deck:
     table = _merge_duplicates(table, row_lines, source, dict(zip(canonical, header)), raw)
     if "effect" in table.columns and table["effect"].notna().any():
         notes.append(tr("{source}: of the card effects of column {column!r}, deckout and the report's deck-out "
-                        "section play draw and mill (when the card is played or drawn), odds, when and compare answer "
-                        "beside their table with the draws, searches and looks played, curve (Wankul's and Duel "
+                        "section play draw and mill (when the card is played or drawn), odds, when, compare and ratio "
+                        "answer beside their table with the draws, searches and looks played, curve (Wankul's and Duel "
                         "Masters' play models) with the draws played; the other effects, and every effect in the "
                         "other questions, are left out of the answers",
                         source=source, column=header[canonical.index("effect")]))
