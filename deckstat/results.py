@@ -154,9 +154,14 @@ class CurveResult(Result):
         scorer un Terrain »; the model scores each at the first legal moment): ``table``'s rows at both ends,
         ``terrain_scoring`` = ``first_legal_moment`` (the answer) or ``never``, on the same random games.
     effects : pandas.DataFrame or None
-        When the deck's cards draw and the play model plays draw effects (Wankul): per target, seat and turn, on
-        the same simulated games, ``p_without`` and ``p`` with the draw effects played, and ``gain`` = ``p -
-        p_without`` with its interval.
+        When the deck's cards draw and the play model plays draw effects (Wankul, Duel Masters): per target, seat
+        and turn, on the same simulated games, ``p_without`` and ``p`` with the draw effects played, and ``gain`` =
+        ``p - p_without`` with its interval.
+    drought_play : pandas.DataFrame or None
+        When the play model lets the player play once a drought's Terrain is in play (Wankul: « ils ne peuvent
+        pas jouer d'autres cartes » read as lasting while the drought lasts): ``table``'s rows at both ends of
+        that reading, ``play_after_drought`` True (the answer) or False (nothing played in that turn), on the
+        same random games.
     """
 
     question: ClassVar[str] = "curve"
@@ -164,6 +169,7 @@ class CurveResult(Result):
     summary: pd.DataFrame
     scoring: pd.DataFrame | None = None
     effects: pd.DataFrame | None = None
+    drought_play: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

@@ -104,3 +104,29 @@ def test_other_play_models_get_no_curve_range():
 def test_the_curve_command_names_the_largest_move():
     text = ok(run("curve", WANKUL, "--game", "wankul", "--card", "Robot Camembert", "--trials", 3000, "--seed", 2))
     assert "Terrain scoring is an assumption" in text and "Robot Camembert is playable by turn" in text
+
+
+def test_curve_shows_both_readings_of_playing_in_a_drought_turn(deck, tmp_path):
+    # « ils ne peuvent pas jouer d'autres cartes »: read as the drought's length (the answer) or its whole turn.
+    # On the same games the hold player draws alike whatever it may play, so forbidding plays in a drought turn
+    # can only delay the first playable turn: the answer is at least the other end, turn by turn.
+    result = deckstat.curve(deck, "wankul", cards=["Robot Camembert", "Capitaine Baguette"], turns=range(1, 9),
+                            seat="first", n_trials=20_000, rng=4)
+    ends = result.drought_play
+    assert set(ends["play_after_drought"]) == {True, False}
+    wide = ends.pivot_table(index=["target", "turn"], columns="play_after_drought", values="p")
+    assert (wide[True] >= wide[False] - 1e-12).all() and (wide[True] > wide[False]).any()
+    answer = result.table.set_index(["target", "turn"])["p"]
+    assert np.allclose(wide[True].reindex(answer.index), answer)
+    # A model that forbids it already, and another game, give no second reading.
+    profile = deckstat.get_profile("wankul")
+    settings = {**profile.play_model.settings, "play_after_drought": False}
+    strict = dataclasses.replace(profile, play_model=dataclasses.replace(profile.play_model, settings=settings))
+    assert deckstat.curve(deck, strict, cards="Robot Camembert", turns=[2], n_trials=500, rng=1).drought_play is None
+    assert deckstat.curve(deckstat.load_deck(DATA / "duel-masters" / "sample_deck.csv"), "duel-masters",
+                          turns=[2], n_trials=500, rng=1).drought_play is None
+    english = ok(run("curve", WANKUL, "-g", "wankul", "--card", "Robot Camembert", "--turns", "1-6", "--trials",
+                     "4000", "--seed", "2"))
+    assert "is read as lasting while the drought lasts (the default)" in english
+    french = ok(run("games", "show", "wankul", "--lang", "fr"))
+    assert "drought_play" in french

@@ -402,7 +402,7 @@ def curve(
     deck. Exact where the model reduces to the cards seen, simulated otherwise.
     """
     from deckstat.cli import tables
-    from deckstat.present.format import curve_effects_line, curve_scoring_line, format_probability
+    from deckstat.present.format import curve_effects_line, curve_scoring_line, drought_play_line, format_probability
 
     with user_errors():
         output.check_plot()
@@ -435,6 +435,8 @@ def curve(
             lines.append(tr("widest 95% interval ±{p} (every interval: --format csv)", p=format_probability(widest)))
         if result.scoring is not None:
             lines.append(curve_scoring_line(result.scoring))
+        if result.drought_play is not None:
+            lines.append(drought_play_line(result.drought_play))
         if result.effects is not None:
             lines.append(curve_effects_line(result.effects))
         output.emit(result, "\n".join(lines), lambda: [tables.curve_table(result.table, result.summary)])

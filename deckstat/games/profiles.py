@@ -458,6 +458,11 @@ class Profile:
             rows.append((tr("shown as a range"), tr(
                 "drought draws: odds answers exactly without them and beside it with them, on games of both "
                 "players' turns (its droughts table)")))
+            if self.play_model.kind == "discard" and self.play_model.settings.get("play_after_drought", True):
+                rows.append((tr("shown as a range"), tr(
+                    "« ils ne peuvent pas jouer d'autres cartes »: curve and the report answer with cards played "
+                    "once the drought's Terrain is in play and beside it with none played in that turn (its "
+                    "drought_play table)")))
         if self.resource_group:
             rows.append((tr("resource group"), self.resource_group))
         for text in self.special_rules:

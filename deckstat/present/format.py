@@ -727,6 +727,31 @@ scored, in 48.9% (the largest move; every one: --format csv)'
               never=format_probability(row["never"]))
 
 
+def drought_play_line(ends: pd.DataFrame) -> str:
+    """How far the playability curve moves at the other reading of « ils ne peuvent pas jouer d'autres cartes ».
+
+    ``ends``: :attr:`deckstat.results.CurveResult.drought_play`; the line names the largest move.
+
+    Examples
+    --------
+    >>> ends = pd.DataFrame({"play_after_drought": [True, False], "target": ["Robot", "Robot"],
+    ...                      "seat": ["first", "first"], "turn": [5, 5], "p": [0.502, 0.487]})
+    >>> drought_play_line(ends)
+    "« ils ne peuvent pas jouer d'autres cartes » is read as lasting while the drought lasts (the default): Robot \
+is playable by turn 5 in 50.2% of games; read as the whole turn of the drought, in 48.7% (the largest move; every \
+one: --format csv)"
+    """
+    keys = ["target", "seat", "turn"]
+    wide = ends.pivot_table(index=keys, columns="play_after_drought", values="p", aggfunc="first", sort=False)
+    move = (wide[False] - wide[True]).abs()
+    target, _, turn = move.idxmax()
+    row = wide.loc[move.idxmax()]
+    return tr("« ils ne peuvent pas jouer d'autres cartes » is read as lasting while the drought lasts (the "
+              "default): {target} is playable by turn {turn} in {p} of games; read as the whole turn of the "
+              "drought, in {other} (the largest move; every one: --format csv)", target=target, turn=turn,
+              p=format_probability(row[True]), other=format_probability(row[False]))
+
+
 def drought_line(droughts: pd.DataFrame) -> str:
     """How far an answer that leaves Wankul's drought draws out moves with them, in one line (the largest move).
 

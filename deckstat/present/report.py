@@ -37,6 +37,7 @@ from deckstat.present.format import (
     curve_scoring_line,
     deckout_order_line,
     drought_line,
+    drought_play_line,
     effects_line,
     format_estimate,
     format_probability,
@@ -457,7 +458,8 @@ def _playability_section(report: Report) -> list[Block]:
     if not playable.mulligan:
         blocks.append(_text(tr("Every first hand is kept: playability curves model the bottom mulligan, not the "
                                "{mulligan}."), mulligan=name_of(MULLIGAN_NAMES, profile.mulligan)))
-    for side, line_of in ((result.scoring, curve_scoring_line), (result.effects, curve_effects_line)):
+    for side, line_of in ((result.scoring, curve_scoring_line), (result.drought_play, drought_play_line),
+                          (result.effects, curve_effects_line)):
         if side is not None:
             line = line_of(side)
             blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))

@@ -101,6 +101,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
         says what the model assumed where the deck's columns were silent (Duel Masters mana numbers).
         ``scoring``: with Wankul's discard model, ``table`` at both ends of the Terrain-scoring assumption (each
         Terrain scored at the first legal moment, the answer; never scored), on the same random games.
+        ``drought_play``: likewise at both ends of the reading of « ils ne peuvent pas jouer d'autres cartes »
+        (cards played once the drought's Terrain is in play, the answer; none in that turn).
         ``effects``: see ``effects`` above and :class:`~deckstat.results.CurveResult`.
 
     Examples
@@ -119,7 +121,8 @@ def curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None 
     with shared_setups():  # both ends of an assumption on one set-up
         plan = plan_curve(deck, game, effects=effects, **arguments)
         never = plan_never_scored_curve(plan, deck, **arguments)
-    return answer_curve(plan, simulation, never_scored=never)
+        still = plan_no_play_after_drought_curve(plan, deck, **arguments)
+    return answer_curve(plan, simulation, never_scored=never, no_play_after_drought=still)
 
 
 def plan_never_scored_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePlan | None:
@@ -133,6 +136,18 @@ def plan_never_scored_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePl
         return None
     # The same profile, so the same set-up (shared with the answer's plan); only the play model changes.
     return plan_curve(deck, plan.setup.profile, play_settings={"terrain_turns": 0}, **arguments)
+
+
+def plan_no_play_after_drought_curve(plan: CurvePlan, deck: Deck, **arguments) -> CurvePlan | None:
+    """``plan`` with no card played in a turn that had a drought, when its play model plays them (Wankul).
+
+    The rules text says « ils ne peuvent pas jouer d'autres cartes » during the drought; the model reads it as
+    lasting while the drought lasts (``play_after_drought``); this plan reads it as the whole turn. None for
+    another model, or one that reads it so already.
+    """
+    if plan.model.kind != "discard" or not plan.model.play_after_drought:
+        return None
+    return plan_curve(deck, plan.setup.profile, play_settings={"play_after_drought": False}, **arguments)
 
 
 @dataclass(frozen=True)
@@ -288,22 +303,29 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
                      provenance, simulated, part, effects_part)
 
 
-def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None = None) -> CurveResult:
+def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None = None,
+                 no_play_after_drought: CurvePlan | None = None) -> CurveResult:
     """Estimate and shape a planned :func:`curve` question (``simulation``: the settings it was planned with).
 
     ``never_scored`` (:func:`plan_never_scored_curve`): the same question with Terrains never scored, answered on
-    the same seed; both ends of the assumption make ``CurveResult.scoring``.
+    the same seed; both ends of the assumption make ``CurveResult.scoring``. ``no_play_after_drought``
+    (:func:`plan_no_play_after_drought_curve`) likewise makes ``CurveResult.drought_play``.
     """
     simulation = simulation.seeded()  # both ends, and the effects, on the same random games
     result = _answer(plan, simulation)
     if plan.effects is not None:
         result = replace(result, effects=_effects_table(plan, simulation))
-    if never_scored is None:
-        return result
-    other = _answer(never_scored, simulation)
-    scoring = pd.concat([result.table.assign(terrain_scoring="first_legal_moment"),
-                         other.table.assign(terrain_scoring="never")], ignore_index=True)
-    return replace(result, scoring=scoring[["terrain_scoring", *result.table.columns]])
+    if never_scored is not None:
+        other = _answer(never_scored, simulation)
+        scoring = pd.concat([result.table.assign(terrain_scoring="first_legal_moment"),
+                             other.table.assign(terrain_scoring="never")], ignore_index=True)
+        result = replace(result, scoring=scoring[["terrain_scoring", *result.table.columns]])
+    if no_play_after_drought is not None:
+        other = _answer(no_play_after_drought, simulation)
+        ends = pd.concat([result.table.assign(play_after_drought=True),
+                          other.table.assign(play_after_drought=False)], ignore_index=True)
+        result = replace(result, drought_play=ends[["play_after_drought", *result.table.columns]])
+    return result
 
 
 def _effects_table(plan: CurvePlan, simulation: Simulation) -> pd.DataFrame:

@@ -21,7 +21,13 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import shared_setups
-from deckstat.questions.curve import answer_curve, last_play_turn, plan_curve, plan_never_scored_curve
+from deckstat.questions.curve import (
+    answer_curve,
+    last_play_turn,
+    plan_curve,
+    plan_never_scored_curve,
+    plan_no_play_after_drought_curve,
+)
 from deckstat.questions.deckout import answer_deckout, plan_deckout, plan_never_scored
 from deckstat.questions.mulligan import answer_mulligan, plan_mulligan
 from deckstat.questions.odds import answer_odds, plan_odds
@@ -281,7 +287,8 @@ def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_t
         arguments = {"cards": list(shown), "turns": range(1, last + 1), "seat": "first", "mulligan": mulligan,
                      "simulation": simulation}
         plan = plan_curve(deck, profile, effects=True, **arguments)
-        result = answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments))
+        result = answer_curve(plan, simulation, never_scored=plan_never_scored_curve(plan, deck, **arguments),
+                              no_play_after_drought=plan_no_play_after_drought_curve(plan, deck, **arguments))
     except DeckstatError as exc:
         # A deck the play model cannot read (a card without a cost…) still gets the rest of its report.
         return Playability(curve=None, copies=shown, names=names, mulligan=mulligan, error=str(exc))
