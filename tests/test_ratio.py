@@ -590,7 +590,7 @@ def test_cli_zone_flood_and_fillers():
 def test_cli_json_matches_the_api(wankul_deck):
     out = ok_json(run("ratio", WANKUL, "--game", "wankul", "--range", "10,12", "--turns", "0-1", "--format", "json",
                       "--seed", "3"))
-    assert out["question"] == "ratio" and set(out) == {"question", "provenance", "table", "summary"}
+    assert out["question"] == "ratio" and set(out) == {"question", "provenance", "table", "summary", "played"}
     records = out["table"]
     assert len(records) == 4
     api = deckstat.ratio(wankul_deck, "wankul", counts=[10, 12], turns=[0, 1], rng=3)

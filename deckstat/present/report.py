@@ -44,6 +44,7 @@ from deckstat.present.format import (
     merge_alike_seats,
     policy_note,
     ratio_decision,
+    ratio_played_line,
     same_odds_line,
     scoring_line,
     seed_note,
@@ -235,6 +236,10 @@ def how_computed(report: Report) -> str:
     if sides:
         simulated.append(trn("{part}, beside its table: {n} game", "{part}, beside its table: {n} games",
                              int(sides[0]["n_trials"].iloc[0]), part=tr(_PART_NAMES["by_turn"])))
+    if report.ratio is not None and report.ratio.played is not None:
+        simulated.append(trn("{part}, beside its table: {n} game per count",
+                             "{part}, beside its table: {n} games per count",
+                             int(report.ratio.played["n_trials"].iloc[0]), part=tr(_PART_NAMES["ratio"])))
     if not simulated:
         return tr("Every number is exact.")
     return tr("Simulated parts ({parts}), {seed}; 95% intervals shown as ± when symmetric, else as [low, high]. "
@@ -564,6 +569,9 @@ def _ratio_section(report: Report) -> list[Block]:
         name = tr("deck runs out (mean turn, simulated)") if simulated else tr("deck runs out (turn)")
         columns[name] = [number(t, 2) if simulated else number(t) for t in at_target["deckout_turn_first"]]
     blocks.append(Table(tuple(columns), tuple(zip(*columns.values()))))
+    if result.played is not None:
+        line = ratio_played_line(result.played, group)
+        blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     if result.provenance["added_cards"]:
         blocks.append(_text(tr("Counts above what the deck's {group} cards allow add generic cards: {cards}."),
                             group=group, cards=", ".join(result.provenance["added_cards"])))
