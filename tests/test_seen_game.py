@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import assert_user_error, ok, run, write, z_for
+from helpers import DATA, assert_user_error, ok, run, write, z_for
 from scipy.special import comb
 from test_play_discard import WANKUL, deal, random_deck
 
@@ -242,3 +242,15 @@ def test_a_keep_rule_too_wide_to_table_is_refused_when_the_question_is_planned()
     keep = " or ".join(f'"Autre {i}">=5' for i in range(12))
     with pytest.raises(deckstat.DeckstatError, match="too many groups"):
         deckstat.odds(deck, "wankul", "Terrain>=1", turns=[2], keep=keep, allow_absent=True)
+
+
+def test_the_jdg_search_sample_gives_the_closed_form():
+    # Two of its 30 cards search for one of its 4 TERRAIN: none is seen by turn t only when neither a TERRAIN nor
+    # a searcher lies among the m = 5 + t cards seen (first seat, one card a turn from turn 1).
+    result = deckstat.odds(deckstat.load_deck(DATA / "jdg" / "effects_deck.csv"), "jdg", "TERRAIN>=1",
+                           turns=range(1, 6), seat="first", rng=3)
+    z = z_for(len(result.effects))
+    for row in result.effects.itertuples(index=False):
+        m = 5 + row.turn
+        exact = 1 - comb(30 - 4 - 2, m) / comb(30, m)
+        assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
