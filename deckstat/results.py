@@ -96,9 +96,9 @@ class OddsResult(Result):
         ``p_without`` (the answer of ``table``) and ``p`` with the drought
         draws of both players' turns, simulated, with its interval.
     effects : pandas.DataFrame or None
-        Where the deck's cards draw (a ``draw`` column, ``pioche``
-        effects): per event, seat and turn, on the same simulated games,
-        ``p_without`` and ``p`` with the draw effects played (both with the
+        Where the deck's cards draw, search or look (a ``draw`` column,
+        ``pioche``, ``cherche``, ``regarde`` effects): per event, seat and turn,
+        on the same simulated games, ``p_without`` and ``p`` with the effects played (both with the
         drought draws where ``droughts``, Wankul), and ``gain`` = ``p -
         p_without`` with its interval.
     """

@@ -150,8 +150,8 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
     draws : int or iterable of int, optional
         With ``known``: the numbers of next cards drawn to report, instead of turns.
     effects : bool
-        Whether to answer beside ``table`` with the deck's draw effects played (the ``effects`` table; see
-        :func:`plan_sides`); ``False`` asks the plain question alone.
+        Whether to answer beside ``table`` with the deck's draw, search and look effects played (the
+        ``effects`` table; see :func:`plan_sides`); ``False`` asks the plain question alone.
     sides : bool
         Whether to answer beside ``table`` what it leaves out at all (the ``droughts`` and ``effects`` tables);
         ``False`` gives ``table`` and ``summary`` alone, as a batch that keeps only them asks.
@@ -171,11 +171,12 @@ def odds(deck: Deck, game: str | Profile, event: str | Sequence[str], *,
         :func:`deckstat.curve` (:func:`plan_sides`; 40,000 games at most,
         on the question's seed, or on a seed of their own when none is given
         and nothing else is simulated; none with ``method="exact"``).
-        ``effects`` (zone ``seen``, a deck whose cards draw: a ``draw``
-        column or ``pioche`` effects, unless ``effects=False``): on the same
-        simulated games, ``p_without`` the effects (with Wankul's drought
-        draws when ``droughts``), ``p`` with their draws played, and their
-        ``gain`` = ``p - p_without`` with its 95% interval (paired).
+        ``effects`` (zone ``seen``, a deck whose cards draw, search or look:
+        a ``draw`` column or ``pioche``, ``cherche``, ``regarde`` effects,
+        unless ``effects=False``): on the same simulated games, ``p_without``
+        the effects (with Wankul's drought draws when ``droughts``), ``p``
+        with them played, and their ``gain`` = ``p - p_without`` with its
+        95% interval (paired).
 
     Examples
     --------
@@ -300,7 +301,7 @@ EFFECT_COLUMNS = ["deck", "game", "event", "seat", "turn", "p_without", "p", "ci
 
 @dataclass(frozen=True)
 class Sides:
-    """What an exact :func:`odds` answer leaves out, planned: drought draws, draw effects (see :func:`plan_sides`)."""
+    """What an exact :func:`odds` answer leaves out, planned: drought draws, card effects (see :func:`plan_sides`)."""
 
     part: Part
     droughts: bool
@@ -308,14 +309,15 @@ class Sides:
 
 
 def plan_sides(events: Sequence[EventPlan], effects: bool = True, cumulative: bool = False) -> Sides | None:
-    """The events on the cards seen with what the answer leaves out: Wankul's drought draws, cards' draw effects.
+    """The events on the cards seen with what the answer leaves out: Wankul's drought draws, card effects.
 
     The answer of :func:`odds` counts the cards the turns draw. In Wankul a drought (« les joueurs piochent une
     carte à la fois jusqu'à en trouver un ») brings more, on either player's turn: the games are then played with
     the play model of :func:`deckstat.curve` (both players' turns, the ``hold`` player's draws, the same scoring
-    and drought readings). A card whose effects draw (``pioche=2``, or a ``draw`` column; ``effects=False``
-    leaves them out) brings more too: the player plays each such card as soon as it is in hand (in Wankul, while
-    a Terrain is in play), its cost left aside, and the cards it draws play theirs. Each event is counted on the
+    and drought readings). A card whose effects draw, search or look (``pioche=2``, ``cherche=[type=Terrain]``,
+    or a ``draw`` column; ``effects=False`` leaves them out) brings more too: the player plays each such card as
+    soon as it is in hand (in Wankul, while a Terrain is in play), its cost left aside, and the cards it brings play
+    theirs (see ``docs/effects.md``). Each event is counted on the
     cards seen by each turn, on the same games without and with the effects (``cumulative``: whether it has held
     by each turn, for :func:`deckstat.when`). None where neither applies, the zone is not ``seen``, or the
     mulligan is not the bottom one (or none).
