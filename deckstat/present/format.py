@@ -826,26 +826,18 @@ Robot>=1 by turn 6 is +4.2 points [3.5, 4.9] instead of +0.0 (the largest move; 
     event = row["event"]
     if played["seat"].nunique() > 1:
         event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
-    effects = bool(played["effects_a"].any() or played["effects_b"].any())
-    if bool(played["droughts"].any()):
-        text = N_("with the drought draws and card effects this answer leaves out, played on simulated games, "
-                  "{deck_b} − {deck_a} for {event} by turn {turn} is {diff} points [{low}, {high}] instead of "
-                  "{without} (the largest move; every one: --format csv)") if effects else \
-            N_("with the drought draws this answer leaves out, played on simulated games, {deck_b} − {deck_a} for "
-               "{event} by turn {turn} is {diff} points [{low}, {high}] instead of {without} (the largest move; "
-               "every one: --format csv)")
-    else:
-        text = N_("with the card effects this answer leaves out, played on simulated games, {deck_b} − {deck_a} for "
-                  "{event} by turn {turn} is {diff} points [{low}, {high}] instead of {without} (the largest move; "
-                  "every one: --format csv)")
+    lead = _played_lead(bool(played["droughts"].any()),
+                        bool(played["effects_a"].any() or played["effects_b"].any()))
 
     def points(value: float) -> str:
         text = number(round(100 * float(value), 1) + 0.0, 1)  # + 0.0: no "-0.0"
         return text if text.startswith("-") else "+" + text
 
-    return tr(text, deck_a=row["deck_a"], deck_b=row["deck_b"], event=event, turn=int(row["turn"]),
-              diff=points(row["diff"]), low=number(100 * float(row["diff_ci_low"]), 1),
-              high=number(100 * float(row["diff_ci_high"]), 1), without=points(row["diff_without"]))
+    return tr("{lead}, {deck_b} − {deck_a} for {event} by turn {turn} is {diff} points [{low}, {high}] instead of "
+              "{without} (the largest move; every one: --format csv)", lead=lead, deck_a=row["deck_a"],
+              deck_b=row["deck_b"], event=event, turn=int(row["turn"]), diff=points(row["diff"]),
+              low=number(100 * float(row["diff_ci_low"]), 1), high=number(100 * float(row["diff_ci_high"]), 1),
+              without=points(row["diff_without"]))
 
 
 def ratio_played_line(played: pd.DataFrame, group: str) -> str:
@@ -864,20 +856,24 @@ by turn 3 in 90.1% of games instead of 79.4% (the largest move; every one: --for
     """
     move = (played["p"] - played["p_without"]).abs().to_numpy(dtype=float)
     row = played.iloc[int(np.argmax(move))]
-    effects = bool(played["effects"].any())
-    if bool(played["droughts"].any()):
-        text = N_("with the drought draws and card effects this answer leaves out, played on simulated games, at "
-                  "{count} {group} cards {event} holds by turn {turn} in {p} of games instead of {without} (the "
-                  "largest move; every one: --format csv)") if effects else \
-            N_("with the drought draws this answer leaves out, played on simulated games, at {count} {group} cards "
-               "{event} holds by turn {turn} in {p} of games instead of {without} (the largest move; every one: "
-               "--format csv)")
-    else:
-        text = N_("with the card effects this answer leaves out, played on simulated games, at {count} {group} cards "
-                  "{event} holds by turn {turn} in {p} of games instead of {without} (the largest move; every one: "
-                  "--format csv)")
-    return tr(text, count=int(row["resource_count"]), group=group, event=row["event"], turn=int(row["turn"]),
+    return tr("{lead}, at {count} {group} cards {event} holds by turn {turn} in {p} of games instead of {without} "
+              "(the largest move; every one: --format csv)",
+              lead=_played_lead(bool(played["droughts"].any()), bool(played["effects"].any())),
+              count=int(row["resource_count"]), group=group, event=row["event"], turn=int(row["turn"]),
               p=format_probability(row["p"]), without=format_probability(row["p_without"]))
+
+
+#: How a line about a side played on simulated games begins, by (drought draws, card effects) played.
+_PLAYED_LEADS = {
+    (True, True): N_("with the drought draws and card effects this answer leaves out, played on simulated games"),
+    (True, False): N_("with the drought draws this answer leaves out, played on simulated games"),
+    (False, True): N_("with the card effects this answer leaves out, played on simulated games"),
+}
+
+
+def _played_lead(droughts: bool, effects: bool) -> str:
+    """The beginning of a line about what an answer leaves out, played (:data:`_PLAYED_LEADS`)."""
+    return tr(_PLAYED_LEADS[droughts, effects])
 
 
 def _largest_gain(effects: pd.DataFrame, label: str) -> tuple[pd.Series, str, dict]:
