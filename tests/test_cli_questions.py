@@ -35,7 +35,7 @@ TABLES = {
     "odds": ["table", "summary", "droughts"],
     "when": ["table", "summary", "droughts"],
     "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
-    "ratio": ["table", "summary"],
+    "ratio": ["table", "summary", "played"],
     "deckout": ["table", "summary", "game_end", "scoring"],
     "compare": ["table", "odds", "cards", "played"],
     "validate": ["table", "summary"],
