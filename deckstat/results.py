@@ -187,6 +187,10 @@ class MulliganResult(Result):
     by_turn : pandas.DataFrame
         ``event``, ``seat``, ``turn``, ``mulligan_rule`` (the rule, or
         ``none`` for keeping every first hand), ``p`` and its interval.
+    played : pandas.DataFrame or None
+        When ``by_turn`` leaves out drought draws (Wankul) or card effects: its rows with them played on
+        simulated games, ``p_without`` (``by_turn``'s ``p``), ``p`` and its interval, ``droughts``, ``effects``,
+        ``n_trials`` (under the bottom mulligan or none).
     """
 
     question: ClassVar[str] = "mulligan"
@@ -194,6 +198,7 @@ class MulliganResult(Result):
     mulligans: pd.DataFrame
     kept_hand: pd.DataFrame
     by_turn: pd.DataFrame
+    played: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

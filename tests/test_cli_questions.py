@@ -34,7 +34,7 @@ QUESTIONS = {
 TABLES = {
     "odds": ["table", "summary", "droughts"],
     "when": ["table", "summary", "droughts"],
-    "mulligan": ["summary", "mulligans", "kept_hand", "by_turn"],
+    "mulligan": ["summary", "mulligans", "kept_hand", "by_turn", "played"],
     "ratio": ["table", "summary", "played"],
     "deckout": ["table", "summary", "game_end", "scoring"],
     "compare": ["table", "odds", "cards", "played"],

@@ -314,3 +314,27 @@ def test_ratio_command_line_says_what_the_drought_draws_change():
     # Drought draws only add cards: a Terrain is seen as often or more, at every count (beyond the noise).
     se = np.sqrt(played["p"] * (1 - played["p"]) / played["n_trials"])
     assert (played["p"] >= played["p_without"] - z_for(len(played)) * se).all()
+
+
+def test_mulligan_plays_what_its_odds_leave_out_under_both_rules(tmp_path):
+    # The by-turn odds with the bottom mulligan and keeping every first hand, each with the drought draws and the
+    # draws played: more cards seen, so at least as often (beyond the noise), and the line says what the
+    # mulligan buys then.
+    deck = deckstat.load_deck(DATA / "wankul" / "effects_deck.csv")
+    result = deckstat.mulligan(deck, "wankul", turns=[0, 2, 4], rng=6)
+    played = result.played
+    assert set(played["mulligan_rule"]) == {"bottom", "none"} and played["effects"].all() and played["droughts"].all()
+    se = np.sqrt(played["p"] * (1 - played["p"]) / played["n_trials"])
+    assert (played["p"] >= played["p_without"] - z_for(len(played)) * se).all()
+    answer = result.by_turn.set_index(["mulligan_rule", "turn"])["p"]
+    assert np.allclose(played.set_index(["mulligan_rule", "turn"])["p_without"], answer.reindex(
+        played.set_index(["mulligan_rule", "turn"]).index))
+    plain = deckstat.mulligan(deck, "wankul", turns=[2], rng=6, effects=False).played
+    assert not plain["effects"].any() and plain["droughts"].all()
+    # A rule the sides do not deal (London) keeps only the rows that keep every first hand.
+    london = deckstat.mulligan(deck, "wankul", turns=[2], rng=6, mulligan_rule="london").played
+    assert set(london["mulligan_rule"]) == {"none"}
+    english = ok(run("mulligan", DATA / "wankul" / "effects_deck.csv", "-g", "wankul", "--seed", "6"))
+    assert "the mulligan lifts Terrain>=1 by turn" in english
+    french = ok(run("mulligan", DATA / "wankul" / "effects_deck.csv", "-g", "wankul", "--lang", "fr"))
+    assert "le mulligan relève Terrain>=1 au tour" in french

@@ -338,7 +338,8 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     subject = decks if task.question == "compare" else decks[0]
     name = task.param("table") or result_tables(task.question)[0]
     arguments = api_arguments(task, decks)
-    if task.question in ("odds", "when", "compare", "ratio") and name not in ("droughts", "effects", "played"):
+    if task.question in ("odds", "when", "compare", "ratio", "mulligan") and name not in ("droughts", "effects",
+                                                                                         "played"):
         arguments.setdefault("sides", False)  # tables the task does not keep are not computed
     result = function(subject, profile, rng=seed, n_workers=1, **arguments)
     frames = result.frames()

@@ -472,6 +472,7 @@ def mulligan(
     source: DeckFile = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     allow_absent: AllowAbsentOpt = False,
+    no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -494,7 +495,8 @@ def mulligan(
                                    "both"))
     if hand is None and not best:
         _keep_rule_odds(load, keep=keep, event=event, turns=turns, seat=seat, by_turn=by_turn, rules=rules,
-                        simulation=simulation, output=output, allow_absent=allow_absent, quiet=quiet)
+                        simulation=simulation, output=output, allow_absent=allow_absent, quiet=quiet,
+                        no_effects=no_effects)
         return
     _check_decision("--hand" if hand is not None else "--best", event=event, turns=turns, by_turn=by_turn,
                     simulation=simulation, output=output, priority=rules.priority)
@@ -509,10 +511,10 @@ def mulligan(
 
 
 def _keep_rule_odds(load, *, keep, event, turns, seat, by_turn, rules, simulation, output, allow_absent,
-                    quiet) -> None:
+                    quiet, no_effects=False) -> None:
     """``mulligan``: what the keep rule does, and the odds by turn with and without the mulligan."""
     from deckstat.cli import tables
-    from deckstat.present.format import seat_words
+    from deckstat.present.format import mulligan_played_line, seat_words
 
     with user_errors():
         if by_turn is not None:
@@ -525,12 +527,14 @@ def _keep_rule_odds(load, *, keep, event, turns, seat, by_turn, rules, simulatio
         with showing(quiet):
             result = deckstat.mulligan(loaded, profile, keep=keep, event=event or None, turns=parse_turns(turns),
                                        seat=seat.value, **rules.arguments(), **simulation.arguments(),
-                                       allow_absent=allow_absent)
+                                       allow_absent=allow_absent, effects=not no_effects)
         output.draw("plot_mulligan", result)
         summary = result.summary.iloc[0]
         title = tr("Mulligan — {game}, {deck}: {mulligan}, keep rule {keep}", game=profile.name, deck=deck,
                    mulligan=name_of(MULLIGAN_NAMES, summary["mulligan_rule"]), keep=summary["keep"])
         note = simulation_note(result)
+        if result.played is not None and mulligan_played_line(result.played):
+            note = "\n".join(filter(None, [note, mulligan_played_line(result.played)]))
         events = " / ".join(dict.fromkeys(result.by_turn["event"]))
 
         def build():

@@ -42,6 +42,7 @@ from deckstat.present.format import (
     format_estimate,
     format_probability,
     merge_alike_seats,
+    mulligan_played_line,
     policy_note,
     ratio_decision,
     ratio_played_line,
@@ -236,6 +237,9 @@ def how_computed(report: Report) -> str:
     if sides:
         simulated.append(trn("{part}, beside its table: {n} game", "{part}, beside its table: {n} games",
                              int(sides[0]["n_trials"].iloc[0]), part=tr(_PART_NAMES["by_turn"])))
+    if report.mulligan is not None and report.mulligan.played is not None:
+        simulated.append(trn("{part}, beside its table: {n} game", "{part}, beside its table: {n} games",
+                             int(report.mulligan.played["n_trials"].iloc[0]), part=tr(_PART_NAMES["mulligan"])))
     if report.ratio is not None and report.ratio.played is not None:
         simulated.append(trn("{part}, beside its table: {n} game per count",
                              "{part}, beside its table: {n} games per count",
@@ -302,6 +306,9 @@ def build_document(report: Report) -> Document:
                    Figure("mulligan.png", tr("Chart: probability by turn with the {mulligan} and keeping every first "
                                              "hand.", mulligan=mulligan),
                           tr("With the mulligan and keeping every first hand, by turn."))]
+        line = mulligan_played_line(report.mulligan.played) if report.mulligan.played is not None else ""
+        if line:
+            blocks.append(Paragraph((line[:1].upper() + line[1:] + ".",)))
     if report.shield_triggers is not None:
         blocks += _shield_section(report)
     blocks += [Heading(2, tr("By turn")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -18,7 +18,7 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.questions._estimate import Part, Simulation, estimate, price
 from deckstat.questions._setup import Setup, all_draws, default_keep_remedy, mulligan_settings, prepare, turn_plan
-from deckstat.questions.odds import OddsPlan, answer_odds, event_plan, plan_odds
+from deckstat.questions.odds import OddsPlan, answer_odds, check_switches, event_plan, plan_odds, plan_sides
 from deckstat.results import MulliganResult, frame
 from deckstat.terms import SEATS
 
@@ -35,7 +35,8 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
              turns: int | Iterable[int] = range(7), seat: str = "first", mulligan_rule: str | None = None,
              mulligan_limit: int | None = None, resource: str | None = None, method: str = "auto",
              n_trials: int | None = None, rng=None, chunk_size: int = runner.DEFAULT_CHUNK,
-             n_workers: int = 1, allow_absent: bool = False, priority: str | None = None) -> MulliganResult:
+             n_workers: int = 1, allow_absent: bool = False, priority: str | None = None, effects: bool = True,
+             sides: bool = True) -> MulliganResult:
     """How often a hand is kept, what the kept hand holds, and what the mulligan buys by turn.
 
     Parameters
@@ -54,6 +55,10 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
     priority : str, optional
         As in :func:`deckstat.odds`: the cards London, Vancouver, free and
         Hearthstone mulligans keep.
+    effects, sides : bool
+        As in :func:`deckstat.odds`: beside ``by_turn``, the same odds with
+        Wankul's drought draws and the deck's draw, search and look effects
+        played (``played``; under the bottom mulligan or none only).
 
     Returns
     -------
@@ -63,7 +68,9 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
         many are taken; under the Pokémon rule the counts past the last one
         seen, or under 1e-9 when exact, are left out), ``kept_hand`` (each group's count
         in the kept hand) and ``by_turn`` (P(event) with the rule and with
-        ``mulligan_rule == "none"``, keeping every first hand).
+        ``mulligan_rule == "none"``, keeping every first hand); ``played``:
+        ``by_turn``'s rows with what it leaves out played, when it leaves
+        something out (``p_without``: the answer).
 
     Examples
     --------
@@ -78,7 +85,7 @@ def mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None, event:
                                     n_workers=n_workers)
     plan = plan_mulligan(deck, game, keep=keep, event=event, turns=turns, seat=seat, mulligan_rule=mulligan_rule,
                          mulligan_limit=mulligan_limit, resource=resource, allow_absent=allow_absent,
-                         priority=priority, simulation=simulation)
+                         priority=priority, simulation=simulation, effects=effects, sides=sides)
     return answer_mulligan(plan, simulation)
 
 
@@ -106,7 +113,8 @@ def plan_mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None,
                   event: str | Sequence[str] | None = None, turns: int | Iterable[int] = range(7),
                   seat: str = "first", mulligan_rule: str | None = None, mulligan_limit: int | None = None,
                   resource: str | None = None, allow_absent: bool = False, priority: str | None = None,
-                  simulation: Simulation | None = None) -> MulliganPlan:
+                  simulation: Simulation | None = None, effects: bool = True,
+                  sides: bool = True) -> MulliganPlan:
     """Every check of :func:`mulligan`, each set-up prepared and each exact computation priced once.
 
     The by-turn odds under the rule are planned here, with the method the
@@ -114,6 +122,7 @@ def plan_mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None,
     :func:`~deckstat.questions.odds.plan_odds`.
     """
     simulation = Simulation() if simulation is None else simulation
+    check_switches(effects=effects, sides=sides)
     profile = get_profile(game)
     check_seats(seat)
     rule, _, keep_text = mulligan_settings(profile, keep=keep, mulligan=True, mulligan_rule=mulligan_rule,
@@ -144,11 +153,16 @@ def plan_mulligan(deck: Deck, game: str | Profile, *, keep: str | None = None,
     chosen, reason, _ = price(setup, simulation.method, by_turn_cost)
     if not turn_plans:
         turn_plans = [turn_plan(one, turns, seat) for one in by_event]
-    with_rule = OddsPlan(texts, tuple(
-        event_plan(one, turn_list, per_seat, "seen", chosen, costs[i] if costs else None)
-        for i, (one, (turn_list, per_seat)) in enumerate(zip(by_event, turn_plans))), chosen, "seen")
+    events = tuple(event_plan(one, turn_list, per_seat, "seen", chosen, costs[i] if costs else None)
+                   for i, (one, (turn_list, per_seat)) in enumerate(zip(by_event, turn_plans)))
+    # --exact asks for no simulation at all: the sides are left out with it.
+    played = sides and simulation.method != "exact"
+    with_rule = OddsPlan(texts, events, chosen, "seen", sides=plan_sides(events, effects) if played else None)
     without = plan_odds(deck, profile, texts, turns=turns, seat=seat, mulligan=False, allow_absent=allow_absent,
                         simulation=simulation.with_method("exact" if chosen == "exact" else "auto"), sides=False)
+    if played:
+        # Asked here, not by plan_odds: an exact method given to it would leave them out.
+        without = replace(without, sides=plan_sides(without.events, effects))
     task = functools.partial(tasks.hand_task, setup.deal_spec(0)) if chosen == "simulate" else None
     part = Part(chosen, reason, functools.partial(_kept_hand_exact, setup), task, tr("mulligan: kept hands"))
     return MulliganPlan(setup, part, with_rule, without)
@@ -159,10 +173,11 @@ def answer_mulligan(plan: MulliganPlan, simulation: Simulation) -> MulliganResul
     setup, profile, chosen = plan.setup, plan.setup.profile, plan.part.method
     if chosen == "simulate":
         simulation = simulation.seeded()
-    with_rule = answer_odds(plan.with_rule, simulation).table
-    without = answer_odds(plan.without, simulation).table
-    by_turn = pd.concat([with_rule.assign(mulligan_rule=setup.rule), without.assign(mulligan_rule="none")],
+    answers = {setup.rule: answer_odds(plan.with_rule, simulation), "none": answer_odds(plan.without, simulation)}
+    by_turn = pd.concat([answer.table.assign(mulligan_rule=rule) for rule, answer in answers.items()],
                         ignore_index=True)
+    played = [_played(answer).assign(mulligan_rule=rule) for rule, answer in answers.items()
+              if _played(answer) is not None]
     # Each turn's two rows side by side, events in the order asked.
     order = {text: i for i, text in enumerate(dict.fromkeys(by_turn["event"]))}
     by_turn = (by_turn.assign(order=by_turn["event"].map(order), seat_order=by_turn["seat"].map(SEATS.index))
@@ -192,7 +207,23 @@ def answer_mulligan(plan: MulliganPlan, simulation: Simulation) -> MulliganResul
                       "method": chosen}], SUMMARY_COLUMNS, integers=("n_trials", "mulligan_limit"))
     provenance = {**setup.provenance, **estimates.provenance, "question": "mulligan"}
     return MulliganResult(summary=summary, mulligans=mulligans, kept_hand=frame(kept_rows, KEPT_HAND_COLUMNS),
-                          by_turn=by_turn, provenance=provenance)
+                          by_turn=by_turn, provenance=provenance,
+                          played=pd.concat(played, ignore_index=True)[PLAYED_COLUMNS] if played else None)
+
+
+#: Columns of :attr:`~deckstat.results.MulliganResult.played`.
+PLAYED_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "p_without", "p", "ci_low", "ci_high",
+                  "droughts", "effects", "n_trials"]
+
+
+def _played(answer) -> pd.DataFrame | None:
+    """An odds answer's rows with what it leaves out played (its effects, else its drought draws), or None."""
+    side = answer.effects if answer.effects is not None else answer.droughts
+    if side is None:
+        return None
+    plain = answer.table.set_index(["event", "seat", "turn"])["p"]
+    return side.assign(p_without=[float(plain[key]) for key in zip(side["event"], side["seat"], side["turn"])],
+                       droughts=answer.droughts is not None, effects=answer.effects is not None)
 
 
 def _kept_hand_exact(setup: Setup) -> tuple[list[dict], np.ndarray, None]:
