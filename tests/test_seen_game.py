@@ -234,6 +234,11 @@ def test_a_wankul_deck_with_a_search_in_the_command_line(tmp_path):
     assert "matches no card of this deck" in message
     assert_user_error(run("odds", bad, "-g", "wankul", "--event", "Terrain>=1", "--lang", "fr"),
                       "ne correspond à aucune carte de ce deck", "Robot Camembert")
+    # An attribute the deck lacks: the file, the card and the effect say where.
+    unknown = write(tmp_path, "\n".join(rows[:3] + ['Éclaireur,4,Personnage,1,"cherche=[rareté=rare]:1"', rows[4]])
+                    + "\n", name="unknown.csv")
+    assert_user_error(run("odds", unknown, "-g", "wankul", "--event", "Terrain>=1"), "unknown.csv", "Éclaireur",
+                      "unknown attribute 'rareté'")
 
 
 def test_a_keep_rule_too_wide_to_table_is_refused_when_the_question_is_planned():

@@ -29,7 +29,7 @@ from deckstat.deck import MAX_COPIES, Deck
 from deckstat.engines import runner
 from deckstat.engines.race import RaceSpec, SeatSpec, deterministic_round, race_task
 from deckstat.engines.seen import Program
-from deckstat.errors import DeckstatError, param
+from deckstat.errors import DeckstatError, ExpressionError, param
 from deckstat.events import Count, NameGroup, groups_of, parse_event, parse_group
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import N_, tr
@@ -153,7 +153,13 @@ def effect_program(deck: Deck, profile: Profile) -> Program | None:
         for effect in card:
             if effect.action not in ("search", "look") or effect.moment(profile.effect_moment) not in PLAYED_TIMINGS:
                 continue
-            members = deck.mask(effect.group)
+            try:
+                members = deck.mask(effect.group)
+            except ExpressionError as error:
+                # An attribute the deck lacks: the card and the file say where it is written.
+                raise DeckstatError(tr("card {card!r}: the effect {effect!r}: {problem}", card=deck.labels[row],
+                                       effect=effect.shown(), problem=str(error)), source=deck.source,
+                                    column="effect") from None
             if not members.any():
                 hint = suggest(effect.group.text, list(deck.labels)) if isinstance(effect.group, NameGroup) else ""
                 raise DeckstatError(tr("card {card!r}: the group {group} of its effect {effect!r} matches no card of "
