@@ -298,3 +298,25 @@ def test_a_real_two_colour_deck(tmp_path):
     # The card is in the swept group: more Fire cards never leave it fewer copies.
     copies = table.groupby("resource_count")["target_copies"].first()
     assert copies.is_monotonic_increasing and copies.loc[20] == deck.counts[np.array(deck.names) == card].sum()
+
+
+def test_a_fixed_opponent_plays_the_same_deck_at_every_count():
+    # By default the opponent is a copy of the deck rebuilt at each count; --opponent fixes it. Given the deck as it
+    # is, the count the deck has now plays the very games of the default (same seed), the others differ.
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    asked = {"objective": "curve", "card": "Robot Camembert", "target_turn": 5, "counts": [10, 13],
+             "n_trials": 4000, "rng": 5}
+    default = deckstat.ratio(deck, "wankul", **asked).table.set_index(["resource_count", "turn"])["p"]
+    fixed = deckstat.ratio(deck, "wankul", opponent=deck, **asked).table.set_index(["resource_count", "turn"])["p"]
+    assert np.array_equal(default.loc[10].to_numpy(), fixed.loc[10].to_numpy())
+    assert not np.array_equal(default.loc[13].to_numpy(), fixed.loc[13].to_numpy())
+    with pytest.raises(DeckstatError, match="opponent"):
+        deckstat.ratio(deck, "wankul", counts=[10], opponent=deck)
+    other = sample_deck("wankul", "sample_deck_v2.csv")
+    out = ok(run("ratio", sample_deck("wankul"), "-g", "wankul", "--objective", "curve", "--card", "Robot Camembert",
+                 "--turn", "3", "--range", "10", "--trials", "2000", "--opponent", other))
+    assert "the opponent plays" in out and "sample_deck_v2.csv at every count" in out
+    # A one-player play model takes no opponent.
+    assert_user_error(run("ratio", sample_deck("duel-masters"), "-g", "duel-masters", "--group", "[civilization=Feu]",
+                          "--objective", "curve", "--card", "Lézard Pétard", "--turn", "3", "--opponent",
+                          sample_deck("duel-masters")), "opponent")

@@ -788,8 +788,11 @@ def ratio(
     seat: OneSeatOpt = Seat.first,
     rules: KeepRule = FROM_FLAGS,
     simulation: FixedSimulation = FROM_FLAGS,
-    source: DeckFile = FROM_FLAGS,
+    source: DeckFiles = FROM_FLAGS,
     output: Output = FROM_FLAGS,
+    opponent: Annotated[Path | None, typer.Option(help="With --objective curve, a game played with both players' "
+                                                  "turns (Wankul): the opponent's deck at every count (default: a "
+                                                  "copy of the deck rebuilt at each count).", metavar="DECK")] = None,
     allow_absent: AllowAbsentOpt = False,
     no_effects: NoEffectsOpt = False,
     quiet: QuietOpt = False,
@@ -819,7 +822,9 @@ def ratio(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
+        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
+        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
         deck = shown_deck(deck, loaded)
         _warn_file(loaded, profile)
         with showing(quiet):
@@ -829,7 +834,8 @@ def ratio(
                                     seat=seat.value, zone=zone, target=target, target_turn=target_turn,
                                     flood=flood, **rules.arguments(), **simulation.arguments(),
                                     allow_absent=allow_absent, objective=objective, card=card,
-                                    curve_group=curve_group, policy=policy, effects=not no_effects)
+                                    curve_group=curve_group, policy=policy, effects=not no_effects,
+                                    opponent=other)
         output.draw("plot_ratio", result)
         provenance, summary = result.provenance, result.summary.iloc[0]
         label = summary["group"]
@@ -850,6 +856,8 @@ def ratio(
             notes.append(tr("play model {model}, policy {policy} (see `deckstat games show`)",
                             model=name_of(PLAY_MODEL_NAMES, provenance["play_model"]),
                             policy=name_of(PLAY_POLICY_NAMES, provenance["policy"])))
+        if other is not None:
+            notes.append(tr("the opponent plays {deck} at every count", deck=shown_deck(opponent, other)))
         if provenance["methods"].get("deckout_turn_first") == "simulate":
             notes.append(trn("deck-out turns simulated: {n} race per count, seed {seed}",
                              "deck-out turns simulated: {n} races per count, seed {seed}",

@@ -566,6 +566,8 @@ class _Goal:
     group: str | None
     play_model: str
     policy: str
+    #: The opponent's deck at every count (None: a copy of the deck rebuilt at that count).
+    opponent: Deck | None = None
 
     @property
     def label(self) -> str:
@@ -585,7 +587,7 @@ class _Goal:
 
 
 def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target_turn, seat: str, card, curve_group,
-                policy, keep, mulligan) -> tuple[_Goal, list[int], int]:
+                policy, keep, mulligan, opponent: Deck | None = None) -> tuple[_Goal, list[int], int]:
     """Check the curve objective's request on the deck as it is; return it with its turns and target turn.
 
     Turns default to ``1..target_turn`` and the target turn to the last turn asked; one of them is needed.
@@ -624,14 +626,17 @@ def _curve_goal(deck: Deck, profile: Profile, *, event, zone: str, turns, target
     if turn_list[-1] > last:
         raise DeckstatError(tr(_PAST_LAST_TURN[seat], turn=turn_list[-1], size=drawn.size, last=last,
                                turns=param("turns"), target_turn=param("target_turn")))
-    model = build_model(drawn, profile, policy)
+    if opponent is not None:
+        check_deck(opponent, "opponent")
+    rival = None if opponent is None else profile.drawn_deck(opponent).with_synonyms(profile.synonyms)
+    model = build_model(drawn, profile, policy, opponent=rival)
     setup = prepare(deck, profile, [], keep=keep, mulligan=mulligan, allow_absent=True)
     if setup.rule not in ("none", "bottom"):
         raise DeckstatError(tr("playability curves model the bottom mulligan or none, not {rule}; pass {option}",
                                rule=setup.rule, option=param("mulligan", False)))
     goal = _Goal(card=card.strip() if card is not None else None,
                  group=curve_group.strip() if curve_group is not None else None, play_model=model.kind,
-                 policy=model.policy)
+                 policy=model.policy, opponent=opponent)
     return goal, turn_list, target_turn
 
 
@@ -670,7 +675,8 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
           keep: str | None = None, mulligan: bool = True, method: str = "auto", n_trials: int | None = None, rng=None,
           chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1, allow_absent: bool = False,
           objective: str = "event", card: str | None = None, curve_group: str | None = None,
-          policy: str | None = None, effects: bool = True, sides: bool = True) -> RatioResult:
+          policy: str | None = None, effects: bool = True, sides: bool = True,
+          opponent: Deck | None = None) -> RatioResult:
     """Sweep the number of resource cards ("10, 11 or 12 Terrains?") at a constant deck size.
 
     At each resource count the deck is rebuilt (see *Rebuilding* below),
@@ -765,6 +771,13 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     policy : str, optional
         Curve objective: a policy of the play model (default: the
         profile's; ``deckstat games show`` lists them).
+    effects, sides : bool
+        As in :func:`deckstat.odds`: beside P(event), each count's P with
+        Wankul's drought draws and the deck's effects played (``played``).
+    opponent : Deck, optional
+        Curve objective, a game played with both players' turns (Wankul):
+        the opponent's deck at every count (default: a copy of the deck
+        rebuilt at that count, so the opponent changes with the count).
 
     Curve objective
     ---------------
@@ -842,7 +855,7 @@ def ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None = Non
     plan = plan_ratio(deck, game, counts=counts, group=group, filler=filler, event=event, turns=turns, seat=seat,
                       zone=zone, target=target, target_turn=target_turn, flood=flood, keep=keep, mulligan=mulligan,
                       allow_absent=allow_absent, objective=objective, card=card, curve_group=curve_group,
-                      policy=policy, simulation=simulation, effects=effects, sides=sides)
+                      policy=policy, simulation=simulation, effects=effects, sides=sides, opponent=opponent)
     return answer_ratio(plan, simulation)
 
 
@@ -920,7 +933,8 @@ def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None 
                target: float | None = None, target_turn: int | None = None, flood: int | None = None,
                keep: str | None = None, mulligan: bool = True, allow_absent: bool = False, objective: str = "event",
                card: str | None = None, curve_group: str | None = None, policy: str | None = None,
-               simulation: Simulation | None = None, effects: bool = True, sides: bool = True) -> RatioPlan:
+               simulation: Simulation | None = None, effects: bool = True, sides: bool = True,
+               opponent: Deck | None = None) -> RatioPlan:
     """Every check of :func:`ratio`, each count's deck rebuilt and its questions planned and priced once.
 
     Parameters are those of :func:`ratio`; ``simulation`` holds its method and simulation settings (default:
@@ -948,7 +962,8 @@ def plan_ratio(deck: Deck, game: str | Profile, *, counts: Iterable[int] | None 
                                                                                  maximum=profile.hand_size)
     goal, texts, turn_list, target_turn = _objective(
         deck, profile, objective, label=label, event=event, zone=zone, turns=turns, target_turn=target_turn,
-        seat=seat, card=card, curve_group=curve_group, policy=policy, keep=keep, mulligan=mulligan)
+        seat=seat, card=card, curve_group=curve_group, policy=policy, keep=keep, mulligan=mulligan,
+        opponent=opponent)
     target, target_turn = check_target(target, target_turn, turn_list)
     # Rules, events and method are checked once, on the deck as it is, before any count is computed.
     # Groups absent from the deck as it is may be the very cards the sweep adds: they are checked below, on
@@ -983,16 +998,16 @@ def _at_count(k: int, label: str, function, *args):
 
 
 def _objective(deck: Deck, profile: Profile, objective: str, *, label: str, event, zone: str, turns, target_turn,
-               seat: str, card, curve_group, policy, keep, mulligan) -> tuple[_Goal | None, list[str], list[int],
-                                                                               int | None]:
+               seat: str, card, curve_group, policy, keep, mulligan,
+               opponent: Deck | None = None) -> tuple[_Goal | None, list[str], list[int], int | None]:
     """The curve objective's goal (None for events), the events asked, the turns and the target turn given."""
     if objective == "curve":
         goal, turn_list, target_turn = _curve_goal(deck, profile, event=event, zone=zone, turns=turns,
                                                    target_turn=target_turn, seat=seat, card=card,
                                                    curve_group=curve_group, policy=policy, keep=keep,
-                                                   mulligan=mulligan)
+                                                   mulligan=mulligan, opponent=opponent)
         return goal, [goal.event], turn_list, target_turn
-    for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy)):
+    for name, value in (("card", card), ("curve_group", curve_group), ("policy", policy), ("opponent", opponent)):
         if value is not None:
             raise DeckstatError(tr("{name} names what the curve objective plays; add {curve} or leave it out",
                                    name=param(name), curve=param("objective", "curve")))
@@ -1150,7 +1165,7 @@ def _playable(plan: RatioPlan, k: int, rebuilt: Deck, settings: Simulation) -> t
         result = curve(rebuilt, profile, cards=goal.card, groups=goal.group, turns=plan.turns, seat=plan.seat,
                        policy=goal.policy, keep=plan.keep, mulligan=plan.mulligan, method=settings.method,
                        n_trials=settings.n_trials, rng=settings.rng, chunk_size=settings.chunk_size,
-                       n_workers=settings.n_workers, effects=False)
+                       n_workers=settings.n_workers, effects=False, opponent=goal.opponent)
         rows = result.table.assign(event=goal.event)[["deck", "game", "event", "seat", "turn", "p", "ci_low",
                                                       "ci_high", "n_trials", "method"]].to_dict("records")
         provenance = result.provenance
