@@ -345,6 +345,19 @@ def test_deckout_opponent_is_a_deck_label(folder):
     assert first["deck"] == "a" and first["deck_file"] == "small.csv" and first["opponent"] == "small_12.csv"
 
 
+def test_ratio_curve_opponent_is_a_deck_label(folder):
+    # The curve objective's opponent is resolved as deckout's: a deck of the spec, the task holding both.
+    spec = load_spec({"game": "wankul", "decks": {"a": {"path": "decks/small.csv"},
+                                                  "b": {"path": "decks/small_12.csv"}},
+                      "questions": [{"question": "ratio", "decks": ["a"], "opponent": "b", "objective": "curve",
+                                     "curve_group": "Terrain", "target_turn": 2, "counts": [10], "trials": 500}]},
+                     base_dir=folder)
+    [task] = spec.tasks
+    assert [d.label for d in task.decks] == ["a", "b"] and task.param("opponent") == "b"
+    rows = run_task(task, task.seed(1))
+    assert set(rows["opponent"]) == {"b"} and len(rows) == 2
+
+
 # --- identity, seeds and digest ----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -753,7 +753,7 @@ class _Parser:
             for combination in itertools.product(*sweep.values()):
                 params = {**fixed, **dict(zip(swept_names, combination))}
                 sources = tuple(s for s, _ in group)
-                if name == "deckout" and "opponent" in params:
+                if name in ("deckout", "ratio") and "opponent" in params:
                     opp_key = f"{key}.sweep.opponent" if "opponent" in sweep else f"{key}.opponent"
                     [(opponent, opponent_game)] = self._one_deck(opp_key, params["opponent"], decks)
                     if opponent_game != game:
