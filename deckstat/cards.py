@@ -430,9 +430,9 @@ def read_card_csv(path: str | Path) -> Deck:
     if "effect" in table.columns and table["effect"].notna().any():
         notes.append(tr("{source}: of the card effects of column {column!r}, deckout and the report's deck-out "
                         "section play draw and mill (when the card is played or drawn), odds, when, compare and ratio "
-                        "answer beside their table with the draws, searches and looks played, curve (Wankul's and Duel "
-                        "Masters' play models) with the draws played; the other effects, and every effect in the "
-                        "other questions, are left out of the answers",
+                        "answer beside their table with the draws, searches and looks played, curve (the play models "
+                        "of Wankul, Duel Masters and the games without one) with the draws played; the other effects, "
+                        "and every effect in the other questions, are left out of the answers",
                         source=source, column=header[canonical.index("effect")]))
     _publish(notes)
     return Deck.from_table(table, source=source, notes=notes)

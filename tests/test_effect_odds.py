@@ -338,3 +338,15 @@ def test_mulligan_plays_what_its_odds_leave_out_under_both_rules(tmp_path):
     assert "the mulligan lifts Terrain>=1 by turn" in english
     french = ok(run("mulligan", DATA / "wankul" / "effects_deck.csv", "-g", "wankul", "--lang", "fr"))
     assert "le mulligan relève Terrain>=1 au tour" in french
+
+
+def test_curve_in_hand_plays_the_draws_against_the_closed_form():
+    # The in-hand model (a game without a play model): playable once seen, so the drawer's closed form m / (N - 1).
+    n_cards = 30
+    result = deckstat.curve(drawer_deck(n_cards), "generic", cards="Cible", turns=range(1, 7), seat="first", rng=3)
+    z = z_for(len(result.effects))
+    for row in result.effects.itertuples(index=False):
+        m = 5 + row.turn
+        exact, plain = m / (n_cards - 1), m / n_cards
+        assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
+        assert abs(row.p_without - plain) <= z * math.sqrt(plain * (1 - plain) / row.n_trials), row
