@@ -39,13 +39,18 @@ def literal_positions(hand, library, drawn, draws):
     return out
 
 
+def random_games(rng: np.random.Generator, smallest: int, n: int = 300):
+    """Random draw effects (a row's draws, per row) and ``n`` dealt games: 5-card hands and libraries, row numbers."""
+    n_rows, size = int(rng.integers(2, 8)), int(rng.integers(smallest, 30))
+    draws = rng.integers(0, 4, n_rows) * (rng.random(n_rows) < 0.6)
+    return draws, rng.integers(0, n_rows, (5, n)), rng.integers(0, n_rows, (size, n))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_effect_draws_are_those_of_a_literal_game(seed):
     rng = np.random.default_rng([seed, 51])
-    n_rows, n, size = int(rng.integers(2, 8)), 300, int(rng.integers(4, 30))
-    draws = rng.integers(0, 4, n_rows) * (rng.random(n_rows) < 0.6)
-    hand = rng.integers(0, n_rows, (5, n))
-    library = rng.integers(0, n_rows, (size, n))
+    draws, hand, library = random_games(rng, 4)
+    n, size = hand.shape[1], library.shape[0]
     drawn = np.minimum(np.arange(int(rng.integers(0, 2)), int(rng.integers(0, 2)) + 10), size)
     fast = effect_positions(hand, library, drawn, draws)
     for i in range(n):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from helpers import DATA, assert_user_error, ok, run, write, z_for
 from scipy.special import comb
+from test_effect_odds import random_games
 from test_play_discard import WANKUL, deal, random_deck
 
 import deckstat
@@ -62,10 +63,8 @@ def test_dealt_wankul_games_are_the_discard_models_card_for_card(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_dealt_plain_games_draw_as_the_effect_positions(seed):
     rng = np.random.default_rng([seed, 62])
-    n_rows, n, size = int(rng.integers(2, 8)), 300, int(rng.integers(6, 30))
-    draws = rng.integers(0, 4, n_rows) * (rng.random(n_rows) < 0.6)
-    hand = rng.integers(0, n_rows, (5, n))
-    library = rng.integers(0, n_rows, (size, n))
+    draws, hand, library = random_games(rng, 6)
+    n_rows, n, size = len(draws), hand.shape[1], library.shape[0]
     wanted = np.r_[int(rng.integers(0, 2)), np.ones(9, dtype=np.int64)]
     game = plain_game(np.ones(n_rows), np.ones((n_rows, 1)), draw_program(draws), wanted, range(1, 11))
     counts = play_seen(game, np.random.default_rng(0), n, ways=2, dealt=(hand, library))[1, :, 0, :] - 5
