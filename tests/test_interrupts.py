@@ -46,6 +46,26 @@ def _compiled() -> None:
     compileall.compile_dir(str(Path(deckstat.__file__).parent), quiet=1)
 
 
+#: The same start as :data:`_AS_A_TERMINAL_DOES`, importing the package alone (see :func:`startup`).
+_STARTING = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.nice(10); "
+             "os.execv(sys.executable, [sys.executable, '-c', 'import deckstat'])")
+
+
+@pytest.fixture(scope="module")
+def startup(_compiled) -> float:
+    """Seconds CPython takes here to start and import the package, as the runs below start (the longest of three).
+
+    A signal in that time reaches CPython's own start-up (runpy loading ``deckstat/__main__``), before any code of
+    deckstat runs: the runs' signals come after it, so that a loaded machine does not move them into it.
+    """
+    times = []
+    for _ in range(3):
+        begun = time.monotonic()
+        subprocess.run([sys.executable, "-I", "-S", "-c", _STARTING], check=True, capture_output=True)
+        times.append(time.monotonic() - begun)
+    return max(times)
+
+
 def _deckstat(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-I", "-S", "-c", _AS_A_TERMINAL_DOES, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env={**os.environ, "DECKSTAT_LANG": "en"}, start_new_session=True)
@@ -94,10 +114,10 @@ def _simulation() -> subprocess.Popen:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed):
+def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed, startup):
     # From the imports through the workers' start to the run itself; 10^9 trials never end first.
     delays = random.Random(seed)
-    runs = _signalled([delays.uniform(0.05, 3.0) for _ in range(3)], _simulation,
+    runs = _signalled([delays.uniform(max(0.05, startup), 3.0) for _ in range(3)], _simulation,
                       lambda process: os.killpg(process.pid, signal.SIGINT))
     for delay, process in runs:
         stderr = _end(process)
@@ -160,12 +180,12 @@ def test_a_task_failing_inside_a_worker_fails_alone_with_one_line_and_code_1(tmp
 
 
 @pytest.mark.parametrize("seed", [3, 4])
-def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed):
+def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed, startup):
     # From the spec's loading through the forkserver's and the workers' start: one line, 143, no process left.
     delays = random.Random(seed)
     spec = str(_spec(tmp_path, "trials = 1_000_000_000"))
     outs = iter(tmp_path / f"out{attempt}" for attempt in range(3))
-    runs = _signalled([delays.uniform(0.3, 2.5) for _ in range(3)],
+    runs = _signalled([delays.uniform(max(0.3, startup), 2.5) for _ in range(3)],
                       lambda: _deckstat("batch", spec, "--out", str(next(outs)), "--workers", "2", "-q"),
                       lambda process: os.kill(process.pid, signal.SIGTERM))
     for delay, process in runs:
