@@ -119,8 +119,9 @@ def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed, 
     delays = random.Random(seed)
     runs = _signalled([delays.uniform(max(0.05, startup), 3.0) for _ in range(3)], _simulation,
                       lambda process: os.killpg(process.pid, signal.SIGINT))
-    for delay, process in runs:
-        stderr = _end(process)
+    # Every run ended (and its pipes read) before any is judged: a failure leaves no process or pipe behind.
+    ended = [(delay, process, _end(process)) for delay, process in runs]
+    for delay, process, stderr in ended:
         assert (process.returncode, stderr.strip()) == (130, "interrupted"), (delay, stderr)
 
 
@@ -188,8 +189,8 @@ def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed
     runs = _signalled([delays.uniform(max(0.3, startup), 2.5) for _ in range(3)],
                       lambda: _deckstat("batch", spec, "--out", str(next(outs)), "--workers", "2", "-q"),
                       lambda process: os.kill(process.pid, signal.SIGTERM))
-    for delay, process in runs:
-        lines = _end(process).strip().splitlines()
+    ended = [(delay, process, _end(process).strip().splitlines()) for delay, process in runs]
+    for delay, process, lines in ended:
         assert process.returncode == 143, (delay, lines)
         assert len(lines) == 1 and lines[0].startswith("interrupted"), (delay, lines)
 
@@ -201,7 +202,7 @@ def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
     delays = random.Random(how)
     runs = _signalled([delays.uniform(1.0, 3.0) for _ in range(3)], _simulation,
                       lambda process: os.kill(process.pid, how))
-    for delay, process in runs:
-        stderr = _end(process)
+    ended = [(delay, process, _end(process)) for delay, process in runs]
+    for delay, process, stderr in ended:
         assert "leaked" not in stderr and "resource_tracker" not in stderr, (delay, stderr)
         assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
