@@ -18,7 +18,15 @@ from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
 from deckstat.questions._estimate import Part, Simulation, estimate, price
 from deckstat.questions._setup import Setup, all_draws, default_keep_remedy, mulligan_settings, prepare, turn_plan
-from deckstat.questions.odds import OddsPlan, answer_odds, check_switches, event_plan, plan_odds, plan_sides
+from deckstat.questions.odds import (
+    OddsPlan,
+    answer_odds,
+    check_switches,
+    event_plan,
+    plan_odds,
+    plan_sides,
+    played_rows,
+)
 from deckstat.results import MulliganResult, frame
 from deckstat.terms import SEATS
 
@@ -176,8 +184,11 @@ def answer_mulligan(plan: MulliganPlan, simulation: Simulation) -> MulliganResul
     answers = {setup.rule: answer_odds(plan.with_rule, simulation), "none": answer_odds(plan.without, simulation)}
     by_turn = pd.concat([answer.table.assign(mulligan_rule=rule) for rule, answer in answers.items()],
                         ignore_index=True)
-    played = [_played(answer).assign(mulligan_rule=rule) for rule, answer in answers.items()
-              if _played(answer) is not None]
+    played = []
+    for rule, answer in answers.items():
+        rows = played_rows(answer)
+        if rows is not None:
+            played.append(rows.assign(mulligan_rule=rule))
     # Each turn's two rows side by side, events in the order asked.
     order = {text: i for i, text in enumerate(dict.fromkeys(by_turn["event"]))}
     by_turn = (by_turn.assign(order=by_turn["event"].map(order), seat_order=by_turn["seat"].map(SEATS.index))
@@ -214,16 +225,6 @@ def answer_mulligan(plan: MulliganPlan, simulation: Simulation) -> MulliganResul
 #: Columns of :attr:`~deckstat.results.MulliganResult.played`.
 PLAYED_COLUMNS = ["deck", "game", "event", "seat", "turn", "mulligan_rule", "p_without", "p", "ci_low", "ci_high",
                   "droughts", "effects", "n_trials"]
-
-
-def _played(answer) -> pd.DataFrame | None:
-    """An odds answer's rows with what it leaves out played (its effects, else its drought draws), or None."""
-    side = answer.effects if answer.effects is not None else answer.droughts
-    if side is None:
-        return None
-    plain = answer.table.set_index(["event", "seat", "turn"])["p"]
-    return side.assign(p_without=[float(plain[key]) for key in zip(side["event"], side["seat"], side["turn"])],
-                       droughts=answer.droughts is not None, effects=answer.effects is not None)
 
 
 def _kept_hand_exact(setup: Setup) -> tuple[list[dict], np.ndarray, None]:

@@ -417,6 +417,20 @@ def _side_tables(plan, table: pd.DataFrame, simulation: Simulation,
             {**estimates.provenance, "n_trials": n})
 
 
+def played_rows(result: OddsResult) -> pd.DataFrame | None:
+    """An odds answer's rows with what it leaves out played, or None when it leaves nothing out.
+
+    Its ``effects`` rows (with the drought draws where it has them), else its ``droughts`` rows; ``p_without`` is
+    the answer's ``p``, and ``droughts`` and ``effects`` say which were played.
+    """
+    side = result.effects if result.effects is not None else result.droughts
+    if side is None:
+        return None
+    plain = result.table.set_index(["event", "seat", "turn"])["p"]
+    return side.assign(p_without=[float(plain[key]) for key in zip(side["event"], side["seat"], side["turn"])],
+                       droughts=result.droughts is not None, effects=result.effects is not None)
+
+
 def paired_gain(up: int, down: int, n: int) -> tuple[float, float, float]:
     """The change of a proportion on the same ``n`` games, and its 95% interval (normal, on the paired outcomes).
 

@@ -46,7 +46,7 @@ from deckstat.questions._setup import (
 )
 from deckstat.questions.curve import curve, last_play_turn, play_targets
 from deckstat.questions.deckout import answer_mean_turns, plan_deckout
-from deckstat.questions.odds import OddsPlan, answer_odds, check_switches, plan_odds
+from deckstat.questions.odds import OddsPlan, answer_odds, check_switches, plan_odds, played_rows
 from deckstat.questions.validate import validate
 from deckstat.questions.when import WhenPlan, answer_when, plan_when
 from deckstat.results import RatioResult, frame
@@ -1133,19 +1133,9 @@ PLAYED_COLUMNS = ["deck", "game", "event", "seat", "resource_count", "turn", "p_
 
 
 def _played(by_turn, k: int) -> pd.DataFrame | None:
-    """One count's P(event) by turn with what :func:`deckstat.odds` left out played, None when nothing is.
-
-    Its effects (with the drought draws where it has them), else its drought draws; ``p_without``: the answer.
-    """
-    side = by_turn.effects if by_turn.effects is not None else by_turn.droughts
-    if side is None:
-        return None
-    answer = by_turn.table.set_index(["event", "seat", "turn"])["p"]
-    rows = side.assign(p_without=[float(answer[(e, s, t)]) for e, s, t in zip(side["event"], side["seat"],
-                                                                               side["turn"])],
-                       resource_count=k, droughts=by_turn.droughts is not None,
-                       effects=by_turn.effects is not None)
-    return rows[PLAYED_COLUMNS]
+    """One count's P(event) by turn with what :func:`deckstat.odds` left out played (:func:`played_rows`)."""
+    rows = played_rows(by_turn)
+    return None if rows is None else rows.assign(resource_count=k)[PLAYED_COLUMNS]
 
 
 def _playable(plan: RatioPlan, k: int, rebuilt: Deck, settings: Simulation) -> tuple[pd.DataFrame, dict]:
