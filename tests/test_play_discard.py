@@ -268,15 +268,20 @@ def random_deck(rng, readable=True):
     return Deck.from_table(rows)
 
 
+def costed_targets(deck):
+    """The rows that can be played (Terrains, and Personnages with a cost), and each of them alone as a target."""
+    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
+    return costed, [np.arange(len(deck.cards)) == row for row in np.flatnonzero(costed)]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_same_first_turns_on_random_decks_and_settings(seed):
     rng = np.random.default_rng([seed, 4])
     policy = ("hold", "curve")[seed % 2]
     deck = random_deck(rng, readable=policy == "curve" or seed % 4 == 0)
     n_rows = len(deck.cards)
-    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
     # Each card alone, and groups mixing Terrains and Personnages.
-    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    costed, targets = costed_targets(deck)
     targets += [costed & (rng.random(n_rows) < 0.4) for _ in range(3)]
     targets = [t for t in targets if t.any()]
     compare_with_slow(deck, targets, ("first", "second")[seed % 3 == 0], 150, seed, max_turn=int(rng.integers(3, 11)),
@@ -447,8 +452,7 @@ def test_two_players_as_a_literal_simulator_on_random_decks(seed):
     policy = ("hold", "curve")[seed % 2]
     deck, rival = random_deck(rng, readable=policy == "curve"), random_deck(rng)
     n_rows = len(deck.cards)
-    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
-    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    costed, targets = costed_targets(deck)
     targets += [costed & (rng.random(n_rows) < 0.4) for _ in range(2)]
     compare_two_players(deck, rival, [t for t in targets if t.any()], ("first", "second")[seed % 3 == 0], 120, seed,
                         max_turn=int(rng.integers(3, 11)), policy=policy, terrain_turns=int(rng.choice([0, 2, 3])),
@@ -529,8 +533,7 @@ def test_playable_never_comes_before_seen(seed):
     if m.players == 2:
         other = deal(deck, n, seed + 700)
         opponent = (other["hand"], other["library"])
-    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
-    targets = [np.arange(len(deck.cards)) == row for row in np.flatnonzero(costed)]
+    costed, targets = costed_targets(deck)
     first = m.first_turns(dealt["hand"], dealt["library"], plan, targets, opponent=opponent)
     positions = m.seen_positions(dealt["hand"], dealt["library"], plan, opponent=opponent)
     for k, target in enumerate(targets):
@@ -551,8 +554,7 @@ def test_first_turns_with_draw_effects_as_a_literal_two_player_game(seed):
     deck, rival = random_deck(rng, readable=policy == "curve"), random_deck(rng)
     n_rows = len(deck.cards)
     draws = rng.integers(1, 3, n_rows) * (rng.random(n_rows) < 0.5)
-    costed = ~np.isnan(deck.cards["cost"].to_numpy(dtype=float)) | deck.mask("Terrain")
-    targets = [np.arange(n_rows) == row for row in np.flatnonzero(costed)]
+    costed, targets = costed_targets(deck)
     compare_two_players(deck, rival, targets, ("first", "second")[seed % 3 == 0], 120, seed, max_turn=8,
                         effect_draws=draws, policy=policy, terrain_turns=int(rng.choice([0, 2, 3])),
                         play_after_drought=bool(rng.integers(2)))

@@ -766,11 +766,7 @@ def drought_line(droughts: pd.DataFrame) -> str:
 answer; with them, both players' turns played (simulated), Robot>=1 holds by turn 6 in 56.7% of games instead of \
 51.8% (the largest move; every one: --format csv)
     """
-    move = (droughts["p"] - droughts["p_without"]).abs().to_numpy()
-    row = droughts.iloc[int(np.argmax(move))]
-    event = row["event"]
-    if droughts["seat"].nunique() > 1:
-        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    row, event = _largest_move(droughts, droughts["p"] - droughts["p_without"])
     return tr("drought draws (« les joueurs piochent une carte à la fois jusqu'à en trouver un ») are left out of "
               "this answer; with them, both players' turns played (simulated), {event} holds by turn {turn} in {p} "
               "of games instead of {without} (the largest move; every one: --format csv)", event=event,
@@ -821,11 +817,7 @@ def compare_played_line(played: pd.DataFrame) -> str:
     with the drought draws and card effects this answer leaves out, played on simulated games, b.csv − a.csv for \
 Robot>=1 by turn 6 is +4.2 points [3.5, 4.9] instead of +0.0 (the largest move; every one: --format csv)
     """
-    move = (played["diff"] - played["diff_without"]).abs().to_numpy(dtype=float)
-    row = played.iloc[int(np.argmax(move))]
-    event = row["event"]
-    if played["seat"].nunique() > 1:
-        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    row, event = _largest_move(played, played["diff"] - played["diff_without"])
     lead = _played_lead(bool(played["droughts"].any()),
                         bool(played["effects_a"].any() or played["effects_b"].any()))
 
@@ -854,8 +846,7 @@ def ratio_played_line(played: pd.DataFrame, group: str) -> str:
     with the drought draws this answer leaves out, played on simulated games, at 5 Terrain cards Terrain>=1 holds \
 by turn 3 in 90.1% of games instead of 79.4% (the largest move; every one: --format csv)
     """
-    move = (played["p"] - played["p_without"]).abs().to_numpy(dtype=float)
-    row = played.iloc[int(np.argmax(move))]
+    row, _ = _largest_move(played, played["p"] - played["p_without"])
     return tr("{lead}, at {count} {group} cards {event} holds by turn {turn} in {p} of games instead of {without} "
               "(the largest move; every one: --format csv)",
               lead=_played_lead(bool(played["droughts"].any()), bool(played["effects"].any())),
@@ -886,10 +877,7 @@ turn 4 by 1.9 points (99.3% against 97.4% keeping every first hand) instead of 8
         return ""
     both = rule.merge(none, on=keys, suffixes=("", "_none"))
     gain, answer = both["p"] - both["p_none"], both["p_without"] - both["p_without_none"]
-    row = both.iloc[int(np.argmax((gain - answer).abs().to_numpy(dtype=float)))]
-    event = row["event"]
-    if played["seat"].nunique() > 1:
-        event = tr("{event} ({seat})", event=event, seat=seat_words(row["seat"]))
+    row, event = _largest_move(both, gain - answer)
     return tr("{lead}, the mulligan lifts {event} by turn {turn} by {gain} points ({p} against {none} keeping every "
               "first hand) instead of {answer} (the largest move; every one: --format csv)",
               lead=_played_lead(bool(played["droughts"].any()), bool(played["effects"].any())), event=event,
@@ -911,15 +899,21 @@ def _played_lead(droughts: bool, effects: bool) -> str:
     return tr(_PLAYED_LEADS[droughts, effects])
 
 
+def _largest_move(table: pd.DataFrame, move, label: str = "event") -> tuple[pd.Series, str]:
+    """The row of ``table`` where ``move`` is largest in size, and its ``label`` (with the seat when seats differ)."""
+    row = table.iloc[int(np.argmax(np.abs(np.asarray(move, dtype=float))))]
+    shown = row[label]
+    if table["seat"].nunique() > 1:
+        shown = tr("{event} ({seat})", event=shown, seat=seat_words(row["seat"]))
+    return row, shown
+
+
 def _largest_gain(effects: pd.DataFrame, label: str) -> tuple[pd.Series, str, dict]:
     """The row of an effects table with the largest gain, its label (with the seat when seats differ), its numbers.
 
     The numbers are the message fields ``turn``, ``p``, ``without``, ``gain``, ``low`` and ``high`` (in points).
     """
-    row = effects.iloc[int(np.argmax(np.abs(effects["gain"].to_numpy(dtype=float))))]
-    shown = row[label]
-    if effects["seat"].nunique() > 1:
-        shown = tr("{event} ({seat})", event=shown, seat=seat_words(row["seat"]))
+    row, shown = _largest_move(effects, effects["gain"], label)
     return row, shown, {"turn": int(row["turn"]), "p": format_probability(row["p"]),
                         "without": format_probability(row["p_without"]),
                         "gain": number(100 * float(row["gain"]), 1), "low": number(100 * float(row["gain_low"]), 1),
