@@ -272,6 +272,31 @@ class RatioResult(Result):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class SensitivityResult(Result):
+    """What a copy fewer and a copy more of each card change; see :func:`deckstat.sensitivity`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per card and move (``-1``, ``+1``): ``count``, ``count_after``, ``change`` (the objectives'
+        weighted change, a probability difference) with ``ci_low``/``ci_high``, ``legal`` and ``violation``
+        (the rule the move breaks), and for a move that breaks one its legal version at the deck's size:
+        ``swap_card`` (the card that makes room, or the filler that fills) and ``swap_change`` with
+        ``swap_ci_low``/``swap_ci_high``; ``method``. Cards that move the answer most come first.
+    objectives : pandas.DataFrame
+        One row per objective: ``objective``, ``kind``, ``target``, ``turn``, ``seat``, ``weight``, and the
+        deck's own ``p`` with its interval.
+    detail : pandas.DataFrame
+        Each objective's ``p`` and ``change`` for each move and legal version (``swap_card``).
+    """
+
+    question: ClassVar[str] = "sensitivity"
+    table: pd.DataFrame
+    objectives: pd.DataFrame
+    detail: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeckoutResult(Result):
     """The turn each seat runs out of cards; see :func:`deckstat.deckout`.
 

@@ -1001,6 +1001,84 @@ def _print_comparison(result, decks: list, profile) -> None:
     print_items(build)
 
 
+def sensitivity(
+    deck: DeckArg,
+    game: GameOpt,
+    event: Annotated[str | None, typer.Option("--event", "-e", help="Judge the deck on P(this event among the "
+                                              "cards seen by --by-turn).", metavar="EVENT")] = None,
+    curve_target: Annotated[str | None, typer.Option("--curve", help="Judge the deck on P(this card, or group "
+                                                     "such as \"[cost>=2]\", is playable by --by-turn), as "
+                                                     "`deckstat curve`.", metavar="CARD")] = None,
+    by_turn: Annotated[int | None, typer.Option("--by-turn", help="Turn of --event (default 2) or --curve "
+                                                "(default 5).", metavar="N")] = None,
+    objective: Annotated[list[str] | None, typer.Option(
+        "--objective", help="Another objective, 'odds: EVENT @ TURN' or 'curve: CARD @ TURN', with an optional "
+        "weight ('2 * curve: [cost>=2] @ 3'); repeat for several: the change is their weighted sum.",
+        metavar="OBJECTIVE")] = None,
+    cards: Annotated[list[str] | None, typer.Option("--card", "-c", help="Only these cards' copies move (repeat; "
+                                                    "default: every card).", metavar="CARD")] = None,
+    filler: Annotated[list[str] | None, typer.Option(help="Card that fills the place of a copy cut when the cut "
+                                                     "alone breaks a rule; repeat for several, in order (default: "
+                                                     "the card whose copy more gains most).",
+                                                     metavar="CARD")] = None,
+    seat: OneSeatOpt = Seat.first,
+    opponent: Annotated[Path | None, typer.Option(help="With a play model that plays both players (Wankul): the "
+                                                  "opponent's deck, the same for every move (default: DECK as it "
+                                                  "is).", metavar="DECK")] = None,
+    rules: KeepRule = FROM_FLAGS,
+    simulation: FixedSimulation = FROM_FLAGS,
+    source: DeckFiles = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
+    quiet: QuietOpt = False,
+    display: Display = FROM_FLAGS,
+) -> None:
+    """Which card to cut, what one more copy is worth: a copy fewer and a copy more of each card.
+
+    For each card, the change in the answer (P(--event by --by-turn), P(--curve playable by --by-turn), or the
+    weighted sum of --objective) when the deck has one copy fewer and one copy more, with its interval; whether
+    the move keeps the deck legal and, when it does not, its legal version at the deck's size (the card that
+    makes room, or the filler that fills). Exact where the question is; otherwise every deck is dealt the same
+    games (common random numbers), so each change's interval is far narrower than the answers'. Default
+    50,000 games when simulated (--trials).
+    """
+    from deckstat.cli import tables
+    from deckstat.present.format import format_estimate, seat_words, sensitivity_sentences
+
+    with user_errors():
+        output.check_plot()
+        profile = deckstat.get_profile(game)
+        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
+        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+        deck = shown_deck(deck, loaded)
+        _warn_file(loaded, profile)
+        with showing(quiet):
+            result = deckstat.sensitivity(loaded, profile, event=event, curve_target=curve_target, by_turn=by_turn,
+                                          objectives=objective or (), seat=seat.value, cards=cards or None,
+                                          filler=filler or None, opponent=other, **rules.arguments(),
+                                          **simulation.arguments())
+        lines = [tr("What a copy is worth — {game}, {deck}, {seat}", game=profile.name, deck=deck,
+                    seat=seat_words(seat.value))]
+        for row in result.objectives.itertuples(index=False):
+            what = tr("P({event}) by turn {turn}", event=row.target, turn=row.turn) if row.kind == "odds" else \
+                tr("P({card} playable by turn {turn})", card=row.target, turn=row.turn)
+            weight = "" if row.weight == 1 else tr(" (weight {weight})", weight=localise_number(f"{row.weight:g}"))
+            lines.append(tr("{what}{weight} = {p}", what=what, weight=weight,
+                            p=format_estimate(row.p, row.ci_low, row.ci_high, row.method)))
+        note = simulation_note(result)
+        if note:
+            lines.append(tr("{note}; every deck on the same games", note=note))
+        if not result.provenance["deck_legal"]:
+            lines.append(tr("the deck as it is breaks a rule (`deckstat validate`): no legal version is proposed"))
+        output.emit(result, "\n".join(lines), lambda: [tables.sensitivity_table(result)])
+        if output.fmt is Format.table:
+            print_text(stdout(), "\n".join(sensitivity_sentences(result)))
+
+
+app.command(cls=Command)(expand_groups(sensitivity))
+app.command("sensibilite", cls=Command, hidden=True)(expand_groups(sensitivity))
+
+
 @app.command(cls=Command)
 @expand_groups
 def report(

@@ -15,7 +15,7 @@ import pandas as pd
 
 from deckstat.deck import OTHER_CARDS
 from deckstat.errors import DeckstatError, param, render_marks
-from deckstat.i18n import N_, localise_number, number, tr, trn
+from deckstat.i18n import N_, get_language, localise_number, number, tr, trn
 from deckstat.results import RatioResult, Result
 from deckstat.terms import MULLIGAN_NAMES, POLICY_NAMES, name_of
 
@@ -963,3 +963,57 @@ def game_end_line(game_end: pd.DataFrame, when_text: str) -> str:
     return tr("the game ends by deck-out on turn {turn} (median; mean {mean}, earliest {earliest}, latest {latest}), "
               "{when}", turn=median, mean=number(mean, 2), earliest=int(turns.min()), latest=int(turns.max()),
               when=when_text)
+
+
+def _ordinal(n: int) -> str:
+    """``n`` as an ordinal: ``3rd``; French ``3e``."""
+    if get_language() == "fr":
+        return f"{n}er" if n == 1 else f"{n}e"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _points_words(change: float, low: float, high: float, method: str) -> tuple[str, str]:
+    """How a move changes the answer (``gain``, ``cost`` or ``none``) and its size in points (``2.1 pts``)."""
+    if change == 0 or (method == "simulate" and low <= 0 <= high):
+        return "none", ""
+    size = abs(float(change)) * 100
+    shown = localise_number(f"{size:.1f}")
+    return ("gain" if change > 0 else "cost"), trn("{points} pt", "{points} pts", round(size, 1),
+                                                   points=shown)
+
+
+def sensitivity_sentences(result) -> list[str]:
+    """One sentence per card of a :func:`deckstat.sensitivity` table: what cutting a copy and adding one do.
+
+    « couper Ninja du Marché coûte 0,3 pt ; un 3e Robot Camembert rapporte 2,1 pts »; a move that breaks a rule
+    says so, with its legal version when there is one.
+    """
+    sentences = []
+    for card, rows in result.table.groupby("card", sort=False):
+        parts = []
+        for row in rows.itertuples(index=False):
+            how, points = _points_words(row.change, row.ci_low, row.ci_high, row.method)
+            if row.move == "-1":
+                text = {"gain": tr("cutting {card} gains {points}", card=card, points=points),
+                        "cost": tr("cutting {card} costs {points}", card=card, points=points),
+                        "none": tr("cutting {card} changes nothing measurable", card=card)}[how]
+                swap = tr("filled by {other}", other=row.swap_card)
+            else:
+                nth = _ordinal(int(row.count_after))
+                text = {"gain": tr("a {nth} {card} gains {points}", nth=nth, card=card, points=points),
+                        "cost": tr("a {nth} {card} costs {points}", nth=nth, card=card, points=points),
+                        "none": tr("a {nth} {card} changes nothing measurable", nth=nth, card=card)}[how]
+                swap = tr("in place of {other}", other=row.swap_card)
+            if not row.legal:
+                if isinstance(row.swap_card, str):
+                    how, points = _points_words(row.swap_change, row.swap_ci_low, row.swap_ci_high, row.method)
+                    legal = {"gain": tr("{swap}: gains {points}", swap=swap, points=points),
+                             "cost": tr("{swap}: costs {points}", swap=swap, points=points),
+                             "none": tr("{swap}: changes nothing measurable", swap=swap)}[how]
+                    text = tr("{text} (not legal alone; {legal})", text=text, legal=legal)
+                else:
+                    text = tr("{text} (not legal)", text=text)
+            parts.append(text)
+        sentences.append(tr("; ").join(parts))
+    return sentences

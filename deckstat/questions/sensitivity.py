@@ -1,0 +1,601 @@
+"""What one copy is worth: the ±1-copy table of a deck for one or several weighted objectives.
+
+:func:`sensitivity` asks each objective of the deck and of every deck one
+copy away from it (a copy fewer, a copy more, card by card), and gives each
+move's change with its interval, whether the move keeps the deck legal, and,
+when it does not, the legal version of the move: the same copy swapped
+against the card that makes room (for a copy more) or the filler that fills
+(for a copy fewer), at the deck's size.
+
+Exact where the question is (``odds`` on the exact engine, a playability
+curve whose model reduces to an event): each change is the difference of two
+exact answers. Otherwise each deck is simulated on *the same games*: every
+physical card of the deck and one spare card get a random key per game, and a
+deck is dealt in key order, so a deck a copy away deals the same cards in the
+same order except that copy (common random numbers); the interval of a change
+comes from the per-game differences, far narrower than the two answers'.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from deckstat._validate import check_choice, check_deck, check_whole
+from deckstat.deck import Deck, card_rows
+from deckstat.engines import runner
+from deckstat.engines.kernel import arrange
+from deckstat.errors import DeckstatError, param
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import tr
+from deckstat.play.base import schedule
+from deckstat.play.engine import Dealing
+from deckstat.questions._estimate import Part, Simulation, estimate
+from deckstat.questions.compare import compare
+from deckstat.questions.curve import curve, plan_curve, play_targets
+from deckstat.questions.odds import paired_gain
+from deckstat.questions.validate import validate
+from deckstat.results import SensitivityResult, frame
+from deckstat.text import fold
+
+#: Objective kinds, with the words read for each (English and French).
+KINDS = {"odds": ("odds", "cotes", "chances", "proba", "probabilité", "probabilite"),
+         "curve": ("curve", "courbe", "jouable", "playable")}
+#: Trials of a simulated objective when none are asked: the differences are paired, so fewer games do.
+DEFAULT_TRIALS = 50_000
+#: Games dealt per block of a simulated curve objective (the same for every run: the answer depends on the seed
+#: alone).
+BLOCK = 10_000
+
+SENSITIVITY_COLUMNS = ["deck", "game", "card", "count", "move", "count_after", "change", "ci_low", "ci_high", "legal",
+                       "violation", "swap_card", "swap_change", "swap_ci_low", "swap_ci_high", "method"]
+OBJECTIVE_COLUMNS = ["objective", "kind", "target", "turn", "seat", "weight", "p", "ci_low", "ci_high", "n_trials",
+                     "method"]
+DETAIL_COLUMNS = ["objective", "card", "move", "swap_card", "p", "change", "ci_low", "ci_high", "n_trials", "method"]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One thing the deck is judged on: P(event by a turn) or P(a card or group playable by a turn), weighted.
+
+    Attributes
+    ----------
+    kind : {"odds", "curve"}
+    target : str
+        The event (``odds``), or the card name or group (``curve``).
+    turn : int
+    weight : float
+    """
+
+    kind: str
+    target: str
+    turn: int
+    weight: float = 1.0
+
+    @property
+    def text(self) -> str:
+        """The objective as :meth:`parse` reads it."""
+        weight = "" if self.weight == 1 else f"{self.weight:g} * "
+        return f"{weight}{self.kind}: {self.target} @ {self.turn}"
+
+    @classmethod
+    def parse(cls, text: str) -> Objective:
+        """Read ``[WEIGHT *] KIND: TARGET @ TURN`` (``odds: Terrain>=1 @ 2``, ``2 * curve: [cost>=2] @ 3``).
+
+        Examples
+        --------
+        >>> Objective.parse("0.5 * courbe: Robot Camembert @ 5")
+        Objective(kind='curve', target='Robot Camembert', turn=5, weight=0.5)
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise DeckstatError(tr("an objective is 'KIND: TARGET @ TURN' (odds: Terrain>=1 @ 2), got {text!r}",
+                                   text=text))
+        body, weight = text.strip(), 1.0
+        head = re.match(r"\s*([0-9]+(?:[.,][0-9]+)?)\s*[*×x]\s*", body)
+        if head:
+            weight = float(head.group(1).replace(",", "."))
+            body = body[head.end():]
+        kind_text, colon, rest = body.partition(":")
+        kind = next((k for k, words in KINDS.items() if fold(kind_text.strip()) in words), None)
+        if not colon or kind is None:
+            raise DeckstatError(tr("objective {text!r}: expected a kind ({kinds}) then ':', as in 'odds: Terrain>=1 "
+                                   "@ 2'", text=text.strip(), kinds=", ".join(KINDS)))
+        target, at, turn_text = rest.rpartition("@")
+        if not at or not target.strip():
+            raise DeckstatError(tr("objective {text!r}: expected '@ TURN' after the {what}, as in 'odds: "
+                                   "Terrain>=1 @ 2'", text=text.strip(),
+                                   what=tr("event") if kind == "odds" else tr("card or group")))
+        if not turn_text.strip().isdigit():
+            raise DeckstatError(tr("objective {text!r}: the turn after '@' must be a whole number, got {turn!r}",
+                                   text=text.strip(), turn=turn_text.strip()))
+        return cls(kind, target.strip(), int(turn_text), weight)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A deck one or two copies away: ``row`` changes by ``delta``; ``swap_row`` (if any) by ``-delta``."""
+
+    row: int
+    delta: int
+    swap_row: int | None = None
+
+
+def sensitivity(deck: Deck, game: str | Profile, *, event: str | None = None, curve_target: str | None = None,
+                by_turn: int | None = None, objectives: str | Objective | Sequence[str | Objective] = (),
+                seat: str = "first", cards: str | Sequence[str] | None = None,
+                filler: str | Sequence[str] | None = None, keep: str | None = None, mulligan: bool = True,
+                method: str = "auto", n_trials: int | None = None, rng=None,
+                chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
+                opponent: Deck | None = None) -> SensitivityResult:
+    """What one copy fewer and one copy more of each card change, for one or several weighted objectives.
+
+    Parameters
+    ----------
+    deck : Deck
+    game : str or Profile
+    event : str, optional
+        An ``odds`` objective: P(``event`` among the cards seen by turn ``by_turn``).
+    curve_target : str, optional
+        A ``curve`` objective: P(this card, or group such as ``[cost>=2]``, playable by turn ``by_turn``).
+    by_turn : int, optional
+        The turn of ``event`` and ``curve_target`` (default: 2 for an event, 5 for a card).
+    objectives : str, Objective or sequence of them
+        More objectives, each ``[WEIGHT *] KIND: TARGET @ TURN`` (:meth:`Objective.parse`); the table's change
+        is their weighted sum (weights as given, not normalised).
+    seat : {"first", "second"}
+    cards : str or sequence of str, optional
+        The cards whose copies move (default: every card of the deck drawn from).
+    filler : str or sequence of str, optional
+        Cards that fill the place of a copy cut, in that order, when the cut alone breaks a rule (default: the
+        card whose extra copy gains the most, among those a legal swap allows).
+    keep, mulligan :
+        The keep rule and whether to take the mulligan, as in :func:`deckstat.odds`.
+    method : {"auto", "exact", "simulate"}
+    n_trials : int, optional
+        Games of a simulated objective (default 50,000; the changes are paired, see below).
+    rng, chunk_size, n_workers :
+        As in :func:`deckstat.odds`.
+    opponent : Deck, optional
+        The opponent's deck for a play model that plays both players (Wankul); default: ``deck`` as it is, the
+        same opponent for every move.
+
+    Returns
+    -------
+    SensitivityResult
+        ``table``: one row per card and move (``-1``, ``+1``): ``change`` (the weighted change of the objectives,
+        as a probability difference) and its 95% interval, ``legal`` and the rule it breaks (``violation``), and
+        for a move that breaks a rule the legal version: ``swap_card`` (the card that makes room, or the filler)
+        and ``swap_change`` with its interval. Cards are sorted by their largest change. ``objectives``: the
+        deck's own answer to each objective. ``detail``: each objective's change for each move.
+
+    Notes
+    -----
+    A simulated change's interval is ``change ± z·sd/√n``, ``sd`` the standard deviation of the per-game
+    difference (the games are the same for every deck); a weighted sum of several objectives takes the sum of
+    their half-widths times the weights' sizes, which holds whatever the objectives' correlation.
+    The move's legality is :func:`deckstat.validate`'s, and, in a game whose two players' decks have the same
+    size (Wankul), a deck whose size changes is not legal against the same opponent.
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "A", "count": 3, "type": "x"},
+    ...                                  {"name": "B", "count": 37, "type": "x"}])
+    >>> result = deckstat.sensitivity(deck, "generic", event="A>=1", by_turn=0)
+    >>> row = result.table[(result.table["card"] == "A") & (result.table["move"] == "+1")].iloc[0]
+    >>> round(row["change"], 4)  # 1 - C(37, 5)/C(41, 5) - (1 - C(37, 5)/C(40, 5))
+    0.0808
+    """
+    plan = plan_sensitivity(deck, game, event=event, curve_target=curve_target, by_turn=by_turn,
+                            objectives=objectives, seat=seat, cards=cards, filler=filler, keep=keep,
+                            mulligan=mulligan, method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
+                            n_workers=n_workers, opponent=opponent)
+    return answer_sensitivity(plan)
+
+
+@dataclass(frozen=True)
+class SensitivityPlan:
+    """A checked :func:`sensitivity` question: its objectives, the moves, their legality (nothing estimated)."""
+
+    deck: Deck
+    profile: Profile
+    objectives: tuple[Objective, ...]
+    seat: str
+    rows: tuple[int, ...]
+    fillers: tuple[int, ...]
+    moves: tuple[Move, ...]
+    legal: dict
+    base_legal: bool
+    options: dict
+    simulation: Simulation
+    opponent: Deck | None
+
+
+def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_target=None, by_turn=None,
+                     objectives=(), seat="first", cards=None, filler=None, keep=None, mulligan=True, method="auto",
+                     n_trials=None, rng=None, chunk_size=runner.DEFAULT_CHUNK, n_workers=1,
+                     opponent=None) -> SensitivityPlan:
+    """Every check of :func:`sensitivity`, each objective planned on the deck as it is: nothing estimated."""
+    check_deck(deck)
+    if opponent is not None:
+        check_deck(opponent, "opponent")
+    profile = game if isinstance(game, Profile) else get_profile(game)
+    check_choice(seat, "seat", ("first", "second"))
+    simulation = Simulation.checked(method=method, n_trials=DEFAULT_TRIALS if n_trials is None else n_trials,
+                                    rng=rng, chunk_size=chunk_size, n_workers=n_workers).seeded()
+    asked = _objectives(event, curve_target, by_turn, objectives)
+    options = {"keep": keep, "mulligan": mulligan}
+    for objective in asked:
+        _check_objective(objective, deck, profile, seat, options, simulation, opponent)
+    rows = _rows(deck, profile, cards, "cards")
+    fillers = _rows(deck, profile, filler, "filler") if filler is not None else ()
+    moves = tuple(Move(row, delta) for row in rows for delta in (-1, 1))
+    base_legal = validate(deck, profile).legal
+    sizes = {deck.size if opponent is None else opponent.size}
+    legal = {move: _legality(deck, profile, move, sizes) for move in moves}
+    return SensitivityPlan(deck, profile, asked, seat, rows, fillers, moves, legal, base_legal, options, simulation,
+                           opponent)
+
+
+def _objectives(event, curve_target, by_turn, objectives) -> tuple[Objective, ...]:
+    if by_turn is not None:
+        check_whole(by_turn, "by_turn", minimum=0)
+    asked = []
+    if event is not None:
+        asked.append(Objective("odds", str(event), 2 if by_turn is None else int(by_turn)))
+    if curve_target is not None:
+        asked.append(Objective("curve", str(curve_target), 5 if by_turn is None else int(by_turn)))
+    if isinstance(objectives, (str, Objective)):
+        objectives = [objectives]
+    for each in objectives:
+        asked.append(each if isinstance(each, Objective) else Objective.parse(each))
+    if not asked:
+        raise DeckstatError(tr("nothing to judge the deck on: give {event}, {curve} or {objective}",
+                               event=param("event"), curve=param("curve"), objective=param("objective")))
+    for objective in asked:
+        if not math.isfinite(objective.weight) or objective.weight <= 0:
+            raise DeckstatError(tr("objective {text!r}: its weight must be a positive number", text=objective.text))
+    return tuple(asked)
+
+
+def _check_objective(objective: Objective, deck: Deck, profile: Profile, seat: str, options: dict,
+                     simulation: Simulation, opponent: Deck | None) -> None:
+    """Plan ``objective`` on the deck as it is, so that a bad event, card or turn is refused before any work."""
+    from deckstat.questions.odds import plan_odds
+
+    try:
+        if objective.kind == "odds":
+            plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, simulation=simulation,
+                      sides=False, **options)
+        else:
+            if objective.turn < 1:
+                raise DeckstatError(tr("a card is played in a turn, not in the opening hand: the turn must be 1 or "
+                                       "more"))
+            plan_curve(deck, profile, **_curve_target(deck, profile, objective.target), turns=[objective.turn],
+                       seat=seat, simulation=simulation, opponent=opponent, **options)
+    except DeckstatError as exc:
+        raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
+
+
+def _curve_target(deck: Deck, profile: Profile, target: str) -> dict:
+    """A curve target as :func:`deckstat.curve` takes it: a card of the deck by its name, else a group.
+
+    Text that is neither a card of the deck nor a group is read as a card, so that the error names the closest
+    card.
+    """
+    from deckstat.events import parse_group
+
+    drawn = profile.drawn_deck(deck)
+    if not target.lstrip().startswith("[") and card_rows(drawn, target):
+        return {"cards": target}
+    try:
+        parse_group(target, what="group")
+    except DeckstatError:
+        return {"cards": target}
+    return {"groups": target}
+
+
+def _rows(deck: Deck, profile: Profile, names, what: str) -> tuple[int, ...]:
+    """The rows of ``deck`` (of the part drawn from) the copies of ``names`` are on; every such row for None."""
+    drawn = profile.drawn_deck(deck)
+    labels = drawn.labels
+    full = {label: row for row, label in enumerate(deck.labels)}
+    if names is None:
+        return tuple(full[label] for label in labels if label in full)
+    rows = []
+    for name in [names] if isinstance(names, str) else list(names):
+        found = card_rows(drawn, str(name))
+        if not found:
+            from deckstat.cards import card_hint
+            raise DeckstatError(tr("{option}: card {name!r} is not in the deck {source}{hint}", option=param(what),
+                                   name=str(name).strip(), source=deck.source, hint=card_hint(drawn, str(name))))
+        rows.extend(full[labels[r]] for r in found if labels[r] in full)
+    return tuple(dict.fromkeys(rows))
+
+
+def moved(deck: Deck, move: Move) -> Deck:
+    """The deck after ``move`` (a row left with no copy is dropped)."""
+    counts = deck.counts.astype(np.int64).copy()
+    counts[move.row] += move.delta
+    if move.swap_row is not None:
+        counts[move.swap_row] -= move.delta
+    variant = deck.with_counts(counts)
+    return replace(variant, source=f"{deck.source} {_move_words(deck, move)}")
+
+
+def _move_words(deck: Deck, move: Move) -> str:
+    labels = deck.labels
+    text = f"{'+' if move.delta > 0 else '−'}1 {labels[move.row]}"
+    if move.swap_row is not None:
+        text += f" {'−' if move.delta > 0 else '+'}1 {labels[move.swap_row]}"
+    return f"[{text}]"
+
+
+def _legality(deck: Deck, profile: Profile, move: Move, sizes: set[int]) -> tuple[str, bool]:
+    """The first rule the deck after ``move`` breaks, in words ('' for none), and whether it is a copy limit.
+
+    A swap at the deck's size mends a rule about the size or the share of a group, never a copy limit broken by
+    the copy added.
+    """
+    from deckstat.games.rules import localized
+
+    variant = moved(deck, move)
+    checked = validate(variant, profile)
+    copy_rules = {localized(rule.text) for part in profile.parts for rule in part.rules if rule.kind == "copies"}
+    errors = checked.table[checked.table["level"] == "error"]
+    if len(errors):
+        copies = errors[errors["rule"].isin(copy_rules)]
+        # The copy limit first: no swap mends it, so it is the reason that matters.
+        return str((copies if len(copies) else errors)["message"].iloc[0]), bool(len(copies))
+    if profile.same_size and variant.size not in sizes:
+        return tr("both players' decks must have the same size ({size} cards)", size=min(sizes)), False
+    return "", False
+
+
+def answer_sensitivity(plan: SensitivityPlan) -> SensitivityResult:
+    """Estimate and shape a planned :func:`sensitivity` question."""
+    deck, moves = plan.deck, list(plan.moves)
+    first = [_estimate(plan, objective, moves) for objective in plan.objectives]
+    total = _weighted(plan, first, len(moves))
+    swaps = _swaps(plan, moves, total)
+    second = [_estimate(plan, objective, list(swaps.values())) for objective in plan.objectives] if swaps else []
+    swap_total = _weighted(plan, second, len(swaps)) if swaps else None
+    swap_index = {move: i for i, move in enumerate(swaps)}
+    labels, counts = deck.labels, deck.counts
+    method = "exact" if all(answer["method"] == "exact" for answer in first) else "simulate"
+    records = []
+    for i, move in enumerate(moves):
+        change, low, high = total[:, i]
+        record = {"deck": deck.name, "game": plan.profile.id, "card": labels[move.row],
+                  "count": int(counts[move.row]), "move": "+1" if move.delta > 0 else "-1",
+                  "count_after": int(counts[move.row]) + move.delta, "change": change, "ci_low": low, "ci_high": high,
+                  "legal": not plan.legal[move][0], "violation": plan.legal[move][0] or None, "swap_card": None,
+                  "swap_change": np.nan, "swap_ci_low": np.nan, "swap_ci_high": np.nan, "method": method}
+        if move in swap_index:
+            j = swap_index[move]
+            swap = swaps[move]
+            record.update(swap_card=labels[swap.swap_row], swap_change=swap_total[0, j],
+                          swap_ci_low=swap_total[1, j], swap_ci_high=swap_total[2, j])
+        records.append(record)
+    table = frame(records, SENSITIVITY_COLUMNS, integers=())
+    # Cards that matter most first: by the larger size of their two changes (ties in the deck's order).
+    weight = table["change"].abs().groupby(table["card"], sort=False).transform("max")
+    table = (table.assign(_weight=-weight, _row=[moves[i].row for i in range(len(moves))])
+             .sort_values(["_weight", "_row"], kind="stable").drop(columns=["_weight", "_row"])
+             .reset_index(drop=True))
+    objective_rows, detail = [], []
+    for objective, answer in zip(plan.objectives, first):
+        objective_rows.append({"objective": objective.text, "kind": objective.kind, "target": objective.target,
+                               "turn": objective.turn, "seat": plan.seat, "weight": objective.weight,
+                               "p": answer["p"], "ci_low": answer["ci"][0], "ci_high": answer["ci"][1],
+                               "n_trials": answer["n_trials"], "method": answer["method"]})
+        for i, move in enumerate(moves):
+            detail.append({"objective": objective.text, "card": labels[move.row],
+                           "move": "+1" if move.delta > 0 else "-1", "swap_card": None, "p": answer["values"][0, i],
+                           "change": answer["values"][1, i], "ci_low": answer["values"][2, i],
+                           "ci_high": answer["values"][3, i], "n_trials": answer["n_trials"],
+                           "method": answer["method"]})
+    for objective, answer in zip(plan.objectives, second):
+        for j, move in enumerate(swaps.values()):
+            detail.append({"objective": objective.text, "card": labels[move.row],
+                           "move": "+1" if move.delta > 0 else "-1", "swap_card": labels[move.swap_row],
+                           "p": answer["values"][0, j], "change": answer["values"][1, j],
+                           "ci_low": answer["values"][2, j], "ci_high": answer["values"][3, j],
+                           "n_trials": answer["n_trials"], "method": answer["method"]})
+    provenance = {"question": "sensitivity", "deck_source": deck.source, "game": plan.profile.id,
+                  "objectives": [o.text for o in plan.objectives], "seat": plan.seat, "deck_legal": plan.base_legal,
+                  "method": method, **plan.options}
+    simulated = [answer for answer in first if answer["method"] == "simulate"]
+    if simulated:
+        provenance.update(simulated[0]["provenance"])
+        provenance["n_trials"] = simulated[0]["n_trials"]
+        provenance["pairing"] = "common random numbers: every deck dealt from the same card keys"
+    if plan.opponent is not None:
+        provenance["opponent_source"] = plan.opponent.source
+    return SensitivityResult(table=table, objectives=frame(objective_rows, OBJECTIVE_COLUMNS),
+                             detail=frame(detail, DETAIL_COLUMNS), provenance=provenance)
+
+
+def _weighted(plan: SensitivityPlan, answers: list[dict], n_moves: int) -> np.ndarray:
+    """Rows change, low, high of the objectives' weighted change for each move (half-widths add up)."""
+    total = np.zeros((3, n_moves))
+    for objective, answer in zip(plan.objectives, answers):
+        values = answer["values"]
+        total[0] += objective.weight * values[1]
+        total[1] += objective.weight * (values[1] - values[2])
+        total[2] += objective.weight * (values[3] - values[1])
+    return np.vstack([total[0], total[0] - total[1], total[0] + total[2]])
+
+
+def _swaps(plan: SensitivityPlan, moves: list[Move], total: np.ndarray) -> dict[Move, Move]:
+    """For each move that breaks a rule, its legal version at the deck's size, when there is one.
+
+    A copy more takes the place of the copy whose cut costs least; a copy cut is filled by the first ``filler``
+    that makes a legal deck, else by the card whose copy more gains most. Candidates are tried in that order
+    until one makes a legal deck (legality alone is checked; the swap is then estimated on its own).
+    """
+    if not plan.base_legal:
+        return {}
+    change = {move: total[0, i] for i, move in enumerate(moves)}
+    sizes = {plan.deck.size if plan.opponent is None else plan.opponent.size}
+    out = {}
+    for move in moves:
+        broken, unmendable = plan.legal[move]
+        if not broken or unmendable and move.delta > 0:
+            continue
+        # A partner whose own copy more breaks the copy limit would break it in the swap too.
+        others = [m for m in moves if m.delta == -move.delta and m.row != move.row and not plan.legal[m][1]]
+        if move.delta > 0:
+            # Least loss first: the cut whose change is largest (nearest zero from below).
+            candidates = sorted(others, key=lambda m: -change[m])
+        else:
+            gains = sorted(others, key=lambda m: -change[m])
+            candidates = [m for r in plan.fillers for m in gains if m.row == r] + \
+                [m for m in gains if m.row not in plan.fillers]
+        for candidate in candidates:
+            swap = Move(move.row, move.delta, candidate.row)
+            if not _legality(plan.deck, plan.profile, swap, sizes)[0]:
+                out[move] = swap
+                break
+    return out
+
+
+def _estimate(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
+    """One objective on the deck and on each deck ``moves`` make.
+
+    ``values`` rows: p, change, low, high per move; ``p`` and ``ci``: the deck's own answer.
+    """
+    if objective.kind == "odds":
+        return _odds_changes(plan, objective, moves)
+    return _curve_changes(plan, objective, moves)
+
+
+def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
+    decks = [plan.deck, *(moved(plan.deck, move) for move in moves)]
+    simulation = plan.simulation
+    result = compare(decks, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
+                     method=simulation.method, n_trials=simulation.n_trials, rng=simulation.rng,
+                     chunk_size=simulation.chunk_size, n_workers=simulation.n_workers, allow_absent=True, sides=False,
+                     **plan.options)
+    table = result.table
+    values = np.vstack([table["p_b"].to_numpy(float), table["diff"].to_numpy(float),
+                        table["diff_ci_low"].to_numpy(float), table["diff_ci_high"].to_numpy(float)])
+    own = result.odds[result.odds["deck"] == table["deck_a"].iloc[0]].iloc[0]
+    method = str(table["method"].iloc[0])
+    return {"values": values, "p": float(own["p"]), "ci": (float(own["ci_low"]), float(own["ci_high"])),
+            "method": method, "n_trials": None if method == "exact" else int(table["n_trials"].iloc[0]),
+            "provenance": {k: v for k, v in result.provenance.items() if k in ("seed", "stopping")}}
+
+
+def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
+    target = _curve_target(plan.deck, plan.profile, objective.target)
+    simulation = plan.simulation
+    base = plan_curve(plan.deck, plan.profile, **target, turns=[objective.turn], seat=plan.seat,
+                      simulation=simulation, opponent=plan.opponent, **plan.options)
+    if base.use_exact[0]:
+        answers = [curve(d, plan.profile, **target, turns=[objective.turn], seat=plan.seat, method="exact",
+                         opponent=plan.opponent, allow_absent=True, **plan.options).table["p"].iloc[0]
+                   for d in [plan.deck, *(moved(plan.deck, move) for move in moves)]]
+        p = np.asarray(answers, dtype=float)
+        change = p[1:] - p[0]
+        return {"values": np.vstack([p[1:], change, change, change]), "p": float(p[0]), "ci": (p[0], p[0]),
+                "method": "exact", "n_trials": None, "provenance": {}}
+    spec = _curve_spec(plan, base, target, moves, objective.turn)
+    estimates = estimate(Part("simulate", None, lambda: None, functools.partial(curve_moves_task, spec),
+                              tr("playability, a copy away")), simulation)
+    tallies, n = estimates.values, estimates.n_trials
+    hits = tallies[:, 0]
+    p = hits / n
+    low, high = runner.intervals(hits[:1], n)
+    values = np.zeros((4, len(moves)))
+    for i in range(len(moves)):
+        change, change_low, change_high = paired_gain(int(tallies[i + 1, 1]), int(tallies[i + 1, 2]), n)
+        values[:, i] = p[i + 1], change, change_low, change_high
+    return {"values": values, "p": float(p[0]), "ci": (float(low[0]), float(high[0])), "method": "simulate",
+            "n_trials": n, "provenance": {k: v for k, v in estimates.provenance.items() if k in ("seed", "stopping")}}
+
+
+@dataclass(frozen=True)
+class CurveMovesSpec:
+    """The games of a simulated curve objective for the deck and each deck a move away (picklable)."""
+
+    model: object
+    dealing: Dealing
+    opponent: Dealing | None
+    slots: np.ndarray
+    variants: tuple[tuple[int, int], ...]
+    target: np.ndarray
+    turn: int
+    schedules: tuple
+    limit: int
+
+
+def _curve_spec(plan: SensitivityPlan, base, wanted: dict, moves: list[Move], turn: int) -> CurveMovesSpec:
+    """Rows of the deck drawn from: each move as (slot dropped or -1, row of the spare card or -1)."""
+    profile, setup = plan.profile, base.setup
+    drawn = setup.deck
+    index = {label: row for row, label in enumerate(drawn.labels)}
+    full = plan.deck.labels
+    slots = np.repeat(np.arange(len(drawn.counts), dtype=np.int64), drawn.counts.astype(np.int64))
+    last = {row: int(np.flatnonzero(slots == row)[-1]) for row in range(len(drawn.counts))}
+    variants, sizes = [], []
+    for move in moves:
+        added, dropped = -1, -1
+        for row, delta in ((move.row, move.delta), (move.swap_row, -move.delta)):
+            if row is None:
+                continue
+            if delta > 0:
+                added = index[full[row]]
+            else:
+                dropped = last[index[full[row]]]
+        variants.append((dropped, added))
+        sizes.append(len(slots) - (dropped >= 0) + (added >= 0))
+    library = profile.library_size
+    schedules = tuple(schedule(profile, plan.seat, turn, library(size)) for size in [len(slots), *sizes])
+    dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, base.keep_event,
+                         setup.limit if base.keep_event is not None else 0)
+    rival = base.model.rival_deck()
+    opponent = None if rival is None else Dealing.of(rival, profile.hand_size, profile.set_aside, base.keep_event,
+                                                      dealing.limit)
+    target = play_targets(drawn, profile, wanted.get("cards"), wanted.get("groups"))[1][0]
+    return CurveMovesSpec(base.model, dealing, opponent, slots, tuple(variants), target, turn, schedules,
+                          dealing.limit)
+
+
+def curve_moves_task(spec: CurveMovesSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """Per deck (the deck first, then each move): games playable by the turn, and games that gain and lose it.
+
+    Every card of the deck and one spare get a random key per game; a deck deals its cards in key order, so a deck
+    a move away deals the same games but for the copies moved. Returns int64 (1 + n_moves, 3).
+    """
+    n_slots = len(spec.slots)
+    keys = rng.random((n_trials, n_slots + 1))
+    order = np.argsort(keys, axis=1, kind="stable")
+    rival = {}
+    if spec.opponent is not None:
+        rival = {"opponent": spec.opponent.deal(rng, n_trials)}
+    out = np.zeros((1 + len(spec.variants), 3), dtype=np.int64)
+    base_hits = None
+    for v, (dropped, added) in enumerate([(-1, -1), *spec.variants]):
+        rows = np.append(spec.slots, max(added, 0))
+        keep = np.ones(n_slots + 1, dtype=bool)
+        if added < 0:
+            keep[n_slots] = False
+        if dropped >= 0:
+            keep[dropped] = False
+        chosen = order[keep[order]].reshape(n_trials, int(keep.sum()))
+        cells = np.ascontiguousarray(rows[chosen].T)
+        counts = np.bincount(rows[keep], minlength=len(spec.dealing.counts))
+        dealt = arrange(cells, counts, spec.dealing.keep_table, hand_size=spec.dealing.hand_size,
+                        set_aside=spec.dealing.set_aside, limit=spec.limit, keep=spec.dealing.keep)
+        first = spec.model.first_turns(dealt["hand"], dealt["library"], spec.schedules[v], [spec.target], **rival)[0]
+        hits = first <= spec.turn
+        if base_hits is None:
+            base_hits = hits
+        out[v] = [np.count_nonzero(hits), np.count_nonzero(hits & ~base_hits), np.count_nonzero(base_hits & ~hits)]
+    return out
