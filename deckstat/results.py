@@ -297,6 +297,36 @@ class SensitivityResult(Result):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class OptimiseResult(Result):
+    """The best legal deck found from a pool and a collection; see :func:`deckstat.optimise`.
+
+    Attributes
+    ----------
+    best : Deck
+        The best deck found (the deck itself when nothing beats it).
+    table : pandas.DataFrame
+        The deck as it is (``current``), ``start`` when given, and the ``best``: ``value`` (the objectives'
+        weighted sum), ``gain`` over the deck, ``legal``.
+    objectives : pandas.DataFrame
+        Each objective's ``p_current``, ``p_best`` and ``change``.
+    cards : pandas.DataFrame
+        The best deck's card differences from the deck (:func:`deckstat.card_differences`).
+    tied : pandas.DataFrame
+        Legal decks found with the best value (``cards`` as ``3 A, 2 B``).
+    front : pandas.DataFrame or None
+        With two objectives: the legal decks checked that no other beats on both (``p_1``, ``p_2``).
+    """
+
+    question: ClassVar[str] = "optimise"
+    best: object
+    table: pd.DataFrame
+    objectives: pd.DataFrame
+    cards: pd.DataFrame
+    tied: pd.DataFrame
+    front: pd.DataFrame | None = None
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeckoutResult(Result):
     """The turn each seat runs out of cards; see :func:`deckstat.deckout`.
 

@@ -57,6 +57,14 @@ wankul curve
     alone (``players = 1``), alternated, for each policy; the ratio of their
     times.
 
+optimise
+    With ``--optimise``: ``deckstat.optimise`` on the Wankul sample deck
+    and ``data/wankul/pool.csv`` for 60 seconds, one and two exact ``odds``
+    objectives: the candidate decks evaluated (the exact engine answers each
+    distinct cell count once; candidates with the same counts are answered
+    from memory), the exact answers, the legality checks, and the candidates
+    per 60 seconds, as the optimiser's own clock counts them.
+
 Usage::
 
     python scripts/bench.py                 # the kernel scenarios, 4M kernel trials each, 5 alternated rounds
@@ -68,6 +76,7 @@ Usage::
     python scripts/bench.py --play --no-kernel    # the Duel Masters playability scenario alone
     python scripts/bench.py --wankul-curve --no-kernel   # two-player against one-player Wankul curves
     python scripts/bench.py --effects --no-kernel        # the draw-effects side against the kernel
+    python scripts/bench.py --optimise --no-kernel       # the optimiser's candidates per minute
 
 Workers
 -------
@@ -391,6 +400,35 @@ def wankul_curve_section(n_games: int, rounds: int, console: Console, figures: d
     console.print(table)
 
 
+def optimise_section(seconds: float, console: Console, figures: dict) -> None:
+    """Candidate decks the optimiser evaluates in a budget: the Wankul sample and its pool, an exact objective.
+
+    Timed as the optimiser reports it (its own clock, one core): candidate decks evaluated (each cell count
+    answered once by the exact engine, the other candidates with the same counts from memory), exact answers
+    and legality checks, per 60 seconds.
+    """
+    deck = deckstat.load_deck(ROOT / "data" / "wankul" / "sample_deck.csv")
+    pool = deckstat.load_deck(ROOT / "data" / "wankul" / "pool.csv")
+    table = Table(title=f"Optimiser, Wankul sample and pool (50 cards, {len(pool.cards)} pool cards), exact "
+                  f"objectives, {seconds:g} s budget, one core")
+    for column in ("objectives", "search", "candidates evaluated", "exact answers", "legality checks",
+                   "candidates per 60 s", "gain (pp)"):
+        table.add_column(column, justify="left" if column in ("objectives", "search") else "right")
+    figures["optimise"] = {}
+    for label, objectives in (("one", ["odds: Terrain>=1 and [cost<=1]>=1 @ 2"]),
+                              ("two", ["odds: Terrain>=1 and [cost<=1]>=1 @ 2", "odds: [cost>=2]>=1 @ 3"])):
+        result = deckstat.optimise(deck, "wankul", objectives=objectives, pool=pool, budget=seconds, rng=1)
+        facts = result.provenance
+        per_minute = facts["evaluations"] / facts["seconds"] * 60
+        gain = float(result.table.set_index("candidate").loc["best", "gain"]) * 100
+        table.add_row(label, facts["search"], f"{facts['evaluations']:,}", f"{facts['distinct_evaluations']:,}",
+                      f"{facts['legality_checks']:,}", f"{per_minute:,.0f}", f"{gain:.2f}")
+        figures["optimise"][label] = {key: facts[key] for key in ("evaluations", "distinct_evaluations",
+                                                                   "legality_checks", "restarts", "seconds")}
+        figures["optimise"][label]["candidates_per_60s"] = per_minute
+    console.print(table)
+
+
 def search_deck() -> deckstat.Deck:
     """The Wankul effects deck with Capitaine Baguette's draw made a search for a Terrain (played card by card)."""
     cards = deckstat.load_deck(WANKUL_EFFECTS).cards.copy()
@@ -649,6 +687,8 @@ def main() -> None:
                         "question against the compiled kernel")
     parser.add_argument("--wankul-curve", action="store_true", help="also time the two-player Wankul curve "
                         "against the one-player model")
+    parser.add_argument("--optimise", action="store_true", help="also count the optimiser's candidate "
+                        "evaluations in a 60 s budget (10 s with --quick)")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
                         default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
     args = parser.parse_args()
@@ -669,6 +709,8 @@ def main() -> None:
                      2 if args.quick else args.rounds, console, figures)
     if args.effects:
         effects_section(40_000 if args.quick else 1_000_000, 2 if args.quick else args.rounds, console, figures)
+    if args.optimise:
+        optimise_section(10.0 if args.quick else 60.0, console, figures)
     if args.wankul_curve:
         wankul_curve_section(20_000 if args.quick else 200_000, 2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:

@@ -257,7 +257,7 @@ def test_unknown_question(folder):
     assert message == f"{where}: unknown question 'odd'; did you mean 'odds'?"
     path = write(folder, '[[questions]]\nquestion = "probability"\n')
     assert spec_error(path).endswith("unknown question 'probability'; expected one of odds, when, mulligan, ratio, "
-                                     "deckout, compare")
+                                     "deckout, compare, sensitivity")
 
 
 def test_key_lines_follow_inline_tables_and_skip_multiline_arrays():
@@ -525,7 +525,7 @@ def test_documented_spec_and_reproduction_command():
     [toml] = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
     path = DATA.parent / "docs" / "example.toml"
     spec = load_spec(tomllib.loads(toml), base_dir=path.parent)
-    assert len(spec.tasks) == 15
+    assert len(spec.tasks) == 16
     [command] = [line for line in page.splitlines() if line.startswith("deckstat odds ")]
     args = shlex.split(command)[1:]
     seed = int(args[args.index("--seed") + 1])

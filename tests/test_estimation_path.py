@@ -194,7 +194,7 @@ def test_a_curve_plan_answers_as_the_question_does():
 
 def test_report_checks_its_settings_once_and_prepares_each_set_up_once(monkeypatch, checks, deck):
     prepared, priced, inside_ratio, outside = [], [], [False], {"checked": 0}
-    prepare_setup, ratio = _setup.prepare_setup, report_module.ratio
+    prepare_setup, ratio, sensitivity = _setup.prepare_setup, report_module.ratio, report_module.sensitivity
     checked, predict = _estimate.check_simulation, _setup.Setup._predict
 
     def counting_predict(self, condition, draws, zone):
@@ -221,7 +221,16 @@ def test_report_checks_its_settings_once_and_prepares_each_set_up_once(monkeypat
 
     monkeypatch.setattr(_setup, "prepare_setup", counting_prepare)
     monkeypatch.setattr(_estimate, "check_simulation", counting_check)
+    def sensitivity_apart(*args, **kwargs):
+        # So does the ±1-copy table (one deck per move), a question built on compare.
+        inside_ratio[0] = True
+        try:
+            return sensitivity(*args, **kwargs)
+        finally:
+            inside_ratio[0] = False
+
     monkeypatch.setattr(report_module, "ratio", ratio_apart)
+    monkeypatch.setattr(report_module, "sensitivity", sensitivity_apart)
     monkeypatch.setattr(_setup.Setup, "_predict", counting_predict)
     result = deckstat.report(deck, "wankul", n_trials=2000, rng=3, turns=3)
     assert result.ratio is not None and result.playability.curve is not None

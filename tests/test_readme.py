@@ -20,6 +20,7 @@ STAND_INS = {
     "other.csv": DATA / "wankul" / "sample_deck_v2.csv",
     "dm_deck.csv": DATA / "duel-masters" / "sample_deck.csv",
     "runs/tournament.toml": ROOT / "runs" / "tournament.toml",
+    "data/wankul/pool.csv": DATA / "wankul" / "pool.csv",
 }
 
 

@@ -181,3 +181,24 @@ def test_html_cells_carry_their_header_and_the_page_stacks_tables_on_a_phone(rep
     assert "overflow-x" not in style  # nothing hidden behind a side scroller
     phone = re.search(r"@media \(max-width: 40rem\) \{(.*)\n\}", style, re.S).group(1)
     assert "display: block" in phone and "content: attr(data-label)" in phone
+
+
+# --------------------------------------------------------------------------- what one copy is worth
+
+def test_the_copies_section_is_the_sensitivity_command(reports, wankul):
+    report = reports["default"]
+    alone = deckstat.sensitivity(wankul, "wankul", event="Terrain>=1", by_turn=2, seat="first", method="exact")
+    pd.testing.assert_frame_equal(report.sensitivity.table, alone.table)
+    for lang, heading, command in (("en", "## What is one copy worth?", "`deckstat sensitivity --event"),
+                                   ("fr", "## Que vaut un exemplaire\u00a0?", "`deckstat sensitivity --event")):
+        text = markdown_of(report, lang).split(heading)[1].split("\n## ")[0]
+        assert command in text
+        # Cards whose moves read alike share a row: every card is in the table once.
+        rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+        # A table too wide is split in two, each part with its header row.
+        named = [name for line in rows for name in line.split(" | ")[0][2:].split(" · ")
+                 if name not in ("card", "carte")]
+        assert sorted(set(named)) == sorted(alone.table["card"].unique())
+    # The deck that breaks a rule gets the moves, never a legal version of them.
+    illegal = reports["illegal deck"].sensitivity
+    assert illegal is not None and illegal.table["swap_card"].isna().all()

@@ -23,14 +23,25 @@ from deckstat.batching.tasks import UNPLANNED_PARAMETERS, Task, api_arguments, c
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
 from deckstat.questions._estimate import Part, Simulation
 from deckstat.questions._setup import shared_setups
+from deckstat.questions.curve import plan_curve
+from deckstat.questions.odds import plan_odds
 from deckstat.questions.ratio import plan_ratio
+from deckstat.questions.sensitivity import _curve_target
 
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
 TASK_SECONDS = 0.03
 #: Seconds of one event's exact answer besides the engine's array work (set-up, tables), per event.
 EXACT_EVENT_SECONDS = 0.005
 #: Seconds per simulated trial and event on one core, by kind of simulation (measured on the sample decks).
-SECONDS_PER_TRIAL = {"odds": 2.5e-7, "when": 3e-7, "mulligan": 3e-7, "race": 8e-6}
+SECONDS_PER_TRIAL = {"odds": 2.5e-7, "when": 3e-7, "mulligan": 3e-7, "race": 8e-6, "curve": 1.5e-6}
+#: Seconds per simulated trial of each deck compared with paired trials besides the first (they share its shuffles).
+PAIRED_DECK_SECONDS_PER_TRIAL = 3e-8
+#: Seconds of checking one deck a sensitivity move makes against the game's rules (measured on the sample decks).
+MOVE_SECONDS = 0.01
+#: Seconds of one deck's answer to one sensitivity objective besides its engine: its set-up and its rows.
+DECK_SECONDS = 0.005
+#: Seconds of one deck's exact playability answer (a whole curve question; measured on the sample decks).
+CURVE_EXACT_SECONDS = 0.01
 
 
 @dataclass(frozen=True)
@@ -104,6 +115,11 @@ class Estimator:
             if plan.part.method == "simulate":
                 methods.add("simulate")
                 seconds += trials * SECONDS_PER_TRIAL["mulligan"]
+        elif question == "sensitivity":
+            plan = self.plan(task)
+            # Its own default trials when the spec gives none (the plan holds them).
+            trials = int(params["trials"]) if "trials" in params else plan.simulation.n_trials
+            methods, seconds = self._sensitivity(plan, trials)
         elif question == "ratio":
             plan = self._ratio_plan(task)
             # The method of the sweep's odds, as its summary says; the deck-out races add their seconds.
@@ -116,6 +132,42 @@ class Estimator:
         chosen = "simulate" if methods == {"simulate"} else "exact" if methods == {"exact"} else "exact + simulate"
         return Estimate(chosen, trials if "simulate" in methods else None, TASK_SECONDS + seconds,
                         how if "simulate" in methods else "model")
+
+    def _sensitivity(self, plan, trials: int) -> tuple[set[str], float]:
+        """Methods and seconds of a planned sensitivity: each objective asked of the deck and every deck a move makes.
+
+        A move that breaks a rule of a legal deck is asked again in its legal version, with the deck once more
+        (counted for every such move: the answer may find no legal version for some). Each deck a move makes is
+        checked against the game's rules. An objective's method and exact cost on every deck are those of the deck
+        as it is.
+        """
+        moves = len(plan.moves)
+        swaps = sum(1 for move in plan.moves if plan.legal[move][0] and not (plan.legal[move][1] and move.delta > 0)) \
+            if plan.base_legal else 0
+        decks = 1 + moves + (1 + swaps if swaps else 0)
+        methods, seconds = set(), (moves + swaps) * MOVE_SECONDS
+        for objective in plan.objectives:
+            with shared_setups(self._shared):
+                if objective.kind == "odds":
+                    planned = plan_odds(plan.deck, plan.profile, objective.target, turns=[objective.turn],
+                                        seat=plan.seat, simulation=plan.simulation, sides=False, **plan.options)
+                    parts = [event.part for event in planned.events]
+                    methods |= {part.method for part in parts}
+                    # The decks' odds are compared: exact one by one, or simulated on the same shuffles.
+                    exact = [part for part in parts if part.method == "exact"]
+                    seconds += decks * (DECK_SECONDS + sum(_seconds(part, "odds", trials) for part in exact))
+                    if len(exact) < len(parts):
+                        seconds += trials * (SECONDS_PER_TRIAL["odds"] + decks * PAIRED_DECK_SECONDS_PER_TRIAL)
+                else:
+                    planned = plan_curve(plan.deck, plan.profile, **_curve_target(plan.deck, plan.profile,
+                                                                                  objective.target),
+                                         turns=[objective.turn], seat=plan.seat, simulation=plan.simulation,
+                                         opponent=plan.opponent, **plan.options)
+                    exact = planned.use_exact[0]
+                    methods.add("exact" if exact else "simulate")
+                    # Exact: one curve question per deck; simulated: every deck plays the same games.
+                    seconds += decks * (CURVE_EXACT_SECONDS if exact else trials * SECONDS_PER_TRIAL["curve"])
+        return methods, seconds
 
     def _ratio_plan(self, task: Task):
         """The plan of a ratio task, shared with the tasks that differ from it only in their seed, trials or table.

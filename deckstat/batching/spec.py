@@ -69,6 +69,7 @@ from deckstat.questions.deckout import plan_deckout
 from deckstat.questions.mulligan import plan_mulligan
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.ratio import plan_ratio
+from deckstat.questions.sensitivity import Objective, plan_sensitivity
 from deckstat.questions.when import plan_when
 from deckstat.terms import (
     DROUGHT_ORDERS,
@@ -367,6 +368,24 @@ def _texts(name: str) -> Callable[[object], tuple[str, ...]]:
     return check
 
 
+def _one_event(name: str) -> Callable[[object], str]:
+    """One event, for a question that asks about one (sensitivity: more are its ``objectives``)."""
+    def check(value: object) -> str:
+        if isinstance(value, list):
+            raise DeckstatError(tr("{name} is one event here; give the others as objectives, e.g. objectives = "
+                                   "[\"odds: Terrain>=2 @ 3\"], got {value!r}", name=name, value=value))
+        return _string(name, parse_event)(value)
+    return check
+
+
+def _objective_texts(value: object) -> tuple[str, ...]:
+    """Objectives ``[WEIGHT *] KIND: TARGET @ TURN``, each read as :func:`deckstat.sensitivity` reads it."""
+    texts = _texts("objectives")(value)
+    for text in texts:
+        Objective.parse(text)
+    return texts
+
+
 def _boolean(name: str) -> Callable[[object], bool]:
     def check(value: object) -> bool:
         if not isinstance(value, bool):
@@ -423,6 +442,9 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "resource": _string("resource", lambda text: parse_group(text, what="resource group")),
     "group": _string("group", lambda text: parse_group(text, what="group")),
     "filler": _texts("filler"),
+    "cards": _texts("cards"),
+    "curve_target": _string("curve_target"),
+    "objectives": _objective_texts,
     "mulligan": _boolean("mulligan"),
     "allow_absent": _boolean("allow_absent"),
     "drought": _boolean("drought"),
@@ -435,6 +457,7 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "mulligan_limit": lambda value: check_whole(value, "mulligan_limit", minimum=1),
     "max_turn": lambda value: check_whole(value, "max_turn", maximum=MOST_TURN),
     "target_turn": lambda value: check_whole(value, "target_turn", maximum=MOST_TURN),
+    "by_turn": lambda value: check_whole(value, "by_turn", maximum=MOST_TURN),
     "flood": lambda value: check_whole(value, "flood", minimum=1),
     # Bounded here as the questions bound them, so that 1e18 trials stop the spec, not its task at run time.
     "trials": lambda value: check_trials(parse_count(value, "trials", minimum=1), "trials"),
@@ -443,6 +466,10 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "target": _number("target", check_probability),
     "terrain_turns": _terrain_turns,
     "seed": lambda value: _seed(value),
+}
+#: Checks of a parameter that one question reads differently from the others, by (question, parameter).
+QUESTION_CHECKS: dict[tuple[str, str], Callable[[object], object]] = {
+    ("sensitivity", "event"): _one_event("event"),
 }
 
 
@@ -635,7 +662,7 @@ class _Parser:
             return value  # resolved with the decks
         if name == "known":
             return _checked(self.where, key, lambda: self.known(value))
-        check = PARAMETER_CHECKS.get(name)
+        check = QUESTION_CHECKS.get((question, name), PARAMETER_CHECKS.get(name))
         if check is None:
             return _checked(self.where, key, lambda: _json_value(value))
         return _checked(self.where, key, lambda: check(value))
@@ -720,6 +747,9 @@ class _Parser:
                 raise self.where.error(key, tr("{question} needs {name}, e.g. {name} = \"Terrain>=1\"", question=name,
                                                name=param_name))
         given = set(fixed) | set(sweep)
+        if name == "sensitivity" and not given & {"event", "curve_target", "objectives"}:
+            raise self.where.error(key, tr("sensitivity needs something to judge the deck on: event, curve_target or "
+                                           "objectives, e.g. event = \"Terrain>=1\""))
         for default_name, value in defaults.items():
             if default_name in given or default_name not in parameters:
                 continue
@@ -753,7 +783,7 @@ class _Parser:
             for combination in itertools.product(*sweep.values()):
                 params = {**fixed, **dict(zip(swept_names, combination))}
                 sources = tuple(s for s, _ in group)
-                if name in ("deckout", "ratio") and "opponent" in params:
+                if name in ("deckout", "ratio", "sensitivity") and "opponent" in params:
                     opp_key = f"{key}.sweep.opponent" if "opponent" in sweep else f"{key}.opponent"
                     [(opponent, opponent_game)] = self._one_deck(opp_key, params["opponent"], decks)
                     if opponent_game != game:
@@ -854,6 +884,8 @@ def _problem_place(exc: DeckstatError) -> str:
 def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     """The key a question's error is about: the parameter it names, else the event, else the question."""
     named = [SPEC_NAMES.get(m, m) for m in _MARK.findall(exc.message)]
+    if task.question == "sensitivity":
+        named[:0] = _objective_keys(exc.message, task)
     if isinstance(exc, ExpressionError) and isinstance(exc.source, str):
         for candidate, what in (("keep", "keep rule"), ("resource", "resource group"), ("group", "group"),
                                 ("event", "event")):
@@ -868,10 +900,47 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     return key
 
 
+def _plan_sensitivity(deck, profile, *, simulation: Simulation, **arguments):
+    """:func:`~deckstat.questions.sensitivity.plan_sensitivity` given a ``simulation``, as the other plans are.
+
+    It takes its settings one by one, as :func:`deckstat.sensitivity` does, so that trials left unset keep its
+    own default (fewer than the other questions': its changes are paired).
+    """
+    return plan_sensitivity(deck, profile, method=simulation.method, n_trials=simulation.n_trials,
+                            rng=simulation.rng, chunk_size=simulation.chunk_size, n_workers=simulation.n_workers,
+                            **arguments)
+
+
+def _objective_keys(message: str, task: Task) -> list[str]:
+    """The key a sensitivity objective's error is about: the key that wrote the objective its message names.
+
+    An objective read from ``event`` or ``curve_target`` takes its turn from ``by_turn``: a message about its
+    turns is about ``by_turn``, when the spec gives it. Every objective is planned with the keep rule, whose
+    errors are said about the objective too.
+    """
+    keep = task.param("keep")
+    if keep is not None and expression_source("keep rule", repr(keep)) in message:
+        return ["keep"]
+    for name, kind in (("event", "odds"), ("curve_target", "curve")):
+        target = task.param(name)
+        # The message starts "objective 'odds: <event> @ <turn>': " (Objective.text, weight 1).
+        if target is not None and repr(Objective(kind, str(target), 0).text)[:-2] in message:
+            about_turns = "turns" in _MARK.findall(message) and task.param("by_turn") is not None
+            return ["by_turn", name] if about_turns else [name]
+    for text in task.param("objectives") or ():
+        try:
+            written = Objective.parse(text).text
+        except DeckstatError:
+            continue
+        if repr(written) in message:
+            return ["objectives"]
+    return []
+
+
 #: The function that makes every check of a question, by question: a spec is refused by the checks and messages
 #: of the function that will answer it.
 PLANS = {"odds": plan_odds, "when": plan_when, "mulligan": plan_mulligan, "ratio": plan_ratio,
-         "compare": plan_compare, "deckout": plan_deckout}
+         "compare": plan_compare, "deckout": plan_deckout, "sensitivity": _plan_sensitivity}
 #: Settings of a question that go into its :class:`~deckstat.questions._estimate.Simulation`.
 _SIMULATION_SETTINGS = ("method", "n_trials", "precision", "max_trials", "chunk_size", "n_workers")
 

@@ -30,12 +30,13 @@ from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
 from deckstat.questions.ratio import ratio
+from deckstat.questions.sensitivity import sensitivity
 from deckstat.questions.when import when
 from deckstat.results import Result
 
 #: The questions a batch can ask, by the name a spec gives them.
 QUESTIONS = {"odds": odds, "when": when, "mulligan": mulligan, "ratio": ratio, "deckout": deckout,
-             "compare": compare}
+             "compare": compare, "sensitivity": sensitivity}
 #: Parameters the runner sets itself (or that the spec gives another way), never a spec key.
 RUNNER_PARAMETERS = ("deck", "decks", "game", "rng", "n_workers", "chunk_size")
 #: Spec spellings of the questions' keyword arguments.
@@ -47,7 +48,7 @@ UNPLANNED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
 #: Parameters written as whole-number ranges ("0-6", "8,10,12-14").
 RANGE_PARAMETERS = ("turns", "counts", "ratio_counts")
 #: Parameters that hold several texts, written "a; b" in the result table.
-TEXT_LIST_PARAMETERS = ("event", "filler")
+TEXT_LIST_PARAMETERS = ("event", "filler", "cards", "objectives")
 #: Columns every row of a batch starts with, before the task's parameters.
 LEADING_COLUMNS = ("task_id", "question", "deck", "game")
 #: Separator of the deck labels of a comparison in the ``deck`` column.
@@ -89,10 +90,11 @@ class Task:
     Attributes
     ----------
     question : str
-        ``"odds"``, ``"when"``, ``"mulligan"``, ``"ratio"``, ``"deckout"`` or ``"compare"``.
+        ``"odds"``, ``"when"``, ``"mulligan"``, ``"ratio"``, ``"deckout"``, ``"compare"`` or ``"sensitivity"``.
     decks : tuple of DeckSource
         The deck asked about; for ``compare`` the decks compared (the first is
-        deck A); for ``deckout`` with an ``opponent``, the deck then the opponent's.
+        deck A); for ``deckout``, ``ratio`` or ``sensitivity`` with an ``opponent``, the deck then the
+        opponent's.
     game : str
         A shipped profile id, or the absolute path of a ``.toml`` profile.
     params : tuple of (str, object)

@@ -1011,7 +1011,7 @@ def sensitivity(
                                                      "`deckstat curve`.", metavar="CARD")] = None,
     by_turn: Annotated[int | None, typer.Option("--by-turn", help="Turn of --event (default 2) or --curve "
                                                 "(default 5).", metavar="N")] = None,
-    objective: Annotated[list[str] | None, typer.Option(
+    objectives: Annotated[list[str] | None, typer.Option(
         "--objective", help="Another objective, 'odds: EVENT @ TURN' or 'curve: CARD @ TURN', with an optional "
         "weight ('2 * curve: [cost>=2] @ 3'); repeat for several: the change is their weighted sum.",
         metavar="OBJECTIVE")] = None,
@@ -1029,6 +1029,7 @@ def sensitivity(
     simulation: FixedSimulation = FROM_FLAGS,
     source: DeckFiles = FROM_FLAGS,
     output: Output = FROM_FLAGS,
+    allow_absent: AllowAbsentOpt = False,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
 ) -> None:
@@ -1054,9 +1055,9 @@ def sensitivity(
         _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.sensitivity(loaded, profile, event=event, curve_target=curve_target, by_turn=by_turn,
-                                          objectives=objective or (), seat=seat.value, cards=cards or None,
-                                          filler=filler or None, opponent=other, **rules.arguments(),
-                                          **simulation.arguments())
+                                          objectives=objectives or (), seat=seat.value, cards=cards or None,
+                                          filler=filler or None, opponent=other, allow_absent=allow_absent,
+                                          **rules.arguments(), **simulation.arguments())
         lines = [tr("What a copy is worth — {game}, {deck}, {seat}", game=profile.name, deck=deck,
                     seat=seat_words(seat.value))]
         for row in result.objectives.itertuples(index=False):
@@ -1077,6 +1078,145 @@ def sensitivity(
 
 app.command(cls=Command)(expand_groups(sensitivity))
 app.command("sensibilite", cls=Command, hidden=True)(expand_groups(sensitivity))
+
+
+def parse_budget(text: str) -> float:
+    """``--budget``: seconds as ``90``, ``90s``, ``2m``, ``2min`` or ``1h``."""
+    import re
+
+    found = re.fullmatch(r"\s*(\d+(?:[.,]\d+)?)\s*(s|sec|m|min|h)?\s*", text or "", flags=re.IGNORECASE)
+    if not found:
+        raise DeckstatError(tr("{option}: expected seconds such as 90, 90s, 2m or 1h, got {value!r}",
+                               option="--budget", value=text))
+    seconds = float(found.group(1).replace(",", ".")) * {"m": 60, "min": 60, "h": 3600}.get(
+        (found.group(2) or "s").lower(), 1)
+    if seconds <= 0:
+        raise DeckstatError(tr("{option}: expected seconds such as 90, 90s, 2m or 1h, got {value!r}",
+                               option="--budget", value=text))
+    return seconds
+
+
+@app.command(cls=Command)
+@expand_groups
+def optimise(
+    deck: DeckArg,
+    game: GameOpt,
+    objectives: Annotated[list[str] | None, typer.Option(
+        "--objective", help="An objective, 'odds: EVENT @ TURN', with an optional weight ('2 * odds: [cost>=2]>=1 "
+        "@ 3'); repeat for several: a deck's value is their weighted sum.", metavar="OBJECTIVE")] = None,
+    event: Annotated[str | None, typer.Option("--event", "-e", help="An objective: P(this event among the cards seen "
+                                              "by --by-turn).", metavar="EVENT")] = None,
+    by_turn: Annotated[int | None, typer.Option("--by-turn", help="Turn of --event (default 2).",
+                                                metavar="N")] = None,
+    pool: Annotated[Path | None, typer.Option(help="Card table of the cards a candidate may hold besides the "
+                                              "deck's own (also resolves a text decklist DECK).",
+                                              metavar="POOL")] = None,
+    owned: Annotated[Path | None, typer.Option(help="Your collection (name, count): no candidate holds more copies "
+                                               "than owned (default: any card up to the copy limit).",
+                                               metavar="FILE")] = None,
+    lock: Annotated[list[str] | None, typer.Option(help="A card of the deck whose copies stay as they are "
+                                                   "(repeat).", metavar="CARD")] = None,
+    start: Annotated[Path | None, typer.Option(help="Another deck to start from (a candidate too).",
+                                               metavar="DECK")] = None,
+    budget: Annotated[str, typer.Option(help="Time for the search: 90, 90s, 2m, 1h.", metavar="TIME")] = "60s",
+    seed: Annotated[int | None, typer.Option(help="Seed of the restarts' random swaps (printed; the same seed "
+                                             "and budget give the same search when it ends by itself).",
+                                             metavar="N")] = None,
+    save: Annotated[Path | None, typer.Option("--out", "-o", help="Write the best deck as a card CSV here.",
+                                              metavar="FILE")] = None,
+    seat: OneSeatOpt = Seat.first,
+    rules: KeepRule = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
+    quiet: QuietOpt = False,
+    display: Display = FROM_FLAGS,
+) -> None:
+    """The best legal deck of the same size from your deck's cards, a pool's and your collection.
+
+    Candidates keep the deck's size and the game's construction rules, within the copies owned (--owned) and
+    with --lock cards as they are. Exact odds objectives (--objective, --event): every candidate when they are
+    few, otherwise a local search on one-copy swaps with restarts until --budget ends; the deck itself (and
+    --start) is always a candidate, so the answer is never worse. Ctrl-C keeps the best deck so far. Prints the
+    changes, each objective before and after, the decks tied with the best and, with two objectives, the
+    trade-off front; --out writes the best deck.
+    """
+    from deckstat.cli import tables
+    from deckstat.present.files import check_writable_file, write_card_file
+    from deckstat.present.format import format_points, format_probability, seat_words
+
+    with user_errors():
+        seconds = parse_budget(budget)
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=pool)
+        _warn_file(loaded, profile)
+        pool_deck = deckstat.read_card_csv(pool) if pool is not None else None
+        owned_deck = deckstat.load_deck(owned) if owned is not None else None
+        start_deck = deckstat.load_deck(start, pool=pool) if start is not None else None
+        if save is not None:
+            check_writable_file(save)
+        with showing(quiet):
+            result = deckstat.optimise(loaded, profile, objectives=objectives or (), event=event, by_turn=by_turn,
+                                       pool=pool_deck, owned=owned_deck, lock=lock or None, start=start_deck,
+                                       seat=seat.value, budget=seconds, rng=seed, **rules.arguments())
+        if save is not None:
+            write_card_file(result.best, save)
+        provenance = result.provenance
+        values = result.table.set_index("candidate")
+        lines = [tr("The best deck found — {game}, {deck}, {seat}", game=profile.name, deck=shown_deck(deck, loaded),
+                    seat=seat_words(seat.value))]
+        for row in result.objectives.itertuples(index=False):
+            weight = "" if row.weight == 1 else tr(" (weight {weight})", weight=localise_number(f"{row.weight:g}"))
+            lines.append(tr("{objective}{weight}: {now} now, {best} with the best deck ({change})",
+                            objective=row.objective, weight=weight, now=format_probability(row.p_current),
+                            best=format_probability(row.p_best), change=format_points(row.change, 2)))
+        search = tr("every candidate evaluated") if provenance["search"] == "exhaustive" else trn(
+            "local search, {n} restart", "local search, {n} restarts", provenance["restarts"])
+        lines.append(tr("{search}: {evaluations} candidates evaluated ({distinct} exact answers), {checks} legality "
+                        "checks in {seconds} s; seed {seed}", search=search,
+                        evaluations=number(provenance["evaluations"]),
+                        distinct=number(provenance["distinct_evaluations"]),
+                        checks=number(provenance["legality_checks"]),
+                        seconds=localise_number(f"{provenance['seconds']:.1f}"), seed=provenance["seed"]))
+        if provenance["interrupted"]:
+            lines.append(tr("interrupted: the best deck found so far"))
+        if not values.loc["best", "legal"]:
+            lines.append(tr("no legal deck found: the deck as it is breaks a rule (`deckstat validate`)"))
+        elif not values.loc["current", "legal"]:
+            lines.append(tr("the deck as it is breaks a rule (`deckstat validate`); the best deck found is legal"))
+        gain = values.loc["best", "gain"]
+        lines.append(tr("no legal deck found beats the deck as it is") if gain <= 0 else
+                     tr("gain: {gain}", gain=format_points(gain, 2)))
+        if save is not None:
+            lines.append(tr("best deck written to {path}", path=str(save)))
+
+        def build() -> list:
+            shown = []
+            if len(result.cards):
+                changes = result.cards.assign(change=[tr(CHANGES[c]) if c in CHANGES else c
+                                                      for c in result.cards["change"]])
+                shown.append(tables.frame_table(changes[["name", "count_a", "count_b", "change"]],
+                                                {"name": tr("card"), "count_a": tr("now"),
+                                                 "count_b": tr("best deck"), "change": tr("change")}))
+            listing = "\n".join(f"{int(count)} {label}" for label, count in zip(result.best.labels,
+                                                                                 result.best.counts))
+            shown.append(tr("The best deck:") + "\n" + listing)
+            if len(result.tied) > 1:
+                shown.append(trn("{n} legal deck found with the same value, e.g. the best deck with {cards}",
+                                 "{n} legal decks found with the same value, e.g. the best deck with {cards}",
+                                 len(result.tied),
+                                 cards=result.tied["changes"].iloc[1]))
+            if result.front is not None and len(result.front) > 1:
+                front = result.front.assign(p_1=[format_probability(p) for p in result.front["p_1"]],
+                                            p_2=[format_probability(p) for p in result.front["p_2"]])
+                names = list(result.objectives["objective"])
+                shown.append(tr("Trade-off: the legal decks checked that no other beats on both objectives"))
+                front = front.assign(copies_changed=[number(n) for n in front["copies_changed"]])
+                shown.append(tables.frame_table(front[["p_1", "p_2", "copies_changed"]],
+                                                {"p_1": "P1", "p_2": "P2", "copies_changed": tr("copies swapped")}))
+                shown.append(tr("P1: {first}; P2: {second}; each deck: --format csv --table front",
+                                first=names[0], second=names[1]))
+            return shown
+
+        output.emit(result, "\n".join(lines), build)
 
 
 @app.command(cls=Command)

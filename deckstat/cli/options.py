@@ -61,6 +61,8 @@ FLAGS = {
     "curve_group": "--curve-group",
     "known": "--known/--gone/--bottom/--given", "given": "--given", "broken": "--broken", "draws": "--draws",
     "size": "--cards", "hand_size": "--hand-size", "deck_name": "--deck-name",
+    "curve_target": "--curve", "objectives": "--objective", "budget": "--budget", "lock": "--lock",
+    "owned": "--owned", "start": "--start",
 }
 
 Format = Enum("Format", {name: name for name in FORMATS}, type=str)

@@ -274,3 +274,9 @@ def replace_folder(target: str | Path) -> Iterator[Path]:
         raise write_error(error, target) from None
     finally:
         shutil.rmtree(build, ignore_errors=True)
+
+
+def write_card_file(deck, path: str | Path) -> Path:
+    """Write ``deck`` as a card CSV that :func:`deckstat.load_deck` reads back (one row per card, UTF-8)."""
+    data = deck.cards.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    return atomic_write_bytes(path, data)

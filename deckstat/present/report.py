@@ -39,6 +39,7 @@ from deckstat.present.format import (
     drought_line,
     drought_play_line,
     effects_line,
+    format_difference,
     format_estimate,
     format_probability,
     merge_alike_seats,
@@ -49,10 +50,11 @@ from deckstat.present.format import (
     same_odds_line,
     scoring_line,
     seed_note,
+    sensitivity_sentences,
     trial_count,
 )
 from deckstat.present.markup import html_attribute, html_text, markdown_code, markdown_text
-from deckstat.questions.report import REPORT_TARGET, Report
+from deckstat.questions.report import REPORT_TARGET, SENSITIVITY_TURN, Report
 from deckstat.terms import MULLIGAN_NAMES, PLAY_MODEL_NAMES, PLAY_POLICY_NAMES, name_of
 
 REPORT_FORMATS = ("markdown", "html")
@@ -210,7 +212,7 @@ def _probability(p: float) -> str:
 #: What the report calls its parts when it says which were simulated.
 _PART_NAMES = {"hands": N_("opening hand"), "by_turn": N_("by turn"), "mulligan": N_("mulligan"),
                "ratio": N_("resource count"), "deckout": N_("deck-out"), "shield_triggers": N_("shield triggers"),
-               "playability": N_("playability")}
+               "playability": N_("playability"), "sensitivity": N_("copies")}
 #: A by-turn column: an event for one seat.
 _SEAT_COLUMNS = {"first": N_("{event} (first)"), "second": N_("{event} (second)"), "both": N_("{event} (both)")}
 #: A deck-out line: one seat's run-out turn.
@@ -337,6 +339,8 @@ def build_document(report: Report) -> Document:
         blocks += _playability_section(report)
     if report.ratio is not None:
         blocks += _ratio_section(report)
+    if report.sensitivity is not None:
+        blocks += _sensitivity_section(report)
     blocks += _deckout_section(report)
     fitted = [part for block in blocks for part in (fit_table(block) if isinstance(block, Table) else [block])]
     return Document(title=f"{deck.name} — {profile.name}", lang=get_language(), blocks=tuple(fitted))
@@ -585,6 +589,55 @@ def _ratio_section(report: Report) -> list[Block]:
     return blocks + [Figure("ratio.png", tr("Chart: the probability against the number of {group} cards, with the "
                                             "target.", group=group),
                             tr("Probability against the number of {group} cards.", group=group))]
+
+
+#: Sentences of the ±1-copy section: the cards that move the answer most.
+SENSITIVITY_SENTENCES = 3
+
+
+def _sensitivity_section(report: Report) -> list[Block]:
+    """The "What is one copy worth?" section: each card's copy fewer and copy more, its legal version."""
+    result = report.sensitivity
+    objective = result.objectives.iloc[0]
+    command = Code(f"deckstat sensitivity --event \"{objective['target']}\" --by-turn {SENSITIVITY_TURN}")
+    blocks: list[Block] = [
+        Heading(2, tr("What is one copy worth?")),
+        _text(tr("P({event}) by turn {turn} for the first player is {p}. Below, what one copy fewer and one copy more "
+                 "of each card change, in points; ✗ marks a move that breaks a rule alone, and its legal version "
+                 "keeps the deck's size ({command} gives the same numbers)."),
+              event=Code(str(objective["target"])), turn=number(SENSITIVITY_TURN),
+              p=_estimate(objective["p"], objective["ci_low"], objective["ci_high"], objective["method"]),
+              command=command)]
+    rows = []
+    for card, moves in result.table.groupby("card", sort=False):
+        cells = {"card": card, "count": number(int(moves["count"].iloc[0]))}
+        for move in moves.itertuples(index=False):
+            key = "minus" if move.move == "-1" else "plus"
+            text = format_difference(move.change, move.ci_low, move.ci_high, move.method)
+            if not move.legal:
+                text += " ✗"
+                if isinstance(move.swap_card, str):
+                    swap = format_difference(move.swap_change, move.swap_ci_low, move.swap_ci_high, move.method)
+                    text = tr("{text}; with {other}: {swap}", text=text,
+                              other=("+1 " if key == "minus" else "−1 ") + move.swap_card, swap=swap)
+            cells[key] = text
+        rows.append(cells)
+    # Cards whose moves read alike (the Terrains of a Terrain event, say) are one row.
+    merged: dict[tuple, list[dict]] = {}
+    for row in rows:
+        merged.setdefault((row["count"], row.get("minus", ""), row.get("plus", "")), []).append(row)
+    blocks.append(Table((tr("card"), tr("copies"), tr("a copy fewer"), tr("a copy more")),
+                        tuple((" · ".join(r["card"] for r in alike), count, minus, plus)
+                              for (count, minus, plus), alike in merged.items())))
+    # A sentence for each of the first cards whose moves change the answer differently: the others read alike.
+    sentences, told = [], set()
+    changes = result.table.groupby("card", sort=False)["change"].apply(lambda c: tuple(np.round(c, 9)))
+    for sentence, change in zip(sensitivity_sentences(result), changes):
+        if change not in told and len(sentences) < SENSITIVITY_SENTENCES:
+            told.add(change)
+            sentences.append(sentence)
+    blocks += [Paragraph((sentence[:1].upper() + sentence[1:] + ".",)) for sentence in sentences]
+    return blocks
 
 
 def _counts_shown(report: Report, at_target: pd.DataFrame) -> Paragraph:

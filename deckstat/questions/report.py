@@ -32,8 +32,17 @@ from deckstat.questions.deckout import answer_deckout, plan_deckout, plan_never_
 from deckstat.questions.mulligan import answer_mulligan, plan_mulligan
 from deckstat.questions.odds import answer_odds, plan_odds
 from deckstat.questions.ratio import legal_counts, ratio
+from deckstat.questions.sensitivity import sensitivity
 from deckstat.questions.validate import validate
-from deckstat.results import CurveResult, DeckoutResult, MulliganResult, OddsResult, RatioResult, ValidationResult
+from deckstat.results import (
+    CurveResult,
+    DeckoutResult,
+    MulliganResult,
+    OddsResult,
+    RatioResult,
+    SensitivityResult,
+    ValidationResult,
+)
 from deckstat.schema import canonical_column
 from deckstat.terms import DEFAULT_POLICY, SEATS
 from deckstat.text import fold
@@ -155,6 +164,8 @@ def reach_turns(table: pd.DataFrame, levels: tuple[float, ...] = REACH_LEVELS) -
 REPORT_TARGET = 0.95
 #: Trials of the report's simulated parts when none are given (the resource-count sweep keeps ratio's own).
 REPORT_TRIALS = 100_000
+#: The turn of the report's ±1-copy table: the first event by this turn.
+SENSITIVITY_TURN = 2
 
 
 @dataclass(frozen=True)
@@ -192,6 +203,11 @@ class Report:
     illegal_counts : bool
         Whether the resource-count sweep shows counts that make an illegal
         deck (see :func:`report`).
+    sensitivity : SensitivityResult or None
+        What a copy fewer and a copy more of each card change in P(the first
+        event by turn :data:`SENSITIVITY_TURN`) for the first player
+        (:func:`deckstat.sensitivity`, exact); ``None`` when the deck cannot
+        play that turn or the exact engine cannot answer.
     """
 
     deck: Deck
@@ -209,11 +225,12 @@ class Report:
     provenance: dict
     playability: Playability | None = None
     illegal_counts: bool = False
+    sensitivity: SensitivityResult | None = None
 
     def parts(self) -> dict[str, object]:
         """The results the report shows, by attribute name (parts the deck has no use for left out)."""
         parts = {name: getattr(self, name) for name in ("validation", "hands", "by_turn", "mulligan", "ratio",
-                                                        "deckout")}
+                                                        "sensitivity", "deckout")}
         if self.shield_triggers is not None:
             parts["shield_triggers"] = self.shield_triggers.odds
         if self.playability is not None and self.playability.curve is not None:
@@ -295,6 +312,17 @@ def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_t
     return Playability(curve=result, copies=shown, names=names, mulligan=mulligan, reach=reach_turns(result.table))
 
 
+def _sensitivity(deck: Deck, profile: Profile, event: str, last_turn: int) -> SensitivityResult | None:
+    """The ±1-copy table of ``event`` by :data:`SENSITIVITY_TURN` for the first player, exact; None if it cannot."""
+    if last_turn < SENSITIVITY_TURN:
+        return None
+    try:
+        return sensitivity(deck, profile, event=event, by_turn=SENSITIVITY_TURN, seat="first", method="exact")
+    except DeckstatError:
+        # An event the exact engine cannot price within its limits: the rest of the report stands.
+        return None
+
+
 @runner.pooled
 def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
            policy: str = DEFAULT_POLICY, allow_absent: bool = False, illegal_counts: bool = False,
@@ -370,7 +398,7 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
     # The parts that ask about the same events under the same rules share their set-ups (the kept hands and the
     # by-turn odds, say), each prepared once.
-    with shared_setups(), track(tr("report"), total=5 + has_mulligan + has_sweep, unit="parts") as parts:
+    with shared_setups(), track(tr("report"), total=6 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = answer_odds(plan_odds(deck, profile, events, turns=range(last_turn + 1), allow_absent=allow_absent,
                                         simulation=simulation), simulation)
         parts.advance()
@@ -394,6 +422,8 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
             sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
                           n_trials=n_trials, rng=rng, allow_absent=allow_absent, n_workers=n_workers)
             parts.advance()
+        copies = _sensitivity(deck, profile, events[0], last_turn)
+        parts.advance()
         race_arguments = {"policy": policy, "mulligan": race_mulligan, "allow_absent": allow_absent,
                           "simulation": simulation}
         planned = plan_deckout(deck, profile, **race_arguments)
@@ -406,4 +436,5 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
     return Report(deck=deck, profile=profile, events=events, validation=validation, hands=hands, by_turn=by_turn,
                   mulligan=report_mulligan, ratio=sweep, deckout=race, shield_triggers=triggers, n_trials=trials,
-                  seed=rng.seed, provenance=provenance, playability=playability, illegal_counts=illegal_counts)
+                  seed=rng.seed, provenance=provenance, playability=playability, illegal_counts=illegal_counts,
+                  sensitivity=copies)

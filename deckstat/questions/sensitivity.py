@@ -131,7 +131,7 @@ def sensitivity(deck: Deck, game: str | Profile, *, event: str | None = None, cu
                 filler: str | Sequence[str] | None = None, keep: str | None = None, mulligan: bool = True,
                 method: str = "auto", n_trials: int | None = None, rng=None,
                 chunk_size: int = runner.DEFAULT_CHUNK, n_workers: int = 1,
-                opponent: Deck | None = None) -> SensitivityResult:
+                opponent: Deck | None = None, allow_absent: bool = False) -> SensitivityResult:
     """What one copy fewer and one copy more of each card change, for one or several weighted objectives.
 
     Parameters
@@ -163,6 +163,9 @@ def sensitivity(deck: Deck, game: str | Profile, *, event: str | None = None, cu
     opponent : Deck, optional
         The opponent's deck for a play model that plays both players (Wankul); default: ``deck`` as it is, the
         same opponent for every move.
+    allow_absent : bool
+        Accept an objective's group that matches no card of the deck (its answer is then 0, and the moves of the
+        other cards cannot change it).
 
     Returns
     -------
@@ -188,13 +191,13 @@ def sensitivity(deck: Deck, game: str | Profile, *, event: str | None = None, cu
     ...                                  {"name": "B", "count": 37, "type": "x"}])
     >>> result = deckstat.sensitivity(deck, "generic", event="A>=1", by_turn=0)
     >>> row = result.table[(result.table["card"] == "A") & (result.table["move"] == "+1")].iloc[0]
-    >>> round(row["change"], 4)  # 1 - C(37, 5)/C(41, 5) - (1 - C(37, 5)/C(40, 5))
+    >>> round(float(row["change"]), 4)  # 1 - C(37, 5)/C(41, 5) - (1 - C(37, 5)/C(40, 5))
     0.0808
     """
     plan = plan_sensitivity(deck, game, event=event, curve_target=curve_target, by_turn=by_turn,
                             objectives=objectives, seat=seat, cards=cards, filler=filler, keep=keep,
                             mulligan=mulligan, method=method, n_trials=n_trials, rng=rng, chunk_size=chunk_size,
-                            n_workers=n_workers, opponent=opponent)
+                            n_workers=n_workers, opponent=opponent, allow_absent=allow_absent)
     return answer_sensitivity(plan)
 
 
@@ -214,12 +217,14 @@ class SensitivityPlan:
     options: dict
     simulation: Simulation
     opponent: Deck | None
+    #: The deck each move makes, and each legal version once :func:`answer_sensitivity` has found it.
+    decks: dict
 
 
 def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_target=None, by_turn=None,
                      objectives=(), seat="first", cards=None, filler=None, keep=None, mulligan=True, method="auto",
                      n_trials=None, rng=None, chunk_size=runner.DEFAULT_CHUNK, n_workers=1,
-                     opponent=None) -> SensitivityPlan:
+                     opponent=None, allow_absent=False) -> SensitivityPlan:
     """Every check of :func:`sensitivity`, each objective planned on the deck as it is: nothing estimated."""
     check_deck(deck)
     if opponent is not None:
@@ -228,21 +233,23 @@ def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_targe
     check_choice(seat, "seat", ("first", "second"))
     simulation = Simulation.checked(method=method, n_trials=DEFAULT_TRIALS if n_trials is None else n_trials,
                                     rng=rng, chunk_size=chunk_size, n_workers=n_workers).seeded()
-    asked = _objectives(event, curve_target, by_turn, objectives)
+    asked = objectives_of(event, curve_target, by_turn, objectives)
     options = {"keep": keep, "mulligan": mulligan}
     for objective in asked:
-        _check_objective(objective, deck, profile, seat, options, simulation, opponent)
+        _check_objective(objective, deck, profile, seat, options, simulation, opponent, allow_absent)
     rows = _rows(deck, profile, cards, "cards")
     fillers = _rows(deck, profile, filler, "filler") if filler is not None else ()
     moves = tuple(Move(row, delta) for row in rows for delta in (-1, 1))
     base_legal = validate(deck, profile).legal
     sizes = {deck.size if opponent is None else opponent.size}
-    legal = {move: _legality(deck, profile, move, sizes) for move in moves}
+    decks = {move: moved(deck, move) for move in moves}
+    legal = {move: _legality(decks[move], profile, sizes) for move in moves}
     return SensitivityPlan(deck, profile, asked, seat, rows, fillers, moves, legal, base_legal, options, simulation,
-                           opponent)
+                           opponent, decks)
 
 
-def _objectives(event, curve_target, by_turn, objectives) -> tuple[Objective, ...]:
+def objectives_of(event, curve_target, by_turn, objectives) -> tuple[Objective, ...]:
+    """The objectives asked: ``event`` and ``curve_target`` by ``by_turn``, then ``objectives`` (checked)."""
     if by_turn is not None:
         check_whole(by_turn, "by_turn", minimum=0)
     asked = []
@@ -256,7 +263,7 @@ def _objectives(event, curve_target, by_turn, objectives) -> tuple[Objective, ..
         asked.append(each if isinstance(each, Objective) else Objective.parse(each))
     if not asked:
         raise DeckstatError(tr("nothing to judge the deck on: give {event}, {curve} or {objective}",
-                               event=param("event"), curve=param("curve"), objective=param("objective")))
+                               event=param("event"), curve=param("curve_target"), objective=param("objectives")))
     for objective in asked:
         if not math.isfinite(objective.weight) or objective.weight <= 0:
             raise DeckstatError(tr("objective {text!r}: its weight must be a positive number", text=objective.text))
@@ -264,20 +271,20 @@ def _objectives(event, curve_target, by_turn, objectives) -> tuple[Objective, ..
 
 
 def _check_objective(objective: Objective, deck: Deck, profile: Profile, seat: str, options: dict,
-                     simulation: Simulation, opponent: Deck | None) -> None:
+                     simulation: Simulation, opponent: Deck | None, allow_absent: bool) -> None:
     """Plan ``objective`` on the deck as it is, so that a bad event, card or turn is refused before any work."""
     from deckstat.questions.odds import plan_odds
 
     try:
         if objective.kind == "odds":
             plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, simulation=simulation,
-                      sides=False, **options)
+                      sides=False, allow_absent=allow_absent, **options)
         else:
             if objective.turn < 1:
                 raise DeckstatError(tr("a card is played in a turn, not in the opening hand: the turn must be 1 or "
                                        "more"))
             plan_curve(deck, profile, **_curve_target(deck, profile, objective.target), turns=[objective.turn],
-                       seat=seat, simulation=simulation, opponent=opponent, **options)
+                       seat=seat, simulation=simulation, opponent=opponent, allow_absent=allow_absent, **options)
     except DeckstatError as exc:
         raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
 
@@ -336,22 +343,21 @@ def _move_words(deck: Deck, move: Move) -> str:
     return f"[{text}]"
 
 
-def _legality(deck: Deck, profile: Profile, move: Move, sizes: set[int]) -> tuple[str, bool]:
-    """The first rule the deck after ``move`` breaks, in words ('' for none), and whether it is a copy limit.
+def _legality(variant: Deck, profile: Profile, sizes: set[int]) -> tuple[str, bool]:
+    """The first rule the deck a move makes breaks, in words ('' for none), and whether it is a copy limit.
 
     A swap at the deck's size mends a rule about the size or the share of a group, never a copy limit broken by
     the copy added.
     """
-    from deckstat.games.rules import localized
+    from deckstat.games.rules import localized, violations
 
-    variant = moved(deck, move)
-    checked = validate(variant, profile)
+    # The rules :func:`deckstat.validate` checks, without its file warnings and tables: a move is checked often.
+    errors = [r for r in violations(variant.with_synonyms(profile.synonyms), profile) if r["level"] == "error"]
     copy_rules = {localized(rule.text) for part in profile.parts for rule in part.rules if rule.kind == "copies"}
-    errors = checked.table[checked.table["level"] == "error"]
-    if len(errors):
-        copies = errors[errors["rule"].isin(copy_rules)]
+    if errors:
+        copies = [r for r in errors if r["rule"] in copy_rules]
         # The copy limit first: no swap mends it, so it is the reason that matters.
-        return str((copies if len(copies) else errors)["message"].iloc[0]), bool(len(copies))
+        return str((copies or errors)[0]["message"]), bool(copies)
     if profile.same_size and variant.size not in sizes:
         return tr("both players' decks must have the same size ({size} cards)", size=min(sizes)), False
     return "", False
@@ -459,7 +465,8 @@ def _swaps(plan: SensitivityPlan, moves: list[Move], total: np.ndarray) -> dict[
                 [m for m in gains if m.row not in plan.fillers]
         for candidate in candidates:
             swap = Move(move.row, move.delta, candidate.row)
-            if not _legality(plan.deck, plan.profile, swap, sizes)[0]:
+            plan.decks[swap] = moved(plan.deck, swap)
+            if not _legality(plan.decks[swap], plan.profile, sizes)[0]:
                 out[move] = swap
                 break
     return out
@@ -476,7 +483,7 @@ def _estimate(plan: SensitivityPlan, objective: Objective, moves: list[Move]) ->
 
 
 def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
-    decks = [plan.deck, *(moved(plan.deck, move) for move in moves)]
+    decks = [plan.deck, *(plan.decks[move] for move in moves)]
     simulation = plan.simulation
     result = compare(decks, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
                      method=simulation.method, n_trials=simulation.n_trials, rng=simulation.rng,
@@ -498,9 +505,8 @@ def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move
     base = plan_curve(plan.deck, plan.profile, **target, turns=[objective.turn], seat=plan.seat,
                       simulation=simulation, opponent=plan.opponent, **plan.options)
     if base.use_exact[0]:
-        answers = [curve(d, plan.profile, **target, turns=[objective.turn], seat=plan.seat, method="exact",
-                         opponent=plan.opponent, allow_absent=True, **plan.options).table["p"].iloc[0]
-                   for d in [plan.deck, *(moved(plan.deck, move) for move in moves)]]
+        answers = [_exact_curve(d, plan, target, objective.turn)
+                   for d in [plan.deck, *(plan.decks[move] for move in moves)]]
         p = np.asarray(answers, dtype=float)
         change = p[1:] - p[0]
         return {"values": np.vstack([p[1:], change, change, change]), "p": float(p[0]), "ci": (p[0], p[0]),
@@ -518,6 +524,14 @@ def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move
         values[:, i] = p[i + 1], change, change_low, change_high
     return {"values": values, "p": float(p[0]), "ci": (float(low[0]), float(high[0])), "method": "simulate",
             "n_trials": n, "provenance": {k: v for k, v in estimates.provenance.items() if k in ("seed", "stopping")}}
+
+
+def _exact_curve(deck: Deck, plan: SensitivityPlan, target: dict, turn: int) -> float:
+    """P(the target playable by ``turn``) for ``deck``, exact; 0 when a move has cut the target card's last copy."""
+    if "cards" in target and not card_rows(plan.profile.drawn_deck(deck), target["cards"]):
+        return 0.0
+    return float(curve(deck, plan.profile, **target, turns=[turn], seat=plan.seat, method="exact",
+                       opponent=plan.opponent, allow_absent=True, **plan.options).table["p"].iloc[0])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,611 @@
+"""The best legal deck from a pool and a collection: :func:`optimise`.
+
+Candidates are legal decks of the deck's size built from the deck's cards and
+a pool's, within the copies owned (or the copy limit), locked cards kept as
+they are. The objectives are ``odds`` objectives as :func:`deckstat.sensitivity`
+reads them, weighted.
+
+Search. When the candidates are few (:data:`EXHAUSTIVE_LIMIT`), every one is
+evaluated: the optimum is exact. Otherwise an iterated local search on
+one-copy swaps (a copy of one card out, a copy of another in): steepest
+ascent, then restarts from the best deck shaken by a few random swaps, until
+the budget ends. Swaps keep the deck's size, so most keep it legal; and a
+question reads a deck only through the counts of its *cells* (the cards
+alike for every group the objectives name), so the neighbours of a deck are
+evaluated once per distinct cell counts: a few dozen exact answers a step,
+however large the pool, where a population method would spend its budget
+re-evaluating decks the objectives cannot tell apart. The deck as it is and
+``start`` are always candidates: the answer is never worse than a deck the
+user knew.
+
+Evaluation is exact (each objective on the exact engine, memoised on the
+cells' counts); an objective the exact engine cannot answer is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from deckstat._validate import check_choice, check_deck
+from deckstat.deck import Deck
+from deckstat.engines import runner
+from deckstat.engines.progress import track
+from deckstat.errors import DeckstatError, param
+from deckstat.games.profiles import Profile, get_profile
+from deckstat.i18n import tr
+from deckstat.questions.compare import card_differences
+from deckstat.questions.odds import plan_odds
+from deckstat.questions.sensitivity import Objective, objectives_of
+from deckstat.results import OptimiseResult, frame
+from deckstat.schema import PRINTING_COLUMNS
+from deckstat.text import fold
+
+#: Candidate decks enumerated outright when there are no more.
+EXHAUSTIVE_LIMIT = 20_000
+#: Seconds of search when no budget is given.
+DEFAULT_BUDGET = 60.0
+#: Random swaps that shake the best deck before a restart.
+SHAKE = 4
+#: Two values closer than this are the same (exact answers differ by rounding only below it).
+TIE = 1e-12
+#: Decks of the tied set shown.
+MOST_TIED = 5
+
+OPTIMISE_COLUMNS = ["deck", "game", "candidate", "value", "gain", "legal"]
+OBJECTIVE_COLUMNS = ["objective", "weight", "p_current", "p_best", "change"]
+
+
+@dataclass(frozen=True)
+class Universe:
+    """Every card a candidate may hold, once: the deck's cards, then the pool's others.
+
+    Attributes
+    ----------
+    deck : Deck
+        One row per card (count 1): the deck's rows, then the pool's cards the deck lacks.
+    start : ndarray of int64
+        The deck's copies of each row.
+    caps : ndarray of int64
+        The most copies of each row a candidate may hold: the copy limit, within those owned (the deck's own
+        copies always allowed).
+    locked : ndarray of bool
+        Rows whose copies stay as in the deck.
+    owned : dict or None
+        With a collection, the copies a candidate may hold of each folded name: those owned, or the deck's own
+        when it holds more.
+    folded : tuple of str
+        Each row's folded name.
+    """
+
+    deck: Deck
+    start: np.ndarray
+    caps: np.ndarray
+    locked: np.ndarray
+    owned: dict | None
+    folded: tuple[str, ...]
+
+    def candidate(self, counts: np.ndarray, source: str) -> Deck:
+        """The deck with ``counts`` copies of each row."""
+        return replace(self.deck.with_counts(counts), source=source)
+
+
+def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | Sequence[str | Objective] = (),
+             event: str | None = None, by_turn: int | None = None, pool: Deck | None = None,
+             owned: Deck | None = None, lock: str | Sequence[str] | None = None, start: Deck | None = None,
+             seat: str = "first", keep: str | None = None, mulligan: bool = True, budget: float = DEFAULT_BUDGET,
+             rng=None) -> OptimiseResult:
+    """The best legal deck of the deck's size from its cards and a pool's, for weighted exact objectives.
+
+    Parameters
+    ----------
+    deck : Deck
+        The current deck: its size is kept, and it is always a candidate.
+    game : str or Profile
+    objectives : str, Objective or sequence of them
+        ``[WEIGHT *] odds: EVENT @ TURN`` (see :meth:`deckstat.questions.sensitivity.Objective.parse`); the
+        value of a deck is their weighted sum.
+    event, by_turn : optional
+        One more objective, ``odds: event @ by_turn`` (default turn 2).
+    pool : Deck, optional
+        Cards a candidate may hold besides the deck's own (a card table, one row per card). Without it, only
+        the copies of the deck's own cards change.
+    owned : Deck, optional
+        The collection: copies owned of each card name (a candidate holds no more, or no more than the deck
+        when it holds more). Without it, any card up to the game's copy limit.
+    lock : str or sequence of str, optional
+        Cards of the deck whose copies stay as they are.
+    start : Deck, optional
+        Another deck the search starts from (a candidate too).
+    seat : {"first", "second"}
+    keep, mulligan :
+        As in :func:`deckstat.odds`.
+    budget : float
+        Seconds of search; the exhaustive search and the first climb always finish.
+    rng : int or Generator, optional
+        Seeds the restarts' random swaps (recorded as ``seed``).
+
+    Returns
+    -------
+    OptimiseResult
+        ``best``: the best deck found (a :class:`Deck`); ``cards``: its differences from the deck;
+        ``table``: the deck, ``start`` and the best, with their ``value`` and ``gain``; ``objectives``: each
+        objective for the deck and the best; ``tied``: the legal decks found with the best value (up to
+        :data:`MOST_TIED`; ``cards``, and ``changes`` from the best); ``front``: with two objectives, the legal
+        decks checked that no other beats on both (``changes`` from the deck); ``provenance``: the search
+        (``exhaustive`` or ``local``), evaluations, restarts, seconds, seed, and ``interrupted`` when Ctrl-C
+        ended it (the best deck so far is then the answer).
+
+    Examples
+    --------
+    >>> import deckstat
+    >>> deck = deckstat.Deck.from_table([{"name": "A", "count": 2, "type": "x"},
+    ...                                  {"name": "B", "count": 38, "type": "y"}])
+    >>> pool = deckstat.Deck.from_table([{"name": "C", "type": "x"}, {"name": "D", "type": "y"}])
+    >>> owned = deckstat.Deck.from_table([{"name": "A", "count": 4}, {"name": "C", "count": 3}])
+    >>> result = deckstat.optimise(deck, "generic", event="[type=x]>=1", by_turn=0, pool=pool, owned=owned, budget=5)
+    >>> sorted(zip(result.best.names, result.best.counts.tolist()))  # every x card owned
+    [('A', 4), ('B', 33), ('C', 3)]
+    """
+    plan = plan_optimise(deck, game, objectives=objectives, event=event, by_turn=by_turn, pool=pool, owned=owned,
+                         lock=lock, start=start, seat=seat, keep=keep, mulligan=mulligan, budget=budget, rng=rng)
+    return answer_optimise(plan)
+
+
+@dataclass(frozen=True)
+class Evaluator:
+    """The objectives of a candidate from its counts, exact, memoised on the cells' counts.
+
+    Attributes
+    ----------
+    setups : tuple
+        Per objective: its set-up compiled on the universe, its engine condition, the draws of its engine run
+        and the index of the objective's draw count among them.
+    cells : ndarray of int64, shape (n_objectives, n_rows)
+        Each row's cell for each objective.
+    weights : ndarray of float
+    memo : dict
+        Each objective's answer by the cells' counts.
+    """
+
+    setups: tuple
+    cells: np.ndarray
+    weights: np.ndarray
+    memo: dict
+
+    def signature(self, counts: np.ndarray) -> tuple:
+        """What the objectives read of a deck: each objective's cell counts."""
+        return tuple(tuple(np.bincount(cells, weights=counts, minlength=int(cells.max()) + 1).astype(np.int64)
+                           .tolist()) for cells in self.cells)
+
+    def values(self, counts: np.ndarray) -> np.ndarray:
+        """Each objective's answer for the deck with ``counts`` copies of each row."""
+        key = self.signature(counts)
+        found = self.memo.get(key)
+        if found is None:
+            found = np.array([self._answer(k, np.asarray(key[k], dtype=np.int64)) for k in range(len(self.setups))])
+            self.memo[key] = found
+        return found
+
+    def weighted(self, counts: np.ndarray) -> float:
+        """The weighted sum of the objectives."""
+        return float(self.weights @ self.values(counts))
+
+    def _answer(self, k: int, cell_counts: np.ndarray) -> float:
+        setup, condition, draws, index = self.setups[k]
+        compiled = replace(setup.compiled, cell_counts=cell_counts)
+        p, _ = replace(setup, compiled=compiled).exact_odds(condition, draws)
+        return float(np.clip(p[index], 0.0, 1.0))
+
+
+@dataclass(frozen=True)
+class OptimisePlan:
+    """A checked :func:`optimise` question (nothing evaluated)."""
+
+    deck: Deck
+    profile: Profile
+    objectives: tuple[Objective, ...]
+    universe: Universe
+    evaluator: Evaluator
+    starts: tuple[np.ndarray, ...]
+    seat: str
+    budget: float
+    streams: runner.Streams
+
+
+def plan_optimise(deck, game, *, objectives=(), event=None, by_turn=None, pool=None, owned=None, lock=None,
+                  start=None, seat="first", keep=None, mulligan=True, budget=DEFAULT_BUDGET,
+                  rng=None) -> OptimisePlan:
+    """Every check of :func:`optimise`: the candidates' cards, the objectives compiled on them; nothing evaluated."""
+    check_deck(deck)
+    profile = game if isinstance(game, Profile) else get_profile(game)
+    if len(profile.parts) > 1:
+        raise DeckstatError(tr("optimise builds the decks of games of one deck; {game} has {n}", game=profile.name,
+                               n=len(profile.parts)))
+    check_choice(seat, "seat", ("first", "second"))
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not math.isfinite(budget) or budget <= 0:
+        raise DeckstatError(tr("{name} must be a positive number of seconds, got {value!r}", name=param("budget"),
+                               value=budget))
+    asked = objectives_of(event, None, by_turn, objectives)
+    curves = [o.text for o in asked if o.kind != "odds"]
+    if curves:
+        raise DeckstatError(tr("objective {text!r}: optimise answers odds objectives, on the exact engine; weigh a "
+                               "playability curve's cards with deckstat sensitivity", text=curves[0]))
+    universe = build_universe(deck, profile, pool, owned, lock)
+    evaluator = _evaluator(deck, universe, profile, asked, seat, keep, mulligan)
+    starts = [universe.start]
+    if start is not None:
+        check_deck(start, "start")
+        starts.append(_counts_in(universe, start.with_synonyms(profile.synonyms), "start"))
+    return OptimisePlan(deck, profile, asked, universe, evaluator, tuple(starts), seat, float(budget),
+                        runner.make_streams(rng))
+
+
+def build_universe(deck: Deck, profile: Profile, pool: Deck | None, owned: Deck | None, lock) -> Universe:
+    """The cards candidates are built from: the deck's, then the pool's others (see :class:`Universe`)."""
+    table = deck.with_synonyms(profile.synonyms).cards.copy()
+    start = table["count"].to_numpy(np.int64).copy()
+    if pool is not None:
+        check_deck(pool, "pool")
+        known = {_identity(record, table.columns) for record in table.to_dict("records")}
+        fresh = [record for record in pool.with_synonyms(profile.synonyms).cards.to_dict("records")
+                 if _identity(record, table.columns) not in known]
+        if fresh:
+            table = pd.concat([table, pd.DataFrame.from_records(fresh)], ignore_index=True)
+            start = np.concatenate([start, np.zeros(len(fresh), dtype=np.int64)])
+    table["count"] = 1
+    universe_deck = Deck.from_table(table.drop(columns=["deck"], errors="ignore"), source=deck.source)
+    limit = min([int(rule.params.get("max", 10**6)) for part in profile.parts for rule in part.rules
+                 if rule.kind == "copies"] or [10**6])
+    names = tuple(fold(n) for n in universe_deck.names)
+    caps = np.full(len(names), limit, dtype=np.int64)
+    allowed = None
+    if owned is not None:
+        check_deck(owned, "owned")
+        allowed = {}
+        for name, count in zip(owned.names, owned.counts):
+            allowed[fold(name)] = allowed.get(fold(name), 0) + int(count)
+        held: dict[str, int] = {}
+        for name, count in zip(names, start):
+            held[name] = held.get(name, 0) + int(count)
+        allowed = {name: max(allowed.get(name, 0), held.get(name, 0)) for name in set(allowed) | set(held)}
+        caps = np.minimum(caps, [allowed.get(n, 0) for n in names])
+    caps = np.maximum(caps, start)  # the deck as it is is always a candidate
+    locked = np.zeros(len(names), dtype=bool)
+    for text in [] if lock is None else [lock] if isinstance(lock, str) else list(lock):
+        rows = [r for r, n in enumerate(names) if n == fold(str(text)) and start[r] > 0]
+        if not rows:
+            from deckstat.cards import card_hint
+
+            raise DeckstatError(tr("{option}: card {name!r} is not in the deck {source}{hint}", option=param("lock"),
+                                   name=str(text).strip(), source=deck.source, hint=card_hint(deck, str(text))))
+        locked[rows] = True
+    return Universe(universe_deck, start, caps, locked, allowed, names)
+
+
+def _identity(record: dict, columns) -> tuple:
+    """A card's name and the printing columns the deck's table has: a pool card already in the deck has the same."""
+    return (fold(str(record.get("name", ""))),
+            *(fold(str(record.get(c))) for c in PRINTING_COLUMNS if c in columns and not pd.isna(record.get(c))))
+
+
+def _counts_in(universe: Universe, other: Deck, what: str) -> np.ndarray:
+    """``other``'s copies over the universe's rows (each of its cards must be one of them)."""
+    labels = {fold(label): row for row, label in enumerate(universe.deck.labels)}
+    names: dict[str, int] = {}
+    for row, name in enumerate(universe.folded):
+        names.setdefault(name, row)
+    counts = np.zeros(len(universe.folded), dtype=np.int64)
+    for label, name, count in zip(other.labels, other.names, other.counts):
+        row = labels.get(fold(label), names.get(fold(name)))
+        if row is None:
+            raise DeckstatError(tr("{option}: card {name!r} is neither in the deck nor in the pool",
+                                   option=param(what), name=label))
+        counts[row] += int(count)
+    if counts.sum() != universe.start.sum():
+        raise DeckstatError(tr("{option} has {size} cards; the deck has {deck}, and optimise keeps the deck's size",
+                               option=param(what), size=int(counts.sum()), deck=int(universe.start.sum())))
+    return counts
+
+
+def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: str, keep, mulligan) -> Evaluator:
+    setups, cells = [], []
+    # Every card of the universe, as many as the deck's size at least: the events are compiled on it once.
+    copies = np.maximum(universe.start, 1)
+    copies[0] += max(0, int(universe.start.sum()) - int(copies.sum()))
+    compiled_on = universe.deck.with_counts(copies)
+    for objective in asked:
+        try:
+            # The cells are the universe's: a group must match one of its cards (the deck's or the pool's); the
+            # draws by turn are the deck's (its size bounds them), which may lack the group's cards.
+            wide = plan_odds(compiled_on, profile, objective.target, turns=[objective.turn], seat=seat, keep=keep,
+                             mulligan=mulligan, sides=False)
+            own = plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, keep=keep,
+                            mulligan=mulligan, sides=False, allow_absent=True)
+        except DeckstatError as exc:
+            raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
+        event = own.events[0]
+        if event.part.method != "exact" or not event.setup.exact_capable:
+            raise DeckstatError(tr("objective {text!r}: optimise needs exact objectives, and the exact engine does "
+                                   "not answer this one ({reason})", text=objective.text,
+                                   reason=event.part.reason or tr("its rules")))
+        draws = sorted({d for seat_draws in event.per_seat.values() for d in seat_draws})
+        index = draws.index(event.per_seat[seat][0])
+        setup = wide.events[0].setup
+        setups.append((setup, setup.condition(0), draws, index))
+        cells.append(np.asarray(setup.compiled.card_cells, dtype=np.int64))
+    return Evaluator(tuple(setups), np.vstack(cells), np.array([o.weight for o in asked]), {})
+
+
+def answer_optimise(plan: OptimisePlan) -> OptimiseResult:
+    """Search the candidates of a planned :func:`optimise` question and shape the answer."""
+    search = _Search(plan)
+    interrupted = False
+    try:
+        with track(tr("optimising"), total=None, unit="decks") as progress:
+            search.progress = progress
+            search.run()
+    except KeyboardInterrupt:
+        # The best deck so far is an answer: the user asked to stop, not to lose it.
+        interrupted = True
+    return _shape(plan, search, interrupted)
+
+
+class _Search:
+    """The search's state: the best legal deck so far, and every legal deck checked."""
+
+    def __init__(self, plan: OptimisePlan):
+        self.plan = plan
+        self.universe = plan.universe
+        self.evaluator = plan.evaluator
+        self.legal_memo: dict[bytes, bool] = {}
+        self.checked: dict[bytes, np.ndarray] = {}
+        self.best = plan.starts[0].copy()
+        self.best_value = -math.inf
+        self.kind = "local"
+        self.restarts = 0
+        self.evaluations = 0
+        self.progress = None
+        self.started = time.monotonic()
+        self.rng = np.random.default_rng(plan.streams.root())
+        free = ~self.universe.locked & (self.universe.caps > 0)
+        self.free = free
+        # Rows alike for every objective: a swap is evaluated once per pair of such classes.
+        self.classes = [tuple(column) for column in self.evaluator.cells.T]
+
+    def legal(self, counts: np.ndarray) -> bool:
+        """Whether the deck with ``counts`` breaks no construction rule and holds no more than owned."""
+        key = counts.tobytes()
+        found = self.legal_memo.get(key)
+        if found is None:
+            from deckstat.games.rules import violations
+
+            deck = self.universe.candidate(counts, "candidate")
+            found = self._owned(counts) and not any(r["level"] == "error"
+                                                    for r in violations(deck, self.plan.profile))
+            self.legal_memo[key] = found
+            if found:
+                self.checked[key] = counts.copy()
+        return found
+
+    def _owned(self, counts: np.ndarray) -> bool:
+        """No name holds more copies than the collection allows."""
+        allowed = self.universe.owned
+        if allowed is None:
+            return True
+        totals: dict[str, int] = {}
+        for name, count in zip(self.universe.folded, counts):
+            if count:
+                totals[name] = totals.get(name, 0) + int(count)
+        return all(total <= allowed.get(name, 0) for name, total in totals.items())
+
+    def value(self, counts: np.ndarray) -> float:
+        """The candidate's weighted value (counted as an evaluation)."""
+        self.evaluations += 1
+        if self.progress is not None:
+            self.progress.advance()
+        return self.evaluator.weighted(counts)
+
+    def offer(self, counts: np.ndarray, value: float) -> bool:
+        """Keep ``counts`` as the best when it beats it and is legal."""
+        if value > self.best_value + TIE and self.legal(counts):
+            self.best, self.best_value = counts.copy(), value
+            return True
+        return False
+
+    def out_of_time(self) -> bool:
+        return time.monotonic() - self.started > self.plan.budget
+
+    def run(self) -> None:
+        for counts in self.plan.starts:
+            self.offer(counts, self.value(counts))
+        if self.best_value == -math.inf:
+            # No deck the user knew is legal: the search starts from the deck all the same.
+            self.best_value = self.value(self.best)
+        size = self._space_size()
+        if size is not None and size <= EXHAUSTIVE_LIMIT:
+            self.kind = "exhaustive"
+            self._exhaustive()
+            return
+        current = self.best.copy()
+        while True:
+            self._climb(current)
+            if self.out_of_time():
+                return
+            self.restarts += 1
+            current = self._shake(self.best)
+
+    def _space_size(self) -> int | None:
+        """How many count vectors of the deck's size the caps allow (None: more than ten times the limit)."""
+        free = np.flatnonzero(self.free)
+        total = int(self.best[free].sum())
+        ways = [1] + [0] * total
+        for row in free:
+            cap = int(min(self.universe.caps[row], total))
+            ways = [sum(ways[j - k] for k in range(min(cap, j) + 1)) for j in range(total + 1)]
+            if ways[total] > 10 * EXHAUSTIVE_LIMIT:
+                return None
+        return ways[total]
+
+    def _exhaustive(self) -> None:
+        free = np.flatnonzero(self.free)
+        total = int(self.best[free].sum())
+        scored = []
+        for combo in _compositions(total, [int(min(self.universe.caps[r], total)) for r in free]):
+            counts = self.best.copy()
+            counts[free] = combo
+            scored.append((self.value(counts), counts))
+        scored.sort(key=lambda item: -item[0])
+        for value, counts in scored:
+            if value < self.best_value - TIE:
+                break
+            # The best legal one is kept; those tied with it are checked so that the tied set is known.
+            if not self.offer(counts, value) and len(self.checked) < 50 * MOST_TIED:
+                self.legal(counts)
+
+    def _neighbours(self, counts: np.ndarray) -> list[tuple[float, int, int]]:
+        """Every one-copy swap of ``counts`` as (value, row out, row in), best first; each class pair evaluated once."""
+        outs = np.flatnonzero(self.free & (counts > 0))
+        ins = np.flatnonzero(self.free & (counts < self.universe.caps))
+        values: dict[tuple, float] = {}
+        found = []
+        for a in outs:
+            for b in ins:
+                if a == b:
+                    continue
+                key = (self.classes[a], self.classes[b])
+                if key not in values:
+                    counts[a] -= 1
+                    counts[b] += 1
+                    values[key] = self.value(counts)
+                    counts[a] += 1
+                    counts[b] -= 1
+                found.append((values[key], int(a), int(b)))
+        found.sort(key=lambda item: -item[0])
+        return found
+
+    def _climb(self, counts: np.ndarray) -> np.ndarray:
+        """Steepest ascent over legal one-copy swaps from ``counts``, to a local optimum."""
+        counts = counts.copy()
+        value = self.evaluator.weighted(counts)
+        while not self.out_of_time():
+            moved = False
+            for candidate, a, b in self._neighbours(counts):
+                if candidate <= value + TIE:
+                    break
+                counts[a] -= 1
+                counts[b] += 1
+                if self.legal(counts):
+                    value = candidate
+                    self.offer(counts, value)
+                    moved = True
+                    break
+                counts[a] += 1
+                counts[b] -= 1
+            if not moved:
+                break
+        return counts
+
+    def _shake(self, counts: np.ndarray) -> np.ndarray:
+        """``counts`` after :data:`SHAKE` random legal swaps (fewer when few are found)."""
+        counts = counts.copy()
+        for _ in range(SHAKE):
+            outs = np.flatnonzero(self.free & (counts > 0))
+            ins = np.flatnonzero(self.free & (counts < self.universe.caps))
+            if not len(outs) or not len(ins):
+                break
+            for _ in range(20):
+                a, b = int(self.rng.choice(outs)), int(self.rng.choice(ins))
+                if a == b:
+                    continue
+                counts[a] -= 1
+                counts[b] += 1
+                if self.legal(counts):
+                    break
+                counts[a] += 1
+                counts[b] -= 1
+        return counts
+
+
+def _compositions(total: int, caps: list[int]):
+    """Every tuple of ``len(caps)`` whole numbers, each within its cap, summing to ``total``."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(caps[1:])
+    for k in range(max(0, total - rest), min(caps[0], total) + 1):
+        for tail in _compositions(total - k, caps[1:]):
+            yield (k, *tail)
+
+
+def _shape(plan: OptimisePlan, search: _Search, interrupted: bool) -> OptimiseResult:
+    universe, evaluator, deck = plan.universe, plan.evaluator, plan.deck
+    best = search.best
+    best_deck = universe.candidate(best, f"{deck.source} [optimised]")
+    start_value = evaluator.weighted(universe.start)
+    rows = [("current", universe.start)] + ([("start", plan.starts[1])] if len(plan.starts) > 1 else []) + \
+        [("best", best)]
+    table = [{"deck": deck.name, "game": plan.profile.id, "candidate": name, "value": evaluator.weighted(counts),
+              "gain": evaluator.weighted(counts) - start_value, "legal": search.legal(counts)}
+             for name, counts in rows]
+    objective_rows = []
+    for k, objective in enumerate(plan.objectives):
+        now, then = evaluator.values(universe.start)[k], evaluator.values(best)[k]
+        objective_rows.append({"objective": objective.text, "weight": objective.weight, "p_current": now,
+                               "p_best": then, "change": then - now})
+    tied, front = _tied_and_front(plan, search)
+    provenance = {"question": "optimise", "deck_source": deck.source, "game": plan.profile.id,
+                  "objectives": [o.text for o in plan.objectives], "seat": plan.seat, "search": search.kind,
+                  "evaluations": search.evaluations, "distinct_evaluations": len(evaluator.memo),
+                  "legality_checks": len(search.legal_memo), "restarts": search.restarts,
+                  "seconds": round(time.monotonic() - search.started, 2), "budget": plan.budget,
+                  "interrupted": interrupted, "pool_cards": int(len(universe.start) - len(deck.cards)),
+                  "owned": universe.owned is not None,
+                  "locked": [universe.deck.labels[r] for r in np.flatnonzero(universe.locked)],
+                  "method": "exact", "seed": plan.streams.seed, "seed_entropy": plan.streams.entropy}
+    return OptimiseResult(best=best_deck, table=frame(table, OPTIMISE_COLUMNS, integers=()),
+                          objectives=frame(objective_rows, OBJECTIVE_COLUMNS, integers=()),
+                          cards=card_differences(deck, best_deck), tied=tied, front=front, provenance=provenance)
+
+
+def _tied_and_front(plan: OptimisePlan, search: _Search) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The legal decks checked with the best value; with two objectives, those no other checked deck beats on both."""
+    evaluator, labels = plan.evaluator, plan.universe.deck.labels
+    checked = list(search.checked.values())
+    tied_rows = []
+    for counts in checked:
+        value = evaluator.weighted(counts)
+        if abs(value - search.best_value) <= TIE and len(tied_rows) < MOST_TIED:
+            tied_rows.append({"candidate": len(tied_rows) + 1, "value": value, "cards": _listing(labels, counts),
+                              "changes": _changes(labels, search.best, counts)})
+    tied = frame(tied_rows, ["candidate", "value", "cards", "changes"], integers=("candidate",))
+    if len(plan.objectives) != 2:
+        return tied, None
+    points = [(tuple(evaluator.values(counts)), counts) for counts in checked]
+    front_rows = []
+    for (a, b), counts in sorted(points, key=lambda item: (-item[0][0], -item[0][1])):
+        if any(x >= a and y >= b and (x > a or y > b) for (x, y), _ in points):
+            continue
+        if front_rows and front_rows[-1]["p_1"] == a and front_rows[-1]["p_2"] == b:
+            continue
+        front_rows.append({"p_1": a, "p_2": b, "value": evaluator.weighted(counts),
+                           "cards": _listing(labels, counts), "changes": _changes(labels, plan.universe.start, counts),
+                           "copies_changed": int(np.abs(counts - plan.universe.start).sum() // 2)})
+    return tied, frame(front_rows, ["p_1", "p_2", "value", "copies_changed", "cards", "changes"], integers=())
+
+
+def _changes(labels: list[str], before: np.ndarray, after: np.ndarray) -> str:
+    """What turns ``before`` into ``after``: ``+2 A, −1 B`` (copies added first); empty when they are the same."""
+    moves = [(int(b) - int(a), label) for label, a, b in zip(labels, before, after) if a != b]
+    return ", ".join(f"{'+' if d > 0 else '−'}{abs(d)} {label}" for d, label in sorted(moves, key=lambda m: -m[0]))
+
+
+def _listing(labels: list[str], counts: np.ndarray) -> str:
+    """A deck as ``3 A, 2 B``."""
+    return ", ".join(f"{int(c)} {label}" for label, c in zip(labels, counts) if c)
