@@ -40,6 +40,7 @@ _SOURCES = {
     "list_profiles": "deckstat.games.profiles",
     "load_profile_file": "deckstat.games.profiles",
     "card_differences": "deckstat.questions.compare",
+    "combos": "deckstat.questions.combos",
     "compare": "deckstat.questions.compare",
     "curve": "deckstat.questions.curve",
     "deckout": "deckstat.questions.deckout",
@@ -55,6 +56,7 @@ _SOURCES = {
     "report": "deckstat.questions.report",
     "validate": "deckstat.questions.validate",
     "when": "deckstat.questions.when",
+    "CombosResult": "deckstat.results",
     "CompareResult": "deckstat.results",
     "CurveResult": "deckstat.results",
     "DeckoutResult": "deckstat.results",
@@ -88,6 +90,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BatchResult",
+    "CombosResult",
     "CompareResult",
     "CurveResult",
     "Deck",
@@ -109,6 +112,7 @@ __all__ = [
     "__version__",
     "batch",
     "card_differences",
+    "combos",
     "compare",
     "curve",
     "deckout",

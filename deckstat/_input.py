@@ -22,6 +22,7 @@ KINDS = {
     "cards": (N_("a card file"), N_("keep only the cards the deck can use, or split the pool into several files")),
     "profile": (N_("a profile"), N_("a profile holds rules and a few lists; move card data to the card file")),
     "spec": (N_("a batch spec"), N_("split the batch into several specs")),
+    "lines": (N_("a lines file"), N_("split the lines into several files")),
 }
 _CHUNK = 1 << 20
 

@@ -19,6 +19,7 @@ from deckstat.events import (
     DistinctGroup,
     Group,
     NameGroup,
+    PatternGroup,
     expression_source,
     parse_group,
 )
@@ -195,6 +196,13 @@ class Deck:
             group = parse_group(group)
         if isinstance(group, DistinctGroup):
             group = group.group
+        if isinstance(group, PatternGroup):
+            # In a group of each requirement of the pattern, and of no other requirement.
+            mask = np.ones(len(self.cards), dtype=bool)
+            for i, requirement in enumerate(group.requirements):
+                fills = np.logical_or.reduce([self.mask(g) for g in requirement.groups])
+                mask &= fills if group.pattern >> i & 1 else ~fills
+            return mask
         # Keyed by kind too: a quoted name such as "[cost<=1]" must not share a cached mask
         # with the attribute group [cost<=1].
         cache_key = (type(group).__name__, group.key)

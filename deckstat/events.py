@@ -5,7 +5,9 @@ Grammar (keywords are case-insensitive; ``et``/``ou``/``non`` are accepted too):
     event      := or_expr
     or_expr    := and_expr ("or" and_expr)*
     and_expr   := not_expr ("and" not_expr)*
-    not_expr   := "not" not_expr | "(" event ")" | count
+    not_expr   := "not" not_expr | "(" event ")" | cards | count
+    cards      := "distinct_cards" "(" requirement ("," requirement)* ")"
+    requirement:= [INTEGER] group ("|" group)*  # INTEGER cards of any of the groups, 1 when left out
     count      := counted [OP INTEGER]        # a group alone means "group >= 1"
     counted    := group | "distinct" "(" group ")"
     group      := WORD | "quoted name" | "[" attribute ATTR_OP value "]" | "[" attribute "]"
@@ -33,6 +35,16 @@ The plain and the distinct count of one group may appear in one event
 (``Impro>=3 and distinct(Impro)>=2``). A card named ``Distinct`` is written
 in quotes.
 
+``distinct_cards(Terrain, 2 [cost<=1], Ninja|Robot)`` (in French
+``cartes_distinctes(...)``) holds when the zone has cards enough to meet
+every requirement with *different physical cards*: a Terrain, two cheap cards
+and a Ninja or a Robot, five cards in all, where a card in two groups fills
+one requirement only. By Hall's theorem it holds exactly when, for every set
+of requirements, the cards that can fill one of them are at least as many as
+they need together; so it is a condition on the counts of the cards that fill
+each combination of requirements (:class:`PatternGroup`), which both engines
+count as they count any group.
+
 The parser is a hand-written recursive descent over a tokenizer: no ``eval``,
 and every error names the character position it found. Nesting of parentheses
 and ``not`` is limited to :data:`MAX_DEPTH` levels. :func:`to_text` writes an
@@ -58,7 +70,12 @@ COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
 TEXT_OPS = ("~=", "~")
 ATTR_OPS = COUNT_OPS + TEXT_OPS
 _KEYWORDS = {"and": "and", "et": "and", "or": "or", "ou": "or", "not": "not", "non": "not",
-             "distinct": "distinct", "distinctes": "distinct", "differentes": "distinct"}
+             "distinct": "distinct", "distinctes": "distinct", "differentes": "distinct",
+             "distinct_cards": "cards", "cartes_distinctes": "cards"}
+#: A bare word inside ``distinct_cards(...)``, where ``,`` and ``|`` separate requirements and alternatives.
+_CARDS_WORD = re.compile(r"(?:[^\s()\[\]<>=!~\"',|]|(?<=\w)')+")
+#: Most requirements of one ``distinct_cards(...)``: it reads the counts of every combination of them.
+MOST_REQUIREMENTS = 6
 #: A bare word; an apostrophe inside it (``FREDDY'S``, ``D'AVION``) is part of it, one opening it is a quote.
 _WORD = re.compile(r"(?:[^\s()\[\]<>=!~\"']|(?<=\w)')+")
 _INT = re.compile(r"\d+")
@@ -199,7 +216,53 @@ class DistinctGroup:
         return f"distinct({self.group.label})"
 
 
-Counted = Union[NameGroup, AttributeGroup, DistinctGroup]
+@dataclass(frozen=True)
+class Requirement:
+    """``n`` cards of any of ``groups``, inside ``distinct_cards(...)``."""
+
+    n: int
+    groups: tuple[Group, ...]
+
+    @property
+    def key(self) -> str:
+        """Identity of the requirement: its count and its groups' keys."""
+        return f"{self.n} " + "|".join(g.key for g in self.groups)
+
+    @property
+    def label(self) -> str:
+        """How the requirement is written back in output (``2 Terrain|[cost<=1]``)."""
+        text = "|".join(g.label for g in self.groups)
+        return text if self.n == 1 else f"{self.n} {text}"
+
+
+@dataclass(frozen=True)
+class PatternGroup:
+    """The cards that can fill exactly the requirements of ``pattern`` of a ``distinct_cards(...)``.
+
+    Bit i of ``pattern`` stands for requirement i: the cards are in a group of each of those requirements and of
+    none of the others.
+    """
+
+    requirements: tuple[Requirement, ...]
+    pattern: int
+
+    @property
+    def key(self) -> str:
+        """Identity of the count; upper case, which no folded group key has."""
+        return f"CARDS({', '.join(r.key for r in self.requirements)})#{self.pattern}"
+
+    @property
+    def label(self) -> str:
+        """How the count is written in a message (its line, and the combination's number)."""
+        return f"distinct_cards({', '.join(r.label for r in self.requirements)})#{self.pattern}"
+
+    @property
+    def position(self) -> int:
+        """Where the line's first group was written."""
+        return self.requirements[0].groups[0].position
+
+
+Counted = Union[NameGroup, AttributeGroup, DistinctGroup, PatternGroup]
 
 
 @dataclass(frozen=True)
@@ -235,12 +298,41 @@ class Or:
     words: tuple[str, ...] = field(default=(), compare=False)
 
 
-Event = Union[Count, Not, And, Or]
+@dataclass(frozen=True)
+class Cards:
+    """``distinct_cards(...)``: every requirement met by different physical cards (see the module's notes).
+
+    ``word`` is the keyword as written (``distinct_cards``, ``cartes_distinctes``), which :func:`to_text` echoes.
+    """
+
+    requirements: tuple[Requirement, ...]
+    word: str = field(default="distinct_cards", compare=False)
+
+    def patterns(self) -> list[PatternGroup]:
+        """The group of each non-empty combination of requirements."""
+        return [PatternGroup(self.requirements, p) for p in range(1, 2 ** len(self.requirements))]
+
+    def need(self, pattern: int) -> int:
+        """Cards the requirements of ``pattern`` need together."""
+        return sum(r.n for i, r in enumerate(self.requirements) if pattern >> i & 1)
+
+    def holds(self, counts: dict[str, np.ndarray]) -> np.ndarray:
+        """Hall's condition: every set of requirements has as many cards able to fill one of them as it needs."""
+        groups = self.patterns()
+        result = None
+        for subset in range(1, 2 ** len(self.requirements)):
+            able = sum(counts[g.key] for g in groups if g.pattern & subset)
+            enough = np.greater_equal(able, self.need(subset))
+            result = enough if result is None else np.logical_and(result, enough)
+        return result
+
+
+Event = Union[Count, Not, And, Or, Cards]
 
 
 @dataclass(frozen=True)
 class _Token:
-    kind: str  # word, string, int, op, lparen, rparen, attr, keyword, end
+    kind: str  # word, string, int, op, lparen, rparen, attr, keyword, comma, bar (in distinct_cards), end
     text: str
     position: int  # 1-based
     value: object = None
@@ -272,6 +364,8 @@ class _Tokenizer:
 
     def tokens(self) -> list[_Token]:
         text, i, out = self.text, 0, []
+        # Depth of the parentheses inside distinct_cards(...), where "," and "|" are separators (0: outside).
+        inside = 0
         if len(text) > MOST_EXPRESSION_CHARS:
             raise self.error(tr("{length} characters, more than the {limit} an expression may hold; ask several "
                                 "smaller questions, or name cards by an attribute such as [cost<=1]",
@@ -283,10 +377,16 @@ class _Tokenizer:
             if ch.isspace():
                 i += 1
             elif ch == "(":
+                if inside or (out and out[-1].kind == "keyword" and out[-1].text == "cards"):
+                    inside += 1
                 out.append(_Token("lparen", ch, i + 1))
                 i += 1
             elif ch == ")":
+                inside = max(inside - 1, 0)
                 out.append(_Token("rparen", ch, i + 1))
+                i += 1
+            elif inside and ch in ",|":
+                out.append(_Token("comma" if ch == "," else "bar", ch, i + 1))
                 i += 1
             elif ch == "[":
                 end = self._closing_bracket(i)
@@ -312,7 +412,7 @@ class _Tokenizer:
                 out.append(_Token("op", op, i + 1))
                 i += len(op)
             else:
-                match = _WORD.match(text, i)
+                match = (_CARDS_WORD if inside else _WORD).match(text, i)
                 word = match.group(0)
                 if _INT.fullmatch(word):
                     out.append(_Token("int", word, i + 1, int(word)))
@@ -468,7 +568,44 @@ class _Parser:
                 self.advance()
             self.depth -= 1
             return event
+        if token.kind == "keyword" and token.text == "cards":
+            return self.cards()
         return self.count()
+
+    def cards(self) -> Cards:
+        keyword = self.advance()
+        word = keyword.value
+        if self.current.kind != "lparen":
+            raise self.error(tr("expected '(' after {word!r}, got {token}; write it as {word}(Terrain, 2 [cost<=1])",
+                                word=word, token=self._shown()))
+        opening = self.advance()
+        requirements = [self.requirement()]
+        while self.current.kind == "comma":
+            self.advance()
+            requirements.append(self.requirement())
+        if self.current.kind != "rparen":
+            raise self.error(tr("expected ',' or ')' to close the '(' at position {position}, got {token}",
+                                position=opening.position, token=self._shown()))
+        self.advance()
+        if len(requirements) > MOST_REQUIREMENTS:
+            raise self.error(tr("{n} requirements, more than the {most} one {word}(...) may hold; split the line",
+                                n=len(requirements), most=MOST_REQUIREMENTS, word=word), keyword)
+        if self.current.kind == "op":
+            raise self.error(tr("{word}(...) is a condition, compared with nothing: write the counts inside, as in "
+                                "{word}(2 Terrain, [cost<=1])", word=word))
+        return Cards(tuple(requirements), word.lower())
+
+    def requirement(self) -> Requirement:
+        n = 1
+        if self.current.kind == "int":
+            n = self.advance().value
+            if n < 1:
+                raise self.error(tr("a requirement needs at least 1 card, got {n}", n=n), self.tokens[self.index - 1])
+        groups = [self.group()]
+        while self.current.kind == "bar":
+            self.advance()
+            groups.append(self.group())
+        return Requirement(n, tuple(groups))
 
     def _shown(self) -> str:
         """The current token for a message: quoted, or ``the end``."""
@@ -512,7 +649,7 @@ class _Parser:
 
     def group(self) -> Group:
         token = self.advance()
-        if token.kind == "keyword" and token.text == "distinct":
+        if token.kind == "keyword" and token.text in ("distinct", "cards"):
             raise self.error(tr("{word}(...) counts different cards in an event; expected a single card group such "
                                 "as Terrain or [cost<=1] here", word=token.value), token)
         if token.kind == "word":
@@ -575,6 +712,10 @@ def iter_counts(event: Event):
     """Yield every :class:`Count` node of ``event``."""
     if isinstance(event, Count):
         yield event
+    elif isinstance(event, Cards):
+        # A card of a combination of requirements helps up to what they need together: saturate there.
+        for group in event.patterns():
+            yield Count(group, ">=", event.need(group.pattern))
     elif isinstance(event, Not):
         yield from iter_counts(event.item)
     else:
@@ -647,6 +788,8 @@ def evaluate(event: Event, counts: dict[str, np.ndarray]) -> np.ndarray:
     """
     if isinstance(event, Count):
         return _COMPARE[event.op](counts[event.group.key], event.n)
+    if isinstance(event, Cards):
+        return event.holds(counts)
     if isinstance(event, Not):
         return np.logical_not(evaluate(event.item, counts))
     parts = [evaluate(item, counts) for item in event.items]
@@ -670,9 +813,11 @@ def to_text(event: Event) -> str:
     """
     if isinstance(event, Count):
         return f"{event.group.label}{event.op}{event.n}"
+    if isinstance(event, Cards):
+        return f"{event.word}({', '.join(r.label for r in event.requirements)})"
     if isinstance(event, Not):
         inner = to_text(event.item)
-        return f"{event.word} {inner}" if isinstance(event.item, Count) else f"{event.word} ({inner})"
+        return f"{event.word} {inner}" if isinstance(event.item, (Count, Cards)) else f"{event.word} ({inner})"
     default = "and" if isinstance(event, And) else "or"
     words = event.words if len(event.words) == len(event.items) - 1 else (default,) * (len(event.items) - 1)
     parts = []

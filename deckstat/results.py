@@ -327,6 +327,25 @@ class OptimiseResult(Result):
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
+class CombosResult(Result):
+    """Combo lines met by different physical cards; see :func:`deckstat.combos`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Per line (``kind`` ``line``), for the lines together (``any``) and for what each line alone adds
+        (``alone``), by seat and turn: ``p`` with ``ci_low``/``ci_high``, ``n_trials``, ``method``, and the
+        ``event`` asked.
+    lines : pandas.DataFrame
+        Each line's requirements, as written.
+    """
+
+    question: ClassVar[str] = "combos"
+    table: pd.DataFrame
+    lines: pd.DataFrame
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeckoutResult(Result):
     """The turn each seat runs out of cards; see :func:`deckstat.deckout`.
 

@@ -69,8 +69,9 @@ def test_a_ratio_sweep_reports_its_counts_and_a_report_its_parts():
     assert [(e["total"], e["done"], e["closed"]) for e in counts] == [(3, 3, True)]
     log = tracked(lambda: deckstat.report(deck, "wankul", n_trials=2000, rng=1))
     parts = [e for e in log if e["unit"] == "parts"]
-    # Wankul: by-turn odds, opening hands, mulligan, playability, resource sweep, deck-out, shield triggers (none).
-    assert [(e["description"], e["total"], e["done"]) for e in parts] == [("report", 7, 7)]
+    # Wankul: by-turn odds, opening hands, mulligan, playability, resource sweep, the ±1-copy table, deck-out,
+    # shield triggers (none).
+    assert [(e["description"], e["total"], e["done"]) for e in parts] == [("report", 8, 8)]
     assert all(e["closed"] and e["done"] == e["total"] for e in log if e["unit"] == "trials")
 
 

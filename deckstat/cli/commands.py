@@ -1080,6 +1080,83 @@ app.command(cls=Command)(expand_groups(sensitivity))
 app.command("sensibilite", cls=Command, hidden=True)(expand_groups(sensitivity))
 
 
+@app.command(cls=Command)
+@expand_groups
+def combos(
+    deck: DeckArg,
+    game: GameOpt,
+    lines: Annotated[Path | None, typer.Option(help="TOML file of named lines: [lines] Rush = [\"Terrain\", "
+                                               "\"2 [cost<=1]\"].", metavar="FILE")] = None,
+    line: Annotated[list[str] | None, typer.Option(help="A line as 'NAME: REQUIREMENT, REQUIREMENT' ('Rush: "
+                                                   "Terrain, 2 [cost<=1]'); repeat for several.",
+                                                   metavar="LINE")] = None,
+    turns: Annotated[str | None, typer.Option(help="Turns: 0-6, 3 or 0,2,4.", metavar="TURNS")] = None,
+    seat: SeatOpt = Seat.both,
+    zone: ZoneOpt = Zone.seen,
+    rules: Mulligan = FROM_FLAGS,
+    simulation: FixedSimulation = FROM_FLAGS,
+    source: DeckFile = FROM_FLAGS,
+    output: Output = FROM_FLAGS,
+    allow_absent: AllowAbsentOpt = False,
+    quiet: QuietOpt = False,
+    display: Display = FROM_FLAGS,
+) -> None:
+    """Combo lines: each line met by different physical cards, at least one line, and what each line alone adds.
+
+    A line is a list of requirements: a group or a card, with a count (1 when left out) and any-of alternatives
+    ('2 [cost<=1]', 'Robot Camembert | Ninja du Marché'); each requirement needs cards of its own, so a card in two
+    groups fills one requirement only. Each line is the event distinct_cards(...) of `deckstat odds`: exact where
+    the engine allows, simulated otherwise. See docs/combos.md.
+    """
+    from deckstat.cli import tables
+    from deckstat.present.format import format_estimate, merge_alike_seats, seat_words
+
+    with user_errors():
+        output.check_plot()
+        profile = deckstat.get_profile(game)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
+        _warn_file(loaded, profile)
+        asked = _asked_lines(lines, line)
+        with showing(quiet):
+            result = deckstat.combos(loaded, profile, asked, turns=parse_turns("0-6" if turns is None else turns),
+                                     seat=seat.value, zone=zone.value, **rules.arguments(), **simulation.arguments(),
+                                     allow_absent=allow_absent)
+        table = result.table
+        head = [tr("Combo lines — {game}, {deck}", game=profile.name, deck=shown_deck(deck, loaded))]
+        for name, requirements in result.provenance["lines"].items():
+            head.append(tr("{line}: {requirements}", line=name, requirements=" + ".join(requirements)))
+        note = simulation_note(result)
+        if note:
+            head.append(note)
+        # Seats that draw alike are one column; otherwise each line's column names its seat.
+        merged = merge_alike_seats(table, ["p", "ci_low", "ci_high", "n_trials", "method"], by=["line", "kind"])
+        seats = merged["seat"].nunique() > 1
+        columns = []
+        for row in merged.itertuples(index=False):
+            label = tr("{line} alone", line=row.line) if row.kind == "alone" else row.line
+            columns.append(tr("{line} ({seat})", line=label, seat=seat_words(row.seat)) if seats else label)
+        shown = merged.assign(column=columns, value=[format_estimate(r.p, r.ci_low, r.ci_high, r.method)
+                                                     for r in merged.itertuples(index=False)])
+        output.emit(result, "\n".join(head), lambda: [tables.distribution_table(shown, "turn", "column",
+                                                                                value="value", formatted=True)])
+
+
+def _asked_lines(path: Path | None, texts: list[str] | None):
+    """The lines of --lines (a file) or of each --line 'NAME: REQUIREMENTS', refused when neither or both."""
+    if (path is None) == (not texts):
+        raise DeckstatError(tr("give the lines with --lines FILE or --line 'NAME: REQUIREMENTS', one of them"))
+    if path is not None:
+        return path
+    out = {}
+    for text in texts:
+        name, colon, requirements = text.partition(":")
+        if not colon or not name.strip() or not requirements.strip():
+            raise DeckstatError(tr("--line {text!r}: expected 'NAME: REQUIREMENT, REQUIREMENT', as in 'Rush: Terrain, "
+                                   "2 [cost<=1]'", text=text))
+        out[name.strip()] = requirements
+    return out
+
+
 def parse_budget(text: str) -> float:
     """``--budget``: seconds as ``90``, ``90s``, ``2m``, ``2min`` or ``1h``."""
     import re

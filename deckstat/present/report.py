@@ -593,6 +593,8 @@ def _ratio_section(report: Report) -> list[Block]:
 
 #: Sentences of the ±1-copy section: the cards that move the answer most.
 SENSITIVITY_SENTENCES = 3
+#: A move of the ±1-copy section, as its legal versions' table names it.
+_MOVES = {"-1": N_("a copy fewer"), "+1": N_("a copy more")}
 
 
 def _sensitivity_section(report: Report) -> list[Block]:
@@ -608,27 +610,34 @@ def _sensitivity_section(report: Report) -> list[Block]:
               event=Code(str(objective["target"])), turn=number(SENSITIVITY_TURN),
               p=_estimate(objective["p"], objective["ci_low"], objective["ci_high"], objective["method"]),
               command=command)]
-    rows = []
+    rows, legal_rows = [], []
     for card, moves in result.table.groupby("card", sort=False):
         cells = {"card": card, "count": number(int(moves["count"].iloc[0]))}
         for move in moves.itertuples(index=False):
             key = "minus" if move.move == "-1" else "plus"
             text = format_difference(move.change, move.ci_low, move.ci_high, move.method)
-            if not move.legal:
-                text += " ✗"
-                if isinstance(move.swap_card, str):
-                    swap = format_difference(move.swap_change, move.swap_ci_low, move.swap_ci_high, move.method)
-                    text = tr("{text}; with {other}: {swap}", text=text,
-                              other=("+1 " if key == "minus" else "−1 ") + move.swap_card, swap=swap)
-            cells[key] = text
+            cells[key] = text if move.legal else f"{text} ✗"
+            if not move.legal and isinstance(move.swap_card, str):
+                legal_rows.append({"card": card, "move": tr(_MOVES[move.move]),
+                                   "swap": ("+1 " if key == "minus" else "−1 ") + move.swap_card,
+                                   "change": format_difference(move.swap_change, move.swap_ci_low,
+                                                               move.swap_ci_high, move.method)})
         rows.append(cells)
     # Cards whose moves read alike (the Terrains of a Terrain event, say) are one row.
-    merged: dict[tuple, list[dict]] = {}
+    merged: dict[tuple, list[str]] = {}
     for row in rows:
-        merged.setdefault((row["count"], row.get("minus", ""), row.get("plus", "")), []).append(row)
+        merged.setdefault((row["count"], row.get("minus", ""), row.get("plus", "")), []).append(row["card"])
     blocks.append(Table((tr("card"), tr("copies"), tr("a copy fewer"), tr("a copy more")),
-                        tuple((" · ".join(r["card"] for r in alike), count, minus, plus)
-                              for (count, minus, plus), alike in merged.items())))
+                        tuple((" · ".join(cards), count, minus, plus)
+                              for (count, minus, plus), cards in merged.items())))
+    if legal_rows:
+        alike: dict[tuple, list[str]] = {}
+        for row in legal_rows:
+            alike.setdefault((row["move"], row["swap"], row["change"]), []).append(row["card"])
+        blocks += [_text(tr("The legal version of each move marked ✗, at the deck's size:")),
+                   Table((tr("card"), tr("move"), tr("with"), tr("change")),
+                         tuple((" · ".join(cards), move, swap, change) for (move, swap, change), cards
+                               in alike.items()))]
     # A sentence for each of the first cards whose moves change the answer differently: the others read alike.
     sentences, told = [], set()
     changes = result.table.groupby("card", sort=False)["change"].apply(lambda c: tuple(np.round(c, 9)))

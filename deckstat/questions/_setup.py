@@ -40,6 +40,7 @@ from deckstat.events import (
     TEXT_OPS,
     And,
     AttributeGroup,
+    Cards,
     Count,
     DistinctGroup,
     Event,
@@ -47,6 +48,7 @@ from deckstat.events import (
     NameGroup,
     Not,
     Or,
+    PatternGroup,
     evaluate,
     expression_source,
     groups_of,
@@ -166,7 +168,7 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
     ExpressionError
     """
     check_card_types(deck, profile)
-    for group in groups_of(event).values():
+    for group in _checked_groups(event):
         try:
             matches = deck.mask(group).any()
         except ExpressionError as exc:
@@ -177,6 +179,23 @@ def check_groups(deck: Deck, event: Event, profile: Profile, what: str, text: st
         if matches or allow_absent:
             continue
         raise absent_group_error(deck, group, profile, what, text, remedy=remedy, scope=scope)
+
+
+def _checked_groups(event: Event) -> list:
+    """The groups of ``event`` a deck must have cards of.
+
+    For a ``distinct_cards(...)``, its requirements' groups, each once, rather than the combinations of requirements
+    the engines count (many of which no deck has).
+    """
+    out: dict[str, object] = {}
+    for key, group in groups_of(event).items():
+        if isinstance(group, PatternGroup):
+            for requirement in group.requirements:
+                for alternative in requirement.groups:
+                    out.setdefault(alternative.key, alternative)
+        else:
+            out.setdefault(key, group)
+    return list(out.values())
 
 
 def pooled(decks: Iterable[Deck], profile: Profile) -> Deck:
@@ -467,6 +486,8 @@ def is_increasing(event: Event, negated: bool = False) -> bool:
             return False
         grows = event.op in (">=", ">")
         return grows != negated
+    if isinstance(event, Cards):
+        return not negated  # more cards never unmeet a requirement
     if isinstance(event, Not):
         return is_increasing(event.item, not negated)
     if isinstance(event, (And, Or)):
@@ -493,6 +514,9 @@ def event_needs(event: Event | None) -> list[tuple[Group, int]]:
     """
     if event is None or isinstance(event, Not):
         return []
+    if isinstance(event, Cards):
+        # Each requirement's first group, as many cards as it needs.
+        return [(requirement.groups[0], requirement.n) for requirement in event.requirements]
     if isinstance(event, Count):
         n = event.n if event.op == ">=" else event.n + 1 if event.op == ">" else 0
         return [(event.group, n)] if n > 0 else []
@@ -864,6 +888,12 @@ def prepare_setup(deck: Deck, game: str | Profile, events: Iterable[str], *, kee
         target = drawn.count(group) / drawn.size
     if priority is None:
         needs = merge_needs(event_needs(keep_event) + [n for event in parsed for n in event_needs(event)])
+        counted = {key for event in all_events for key in groups_of(event)}
+        for group, _ in needs:
+            # A distinct_cards(...) needs its requirements' groups, which it counts only by combination.
+            if group.key not in counted:
+                counted.add(group.key)
+                all_events.append(Count(group, ">=", 1))
     else:
         if rule not in RESOURCE_MULLIGANS:
             raise DeckstatError(tr("{option} sets which cards the London, Vancouver, free and Hearthstone mulligans "
