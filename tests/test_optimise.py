@@ -169,3 +169,35 @@ def test_the_command_writes_the_best_deck(tmp_path):
 def test_the_command_refuses_a_bad_budget():
     assert_user_error(run("optimise", sample_deck("wankul"), "--game", "wankul", "--event", "Terrain>=1",
                           "--budget", "soon"), "--budget")
+
+
+# --------------------------------------------------------------------------- races, where an objective is simulated
+
+def test_a_race_reaches_the_exhaustive_optimum_within_its_interval():
+    caps = dict.fromkeys(ROWS, 3)
+    optimum = _brute_force(caps)
+    result = _optimise(method="simulate", n_trials=64_000)
+    assert result.provenance["search"] == "race" and result.provenance["method"] == "simulate"
+    counts = dict(zip(result.best.names, result.best.counts.tolist()))
+    assert _legal(counts, caps)
+    reached = sum(_value(counts) * np.array([1, 0.5]))
+    best = result.table.set_index("candidate").loc["best"]
+    # A race stops when no swap is clearly better: the deck it keeps is within an interval of the optimum.
+    assert best["gain_high"] > best["gain_low"]
+    assert optimum - reached <= best["gain_high"] - best["gain_low"] + 1e-12
+    # The gain's interval is that of a paired difference of the objectives' weighted sum: it covers the exact one.
+    current = dict(zip(ROWS, [2, 3, 3, 2, 0, 0]))
+    exact_gain = reached - sum(_value(current) * np.array([1, 0.5]))
+    assert best["gain_low"] - 1e-12 <= exact_gain <= best["gain_high"] + 1e-12
+
+
+def test_a_race_under_the_london_mulligan_never_loses_the_deck_it_started_from():
+    dm = deckstat.load_deck(sample_deck("duel-masters"))
+    result = deckstat.optimise(dm, "duel-masters", objectives="odds: [cost<=2]>=2 @ 2", mulligan_rule="london",
+                               keep="[cost<=3]>=2", budget=20, rng=1)
+    assert result.provenance["search"] == "race"
+    best = result.table.set_index("candidate").loc["best"]
+    assert best["gain_low"] > 0 and best["legal"] and result.best.size == dm.size
+    again = deckstat.optimise(dm, "duel-masters", objectives="odds: [cost<=2]>=2 @ 2", mulligan_rule="london",
+                              keep="[cost<=3]>=2", budget=20, rng=1)
+    assert again.best.cards.equals(result.best.cards)

@@ -881,6 +881,15 @@ def ratio(
             print_text(stdout(), "\n".join(lines))
 
 
+#: The mulligan options of `optimise`: its candidates' needs are its objectives'.
+OptimiseRules = family(MulliganFlags, "keep", "no_mulligan", "mulligan_rule")
+#: A race's settings: the most games a candidate is played on, the seed, the processes.
+RaceSimulation = family(SimulationFlags, "simulate", "exact", "trials", "seed", "workers",
+                        helps={"simulate": "Race the candidates on simulated games even where the exact engine "
+                                           "applies.",
+                               "trials": "Most games a raced candidate is played on (default 128,000).",
+                               "seed": "Seed of the restarts' random swaps and of the races' games (printed)."})
+
 #: The mulligan options of `compare`: the decks' resource group is each deck's own.
 CompareRules = family(MulliganFlags, "keep", "no_mulligan", "mulligan_rule", "mulligan_limit", "priority")
 
@@ -1196,13 +1205,11 @@ def optimise(
     start: Annotated[Path | None, typer.Option(help="Another deck to start from (a candidate too).",
                                                metavar="DECK")] = None,
     budget: Annotated[str, typer.Option(help="Time for the search: 90, 90s, 2m, 1h.", metavar="TIME")] = "60s",
-    seed: Annotated[int | None, typer.Option(help="Seed of the restarts' random swaps (printed; the same seed "
-                                             "and budget give the same search when it ends by itself).",
-                                             metavar="N")] = None,
     save: Annotated[Path | None, typer.Option("--out", "-o", help="Write the best deck as a card CSV here.",
                                               metavar="FILE")] = None,
     seat: OneSeatOpt = Seat.first,
-    rules: KeepRule = FROM_FLAGS,
+    rules: OptimiseRules = FROM_FLAGS,
+    simulation: RaceSimulation = FROM_FLAGS,
     output: Output = FROM_FLAGS,
     quiet: QuietOpt = False,
     display: Display = FROM_FLAGS,
@@ -1212,13 +1219,15 @@ def optimise(
     Candidates keep the deck's size and the game's construction rules, within the copies owned (--owned) and
     with --lock cards as they are. Exact odds objectives (--objective, --event): every candidate when they are
     few, otherwise a local search on one-copy swaps with restarts until --budget ends; the deck itself (and
-    --start) is always a candidate, so the answer is never worse. Ctrl-C keeps the best deck so far. Prints the
-    changes, each objective before and after, the decks tied with the best and, with two objectives, the
-    trade-off front; --out writes the best deck.
+    --start) is always a candidate, so the answer is never worse. An objective the exact engine does not answer
+    (a London mulligan, --simulate) races the swaps on shared games instead, halving the field until one is
+    clearly better; the decks still tied are named. Ctrl-C keeps the best deck so far. Prints the changes, each
+    objective before and after, the decks tied with the best and, with two exact objectives, the trade-off front;
+    --out writes the best deck.
     """
     from deckstat.cli import tables
     from deckstat.present.files import check_writable_file, write_card_file
-    from deckstat.present.format import format_points, format_probability, seat_words
+    from deckstat.present.format import format_difference, format_points, format_probability, seat_words
 
     with user_errors():
         seconds = parse_budget(budget)
@@ -1233,7 +1242,10 @@ def optimise(
         with showing(quiet):
             result = deckstat.optimise(loaded, profile, objectives=objectives or (), event=event, by_turn=by_turn,
                                        pool=pool_deck, owned=owned_deck, lock=lock or None, start=start_deck,
-                                       seat=seat.value, budget=seconds, rng=seed, **rules.arguments())
+                                       seat=seat.value, budget=seconds, **rules.arguments(),
+                                       # --trials bounds a race; it does not ask for one
+                                       **simulation.arguments(method=method(simulation.simulate, None, None,
+                                                                            simulation.exact)))
         if save is not None:
             write_card_file(result.best, save)
         provenance = result.provenance
@@ -1245,23 +1257,36 @@ def optimise(
             lines.append(tr("{objective}{weight}: {now} now, {best} with the best deck ({change})",
                             objective=row.objective, weight=weight, now=format_probability(row.p_current),
                             best=format_probability(row.p_best), change=format_points(row.change, 2)))
-        search = tr("every candidate evaluated") if provenance["search"] == "exhaustive" else trn(
-            "local search, {n} restart", "local search, {n} restarts", provenance["restarts"])
-        lines.append(tr("{search}: {evaluations} candidates evaluated ({distinct} exact answers), {checks} legality "
-                        "checks in {seconds} s; seed {seed}", search=search,
-                        evaluations=number(provenance["evaluations"]),
-                        distinct=number(provenance["distinct_evaluations"]),
-                        checks=number(provenance["legality_checks"]),
-                        seconds=localise_number(f"{provenance['seconds']:.1f}"), seed=provenance["seed"]))
+        seconds = localise_number(f"{provenance['seconds']:.1f}")
+        if provenance["search"] == "race":
+            lines.append(tr("candidates raced on shared games: {evaluations} races in {rounds} rounds, {games} games, "
+                            "{checks} legality checks in {seconds} s; seed {seed}",
+                            evaluations=number(provenance["evaluations"]), rounds=number(provenance["rounds"]),
+                            games=number(provenance["games"]), checks=number(provenance["legality_checks"]),
+                            seconds=seconds, seed=provenance["seed"]))
+        else:
+            search = tr("every candidate evaluated") if provenance["search"] == "exhaustive" else trn(
+                "local search, {n} restart", "local search, {n} restarts", provenance["restarts"])
+            lines.append(tr("{search}: {evaluations} candidates evaluated ({distinct} exact answers), {checks} "
+                            "legality checks in {seconds} s; seed {seed}", search=search,
+                            evaluations=number(provenance["evaluations"]),
+                            distinct=number(provenance["distinct_evaluations"]),
+                            checks=number(provenance["legality_checks"]), seconds=seconds, seed=provenance["seed"]))
         if provenance["interrupted"]:
             lines.append(tr("interrupted: the best deck found so far"))
         if not values.loc["best", "legal"]:
             lines.append(tr("no legal deck found: the deck as it is breaks a rule (`deckstat validate`)"))
         elif not values.loc["current", "legal"]:
             lines.append(tr("the deck as it is breaks a rule (`deckstat validate`); the best deck found is legal"))
-        gain = values.loc["best", "gain"]
-        lines.append(tr("no legal deck found beats the deck as it is") if gain <= 0 else
-                     tr("gain: {gain}", gain=format_points(gain, 2)))
+        best = values.loc["best"]
+        if best["gain"] <= 0:
+            lines.append(tr("no legal deck found beats the deck as it is"))
+        elif best["method"] == "simulate" and best["gain_low"] <= 0:
+            lines.append(tr("the best deck found is not clearly better than the deck as it is: {gain}",
+                            gain=format_difference(best["gain"], best["gain_low"], best["gain_high"], "simulate")))
+        else:
+            lines.append(tr("gain: {gain}", gain=format_difference(best["gain"], best["gain_low"], best["gain_high"],
+                                                                   best["method"])))
         if save is not None:
             lines.append(tr("best deck written to {path}", path=str(save)))
 
@@ -1276,7 +1301,11 @@ def optimise(
             listing = "\n".join(f"{int(count)} {label}" for label, count in zip(result.best.labels,
                                                                                  result.best.counts))
             shown.append(tr("The best deck:") + "\n" + listing)
-            if len(result.tied) > 1:
+            if provenance["search"] == "race" and len(result.tied):
+                shown.append(trn("undecided: {n} deck within the interval of the best, e.g. the best deck with "
+                                 "{cards}", "undecided: {n} decks within the interval of the best, e.g. the best "
+                                 "deck with {cards}", len(result.tied), cards=result.tied["changes"].iloc[0]))
+            elif len(result.tied) > 1:
                 shown.append(trn("{n} legal deck found with the same value, e.g. the best deck with {cards}",
                                  "{n} legal decks found with the same value, e.g. the best deck with {cards}",
                                  len(result.tied),

@@ -39,7 +39,8 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
-from deckstat.questions.compare import card_differences
+from deckstat.questions._estimate import Simulation
+from deckstat.questions.compare import card_differences, compare
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.sensitivity import Objective, objectives_of
 from deckstat.results import OptimiseResult, frame
@@ -56,8 +57,10 @@ SHAKE = 4
 TIE = 1e-12
 #: Decks of the tied set shown.
 MOST_TIED = 5
+#: Games a raced candidate is first played on, and the most it is played on when none is given.
+RACE_START, MOST_RACE_TRIALS = 4_000, 128_000
 
-OPTIMISE_COLUMNS = ["deck", "game", "candidate", "value", "gain", "legal"]
+OPTIMISE_COLUMNS = ["deck", "game", "candidate", "value", "gain", "gain_low", "gain_high", "legal", "method"]
 OBJECTIVE_COLUMNS = ["objective", "weight", "p_current", "p_best", "change"]
 
 
@@ -98,8 +101,9 @@ class Universe:
 def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | Sequence[str | Objective] = (),
              event: str | None = None, by_turn: int | None = None, pool: Deck | None = None,
              owned: Deck | None = None, lock: str | Sequence[str] | None = None, start: Deck | None = None,
-             seat: str = "first", keep: str | None = None, mulligan: bool = True, budget: float = DEFAULT_BUDGET,
-             rng=None) -> OptimiseResult:
+             seat: str = "first", keep: str | None = None, mulligan: bool = True,
+             mulligan_rule: str | None = None, budget: float = DEFAULT_BUDGET, method: str = "auto",
+             n_trials: int | None = None, rng=None, n_workers: int = 1) -> OptimiseResult:
     """The best legal deck of the deck's size from its cards and a pool's, for weighted exact objectives.
 
     Parameters
@@ -123,12 +127,19 @@ def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | S
     start : Deck, optional
         Another deck the search starts from (a candidate too).
     seat : {"first", "second"}
-    keep, mulligan :
+    keep, mulligan, mulligan_rule :
         As in :func:`deckstat.odds`.
     budget : float
         Seconds of search; the exhaustive search and the first climb always finish.
+    method : {"auto", "exact", "simulate"}
+        ``auto``: exact objectives where the exact engine answers them (its cost as :func:`deckstat.odds`
+        prices it); when one is simulated (a London mulligan, say), candidates are raced (see Notes).
+    n_trials : int, optional
+        Most games a raced candidate is played on (default :data:`MOST_RACE_TRIALS`).
     rng : int or Generator, optional
-        Seeds the restarts' random swaps (recorded as ``seed``).
+        Seeds the restarts' random swaps and the races' games (recorded as ``seed``).
+    n_workers : int
+        Processes for the races' games.
 
     Returns
     -------
@@ -140,6 +151,18 @@ def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | S
         decks checked that no other beats on both (``changes`` from the deck); ``provenance``: the search
         (``exhaustive`` or ``local``), evaluations, restarts, seconds, seed, and ``interrupted`` when Ctrl-C
         ended it (the best deck so far is then the answer).
+
+    Notes
+    -----
+    A race compares the incumbent deck with every legal one-copy swap of it (one per pair of cell classes) on the
+    same games (common random numbers, as :func:`deckstat.compare`), :data:`RACE_START` games each, then halves
+    the field: a candidate leaves when its interval on the gain over the incumbent lies wholly below the
+    leader's, and the games double for those left. The leader replaces the incumbent once its gain's interval
+    is above zero and it is separated from every other candidate (or the games are at their most, when it is
+    above zero alone); the search stops at an incumbent no candidate beats, or when the budget ends. Decks
+    still tied with the best at that moment are the ``tied`` table. Intervals are 95% (a weighted sum of
+    objectives adds their half-widths times the weights' sizes); a race tests many candidates, so a gain
+    it accepts is one whose interval clears zero, not a family-wise guarantee.
 
     Examples
     --------
@@ -153,7 +176,8 @@ def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | S
     [('A', 4), ('B', 33), ('C', 3)]
     """
     plan = plan_optimise(deck, game, objectives=objectives, event=event, by_turn=by_turn, pool=pool, owned=owned,
-                         lock=lock, start=start, seat=seat, keep=keep, mulligan=mulligan, budget=budget, rng=rng)
+                         lock=lock, start=start, seat=seat, keep=keep, mulligan=mulligan, mulligan_rule=mulligan_rule,
+                         budget=budget, method=method, n_trials=n_trials, rng=rng, n_workers=n_workers)
     return answer_optimise(plan)
 
 
@@ -171,12 +195,15 @@ class Evaluator:
     weights : ndarray of float
     memo : dict
         Each objective's answer by the cells' counts.
+    exact : bool
+        Whether every objective is answered exactly (otherwise candidates are raced, see :func:`optimise`).
     """
 
     setups: tuple
     cells: np.ndarray
     weights: np.ndarray
     memo: dict
+    exact: bool = True
 
     def signature(self, counts: np.ndarray) -> tuple:
         """What the objectives read of a deck: each objective's cell counts."""
@@ -216,11 +243,15 @@ class OptimisePlan:
     seat: str
     budget: float
     streams: runner.Streams
+    options: dict
+    most_trials: int
+    n_workers: int
+    method: str = "auto"
 
 
 def plan_optimise(deck, game, *, objectives=(), event=None, by_turn=None, pool=None, owned=None, lock=None,
-                  start=None, seat="first", keep=None, mulligan=True, budget=DEFAULT_BUDGET,
-                  rng=None) -> OptimisePlan:
+                  start=None, seat="first", keep=None, mulligan=True, mulligan_rule=None, budget=DEFAULT_BUDGET,
+                  method="auto", n_trials=None, rng=None, n_workers=1) -> OptimisePlan:
     """Every check of :func:`optimise`: the candidates' cards, the objectives compiled on them; nothing evaluated."""
     check_deck(deck)
     profile = game if isinstance(game, Profile) else get_profile(game)
@@ -236,14 +267,20 @@ def plan_optimise(deck, game, *, objectives=(), event=None, by_turn=None, pool=N
     if curves:
         raise DeckstatError(tr("objective {text!r}: optimise answers odds objectives, on the exact engine; weigh a "
                                "playability curve's cards with deckstat sensitivity", text=curves[0]))
+    simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, n_workers=n_workers)
+    most = MOST_RACE_TRIALS if n_trials is None else int(n_trials)
+    if most < RACE_START:
+        raise DeckstatError(tr("{name} must be at least {least} (a race starts with that many games), got {value}",
+                               name=param("n_trials"), least=RACE_START, value=most))
+    options = {"keep": keep, "mulligan": mulligan, "mulligan_rule": mulligan_rule}
     universe = build_universe(deck, profile, pool, owned, lock)
-    evaluator = _evaluator(deck, universe, profile, asked, seat, keep, mulligan)
+    evaluator = _evaluator(deck, universe, profile, asked, seat, options, simulation)
     starts = [universe.start]
     if start is not None:
         check_deck(start, "start")
         starts.append(_counts_in(universe, start.with_synonyms(profile.synonyms), "start"))
     return OptimisePlan(deck, profile, asked, universe, evaluator, tuple(starts), seat, float(budget),
-                        runner.make_streams(rng))
+                        runner.make_streams(rng), options, most, n_workers, simulation.method)
 
 
 def build_universe(deck: Deck, profile: Profile, pool: Deck | None, owned: Deck | None, lock) -> Universe:
@@ -313,8 +350,9 @@ def _counts_in(universe: Universe, other: Deck, what: str) -> np.ndarray:
     return counts
 
 
-def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: str, keep, mulligan) -> Evaluator:
-    setups, cells = [], []
+def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: str, options: dict,
+               simulation: Simulation) -> Evaluator:
+    setups, cells, exact = [], [], []
     # Every card of the universe, as many as the deck's size at least: the events are compiled on it once.
     copies = np.maximum(universe.start, 1)
     copies[0] += max(0, int(universe.start.sum()) - int(copies.sum()))
@@ -323,28 +361,25 @@ def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: st
         try:
             # The cells are the universe's: a group must match one of its cards (the deck's or the pool's); the
             # draws by turn are the deck's (its size bounds them), which may lack the group's cards.
-            wide = plan_odds(compiled_on, profile, objective.target, turns=[objective.turn], seat=seat, keep=keep,
-                             mulligan=mulligan, sides=False)
-            own = plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, keep=keep,
-                            mulligan=mulligan, sides=False, allow_absent=True)
+            wide = plan_odds(compiled_on, profile, objective.target, turns=[objective.turn], seat=seat, sides=False,
+                             simulation=simulation, **options)
+            own = plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, sides=False,
+                            allow_absent=True, simulation=simulation, **options)
         except DeckstatError as exc:
             raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
         event = own.events[0]
-        if event.part.method != "exact" or not event.setup.exact_capable:
-            raise DeckstatError(tr("objective {text!r}: optimise needs exact objectives, and the exact engine does "
-                                   "not answer this one ({reason})", text=objective.text,
-                                   reason=event.part.reason or tr("its rules")))
+        exact.append(event.part.method == "exact" and event.setup.exact_capable)
         draws = sorted({d for seat_draws in event.per_seat.values() for d in seat_draws})
         index = draws.index(event.per_seat[seat][0])
         setup = wide.events[0].setup
         setups.append((setup, setup.condition(0), draws, index))
         cells.append(np.asarray(setup.compiled.card_cells, dtype=np.int64))
-    return Evaluator(tuple(setups), np.vstack(cells), np.array([o.weight for o in asked]), {})
+    return Evaluator(tuple(setups), np.vstack(cells), np.array([o.weight for o in asked]), {}, all(exact))
 
 
 def answer_optimise(plan: OptimisePlan) -> OptimiseResult:
     """Search the candidates of a planned :func:`optimise` question and shape the answer."""
-    search = _Search(plan)
+    search = _Search(plan) if plan.evaluator.exact else _Race(plan)
     interrupted = False
     try:
         with track(tr("optimising"), total=None, unit="decks") as progress:
@@ -532,6 +567,113 @@ class _Search:
         return counts
 
 
+class _Race(_Search):
+    """The search when an objective is simulated: candidates raced on shared games (see :func:`optimise`'s Notes)."""
+
+    def __init__(self, plan: OptimisePlan):
+        super().__init__(plan)
+        self.kind = "race"
+        self.rounds = 0
+        self.games = 0
+        self.tied: list[np.ndarray] = []
+
+    def run(self) -> None:
+        self.best = self.plan.starts[0].copy()
+        self.legal(self.best)
+        if len(self.plan.starts) > 1 and self.legal(self.plan.starts[1]):
+            winner, _ = self._race(self.best, [self.plan.starts[1]])
+            if winner is not None:
+                self.best = winner
+        while not self.out_of_time():
+            candidates = self._swaps(self.best)
+            if not candidates:
+                return
+            winner, tied = self._race(self.best, candidates)
+            if winner is None:
+                self.tied = tied
+                return
+            self.best = winner
+
+    def _swaps(self, counts: np.ndarray) -> list[np.ndarray]:
+        """One legal deck for each pair of cell classes a one-copy swap of ``counts`` can move between."""
+        outs = np.flatnonzero(self.free & (counts > 0))
+        ins = np.flatnonzero(self.free & (counts < self.universe.caps))
+        pairs: dict[tuple, list[tuple[int, int]]] = {}
+        for a in outs:
+            for b in ins:
+                if a != b:
+                    pairs.setdefault((self.classes[a], self.classes[b]), []).append((int(a), int(b)))
+        found = []
+        for options in pairs.values():
+            if self.classes[options[0][0]] == self.classes[options[0][1]]:
+                continue  # a swap within a class changes nothing the objectives read
+            for a, b in options[:10]:
+                swapped = counts.copy()
+                swapped[a] -= 1
+                swapped[b] += 1
+                if self.legal(swapped):
+                    found.append(swapped)
+                    break
+        return found
+
+    def _race(self, incumbent: np.ndarray, candidates: list[np.ndarray]) -> tuple[np.ndarray | None, list]:
+        """Successive halving of ``candidates`` against ``incumbent``: the winner (or None) and the decks tied."""
+        alive = list(range(len(candidates)))
+        n = RACE_START
+        while True:
+            diff, half = self.paired(incumbent, [candidates[i] for i in alive], n)
+            self.rounds += 1
+            self.evaluations += len(alive)
+            self.games += n * (len(alive) + 1)
+            if self.progress is not None:
+                self.progress.advance(len(alive))
+            low, high = diff - half, diff + half
+            lead = int(np.argmax(diff))
+            keep = [k for k in range(len(alive)) if high[k] >= low[lead]]
+            if low[lead] > 0 and len(keep) == 1:
+                return candidates[alive[lead]], []
+            if np.all(high < 0):
+                return None, []
+            if 2 * n > self.plan.most_trials or self.out_of_time():
+                # Undecided at the most games: a leader above zero is taken, the others left tied with it.
+                if low[lead] > 0:
+                    return candidates[alive[lead]], [candidates[alive[k]] for k in keep if k != lead]
+                return None, [candidates[alive[k]] for k in keep if high[k] >= 0]
+            alive = [alive[k] for k in keep]
+            n *= 2
+
+    def paired(self, incumbent: np.ndarray, candidates: list[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each candidate's weighted gain over ``incumbent`` on shared games, and its 95% half-width."""
+        return _paired_gains(self.plan, incumbent, candidates, n, int(self.rng.integers(0, 2**63)))[:2]
+
+
+def _paired_gains(plan: OptimisePlan, incumbent: np.ndarray, candidates: list[np.ndarray], n: int,
+                  seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted gains of ``candidates`` over ``incumbent`` and their half-widths, on the same games.
+
+    From :func:`deckstat.compare`; also each objective's answer for the incumbent, and for the candidates
+    (shape (n_objectives, n_candidates)).
+    """
+    universe = plan.universe
+    decks = [universe.candidate(incumbent, "incumbent"),
+             *(universe.candidate(c, f"candidate {i + 1}") for i, c in enumerate(candidates))]
+    gains, halves = np.zeros(len(candidates)), np.zeros(len(candidates))
+    answers_incumbent, answers = [], []
+    for objective in plan.objectives:
+        # An objective the exact engine answers stays exact in a race (unless asked otherwise): no interval to add.
+        result = compare(decks, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
+                         method=plan.method, n_trials=n, rng=seed, n_workers=plan.n_workers, allow_absent=True,
+                         sides=False, **plan.options)
+        table = result.table
+        diff = table["diff"].to_numpy(float)
+        half = (table["diff_ci_high"].to_numpy(float) - table["diff_ci_low"].to_numpy(float)) / 2
+        gains += objective.weight * diff
+        halves += abs(objective.weight) * half
+        answers_incumbent.append(float(table["p_a"].iloc[0]))
+        answers.append(table["p_b"].to_numpy(float))
+    return gains, halves, np.array(answers_incumbent), np.array(answers)
+
+
 def _compositions(total: int, caps: list[int]):
     """Every tuple of ``len(caps)`` whole numbers, each within its cap, summing to ``total``."""
     if not caps:
@@ -548,18 +690,30 @@ def _shape(plan: OptimisePlan, search: _Search, interrupted: bool) -> OptimiseRe
     universe, evaluator, deck = plan.universe, plan.evaluator, plan.deck
     best = search.best
     best_deck = universe.candidate(best, f"{deck.source} [optimised]")
-    start_value = evaluator.weighted(universe.start)
-    rows = [("current", universe.start)] + ([("start", plan.starts[1])] if len(plan.starts) > 1 else []) + \
+    named = [("current", universe.start)] + ([("start", plan.starts[1])] if len(plan.starts) > 1 else []) + \
         [("best", best)]
-    table = [{"deck": deck.name, "game": plan.profile.id, "candidate": name, "value": evaluator.weighted(counts),
-              "gain": evaluator.weighted(counts) - start_value, "legal": search.legal(counts)}
-             for name, counts in rows]
-    objective_rows = []
-    for k, objective in enumerate(plan.objectives):
-        now, then = evaluator.values(universe.start)[k], evaluator.values(best)[k]
-        objective_rows.append({"objective": objective.text, "weight": objective.weight, "p_current": now,
-                               "p_best": then, "change": then - now})
-    tied, front = _tied_and_front(plan, search)
+    if evaluator.exact:
+        values = [evaluator.values(counts) for _, counts in named]
+        gains = [(float(plan.evaluator.weights @ (v - values[0])),) * 3 for v in values]
+        tied, front = _tied_and_front(plan, search)
+    else:
+        # The decks compared once more, on games of their own, as many as a race plays at most.
+        seed = int(search.rng.integers(0, 2**63))
+        diff, half, now, then = _paired_gains(plan, universe.start, [c for _, c in named[1:]], plan.most_trials, seed)
+        values = [now] + [then[:, i] for i in range(len(named) - 1)]
+        gains = [(0.0, 0.0, 0.0)] + [(float(d), float(d - h), float(d + h)) for d, h in zip(diff, half)]
+        labels = universe.deck.labels
+        tied = frame([{"candidate": i + 1, "value": np.nan, "cards": _listing(labels, counts),
+                       "changes": _changes(labels, best, counts)} for i, counts in enumerate(search.tied[:MOST_TIED])],
+                     ["candidate", "value", "cards", "changes"], integers=("candidate",))
+        front = None
+    table = [{"deck": deck.name, "game": plan.profile.id, "candidate": name,
+              "value": float(plan.evaluator.weights @ value), "gain": gain[0], "gain_low": gain[1],
+              "gain_high": gain[2], "legal": search.legal(counts), "method": "exact" if evaluator.exact else "simulate"}
+             for (name, counts), value, gain in zip(named, values, gains)]
+    objective_rows = [{"objective": objective.text, "weight": objective.weight, "p_current": float(values[0][k]),
+                       "p_best": float(values[-1][k]), "change": float(values[-1][k] - values[0][k])}
+                      for k, objective in enumerate(plan.objectives)]
     provenance = {"question": "optimise", "deck_source": deck.source, "game": plan.profile.id,
                   "objectives": [o.text for o in plan.objectives], "seat": plan.seat, "search": search.kind,
                   "evaluations": search.evaluations, "distinct_evaluations": len(evaluator.memo),
@@ -568,7 +722,11 @@ def _shape(plan: OptimisePlan, search: _Search, interrupted: bool) -> OptimiseRe
                   "interrupted": interrupted, "pool_cards": int(len(universe.start) - len(deck.cards)),
                   "owned": universe.owned is not None,
                   "locked": [universe.deck.labels[r] for r in np.flatnonzero(universe.locked)],
-                  "method": "exact", "seed": plan.streams.seed, "seed_entropy": plan.streams.entropy}
+                  "method": "exact" if evaluator.exact else "simulate", "seed": plan.streams.seed,
+                  "seed_entropy": plan.streams.entropy}
+    if not evaluator.exact:
+        provenance.update(rounds=search.rounds, games=search.games, most_trials=plan.most_trials,
+                          confidence=runner.CONFIDENCE)
     return OptimiseResult(best=best_deck, table=frame(table, OPTIMISE_COLUMNS, integers=()),
                           objectives=frame(objective_rows, OBJECTIVE_COLUMNS, integers=()),
                           cards=card_differences(deck, best_deck), tied=tied, front=front, provenance=provenance)
