@@ -92,3 +92,21 @@ def stable_id(value: object) -> str:
     import re
 
     return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
+def spec_error(path: Path) -> str:
+    """The one-line :class:`~deckstat.batching.SpecError` loading the spec ``path`` raises."""
+    from deckstat.batching import SpecError, load_spec
+
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of ``path`` holding ``needle`` (the tests write each needle once)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    [number] = [i for i, line in enumerate(lines, start=1) if needle in line]
+    return number

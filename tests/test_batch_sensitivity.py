@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from helpers import DATA, ok, run
+from helpers import DATA, line_of, ok, run, spec_error
 
 import deckstat
-from deckstat.batching import SpecError, load_spec, plan, run_task
+from deckstat.batching import load_spec, plan, run_task
 from deckstat.questions.sensitivity import DEFAULT_TRIALS
 
 DECK = DATA / "wankul" / "sample_deck.csv"
@@ -26,19 +26,6 @@ def write_spec(folder: Path, body: str) -> Path:
     head = f'seed = 7\ngame = "wankul"\n[decks.w]\npath = "{DECK.as_posix()}"\n[decks.o]\npath = "{OTHER.as_posix()}"\n'
     path.write_text(head + textwrap.dedent(body), encoding="utf-8")
     return path
-
-
-def spec_error(path: Path) -> str:
-    with pytest.raises(SpecError) as caught:
-        load_spec(path)
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
-
-
-def line_of(path: Path, needle: str) -> int:
-    [number] = [i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if needle in line]
-    return number
 
 
 def own_columns(rows: pd.DataFrame) -> pd.DataFrame:

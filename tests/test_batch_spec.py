@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from helpers import DATA, SHARED_CARDDATA, ok, run
+from helpers import DATA, SHARED_CARDDATA, line_of, ok, run, spec_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import hypergeom
@@ -51,21 +51,6 @@ def write(folder: Path, body: str, decks: str = DECKS) -> Path:
     path = folder / "spec.toml"
     path.write_text(decks + textwrap.dedent(body), encoding="utf-8")
     return path
-
-
-def spec_error(path: Path) -> str:
-    with pytest.raises(SpecError) as caught:
-        load_spec(path)
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
-
-
-def line_of(path: Path, needle: str) -> int:
-    """The 1-based line of ``path`` holding ``needle`` (the tests write each needle once)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    [number] = [i for i, line in enumerate(lines, start=1) if needle in line]
-    return number
 
 
 # --- errors: each names the file, the line and the key ----------------------------------------------------

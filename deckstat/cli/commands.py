@@ -144,6 +144,16 @@ def _warn_file(loaded, profile) -> None:
     _warn(tr("{place}: {message}", place=loaded.name, message=row["message"]) for row in file_warnings(loaded, profile))
 
 
+def _deck_and_opponent(deck: Path, opponent: Path | None, source, profile):
+    """The deck and the opponent's deck (or None) as --deck-name names them, each file's warnings printed."""
+    names = deck_names(source.deck_name, 2 if opponent is not None else 1)
+    loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
+    other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+    for each in (loaded, other) if other is not None else (loaded,):
+        _warn_file(each, profile)
+    return loaded, other
+
+
 #: How a card changed from one deck to the next, in words (a count such as ``+2`` reads the same in French).
 CHANGES = {"added": N_("added"), "removed": N_("removed")}
 #: The zones of known cards, as a comparison names them.
@@ -407,12 +417,8 @@ def curve(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
-        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+        loaded, other = _deck_and_opponent(deck, opponent, source, profile)
         deck = shown_deck(deck, loaded)
-        for each in (loaded, other) if other is not None else (loaded,):
-            _warn_file(each, profile)
         with showing(quiet):
             result = deckstat.curve(loaded, profile, cards=card or None, groups=group or None,
                                     turns=parse_turns(turns), seat=seat.value, policy=policy, **rules.arguments(),
@@ -694,13 +700,9 @@ def deckout(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
-        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+        loaded, other = _deck_and_opponent(deck, opponent, source, profile)
         deck = shown_deck(deck, loaded)
         opponent = shown_deck(opponent, other) if opponent is not None else None
-        for each in (loaded, other) if other is not None else (loaded,):
-            _warn_file(each, profile)
         with showing(quiet):
             result = deckstat.deckout(loaded, profile, opponent=other, policy=policy.value, drought=not no_drought,
                                       terrain_turns=int(terrain_turns) if terrain_turns and terrain_turns.isdigit()
@@ -822,11 +824,8 @@ def ratio(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
-        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+        loaded, other = _deck_and_opponent(deck, opponent, source, profile)
         deck = shown_deck(deck, loaded)
-        _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.ratio(loaded, profile, counts=parse_counts(counts) if counts is not None else None,
                                     group=group, filler=filler or None, event=event or None,
@@ -1057,11 +1056,8 @@ def sensitivity(
     with user_errors():
         output.check_plot()
         profile = deckstat.get_profile(game)
-        names = deck_names(source.deck_name, 2 if opponent is not None else 1)
-        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=names[0])
-        other = deckstat.load_deck(opponent, pool=source.pool, deck_name=names[1]) if opponent is not None else None
+        loaded, other = _deck_and_opponent(deck, opponent, source, profile)
         deck = shown_deck(deck, loaded)
-        _warn_file(loaded, profile)
         with showing(quiet):
             result = deckstat.sensitivity(loaded, profile, event=event, curve_target=curve_target, by_turn=by_turn,
                                           objectives=objectives or (), seat=seat.value, cards=cards or None,
