@@ -483,6 +483,9 @@ def _estimate(plan: SensitivityPlan, objective: Objective, moves: list[Move]) ->
 
 
 def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
+    exact = _exact_odds_changes(plan, objective, moves)
+    if exact is not None:
+        return exact
     decks = [plan.deck, *(plan.decks[move] for move in moves)]
     simulation = plan.simulation
     result = compare(decks, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
@@ -497,6 +500,52 @@ def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]
     return {"values": values, "p": float(own["p"]), "ci": (float(own["ci_low"]), float(own["ci_high"])),
             "method": method, "n_trials": None if method == "exact" else int(table["n_trials"].iloc[0]),
             "provenance": {k: v for k, v in result.provenance.items() if k in ("seed", "stopping")}}
+
+
+def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict | None:
+    """An exact odds objective on every deck a move makes, from the deck's own cells; None where it cannot.
+
+    A move changes only the counts of the cells its cards are in, so the event compiled once on the deck answers
+    every deck a move makes (the exact engine once per distinct cell counts: the Terrains of a Terrain event are one
+    cell). It cannot when the simulation was asked for, the exact engine does not take the rules, or a deck a copy
+    smaller would run out of cards to draw by the turn (its draws would differ from the deck's).
+    """
+    from deckstat.questions.odds import plan_odds
+
+    if plan.simulation.method == "simulate":
+        return None
+    planned = plan_odds(plan.deck, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
+                        simulation=plan.simulation, sides=False, allow_absent=True, **plan.options)
+    event = planned.events[0]
+    setup = event.setup
+    draws = sorted({d for seat_draws in event.per_seat.values() for d in seat_draws})
+    if event.part.method != "exact" or not setup.exact_capable or setup.drawable() - 1 < max(draws) + 1:
+        return None
+    index = draws.index(event.per_seat[plan.seat][0])
+    condition, cells = setup.condition(0), np.asarray(setup.compiled.card_cells, dtype=np.int64)
+    drawn = {label: row for row, label in enumerate(setup.deck.labels)}
+    full = plan.deck.labels
+    base = setup.deck.counts.astype(np.int64)
+    memo: dict[tuple, float] = {}
+
+    def answer(counts: np.ndarray) -> float:
+        key = tuple(np.bincount(cells, weights=counts, minlength=len(setup.compiled.cell_counts)).astype(np.int64))
+        if key not in memo:
+            compiled = replace(setup.compiled, cell_counts=np.asarray(key, dtype=np.int64))
+            p, _ = replace(setup, compiled=compiled).exact_odds(condition, draws)
+            memo[key] = float(np.clip(p[index], 0.0, 1.0))
+        return memo[key]
+
+    p0 = answer(base)
+    values = np.zeros((4, len(moves)))
+    for i, move in enumerate(moves):
+        counts = base.copy()
+        counts[drawn[full[move.row]]] += move.delta
+        if move.swap_row is not None:
+            counts[drawn[full[move.swap_row]]] -= move.delta
+        p = answer(counts)
+        values[:, i] = p, p - p0, p - p0, p - p0
+    return {"values": values, "p": p0, "ci": (p0, p0), "method": "exact", "n_trials": None, "provenance": {}}
 
 
 def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
