@@ -136,7 +136,9 @@ def test_ctrl_c_keeps_the_best_deck_so_far(wankul, pool, monkeypatch):
 
 
 @pytest.mark.parametrize("kwargs, needle", [
-    ({"objectives": "curve: Robot Camembert @ 4"}, "deckstat sensitivity"),
+    ({"objectives": "curve: Robot Camembert @ 4", "mulligan_rule": "london", "keep": "Terrain>=1"},
+     "bottom mulligan"),
+    ({"objectives": "curve: Robot Camembart @ 4"}, "Robot Camembart"),
     ({"event": "Terrain>=1", "budget": 0}, "budget"),
     ({"event": "Terrain>=1", "lock": "Nobody"}, "Nobody"),
     ({"event": "[cots<=1]>=1"}, "cots"),
@@ -201,3 +203,20 @@ def test_a_race_under_the_london_mulligan_never_loses_the_deck_it_started_from()
     again = deckstat.optimise(dm, "duel-masters", objectives="odds: [cost<=2]>=2 @ 2", mulligan_rule="london",
                               keep="[cost<=3]>=2", budget=20, rng=1)
     assert again.best.cards.equals(result.best.cards)
+
+
+def test_a_curve_objective_is_raced_to_the_deck_that_holds_every_copy_it_can():
+    # In-hand play model (no play model of its own): "playable by turn t" is "a copy among the m cards seen".
+    deck = deckstat.Deck.from_table([{"name": "A", "count": 2, "type": "x"}, {"name": "B", "count": 38, "type": "y"}],
+                                    source="small.csv")
+    pool = deckstat.Deck.from_table([{"name": "C", "type": "x"}, {"name": "D", "type": "y"}], source="pool")
+    owned = deckstat.Deck.from_table([{"name": "A", "count": 4}, {"name": "C", "count": 3}], source="owned")
+    result = deckstat.optimise(deck, "generic", objectives="curve: [type=x] @ 2", pool=pool, owned=owned,
+                               mulligan=False, budget=60, rng=2)
+    assert result.provenance["search"] == "race"
+    assert sorted(zip(result.best.names, result.best.counts.tolist())) == [("A", 4), ("B", 33), ("C", 3)]
+    m = int(deckstat.odds(deck, "generic", "[type=x]>=1", turns=[2], seat="first", mulligan=False,
+                          sides=False).table["zone_size"].iloc[0])
+    gain = (1 - comb(33, m) / comb(40, m)) - (1 - comb(38, m) / comb(40, m))
+    best = result.table.set_index("candidate").loc["best"]
+    assert best["gain_low"] <= gain <= best["gain_high"]

@@ -26,7 +26,7 @@ from deckstat.questions._setup import shared_setups
 from deckstat.questions.curve import plan_curve
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.ratio import plan_ratio
-from deckstat.questions.sensitivity import _curve_target
+from deckstat.questions.sensitivity import curve_target
 
 #: Seconds of a task besides its engines: checks, compiling its events, building its tables (measured, one core).
 TASK_SECONDS = 0.03
@@ -159,7 +159,7 @@ class Estimator:
                     if len(exact) < len(parts):
                         seconds += trials * (SECONDS_PER_TRIAL["odds"] + decks * PAIRED_DECK_SECONDS_PER_TRIAL)
                 else:
-                    planned = plan_curve(plan.deck, plan.profile, **_curve_target(plan.deck, plan.profile,
+                    planned = plan_curve(plan.deck, plan.profile, **curve_target(plan.deck, plan.profile,
                                                                                   objective.target),
                                          turns=[objective.turn], seat=plan.seat, simulation=plan.simulation,
                                          opponent=plan.opponent, **plan.options)

@@ -1184,8 +1184,9 @@ def optimise(
     deck: DeckArg,
     game: GameOpt,
     objectives: Annotated[list[str] | None, typer.Option(
-        "--objective", help="An objective, 'odds: EVENT @ TURN', with an optional weight ('2 * odds: [cost>=2]>=1 "
-        "@ 3'); repeat for several: a deck's value is their weighted sum.", metavar="OBJECTIVE")] = None,
+        "--objective", help="An objective, 'odds: EVENT @ TURN' or 'curve: CARD @ TURN', with an optional weight "
+        "('2 * curve: [cost>=2] @ 3'); repeat for several: a deck's value is their weighted sum.",
+        metavar="OBJECTIVE")] = None,
     event: Annotated[str | None, typer.Option("--event", "-e", help="An objective: P(this event among the cards seen "
                                               "by --by-turn).", metavar="EVENT")] = None,
     by_turn: Annotated[int | None, typer.Option("--by-turn", help="Turn of --event (default 2).",
@@ -1215,11 +1216,11 @@ def optimise(
     Candidates keep the deck's size and the game's construction rules, within the copies owned (--owned) and
     with --lock cards as they are. Exact odds objectives (--objective, --event): every candidate when they are
     few, otherwise a local search on one-copy swaps with restarts until --budget ends; the deck itself (and
-    --start) is always a candidate, so the answer is never worse. An objective the exact engine does not answer
-    (a London mulligan, --simulate) races the swaps on shared games instead, halving the field until one is
-    clearly better; the decks still tied are named. Ctrl-C keeps the best deck so far. Prints the changes, each
-    objective before and after, the decks tied with the best and, with two exact objectives, the trade-off front;
-    --out writes the best deck.
+    --start) is always a candidate, so the answer is never worse. A playability curve ('curve: CARD @ TURN') or an
+    objective the exact engine does not answer (a London mulligan, --simulate) races the swaps on shared games
+    instead, halving the field until one is clearly better; the decks still tied are named. Ctrl-C keeps the best
+    deck so far. Prints the changes, each objective before and after, the decks tied with the best and, with two
+    exact objectives, the trade-off front; --out writes the best deck.
     """
     from deckstat.cli import tables
     from deckstat.present.files import check_writable_file, write_card_file

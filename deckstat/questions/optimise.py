@@ -2,8 +2,8 @@
 
 Candidates are legal decks of the deck's size built from the deck's cards and
 a pool's, within the copies owned (or the copy limit), locked cards kept as
-they are. The objectives are ``odds`` objectives as :func:`deckstat.sensitivity`
-reads them, weighted.
+they are. The objectives are ``odds`` and ``curve`` objectives as
+:func:`deckstat.sensitivity` reads them, weighted.
 
 Search. When the candidates are few (:data:`EXHAUSTIVE_LIMIT`), every one is
 evaluated: the optimum is exact. Otherwise an iterated local search on
@@ -19,15 +19,22 @@ re-evaluating decks the objectives cannot tell apart. The deck as it is and
 user knew.
 
 Evaluation is exact (each objective on the exact engine, memoised on the
-cells' counts); an objective the exact engine cannot answer is refused.
+cells' counts) where every objective is an exact ``odds`` one. Otherwise
+(a playability curve, a mulligan the exact engine does not model) the
+candidates are raced on shared games (see :func:`optimise`'s Notes): a
+curve's play model reads more of a card than the cells, so its classes are
+the cards alike in every game attribute, and when a step has more swaps than
+:data:`MOST_RACED` the race takes those whose halves gain most (each copy
+out and each copy in measured once on shared games).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -39,7 +46,7 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
-from deckstat.questions._estimate import Simulation
+from deckstat.questions._estimate import Part, Simulation, estimate
 from deckstat.questions.compare import card_differences, compare
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.sensitivity import Objective, objectives_of
@@ -59,6 +66,8 @@ TIE = 1e-12
 MOST_TIED = 5
 #: Games a raced candidate is first played on, and the most it is played on when none is given.
 RACE_START, MOST_RACE_TRIALS = 4_000, 128_000
+#: Swaps raced at once; past it, those whose halves (a copy out, a copy in, each measured once) gain most.
+MOST_RACED = 16
 
 OPTIMISE_COLUMNS = ["deck", "game", "candidate", "value", "gain", "gain_low", "gain_high", "legal", "method"]
 OBJECTIVE_COLUMNS = ["objective", "weight", "p_current", "p_best", "change"]
@@ -112,8 +121,8 @@ def optimise(deck: Deck, game: str | Profile, *, objectives: str | Objective | S
         The current deck: its size is kept, and it is always a candidate.
     game : str or Profile
     objectives : str, Objective or sequence of them
-        ``[WEIGHT *] odds: EVENT @ TURN`` (see :meth:`deckstat.questions.sensitivity.Objective.parse`); the
-        value of a deck is their weighted sum.
+        ``[WEIGHT *] odds: EVENT @ TURN`` or ``curve: CARD @ TURN`` (see
+        :meth:`deckstat.questions.sensitivity.Objective.parse`); the value of a deck is their weighted sum.
     event, by_turn : optional
         One more objective, ``odds: event @ by_turn`` (default turn 2).
     pool : Deck, optional
@@ -197,6 +206,8 @@ class Evaluator:
         Each objective's answer by the cells' counts.
     exact : bool
         Whether every objective is answered exactly (otherwise candidates are raced, see :func:`optimise`).
+    curves : dict
+        The curve objectives by index (:class:`CurveObjective`); their "cells" are the rows alike in play.
     """
 
     setups: tuple
@@ -204,6 +215,7 @@ class Evaluator:
     weights: np.ndarray
     memo: dict
     exact: bool = True
+    curves: dict = field(default_factory=dict)
 
     def signature(self, counts: np.ndarray) -> tuple:
         """What the objectives read of a deck: each objective's cell counts."""
@@ -263,10 +275,6 @@ def plan_optimise(deck, game, *, objectives=(), event=None, by_turn=None, pool=N
         raise DeckstatError(tr("{name} must be a positive number of seconds, got {value!r}", name=param("budget"),
                                value=budget))
     asked = objectives_of(event, None, by_turn, objectives)
-    curves = [o.text for o in asked if o.kind != "odds"]
-    if curves:
-        raise DeckstatError(tr("objective {text!r}: optimise answers odds objectives, on the exact engine; weigh a "
-                               "playability curve's cards with deckstat sensitivity", text=curves[0]))
     simulation = Simulation.checked(method=method, n_trials=n_trials, rng=rng, n_workers=n_workers)
     most = MOST_RACE_TRIALS if n_trials is None else int(n_trials)
     if most < RACE_START:
@@ -352,12 +360,18 @@ def _counts_in(universe: Universe, other: Deck, what: str) -> np.ndarray:
 
 def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: str, options: dict,
                simulation: Simulation) -> Evaluator:
-    setups, cells, exact = [], [], []
+    setups, cells, exact, curves = [], [], [], {}
     # Every card of the universe, as many as the deck's size at least: the events are compiled on it once.
     copies = np.maximum(universe.start, 1)
     copies[0] += max(0, int(universe.start.sum()) - int(copies.sum()))
     compiled_on = universe.deck.with_counts(copies)
-    for objective in asked:
+    for k, objective in enumerate(asked):
+        if objective.kind == "curve":
+            curves[k] = _curve_objective(deck, universe, compiled_on, profile, objective, seat, options, simulation)
+            setups.append(None)
+            cells.append(curves[k].classes)
+            exact.append(False)
+            continue
         try:
             # The cells are the universe's: a group must match one of its cards (the deck's or the pool's); the
             # draws by turn are the deck's (its size bounds them), which may lack the group's cards.
@@ -374,7 +388,48 @@ def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: st
         setup = wide.events[0].setup
         setups.append((setup, setup.condition(0), draws, index))
         cells.append(np.asarray(setup.compiled.card_cells, dtype=np.int64))
-    return Evaluator(tuple(setups), np.vstack(cells), np.array([o.weight for o in asked]), {}, all(exact))
+    return Evaluator(tuple(setups), np.vstack(cells), np.array([o.weight for o in asked]), {}, all(exact), curves)
+
+
+@dataclass(frozen=True)
+class CurveObjective:
+    """A curve objective on the universe's rows: its plan (the play model), the target's rows, rows alike in play."""
+
+    plan: object
+    target: np.ndarray
+    classes: np.ndarray
+
+
+def _curve_objective(deck: Deck, universe: Universe, compiled_on: Deck, profile: Profile, objective: Objective,
+                     seat: str, options: dict, simulation: Simulation) -> CurveObjective:
+    """Plan a curve objective on every card of the universe, the opponent (in Wankul) the deck as it is."""
+    from deckstat.games.rules import game_columns
+    from deckstat.questions.curve import plan_curve, play_targets
+    from deckstat.questions.sensitivity import curve_target
+
+    target = curve_target(compiled_on, profile, objective.target)
+    arguments = {**target, "turns": [objective.turn], "seat": seat, "simulation": simulation.with_method("simulate"),
+                 "keep": options["keep"], "mulligan": options["mulligan"]}
+    if options.get("mulligan_rule") is not None:
+        raise DeckstatError(tr("objective {text!r}: a playability curve models the bottom mulligan or none, not "
+                               "{rule}", text=objective.text, rule=options["mulligan_rule"]))
+    try:
+        planned = plan_curve(compiled_on, profile, **arguments)
+        if planned.model.rival_deck() is not None:
+            planned = plan_curve(compiled_on, profile, opponent=deck, **arguments)
+    except DeckstatError as exc:
+        raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
+    drawn = planned.setup.deck
+    if len(drawn.cards) != len(universe.deck.cards):
+        raise DeckstatError(tr("objective {text!r}: optimise weighs playability curves in games of one deck",
+                               text=objective.text))
+    mask = play_targets(drawn, profile, target.get("cards"), target.get("groups"))[1][0]
+    # Rows alike in play (every game attribute) and for the target are one class: a swap between them is nothing.
+    columns = game_columns(drawn)
+    keys = [(bool(m), *(str(v) for v in row)) for m, row in zip(mask, drawn.cards[columns].itertuples(index=False))]
+    ids: dict[tuple, int] = {}
+    classes = np.array([ids.setdefault(key, len(ids)) for key in keys], dtype=np.int64)
+    return CurveObjective(planned, mask, classes)
 
 
 def answer_optimise(plan: OptimisePlan) -> OptimiseResult:
@@ -573,6 +628,7 @@ class _Race(_Search):
     def __init__(self, plan: OptimisePlan):
         super().__init__(plan)
         self.kind = "race"
+        self.screened = 0
         self.rounds = 0
         self.games = 0
         self.tied: list[np.ndarray] = []
@@ -603,7 +659,7 @@ class _Race(_Search):
             for b in ins:
                 if a != b:
                     pairs.setdefault((self.classes[a], self.classes[b]), []).append((int(a), int(b)))
-        found = []
+        found, moves = [], []
         for options in pairs.values():
             if self.classes[options[0][0]] == self.classes[options[0][1]]:
                 continue  # a swap within a class changes nothing the objectives read
@@ -613,8 +669,25 @@ class _Race(_Search):
                 swapped[b] += 1
                 if self.legal(swapped):
                     found.append(swapped)
+                    moves.append((a, b))
                     break
-        return found
+        if len(found) <= MOST_RACED:
+            return found
+        # Too many to race: the swaps whose two halves (a copy out, a copy in) gain most, each half measured once.
+        outs, ins = sorted({a for a, _ in moves}), sorted({b for _, b in moves})
+        halves = []
+        for a in outs:
+            halves.append(counts.copy())
+            halves[-1][a] -= 1
+        for b in ins:
+            halves.append(counts.copy())
+            halves[-1][b] += 1
+        gains = self.paired(counts, halves, RACE_START)[0]
+        self.screened += len(halves)
+        gain_out = dict(zip(outs, gains[:len(outs)]))
+        gain_in = dict(zip(ins, gains[len(outs):]))
+        order = sorted(range(len(moves)), key=lambda i: -(gain_out[moves[i][0]] + gain_in[moves[i][1]]))
+        return [found[i] for i in order[:MOST_RACED]]
 
     def _race(self, incumbent: np.ndarray, candidates: list[np.ndarray]) -> tuple[np.ndarray | None, list]:
         """Successive halving of ``candidates`` against ``incumbent``: the winner (or None) and the decks tied."""
@@ -659,7 +732,15 @@ def _paired_gains(plan: OptimisePlan, incumbent: np.ndarray, candidates: list[np
              *(universe.candidate(c, f"candidate {i + 1}") for i, c in enumerate(candidates))]
     gains, halves = np.zeros(len(candidates)), np.zeros(len(candidates))
     answers_incumbent, answers = [], []
-    for objective in plan.objectives:
+    for k, objective in enumerate(plan.objectives):
+        if k in plan.evaluator.curves:
+            diff, half, now, then = _curve_gains(plan, plan.evaluator.curves[k], objective.turn, incumbent,
+                                                 candidates, n, seed)
+            gains += objective.weight * diff
+            halves += abs(objective.weight) * half
+            answers_incumbent.append(now)
+            answers.append(then)
+            continue
         # An objective the exact engine answers stays exact in a race (unless asked otherwise): no interval to add.
         result = compare(decks, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
                          method=plan.method, n_trials=n, rng=seed, n_workers=plan.n_workers, allow_absent=True,
@@ -672,6 +753,45 @@ def _paired_gains(plan: OptimisePlan, incumbent: np.ndarray, candidates: list[np
         answers_incumbent.append(float(table["p_a"].iloc[0]))
         answers.append(table["p_b"].to_numpy(float))
     return gains, halves, np.array(answers_incumbent), np.array(answers)
+
+
+def _curve_gains(plan: OptimisePlan, curve: CurveObjective, turn: int, incumbent: np.ndarray,
+                 candidates: list[np.ndarray], n: int, seed: int):
+    """A curve objective's gains of ``candidates`` over ``incumbent`` on the same games (cards dealt by key)."""
+    from deckstat.play.base import schedule
+    from deckstat.play.engine import Dealing
+    from deckstat.questions.odds import paired_gain
+    from deckstat.questions.sensitivity import CurveMovesSpec, curve_moves_task
+
+    planned, profile = curve.plan, plan.profile
+    slots = np.repeat(np.arange(len(incumbent), dtype=np.int64), incumbent)
+    variants = []
+    for counts in candidates:
+        change = counts - incumbent
+        dropped = tuple(int(np.flatnonzero(slots == row)[-1 - j]) for row in np.flatnonzero(change < 0)
+                        for j in range(-change[row]))
+        added = tuple(int(row) for row in np.flatnonzero(change > 0) for _ in range(change[row]))
+        variants.append((dropped, added))
+    dealing = Dealing.of(planned.setup.deck.with_counts(np.maximum(incumbent, 1)), profile.hand_size,
+                         profile.set_aside, planned.keep_event, planned.setup.limit if planned.keep_event is not None
+                         else 0)
+    dealing = replace(dealing, counts=incumbent)
+    rival = planned.model.rival_deck()
+    opponent = None if rival is None else Dealing.of(rival, profile.hand_size, profile.set_aside,
+                                                      planned.keep_event, dealing.limit)
+    library = profile.library_size(int(incumbent.sum()))
+    schedules = (schedule(profile, plan.seat, turn, library),) * (len(candidates) + 1)
+    spec = CurveMovesSpec(planned.model, dealing, opponent, slots, tuple(variants), curve.target, turn, schedules,
+                          dealing.limit)
+    estimates = estimate(Part("simulate", None, lambda: None, functools.partial(curve_moves_task, spec),
+                              tr("playability, a copy away")),
+                         Simulation.checked(n_trials=n, rng=seed, n_workers=plan.n_workers).seeded())
+    tallies, total = estimates.values, estimates.n_trials
+    diff, half = np.zeros(len(candidates)), np.zeros(len(candidates))
+    for i in range(len(candidates)):
+        gain, low, high = paired_gain(int(tallies[i + 1, 1]), int(tallies[i + 1, 2]), total)
+        diff[i], half[i] = gain, (high - low) / 2
+    return diff, half, tallies[0, 0] / total, tallies[1:, 0] / total
 
 
 def _compositions(total: int, caps: list[int]):
@@ -726,7 +846,7 @@ def _shape(plan: OptimisePlan, search: _Search, interrupted: bool) -> OptimiseRe
                   "seed_entropy": plan.streams.entropy}
     if not evaluator.exact:
         provenance.update(rounds=search.rounds, games=search.games, most_trials=plan.most_trials,
-                          confidence=runner.CONFIDENCE)
+                          confidence=runner.CONFIDENCE, screened=search.screened)
     return OptimiseResult(best=best_deck, table=frame(table, OPTIMISE_COLUMNS, integers=()),
                           objectives=frame(objective_rows, OBJECTIVE_COLUMNS, integers=()),
                           cards=card_differences(deck, best_deck), tied=tied, front=front, provenance=provenance)

@@ -283,13 +283,13 @@ def _check_objective(objective: Objective, deck: Deck, profile: Profile, seat: s
             if objective.turn < 1:
                 raise DeckstatError(tr("a card is played in a turn, not in the opening hand: the turn must be 1 or "
                                        "more"))
-            plan_curve(deck, profile, **_curve_target(deck, profile, objective.target), turns=[objective.turn],
+            plan_curve(deck, profile, **curve_target(deck, profile, objective.target), turns=[objective.turn],
                        seat=seat, simulation=simulation, opponent=opponent, allow_absent=allow_absent, **options)
     except DeckstatError as exc:
         raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
 
 
-def _curve_target(deck: Deck, profile: Profile, target: str) -> dict:
+def curve_target(deck: Deck, profile: Profile, target: str) -> dict:
     """A curve target as :func:`deckstat.curve` takes it: a card of the deck by its name, else a group.
 
     Text that is neither a card of the deck nor a group is read as a card, so that the error names the closest
@@ -549,7 +549,7 @@ def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list
 
 
 def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
-    target = _curve_target(plan.deck, plan.profile, objective.target)
+    target = curve_target(plan.deck, plan.profile, objective.target)
     simulation = plan.simulation
     base = plan_curve(plan.deck, plan.profile, **target, turns=[objective.turn], seat=plan.seat,
                       simulation=simulation, opponent=plan.opponent, **plan.options)
@@ -591,7 +591,8 @@ class CurveMovesSpec:
     dealing: Dealing
     opponent: Dealing | None
     slots: np.ndarray
-    variants: tuple[tuple[int, int], ...]
+    #: Each deck after the first: the deck's slots it drops and the rows its spare cards are, in order.
+    variants: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
     target: np.ndarray
     turn: int
     schedules: tuple
@@ -616,7 +617,7 @@ def _curve_spec(plan: SensitivityPlan, base, wanted: dict, moves: list[Move], tu
                 added = index[full[row]]
             else:
                 dropped = last[index[full[row]]]
-        variants.append((dropped, added))
+        variants.append(((dropped,) if dropped >= 0 else (), (added,) if added >= 0 else ()))
         sizes.append(len(slots) - (dropped >= 0) + (added >= 0))
     library = profile.library_size
     schedules = tuple(schedule(profile, plan.seat, turn, library(size)) for size in [len(slots), *sizes])
@@ -631,26 +632,25 @@ def _curve_spec(plan: SensitivityPlan, base, wanted: dict, moves: list[Move], tu
 
 
 def curve_moves_task(spec: CurveMovesSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-    """Per deck (the deck first, then each move): games playable by the turn, and games that gain and lose it.
+    """Per deck (the deck first, then each variant): games playable by the turn, and games that gain and lose it.
 
-    Every card of the deck and one spare get a random key per game; a deck deals its cards in key order, so a deck
-    a move away deals the same games but for the copies moved. Returns int64 (1 + n_moves, 3).
+    Every card of the deck and each spare get a random key per game; a deck deals its cards in key order, so a
+    deck a few copies away deals the same games but for the copies moved. Returns int64 (1 + n_variants, 3).
     """
     n_slots = len(spec.slots)
-    keys = rng.random((n_trials, n_slots + 1))
+    spares = max([len(added) for _, added in spec.variants] + [0])
+    keys = rng.random((n_trials, n_slots + spares))
     order = np.argsort(keys, axis=1, kind="stable")
     rival = {}
     if spec.opponent is not None:
         rival = {"opponent": spec.opponent.deal(rng, n_trials)}
     out = np.zeros((1 + len(spec.variants), 3), dtype=np.int64)
     base_hits = None
-    for v, (dropped, added) in enumerate([(-1, -1), *spec.variants]):
-        rows = np.append(spec.slots, max(added, 0))
-        keep = np.ones(n_slots + 1, dtype=bool)
-        if added < 0:
-            keep[n_slots] = False
-        if dropped >= 0:
-            keep[dropped] = False
+    for v, (dropped, added) in enumerate([((), ()), *spec.variants]):
+        rows = np.concatenate([spec.slots, np.asarray(added, dtype=np.int64), np.zeros(spares - len(added), np.int64)])
+        keep = np.ones(n_slots + spares, dtype=bool)
+        keep[n_slots + len(added):] = False
+        keep[list(dropped)] = False
         chosen = order[keep[order]].reshape(n_trials, int(keep.sum()))
         cells = np.ascontiguousarray(rows[chosen].T)
         counts = np.bincount(rows[keep], minlength=len(spec.dealing.counts))
