@@ -6,9 +6,11 @@ from math import comb
 import numpy as np
 import pytest
 from helpers import DATA, assert_user_error, ok, run, sample_deck, write, z_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import deckstat
-from deckstat.events import Cards, parse_event, to_text
+from deckstat.events import Cards, NameGroup, Requirement, evaluate, parse_event, to_text
 
 # Groups overlap: A is both x and y, D is both x and z.
 CARDS = [{"name": "A", "count": 2, "type": "x", "tags": "y"}, {"name": "B", "count": 2, "type": "x"},
@@ -186,3 +188,48 @@ def test_a_line_in_odds_when_and_compare():
     assert np.allclose(when.table["cdf"].to_numpy()[:6], odds["p"].to_numpy(), atol=1e-12)
     compared = deckstat.compare([wankul, v2], "wankul", event, turns=[2], seat="first", sides=False)
     assert compared.table["method"].iloc[0] == "exact"
+
+
+# --------------------------------------------------------------------------- properties
+
+_WORDS = ["x", "y", "z", "w"]
+
+
+@st.composite
+def _lines_and_hands(draw):
+    """A line of 1-4 requirements over four groups, and a hand of 0-7 cards each in some of the groups."""
+    requirements = draw(st.lists(st.tuples(st.integers(1, 3), st.sets(st.sampled_from(_WORDS), min_size=1,
+                                                                      max_size=2)), min_size=1, max_size=4))
+    hand = draw(st.lists(st.frozensets(st.sampled_from(_WORDS), max_size=3), max_size=7))
+    return [(n, sorted(groups)) for n, groups in requirements], hand
+
+
+@settings(max_examples=300, deadline=None)
+@given(_lines_and_hands())
+def test_hall_counts_agree_with_every_assignment_of_cards(case):
+    requirements, hand = case
+    event = Cards(tuple(Requirement(n, tuple(NameGroup(g) for g in groups)) for n, groups in requirements))
+    # The engines' counts: the cards of the hand filling exactly each combination of requirements.
+    fills = [[any(g in card for g in groups) for _, groups in requirements] for card in hand]
+    counts = {}
+    for group in event.patterns():
+        counts[group.key] = np.array(sum(all(bool(f[i]) == bool(group.pattern >> i & 1) for i in range(len(f)))
+                                         for f in fills))
+    slots = [groups for n, groups in requirements for _ in range(n)]
+    literal = len(slots) <= len(hand) and any(
+        all(any(g in hand[c] for g in groups) for c, groups in zip(chosen, slots))
+        for chosen in itertools.permutations(range(len(hand)), len(slots)))
+    assert bool(evaluate(event, counts)) == literal
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 9), st.lists(st.sampled_from(["Terrain", "[cost<=1]", '"Robot Camembert"',
+                                                                       "[race~=Dragon]", "x"]),
+                                                       min_size=1, max_size=3)),
+                min_size=1, max_size=6),
+       st.sampled_from(["distinct_cards", "cartes_distinctes", "DISTINCT_CARDS"]))
+def test_a_line_reads_back_as_the_same_event(requirements, word):
+    text = f"{word}(" + ", ".join(f"{n} {'|'.join(groups)}" for n, groups in requirements) + ")"
+    event = parse_event(text)
+    assert isinstance(event, Cards) and len(event.requirements) == len(requirements)
+    assert parse_event(to_text(event)) == event
