@@ -644,6 +644,16 @@ class Setup:
                                    cost=self.exact_cost(condition, draws, zone).describe(),
                                    option=param("method", "simulate"))) from None
 
+    def cell_counts_of(self, counts: np.ndarray) -> np.ndarray:
+        """The cells' counts of a deck with ``counts`` copies of each row of :attr:`deck` (the same cards)."""
+        cells = np.asarray(self.compiled.card_cells, dtype=np.int64)
+        return np.bincount(cells, weights=counts, minlength=len(self.compiled.cell_counts)).astype(np.int64)
+
+    def exact_odds_at(self, cell_counts: np.ndarray, condition: exact.Condition, draws) -> np.ndarray:
+        """:meth:`exact_odds` in the zone ``seen`` for another deck of the same cells, with ``cell_counts``."""
+        compiled = replace(self.compiled, cell_counts=np.asarray(cell_counts, dtype=np.int64))
+        return replace(self, compiled=compiled).exact_odds(condition, draws)[0]
+
     def exact_cost(self, condition: exact.Condition, draws, zone: str = "seen") -> Cost:
         """What :meth:`exact_odds` with these arguments would cost, predicted without running it.
 

@@ -181,6 +181,10 @@ class CurvePlan:
     effects : Part or None
         Every target played without and with the deck's draw effects (:func:`curve_effects_task`), when the
         model plays them and the deck has some.
+    targets : tuple of ndarray
+        Each target's rows of the drawn deck.
+    dealing, rival_dealing : Dealing
+        How the player's games are dealt, and the opponent's (None for a model that plays alone).
     """
 
     setup: Setup
@@ -195,6 +199,9 @@ class CurvePlan:
     simulated: tuple[int, ...]
     part: Part | None
     effects: Part | None = None
+    targets: tuple = ()
+    dealing: Dealing | None = None
+    rival_dealing: Dealing | None = None
 
 
 def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | None = None,
@@ -300,7 +307,7 @@ def plan_curve(deck: Deck, game: str | Profile, *, cards: str | Sequence[str] | 
         effects_part = Part("simulate", None, lambda: None, functools.partial(curve_effects_task, spec),
                             tr("playability with card effects"))
     return CurvePlan(setup, model, tuple(labels), tuple(reduced), tuple(use_exact), turn_list, schedules, keep_event,
-                     provenance, simulated, part, effects_part)
+                     provenance, simulated, part, effects_part, tuple(targets), dealing, rival_dealing)
 
 
 def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None = None,

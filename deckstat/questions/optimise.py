@@ -30,7 +30,6 @@ out and each copy in measured once on shared games).
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Sequence
@@ -46,7 +45,7 @@ from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
-from deckstat.questions._estimate import Part, Simulation, estimate
+from deckstat.questions._estimate import Simulation
 from deckstat.questions.compare import card_differences, compare
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.sensitivity import Objective, objectives_of
@@ -237,9 +236,7 @@ class Evaluator:
 
     def _answer(self, k: int, cell_counts: np.ndarray) -> float:
         setup, condition, draws, index = self.setups[k]
-        compiled = replace(setup.compiled, cell_counts=cell_counts)
-        p, _ = replace(setup, compiled=compiled).exact_odds(condition, draws)
-        return float(np.clip(p[index], 0.0, 1.0))
+        return float(np.clip(setup.exact_odds_at(cell_counts, condition, draws)[index], 0.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -393,10 +390,9 @@ def _evaluator(deck: Deck, universe: Universe, profile: Profile, asked, seat: st
 
 @dataclass(frozen=True)
 class CurveObjective:
-    """A curve objective on the universe's rows: its plan (the play model), the target's rows, rows alike in play."""
+    """A curve objective on the universe's rows: its plan (the play model, the target's rows), rows alike in play."""
 
     plan: object
-    target: np.ndarray
     classes: np.ndarray
 
 
@@ -404,7 +400,7 @@ def _curve_objective(deck: Deck, universe: Universe, compiled_on: Deck, profile:
                      seat: str, options: dict, simulation: Simulation) -> CurveObjective:
     """Plan a curve objective on every card of the universe, the opponent (in Wankul) the deck as it is."""
     from deckstat.games.rules import game_columns
-    from deckstat.questions.curve import plan_curve, play_targets
+    from deckstat.questions.curve import plan_curve
     from deckstat.questions.sensitivity import curve_target
 
     target = curve_target(compiled_on, profile, objective.target)
@@ -423,13 +419,13 @@ def _curve_objective(deck: Deck, universe: Universe, compiled_on: Deck, profile:
     if len(drawn.cards) != len(universe.deck.cards):
         raise DeckstatError(tr("objective {text!r}: optimise weighs playability curves in games of one deck",
                                text=objective.text))
-    mask = play_targets(drawn, profile, target.get("cards"), target.get("groups"))[1][0]
+    mask = planned.targets[0]
     # Rows alike in play (every game attribute) and for the target are one class: a swap between them is nothing.
     columns = game_columns(drawn)
     keys = [(bool(m), *(str(v) for v in row)) for m, row in zip(mask, drawn.cards[columns].itertuples(index=False))]
     ids: dict[tuple, int] = {}
     classes = np.array([ids.setdefault(key, len(ids)) for key in keys], dtype=np.int64)
-    return CurveObjective(planned, mask, classes)
+    return CurveObjective(planned, classes)
 
 
 def answer_optimise(plan: OptimisePlan) -> OptimiseResult:
@@ -758,40 +754,11 @@ def _paired_gains(plan: OptimisePlan, incumbent: np.ndarray, candidates: list[np
 def _curve_gains(plan: OptimisePlan, curve: CurveObjective, turn: int, incumbent: np.ndarray,
                  candidates: list[np.ndarray], n: int, seed: int):
     """A curve objective's gains of ``candidates`` over ``incumbent`` on the same games (cards dealt by key)."""
-    from deckstat.play.base import schedule
-    from deckstat.play.engine import Dealing
-    from deckstat.questions.odds import paired_gain
-    from deckstat.questions.sensitivity import CurveMovesSpec, curve_moves_task
+    from deckstat.questions.sensitivity import curve_moves_spec, paired_curve
 
-    planned, profile = curve.plan, plan.profile
-    slots = np.repeat(np.arange(len(incumbent), dtype=np.int64), incumbent)
-    variants = []
-    for counts in candidates:
-        change = counts - incumbent
-        dropped = tuple(int(np.flatnonzero(slots == row)[-1 - j]) for row in np.flatnonzero(change < 0)
-                        for j in range(-change[row]))
-        added = tuple(int(row) for row in np.flatnonzero(change > 0) for _ in range(change[row]))
-        variants.append((dropped, added))
-    dealing = Dealing.of(planned.setup.deck.with_counts(np.maximum(incumbent, 1)), profile.hand_size,
-                         profile.set_aside, planned.keep_event, planned.setup.limit if planned.keep_event is not None
-                         else 0)
-    dealing = replace(dealing, counts=incumbent)
-    rival = planned.model.rival_deck()
-    opponent = None if rival is None else Dealing.of(rival, profile.hand_size, profile.set_aside,
-                                                      planned.keep_event, dealing.limit)
-    library = profile.library_size(int(incumbent.sum()))
-    schedules = (schedule(profile, plan.seat, turn, library),) * (len(candidates) + 1)
-    spec = CurveMovesSpec(planned.model, dealing, opponent, slots, tuple(variants), curve.target, turn, schedules,
-                          dealing.limit)
-    estimates = estimate(Part("simulate", None, lambda: None, functools.partial(curve_moves_task, spec),
-                              tr("playability, a copy away")),
-                         Simulation.checked(n_trials=n, rng=seed, n_workers=plan.n_workers).seeded())
-    tallies, total = estimates.values, estimates.n_trials
-    diff, half = np.zeros(len(candidates)), np.zeros(len(candidates))
-    for i in range(len(candidates)):
-        gain, low, high = paired_gain(int(tallies[i + 1, 1]), int(tallies[i + 1, 2]), total)
-        diff[i], half[i] = gain, (high - low) / 2
-    return diff, half, tallies[0, 0] / total, tallies[1:, 0] / total
+    spec = curve_moves_spec(curve.plan, incumbent, candidates, turn, plan.seat)
+    estimates, rows = paired_curve(spec, Simulation.checked(n_trials=n, rng=seed, n_workers=plan.n_workers).seeded())
+    return rows[:, 1], (rows[:, 3] - rows[:, 2]) / 2, estimates.values[0, 0] / estimates.n_trials, rows[:, 0]
 
 
 def _compositions(total: int, caps: list[int]):

@@ -37,7 +37,7 @@ from deckstat.play.base import schedule
 from deckstat.play.engine import Dealing
 from deckstat.questions._estimate import Part, Simulation, estimate
 from deckstat.questions.compare import compare
-from deckstat.questions.curve import curve, plan_curve, play_targets
+from deckstat.questions.curve import curve, plan_curve
 from deckstat.questions.odds import paired_gain
 from deckstat.questions.validate import validate
 from deckstat.results import SensitivityResult, frame
@@ -522,28 +522,19 @@ def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list
     if event.part.method != "exact" or not setup.exact_capable or setup.drawable() - 1 < max(draws) + 1:
         return None
     index = draws.index(event.per_seat[plan.seat][0])
-    condition, cells = setup.condition(0), np.asarray(setup.compiled.card_cells, dtype=np.int64)
-    drawn = {label: row for row, label in enumerate(setup.deck.labels)}
-    full = plan.deck.labels
-    base = setup.deck.counts.astype(np.int64)
+    condition = setup.condition(0)
     memo: dict[tuple, float] = {}
 
     def answer(counts: np.ndarray) -> float:
-        key = tuple(np.bincount(cells, weights=counts, minlength=len(setup.compiled.cell_counts)).astype(np.int64))
+        key = tuple(setup.cell_counts_of(counts).tolist())
         if key not in memo:
-            compiled = replace(setup.compiled, cell_counts=np.asarray(key, dtype=np.int64))
-            p, _ = replace(setup, compiled=compiled).exact_odds(condition, draws)
-            memo[key] = float(np.clip(p[index], 0.0, 1.0))
+            memo[key] = float(np.clip(setup.exact_odds_at(np.asarray(key), condition, draws)[index], 0.0, 1.0))
         return memo[key]
 
-    p0 = answer(base)
+    p0 = answer(setup.deck.counts)
     values = np.zeros((4, len(moves)))
     for i, move in enumerate(moves):
-        counts = base.copy()
-        counts[drawn[full[move.row]]] += move.delta
-        if move.swap_row is not None:
-            counts[drawn[full[move.swap_row]]] -= move.delta
-        p = answer(counts)
+        p = answer(_drawn_counts(plan, setup.deck, move))
         values[:, i] = p, p - p0, p - p0, p - p0
     return {"values": values, "p": p0, "ci": (p0, p0), "method": "exact", "n_trials": None, "provenance": {}}
 
@@ -560,19 +551,26 @@ def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move
         change = p[1:] - p[0]
         return {"values": np.vstack([p[1:], change, change, change]), "p": float(p[0]), "ci": (p[0], p[0]),
                 "method": "exact", "n_trials": None, "provenance": {}}
-    spec = _curve_spec(plan, base, target, moves, objective.turn)
-    estimates = estimate(Part("simulate", None, lambda: None, functools.partial(curve_moves_task, spec),
-                              tr("playability, a copy away")), simulation)
-    tallies, n = estimates.values, estimates.n_trials
-    hits = tallies[:, 0]
-    p = hits / n
-    low, high = runner.intervals(hits[:1], n)
-    values = np.zeros((4, len(moves)))
-    for i in range(len(moves)):
-        change, change_low, change_high = paired_gain(int(tallies[i + 1, 1]), int(tallies[i + 1, 2]), n)
-        values[:, i] = p[i + 1], change, change_low, change_high
-    return {"values": values, "p": float(p[0]), "ci": (float(low[0]), float(high[0])), "method": "simulate",
-            "n_trials": n, "provenance": {k: v for k, v in estimates.provenance.items() if k in ("seed", "stopping")}}
+    counts = base.setup.deck.counts.astype(np.int64)
+    spec = curve_moves_spec(base, counts, [_drawn_counts(plan, base.setup.deck, move) for move in moves],
+                            objective.turn, plan.seat)
+    estimates, rows = paired_curve(spec, simulation)
+    n = estimates.n_trials
+    low, high = runner.intervals(estimates.values[:1, 0], n)
+    return {"values": rows.T, "p": float(estimates.values[0, 0] / n), "ci": (float(low[0]), float(high[0])),
+            "method": "simulate", "n_trials": n,
+            "provenance": {k: v for k, v in estimates.provenance.items() if k in ("seed", "stopping")}}
+
+
+def _drawn_counts(plan: SensitivityPlan, drawn: Deck, move: Move) -> np.ndarray:
+    """The copies of each row of ``drawn`` (the deck drawn from) once ``move`` is made."""
+    index = {label: row for row, label in enumerate(drawn.labels)}
+    full = plan.deck.labels
+    counts = drawn.counts.astype(np.int64).copy()
+    counts[index[full[move.row]]] += move.delta
+    if move.swap_row is not None:
+        counts[index[full[move.swap_row]]] -= move.delta
+    return counts
 
 
 def _exact_curve(deck: Deck, plan: SensitivityPlan, target: dict, turn: int) -> float:
@@ -599,36 +597,37 @@ class CurveMovesSpec:
     limit: int
 
 
-def _curve_spec(plan: SensitivityPlan, base, wanted: dict, moves: list[Move], turn: int) -> CurveMovesSpec:
-    """Rows of the deck drawn from: each move as (slot dropped or -1, row of the spare card or -1)."""
-    profile, setup = plan.profile, base.setup
-    drawn = setup.deck
-    index = {label: row for row, label in enumerate(drawn.labels)}
-    full = plan.deck.labels
-    slots = np.repeat(np.arange(len(drawn.counts), dtype=np.int64), drawn.counts.astype(np.int64))
-    last = {row: int(np.flatnonzero(slots == row)[-1]) for row in range(len(drawn.counts))}
-    variants, sizes = [], []
-    for move in moves:
-        added, dropped = -1, -1
-        for row, delta in ((move.row, move.delta), (move.swap_row, -move.delta)):
-            if row is None:
-                continue
-            if delta > 0:
-                added = index[full[row]]
-            else:
-                dropped = last[index[full[row]]]
-        variants.append(((dropped,) if dropped >= 0 else (), (added,) if added >= 0 else ()))
-        sizes.append(len(slots) - (dropped >= 0) + (added >= 0))
-    library = profile.library_size
-    schedules = tuple(schedule(profile, plan.seat, turn, library(size)) for size in [len(slots), *sizes])
-    dealing = Dealing.of(drawn, profile.hand_size, profile.set_aside, base.keep_event,
-                         setup.limit if base.keep_event is not None else 0)
-    rival = base.model.rival_deck()
-    opponent = None if rival is None else Dealing.of(rival, profile.hand_size, profile.set_aside, base.keep_event,
-                                                      dealing.limit)
-    target = play_targets(drawn, profile, wanted.get("cards"), wanted.get("groups"))[1][0]
-    return CurveMovesSpec(base.model, dealing, opponent, slots, tuple(variants), target, turn, schedules,
-                          dealing.limit)
+def curve_moves_spec(planned, counts: np.ndarray, variants: Sequence[np.ndarray], turn: int,
+                     seat: str) -> CurveMovesSpec:
+    """The shared games of a planned curve for the deck with ``counts`` and each deck of ``variants``.
+
+    ``counts`` and each variant are copies of the rows of ``planned``'s drawn deck; a variant drops the last
+    copies of the rows it has fewer of, and deals a spare card for each copy it has more of.
+    """
+    profile = planned.setup.profile
+    slots = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    moves = []
+    for other in variants:
+        change = np.asarray(other, dtype=np.int64) - counts
+        dropped = tuple(int(np.flatnonzero(slots == row)[-1 - j]) for row in np.flatnonzero(change < 0)
+                        for j in range(-change[row]))
+        added = tuple(int(row) for row in np.flatnonzero(change > 0) for _ in range(change[row]))
+        moves.append((dropped, added))
+    schedules = tuple(schedule(profile, seat, turn, profile.library_size(int(np.sum(c))))
+                      for c in [counts, *variants])
+    dealing = replace(planned.dealing, counts=counts)
+    return CurveMovesSpec(planned.model, dealing, planned.rival_dealing, slots, tuple(moves), planned.targets[0],
+                          turn, schedules, dealing.limit)
+
+
+def paired_curve(spec: CurveMovesSpec, simulation: Simulation) -> tuple:
+    """The games of ``spec``: their estimates, and per variant ``p``, its change and the change's 95% interval."""
+    estimates = estimate(Part("simulate", None, lambda: None, functools.partial(curve_moves_task, spec),
+                              tr("playability, a copy away")), simulation)
+    tallies, n = estimates.values, estimates.n_trials
+    rows = np.array([[tallies[i, 0] / n, *paired_gain(int(tallies[i, 1]), int(tallies[i, 2]), n)]
+                     for i in range(1, len(tallies))]).reshape(-1, 4)
+    return estimates, rows
 
 
 def curve_moves_task(spec: CurveMovesSpec, rng: np.random.Generator, n_trials: int) -> np.ndarray:
