@@ -463,16 +463,9 @@ def _decision_words(decision: str) -> str:
 
 def sensitivity_table(result) -> Grid:
     """One row per card: its copies and what a copy fewer and a copy more change (✗: the move breaks a rule)."""
-    from deckstat.present.format import format_difference
+    from deckstat.present.format import sensitivity_rows
 
-    rows = []
-    for card, moves in result.table.groupby("card", sort=False):
-        row = {"card": card, "count": str(int(moves["count"].iloc[0]))}
-        for move in moves.itertuples(index=False):
-            text = format_difference(move.change, move.ci_low, move.ci_high, move.method)
-            row["minus" if move.move == "-1" else "plus"] = text if move.legal else f"{text} ✗"
-        rows.append(row)
-    frame = pd.DataFrame(rows).reindex(columns=["card", "count", "minus", "plus"]).fillna("")
+    frame = pd.DataFrame(sensitivity_rows(result), columns=["card", "count", "minus", "plus"]).astype({"count": str})
     grid = frame_table(frame, {"card": tr("card"), "count": tr("copies"), "minus": tr("a copy fewer"),
                                "plus": tr("a copy more")})
     grid.notes.append(tr("✗: the move alone breaks a rule of the deck; below, its legal version at the deck's size"))

@@ -1017,3 +1017,19 @@ def sensitivity_sentences(result) -> list[str]:
             parts.append(text)
         sentences.append(tr("; ").join(parts))
     return sentences
+
+
+def sensitivity_rows(result) -> list[dict]:
+    """One row per card of a :func:`deckstat.sensitivity` table, as the command line and the report show it.
+
+    ``card``, ``count``, and for each move (``minus``, ``plus``) its change as text, with its interval when
+    simulated, marked ✗ when the move breaks a rule alone.
+    """
+    rows = []
+    for card, moves in result.table.groupby("card", sort=False):
+        row = {"card": card, "count": int(moves["count"].iloc[0]), "minus": "", "plus": ""}
+        for move in moves.itertuples(index=False):
+            text = format_difference(move.change, move.ci_low, move.ci_high, move.method)
+            row["minus" if move.move == "-1" else "plus"] = text if move.legal else f"{text} ✗"
+        rows.append(row)
+    return rows

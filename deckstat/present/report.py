@@ -50,6 +50,7 @@ from deckstat.present.format import (
     same_odds_line,
     scoring_line,
     seed_note,
+    sensitivity_rows,
     sensitivity_sentences,
     trial_count,
 )
@@ -610,23 +611,15 @@ def _sensitivity_section(report: Report) -> list[Block]:
               event=Code(str(objective["target"])), turn=number(SENSITIVITY_TURN),
               p=_estimate(objective["p"], objective["ci_low"], objective["ci_high"], objective["method"]),
               command=command)]
-    rows, legal_rows = [], []
-    for card, moves in result.table.groupby("card", sort=False):
-        cells = {"card": card, "count": number(int(moves["count"].iloc[0]))}
-        for move in moves.itertuples(index=False):
-            key = "minus" if move.move == "-1" else "plus"
-            text = format_difference(move.change, move.ci_low, move.ci_high, move.method)
-            cells[key] = text if move.legal else f"{text} ✗"
-            if not move.legal and isinstance(move.swap_card, str):
-                legal_rows.append({"card": card, "move": tr(_MOVES[move.move]),
-                                   "swap": ("+1 " if key == "minus" else "−1 ") + move.swap_card,
-                                   "change": format_difference(move.swap_change, move.swap_ci_low,
-                                                               move.swap_ci_high, move.method)})
-        rows.append(cells)
+    legal_rows = [{"card": move.card, "move": tr(_MOVES[move.move]),
+                   "swap": ("+1 " if move.move == "-1" else "−1 ") + move.swap_card,
+                   "change": format_difference(move.swap_change, move.swap_ci_low, move.swap_ci_high, move.method)}
+                  for move in result.table.itertuples(index=False)
+                  if not move.legal and isinstance(move.swap_card, str)]
     # Cards whose moves read alike (the Terrains of a Terrain event, say) are one row.
     merged: dict[tuple, list[str]] = {}
-    for row in rows:
-        merged.setdefault((row["count"], row.get("minus", ""), row.get("plus", "")), []).append(row["card"])
+    for row in sensitivity_rows(result):
+        merged.setdefault((number(row["count"]), row["minus"], row["plus"]), []).append(row["card"])
     blocks.append(Table((tr("card"), tr("copies"), tr("a copy fewer"), tr("a copy more")),
                         tuple((" · ".join(cards), count, minus, plus)
                               for (count, minus, plus), cards in merged.items())))
