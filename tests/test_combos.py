@@ -137,7 +137,8 @@ def test_combos_gives_each_line_any_line_and_what_each_adds():
     assert set(table["kind"]) == {"line", "any", "alone"}
     for turn in (0, 2):
         at = table[table["turn"] == turn].set_index(["line", "kind"])["p"]
-        size = int(table[table["turn"] == turn]["zone_size"].iloc[0]) if "zone_size" in table else 5 + turn
+        size = int(deckstat.odds(deck, "generic", "x>=1", turns=[turn], seat="first", mulligan=False,
+                                 sides=False).table["zone_size"].iloc[0])
         physical = _physical()
         hands = [tuple(physical[i] for i in hand) for hand in itertools.combinations(range(len(physical)), size)]
         pair = [_fills(h, [(1, ["x"]), (1, ["y"])]) for h in hands]

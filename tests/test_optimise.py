@@ -20,6 +20,9 @@ POOL = [{"name": "Colline", "type": "Terrain"}, {"name": "Ogre", "type": "Person
 ROWS = ["Plaine", "Mousse", "Lutin", "Géant", "Colline", "Ogre"]
 TERRAIN, CHEAP, COSTLY = {"Plaine", "Colline"}, {"Mousse", "Lutin"}, {"Géant", "Ogre"}
 OBJECTIVES = ["odds: Terrain>=1 and [cost<=1]>=1 @ 1", "0.5 * odds: [cost>=2]>=1 @ 2"]
+#: Cards seen by the first player by turns 1 and 2 of a 10-card Wankul deck with no mulligan, as the engine deals.
+SEEN = tuple(int(deckstat.odds(deckstat.Deck.from_table(DECK), "wankul", "Terrain>=1", turns=[t], seat="first",
+                               mulligan=False, sides=False).table["zone_size"].iloc[0]) for t in (1, 2))
 
 
 def _none_of(n: int, k: int, m: int) -> float:
@@ -28,11 +31,13 @@ def _none_of(n: int, k: int, m: int) -> float:
 
 
 def _value(counts: dict[str, int]) -> tuple[float, float]:
-    """Both objectives in closed form, no mulligan: m = 5 + t cards seen by turn t; Terrains and cheap cards are
-    disjoint, so P(both) = 1 - P(no Terrain) - P(no cheap card) + P(neither)."""
+    """Both objectives in closed form, no mulligan, on the cards seen by turns 1 and 2 (:data:`SEEN`).
+
+    Terrains and cheap cards are disjoint, so P(both) = 1 - P(no Terrain) - P(no cheap card) + P(neither).
+    """
     n = sum(counts.values())
     t, c, h = (sum(counts.get(r, 0) for r in group) for group in (TERRAIN, CHEAP, COSTLY))
-    m1, m2 = 6, 7
+    m1, m2 = SEEN
     first = 1 - _none_of(n, t, m1) - _none_of(n, c, m1) + _none_of(n, t + c, m1)
     return first, 1 - _none_of(n, h, m2)
 
