@@ -219,6 +219,8 @@ class SensitivityPlan:
     opponent: Deck | None
     #: The deck each move makes, and each legal version once :func:`answer_sensitivity` has found it.
     decks: dict
+    #: Each objective planned on the deck as it is (an OddsPlan or a CurvePlan).
+    planned: tuple = ()
 
 
 def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_target=None, by_turn=None,
@@ -235,8 +237,8 @@ def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_targe
                                     rng=rng, chunk_size=chunk_size, n_workers=n_workers).seeded()
     asked = objectives_of(event, curve_target, by_turn, objectives)
     options = {"keep": keep, "mulligan": mulligan}
-    for objective in asked:
-        _check_objective(objective, deck, profile, seat, options, simulation, opponent, allow_absent)
+    planned = tuple(_check_objective(objective, deck, profile, seat, options, simulation, opponent, allow_absent)
+                    for objective in asked)
     rows = _rows(deck, profile, cards, "cards")
     fillers = _rows(deck, profile, filler, "filler") if filler is not None else ()
     moves = tuple(Move(row, delta) for row in rows for delta in (-1, 1))
@@ -245,7 +247,7 @@ def plan_sensitivity(deck: Deck, game: str | Profile, *, event=None, curve_targe
     decks = {move: moved(deck, move) for move in moves}
     legal = {move: _legality(decks[move], profile, sizes) for move in moves}
     return SensitivityPlan(deck, profile, asked, seat, rows, fillers, moves, legal, base_legal, options, simulation,
-                           opponent, decks)
+                           opponent, decks, planned)
 
 
 def objectives_of(event, curve_target, by_turn, objectives) -> tuple[Objective, ...]:
@@ -271,19 +273,22 @@ def objectives_of(event, curve_target, by_turn, objectives) -> tuple[Objective, 
 
 
 def _check_objective(objective: Objective, deck: Deck, profile: Profile, seat: str, options: dict,
-                     simulation: Simulation, opponent: Deck | None, allow_absent: bool) -> None:
-    """Plan ``objective`` on the deck as it is, so that a bad event, card or turn is refused before any work."""
+                     simulation: Simulation, opponent: Deck | None, allow_absent: bool):
+    """``objective`` planned on the deck as it is (an OddsPlan or a CurvePlan).
+
+    A bad event, card or turn is refused here, before any work; the answer uses the plan.
+    """
     from deckstat.questions.odds import plan_odds
 
     try:
         if objective.kind == "odds":
-            plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, simulation=simulation,
+            return plan_odds(deck, profile, objective.target, turns=[objective.turn], seat=seat, simulation=simulation,
                       sides=False, allow_absent=allow_absent, **options)
         else:
             if objective.turn < 1:
                 raise DeckstatError(tr("a card is played in a turn, not in the opening hand: the turn must be 1 or "
                                        "more"))
-            plan_curve(deck, profile, **curve_target(deck, profile, objective.target), turns=[objective.turn],
+            return plan_curve(deck, profile, **curve_target(deck, profile, objective.target), turns=[objective.turn],
                        seat=seat, simulation=simulation, opponent=opponent, allow_absent=allow_absent, **options)
     except DeckstatError as exc:
         raise exc.prefixed(tr("objective {text!r}: ", text=objective.text)) from None
@@ -366,10 +371,10 @@ def _legality(variant: Deck, profile: Profile, sizes: set[int]) -> tuple[str, bo
 def answer_sensitivity(plan: SensitivityPlan) -> SensitivityResult:
     """Estimate and shape a planned :func:`sensitivity` question."""
     deck, moves = plan.deck, list(plan.moves)
-    first = [_estimate(plan, objective, moves) for objective in plan.objectives]
+    first = [_estimate(plan, k, moves) for k in range(len(plan.objectives))]
     total = _weighted(plan, first, len(moves))
     swaps = _swaps(plan, moves, total)
-    second = [_estimate(plan, objective, list(swaps.values())) for objective in plan.objectives] if swaps else []
+    second = [_estimate(plan, k, list(swaps.values())) for k in range(len(plan.objectives))] if swaps else []
     swap_total = _weighted(plan, second, len(swaps)) if swaps else None
     swap_index = {move: i for i, move in enumerate(swaps)}
     labels, counts = deck.labels, deck.counts
@@ -472,18 +477,19 @@ def _swaps(plan: SensitivityPlan, moves: list[Move], total: np.ndarray) -> dict[
     return out
 
 
-def _estimate(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
-    """One objective on the deck and on each deck ``moves`` make.
+def _estimate(plan: SensitivityPlan, k: int, moves: list[Move]) -> dict:
+    """Objective ``k`` on the deck and on each deck ``moves`` make.
 
     ``values`` rows: p, change, low, high per move; ``p`` and ``ci``: the deck's own answer.
     """
+    objective, planned = plan.objectives[k], plan.planned[k]
     if objective.kind == "odds":
-        return _odds_changes(plan, objective, moves)
-    return _curve_changes(plan, objective, moves)
+        return _odds_changes(plan, objective, planned, moves)
+    return _curve_changes(plan, objective, planned, moves)
 
 
-def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
-    exact = _exact_odds_changes(plan, objective, moves)
+def _odds_changes(plan: SensitivityPlan, objective: Objective, planned, moves: list[Move]) -> dict:
+    exact = _exact_odds_changes(plan, planned, moves)
     if exact is not None:
         return exact
     decks = [plan.deck, *(plan.decks[move] for move in moves)]
@@ -502,7 +508,7 @@ def _odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]
             "provenance": {k: v for k, v in result.provenance.items() if k in ("seed", "stopping")}}
 
 
-def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict | None:
+def _exact_odds_changes(plan: SensitivityPlan, planned, moves: list[Move]) -> dict | None:
     """An exact odds objective on every deck a move makes, from the deck's own cells; None where it cannot.
 
     A move changes only the counts of the cells its cards are in, so the event compiled once on the deck answers
@@ -510,12 +516,8 @@ def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list
     cell). It cannot when the simulation was asked for, the exact engine does not take the rules, or a deck a copy
     smaller would run out of cards to draw by the turn (its draws would differ from the deck's).
     """
-    from deckstat.questions.odds import plan_odds
-
     if plan.simulation.method == "simulate":
         return None
-    planned = plan_odds(plan.deck, plan.profile, objective.target, turns=[objective.turn], seat=plan.seat,
-                        simulation=plan.simulation, sides=False, allow_absent=True, **plan.options)
     event = planned.events[0]
     setup = event.setup
     draws = sorted({d for seat_draws in event.per_seat.values() for d in seat_draws})
@@ -539,11 +541,9 @@ def _exact_odds_changes(plan: SensitivityPlan, objective: Objective, moves: list
     return {"values": values, "p": p0, "ci": (p0, p0), "method": "exact", "n_trials": None, "provenance": {}}
 
 
-def _curve_changes(plan: SensitivityPlan, objective: Objective, moves: list[Move]) -> dict:
+def _curve_changes(plan: SensitivityPlan, objective: Objective, base, moves: list[Move]) -> dict:
     target = curve_target(plan.deck, plan.profile, objective.target)
     simulation = plan.simulation
-    base = plan_curve(plan.deck, plan.profile, **target, turns=[objective.turn], seat=plan.seat,
-                      simulation=simulation, opponent=plan.opponent, **plan.options)
     if base.use_exact[0]:
         answers = [_exact_curve(d, plan, target, objective.turn)
                    for d in [plan.deck, *(plan.decks[move] for move in moves)]]
