@@ -1,6 +1,7 @@
 """Batch specs: errors located at their line and key, expansion into tasks, identity, seeds, digest, run_task."""
 
 import io
+import json
 import re
 import shlex
 import textwrap
@@ -17,7 +18,7 @@ from scipy.stats import hypergeom
 import deckstat
 from deckstat.batching import SpecError, Task, load_spec, plan, run_task
 from deckstat.batching.spec import key_lines
-from deckstat.batching.tasks import SEED_BOUND
+from deckstat.batching.tasks import SEED_BOUND, cached_deck
 
 # A 50-card Wankul deck: 10 Terrains, 40 Personnages (20 cost 1, 20 cost 2).
 SMALL = "name,count,type,cost\nTerrain,10,Terrain,\nPetit,20,Personnage,1\nGrand,20,Personnage,2\n"
@@ -242,7 +243,7 @@ def test_unknown_question(folder):
     assert message == f"{where}: unknown question 'odd'; did you mean 'odds'?"
     path = write(folder, '[[questions]]\nquestion = "probability"\n')
     assert spec_error(path).endswith("unknown question 'probability'; expected one of odds, when, mulligan, ratio, "
-                                     "deckout, compare, sensitivity")
+                                     "deckout, compare, sensitivity, curve")
 
 
 def test_key_lines_follow_inline_tables_and_skip_multiline_arrays():
@@ -510,7 +511,7 @@ def test_documented_spec_and_reproduction_command():
     [toml] = re.findall(r"```toml\n(.*?)```", page, flags=re.S)
     path = DATA.parent / "docs" / "example.toml"
     spec = load_spec(tomllib.loads(toml), base_dir=path.parent)
-    assert len(spec.tasks) == 16
+    assert len(spec.tasks) == 18
     [command] = [line for line in page.splitlines() if line.startswith("deckstat odds ")]
     args = shlex.split(command)[1:]
     seed = int(args[args.index("--seed") + 1])
@@ -652,3 +653,177 @@ def test_bad_known_cards_name_the_key(folder, value, needle):
         """)
     message = spec_error(path)
     assert f":{line_of(path, 'known =')}:" in message and "known" in message and needle in message
+
+
+# --- edited copy counts ------------------------------------------------------------------------------------------
+
+EXACT_ODDS = {"question": "odds", "event": "Terrain>=1", "turns": "0-2", "seat": "first", "mulligan": False}
+
+
+def copies(deck) -> dict[str, int]:
+    return dict(zip(deck.names, deck.counts.tolist()))
+
+
+def file_copies(text: str) -> dict[str, int]:
+    table = pd.read_csv(io.StringIO(text))
+    return dict(zip(table["name"], table["count"]))
+
+
+def test_counts_set_the_copies_of_the_deck_read(folder):
+    # small.csv with 12 Terrains and 18 Petits is the deck small_12.csv holds.
+    spec = load_spec({"game": "wankul", "decks": {"small": "decks/small.csv",
+                                                  "edited": {"path": "decks/small.csv",
+                                                             "counts": {"Terrain": 12, "Petit": 18}},
+                                                  "twelve": "decks/small_12.csv"},
+                      "questions": [EXACT_ODDS]}, base_dir=folder)
+    small, edited, twelve = spec.tasks
+    assert copies(cached_deck(edited.decks[0])) == file_copies(SMALL_12)
+    assert copies(cached_deck(small.decks[0])) == file_copies(SMALL)
+    rows = {task.deck_label: run_task(task, task.seed(1)) for task in spec.tasks}
+    # Wankul's first player draws on turn 1: 5, 6 then 7 cards seen.
+    for label, terrains in (("small", 10), ("edited", 12), ("twelve", 12)):
+        expected = [1 - hypergeom(M=50, n=terrains, N=seen).pmf(0) for seen in (5, 6, 7)]
+        assert rows[label]["p"].tolist() == pytest.approx(expected, abs=1e-12)
+    # The edited deck says so in its rows, exactly; the others have no such column.
+    assert set(rows["edited"]["deck_counts"]) == {'{"edited": {"Petit": 18, "Terrain": 12}}'}
+    assert "deck_counts" not in rows["small"].columns and "deck_counts" not in rows["twelve"].columns
+
+
+def test_a_row_of_an_edited_deck_is_the_python_call_on_deck_with_counts(folder):
+    spec = load_spec({"seed": 11, "game": "wankul",
+                      "decks": {"edited": {"path": "decks/small.csv", "counts": {"Grand": 0, "Terrain": 14}}},
+                      "questions": [{"question": "odds", "event": ["Terrain>=2", "Petit>=2"], "turns": [0, 3],
+                                     "method": "simulate", "trials": 3000, "mulligan_rule": "london"}]},
+                     base_dir=folder)
+    [task] = spec.tasks
+    rows = run_task(task, task.seed(spec.seed))
+    # What docs/batch.md says reproduces the row: the deck file's counts, with the row's deck_counts set.
+    counts = json.loads(rows["deck_counts"].iloc[0])[rows["deck"].iloc[0]]
+    deck = deckstat.load_deck(folder / "decks" / "small.csv")
+    edited = deck.with_counts([counts.get(label, count) for label, count in zip(deck.labels, deck.counts)])
+    assert copies(edited) == {"Terrain": 14, "Petit": 20}  # a card set to 0 leaves the deck
+    direct = deckstat.odds(edited, "wankul", ["Terrain>=2", "Petit>=2"], turns=[0, 3], method="simulate",
+                           n_trials=3000, mulligan_rule="london", rng=task.seed(spec.seed)).table
+    assert rows["p"].tolist() == direct["p"].tolist() and (rows["method"] == "simulate").all()
+    assert rows["deck_file"].tolist() == direct["deck"].tolist()
+
+
+def test_tables_of_one_file_with_other_counts_are_other_tasks(folder):
+    spec = load_spec({"seed": 3, "game": "wankul",
+                      "decks": {"as_is": "decks/small.csv",
+                                "more": {"path": "decks/small.csv", "counts": {"Terrain": 12}},
+                                "fewer": {"path": "decks/small.csv", "counts": {"Terrain": 8}}},
+                      "questions": [EXACT_ODDS]}, base_dir=folder)
+    assert len({t.task_id for t in spec.tasks}) == 3 and len({t.seed(3) for t in spec.tasks}) == 3
+    for task, terrains in zip(spec.tasks, (10, 12, 8)):
+        expected = [1 - hypergeom(M=40 + terrains, n=terrains, N=seen).pmf(0) for seen in (5, 6, 7)]
+        assert run_task(task, 1)["p"].tolist() == pytest.approx(expected, abs=1e-12), task.deck_label
+
+
+def test_an_edited_deck_is_checked_as_edited(folder):
+    # The file's deck asks about its Terrains; the same file with none is refused, not passed as already checked.
+    path = write(folder, """
+        [[questions]]
+        question = "odds"
+        decks = ["small", "none"]
+        event = "Terrain>=1"
+    """, DECKS + '\n[decks.none]\npath = "decks/small.csv"\ncounts = { Terrain = 0 }\n')
+    message = spec_error(path)
+    assert message.startswith(f"{path}:{line_of(path, 'event =')}: questions[0].event: "), message
+    assert "no card of this deck has it; its types are Personnage" in message
+
+
+def test_counts_change_the_digest_and_the_ids_of_the_edited_deck_alone(folder):
+    def spec(counts=None):
+        edited = {"path": "decks/small.csv"} if counts is None else {"path": "decks/small.csv", "counts": counts}
+        return load_spec({"seed": 1, "game": "wankul", "decks": {"small": "decks/small.csv", "edited": edited},
+                          "questions": [EXACT_ODDS]}, base_dir=folder)
+
+    unedited, twelve, eleven, empty = spec(), spec({"Terrain": 12}), spec({"Terrain": 11}), spec({})
+    assert len({unedited.digest, twelve.digest, eleven.digest}) == 3
+    assert len({unedited.spec_digest, twelve.spec_digest, eleven.spec_digest}) == 3
+    assert twelve.to_dict()["decks"]["edited"]["counts"] == {"Terrain": 12}
+    ids = [[t.task_id for t in s.tasks] for s in (unedited, twelve, eleven)]
+    assert ids[0][0] == ids[1][0] == ids[2][0]  # the deck left as it is keeps its task
+    assert len({i[1] for i in ids}) == 3
+    # An empty table edits nothing: the same spec, digest and tasks as without it.
+    assert (empty.digest, [t.task_id for t in empty.tasks]) == (unedited.digest, ids[0])
+
+
+def test_counts_of_a_glob_edit_every_deck_it_matches(folder):
+    spec = load_spec({"game": "wankul", "decks": {"all": {"path": "decks/small*.csv", "counts": {"Grand": 10}}},
+                      "questions": [EXACT_ODDS]}, base_dir=folder)
+    edited = {t.deck_label: copies(cached_deck(t.decks[0])) for t in spec.tasks}
+    assert edited == {"all/small": {**file_copies(SMALL), "Grand": 10},
+                      "all/small_12": {**file_copies(SMALL_12), "Grand": 10}}
+    # A file of the glob without the card is refused, by name.
+    odd = folder / "decks" / "small_odd.csv"
+    odd.write_text("name,count,type,cost\nTerrain,10,Terrain,\nPetit,40,Personnage,1\n", encoding="utf-8")
+    path = write(folder, "[[questions]]\nquestion = 'odds'\nevent = 'Terrain>=1'\n",
+                 DECKS.replace('path = "decks/small*.csv"', 'path = "decks/small*.csv"\ncounts = { Grand = 10 }'))
+    assert spec_error(path) == (f"{path}:{line_of(path, 'counts =')}: decks.all.counts.Grand: 'Grand' is not a card "
+                                f"of the deck {odd}; name a card as the deck file writes it")
+
+
+@pytest.mark.parametrize(("counts", "key", "expected"), [
+    ("{ Terain = 3 }", "decks.edited.counts.Terain", "'Terain' is not a card of the deck {deck}; did you mean "
+                                                      "'Terrain'?; name a card as the deck file writes it"),
+    # Names are compared as the file writes them: the closest is offered, not taken.
+    ("{ terrain = 3 }", "decks.edited.counts.terrain", "'terrain' is not a card of the deck {deck}; did you mean "
+                                                       "'Terrain'?; name a card as the deck file writes it"),
+    ("{ Terrain = -1 }", "decks.edited.counts.Terrain", "expected a whole number of copies from 0 to 10,000, got -1"),
+    ("{ Terrain = 2.5 }", "decks.edited.counts.Terrain", "expected a whole number of copies from 0 to 10,000, got 2.5"),
+    ('{ Terrain = "3" }', "decks.edited.counts.Terrain", "expected a whole number of copies from 0 to 10,000, got '3'"),
+    ("{ Terrain = true }", "decks.edited.counts.Terrain",
+     "expected a whole number of copies from 0 to 10,000, got True"),
+    ("{ Terrain = 10_001 }", "decks.edited.counts.Terrain",
+     "expected a whole number of copies from 0 to 10,000, got 10001"),
+    ('"Terrain = 3"', "decks.edited.counts", "expected a table of copies by card, e.g. counts = {{ \"Robot Camembert\" "
+                                             "= 3 }}, got a text"),
+    ("{ Terrain = 0, Petit = 0, Grand = 0 }", "decks.edited.counts",
+     "the counts leave no card in the deck {deck}; keep at least one copy"),
+])
+def test_bad_counts_are_refused_at_their_card(folder, counts, key, expected):
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n',
+                 DECKS + f'\n[decks.edited]\npath = "decks/small.csv"\ncounts = {counts}\n')
+    deck = (folder / "decks" / "small.csv").resolve()
+    assert spec_error(path) == f"{path}:{line_of(path, 'counts =')}: {key}: {expected.format(deck=deck)}"
+
+
+def test_a_name_of_several_printings_is_refused_and_its_label_taken(folder):
+    deck_path = folder / "decks" / "printings.csv"
+    deck_path.write_text("name,count,type,number\nVENDEUR,2,Personnage,35\nVENDEUR,1,Personnage,36\n"
+                         "Terrain,10,Terrain,1\nPetit,37,Personnage,2\n", encoding="utf-8")
+    head = 'game = "wankul"\n[decks.p]\npath = "decks/printings.csv"\n[decks.p.counts]\n'
+    question = '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n'
+    path = folder / "spec.toml"
+    path.write_text(head + "VENDEUR = 3\n" + question, encoding="utf-8")
+    assert spec_error(path) == (f"{path}:{line_of(path, 'VENDEUR =')}: decks.p.counts.VENDEUR: 'VENDEUR' names 2 "
+                                f"printings of the deck {deck_path} ('VENDEUR #35', 'VENDEUR #36'); name one by its "
+                                "label")
+    path.write_text(head + '"VENDEUR #36" = 3\n' + question, encoding="utf-8")
+    [task] = load_spec(path).tasks
+    cards = cached_deck(task.decks[0]).cards
+    by_number = dict(zip(cards["number"].astype(str), cards["count"]))
+    assert by_number == {"35": 2, "36": 3, "1": 10, "2": 37}
+
+
+def test_a_name_is_kept_by_its_label_and_a_card_given_twice_refused(folder):
+    # Two printings whose names differ by case alone: each name is one row, whose label tells them apart.
+    (folder / "decks" / "cases.csv").write_text("name,count,type,number\nVendeur,2,Personnage,35\n"
+                                                "VENDEUR,1,Personnage,36\nTerrain,10,Terrain,1\n"
+                                                "Petit,37,Personnage,2\n", encoding="utf-8")
+    spec = load_spec({"game": "wankul", "decks": {"c": {"path": "decks/cases.csv", "counts": {"Vendeur": 4}}},
+                      "questions": [EXACT_ODDS]}, base_dir=folder)
+    [task] = spec.tasks
+    deck = deckstat.load_deck(folder / "decks" / "cases.csv")
+    assert task.decks[0].counts == (("Vendeur #35", 4),) and deck.labels[0] == "Vendeur #35"
+    # The rows' counts, by label, give the deck the task reads.
+    counts = json.loads(run_task(task, 1)["deck_counts"].iloc[0])["c"]
+    rebuilt = deck.with_counts([counts.get(label, n) for label, n in zip(deck.labels, deck.counts)])
+    assert rebuilt.counts.tolist() == cached_deck(task.decks[0]).counts.tolist() == [4, 1, 10, 37]
+    path = write(folder, '[[questions]]\nquestion = "odds"\nevent = "Terrain>=1"\n',
+                 'game = "wankul"\n[decks.c]\npath = "decks/cases.csv"\n[decks.c.counts]\nVendeur = 4\n'
+                 '"Vendeur #35" = 3\n')
+    assert spec_error(path) == (f"{path}:{line_of(path, 'Vendeur #35')}: decks.c.counts.Vendeur #35: 'Vendeur #35' "
+                                "names the card 'Vendeur' names too; give its copies once")

@@ -23,7 +23,7 @@ from deckstat.batching.tasks import UNPLANNED_PARAMETERS, Task, api_arguments, c
 from deckstat.engines.runner import BLOCK_TRIALS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, _wilson_half_width_extremes
 from deckstat.questions._estimate import Part, Simulation
 from deckstat.questions._setup import shared_setups
-from deckstat.questions.curve import plan_curve
+from deckstat.questions.curve import plan_curve, plan_never_scored_curve, plan_no_play_after_drought_curve
 from deckstat.questions.odds import plan_odds
 from deckstat.questions.ratio import plan_ratio
 from deckstat.questions.sensitivity import curve_target
@@ -42,6 +42,13 @@ MOVE_SECONDS = 0.01
 DECK_SECONDS = 0.005
 #: Seconds of one deck's exact playability answer (a whole curve question; measured on the sample decks).
 CURVE_EXACT_SECONDS = 0.01
+#: Seconds of one target's exact playability curve for one seat (measured on the Duel Masters sample deck).
+CURVE_EXACT_TARGET_SECONDS = 0.0015
+#: Seconds per simulated game, seat and playability target besides the first (the first is in
+#: ``SECONDS_PER_TRIAL["curve"]``, the game itself; measured on the Wankul and Duel Masters sample decks).
+CURVE_TARGET_SECONDS_PER_TRIAL = 1.5e-7
+#: Simulated games the effects table plays per game of the answer: each game without and with the draw effects.
+CURVE_EFFECTS_PLAYS = 2
 
 
 @dataclass(frozen=True)
@@ -75,14 +82,18 @@ class Estimator:
         """The plan of ``task``'s question for its decks and parameters (its checks, nothing computed)."""
         from deckstat.batching.spec import PLANS
 
+        subject, simulation, arguments = self._arguments(task)
+        with shared_setups(self._shared):
+            return PLANS[task.question](subject, cached_profile(task.game), simulation=simulation, **arguments)
+
+    def _arguments(self, task: Task) -> tuple[object, Simulation, dict]:
+        """What ``task``'s plan is given: its deck (the decks compared), its simulation, its other arguments."""
         decks = [cached_deck(source) for source in task.decks]
         arguments = api_arguments(task, decks)
         for name in ("n_trials", "precision", "max_trials"):  # the trials are estimated here, not checked
             arguments.pop(name, None)
         simulation = Simulation.checked(method=arguments.pop("method", "auto"))
-        subject = decks if task.question == "compare" else decks[0]
-        with shared_setups(self._shared):
-            return PLANS[task.question](subject, cached_profile(task.game), simulation=simulation, **arguments)
+        return decks if task.question == "compare" else decks[0], simulation, arguments
 
     # A task.
 
@@ -120,6 +131,8 @@ class Estimator:
             # Its own default trials when the spec gives none (the plan holds them).
             trials = int(params["trials"]) if "trials" in params else plan.simulation.n_trials
             methods, seconds = self._sensitivity(plan, trials)
+        elif question == "curve":
+            methods, seconds = self._curve(task, trials)
         elif question == "ratio":
             plan = self._ratio_plan(task)
             # The method of the sweep's odds, as its summary says; the deck-out races add their seconds.
@@ -169,6 +182,34 @@ class Estimator:
                     seconds += decks * (CURVE_EXACT_SECONDS if exact else trials * SECONDS_PER_TRIAL["curve"])
         return methods, seconds
 
+    def _curve(self, task: Task, trials: int) -> tuple[set[str], float]:
+        """Methods and seconds of a curve task: its answer, and each end of an assumption its play model answers.
+
+        Wankul's model answers the question again with Terrains never scored and with no card played after a
+        drought (its ``scoring`` and ``drought_play`` tables), each planned here as the question plans it. The
+        ``effects`` table plays every simulated game again without and with the draw effects; a batch computes it
+        only for ``table = "effects"`` or ``effects = true``.
+        """
+        deck, simulation, arguments = self._arguments(task)
+        effects = arguments.pop("effects", task.param("table") == "effects")
+        profile = cached_profile(task.game)
+        with shared_setups(self._shared):
+            plan = plan_curve(deck, profile, simulation=simulation, effects=effects, **arguments)
+            ends = [plan_never_scored_curve(plan, deck, simulation=simulation, **arguments),
+                    plan_no_play_after_drought_curve(plan, deck, simulation=simulation, **arguments)]
+        methods, seconds = set(), 0.0
+        for planned in [plan, *(end for end in ends if end is not None)]:
+            seats, exact = len(planned.schedules), sum(planned.use_exact)
+            methods |= {"exact"} if exact else set()
+            seconds += exact * seats * CURVE_EXACT_TARGET_SECONDS
+            if planned.simulated:
+                methods.add("simulate")
+                seconds += _curve_game_seconds(trials, seats, len(planned.simulated))
+        if plan.effects is not None:
+            methods.add("simulate")
+            seconds += CURVE_EFFECTS_PLAYS * _curve_game_seconds(trials, len(plan.schedules), len(plan.labels))
+        return methods, seconds
+
     def _ratio_plan(self, task: Task):
         """The plan of a ratio task, shared with the tasks that differ from it only in their seed, trials or table.
 
@@ -205,6 +246,11 @@ def _seconds(part: Part, kind: str, trials: int) -> float:
     if part.method == "exact":
         return EXACT_EVENT_SECONDS + (part.cost.seconds if part.cost is not None else 0.0)
     return trials * SECONDS_PER_TRIAL[kind]
+
+
+def _curve_game_seconds(trials: int, seats: int, targets: int) -> float:
+    """Seconds of simulating ``trials`` games for each seat, following ``targets`` playability targets in each."""
+    return trials * seats * (SECONDS_PER_TRIAL["curve"] + (targets - 1) * CURVE_TARGET_SECONDS_PER_TRIAL)
 
 
 def _ratio_seconds(plan, trials: int, races: object) -> float:

@@ -51,6 +51,7 @@ from deckstat.batching.tasks import (
     api_parameters,
     cached_deck,
     cached_profile,
+    counted_row,
     result_tables,
 )
 from deckstat.deck import MAX_COPIES
@@ -65,6 +66,7 @@ from deckstat.parsing import kind_name, split_top_level, unknown_key, wrong_kind
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import check_card_types, shared_setups
 from deckstat.questions.compare import plan_compare
+from deckstat.questions.curve import plan_curve
 from deckstat.questions.deckout import plan_deckout
 from deckstat.questions.mulligan import plan_mulligan
 from deckstat.questions.odds import plan_odds
@@ -85,7 +87,7 @@ from deckstat.text import is_file, suggest
 #: Top-level keys of a spec; the last four are defaults for every question that takes them.
 TOP_KEYS = ("name", "seed", "game", "decks", "questions", "method", "trials", "precision", "max_trials")
 DEFAULT_KEYS = ("method", "trials", "precision", "max_trials")
-DECK_KEYS = ("path", "game", "pool", "deck_name")
+DECK_KEYS = ("path", "game", "pool", "deck_name", "counts")
 #: Keys of a question that are not parameters of its function.
 QUESTION_KEYS = ("question", "decks", "sweep", "table", "seed")
 #: Largest seed a spec may give: 11 digits, as the seeds derived for tasks (see ``tasks.SEED_BOUND``).
@@ -378,6 +380,14 @@ def _one_event(name: str) -> Callable[[object], str]:
     return check
 
 
+def _groups(value: object) -> tuple[str, ...]:
+    """Group expressions (curve's ``groups``), each read as the question reads it: one text or a list of them."""
+    texts = _texts("groups")(value)
+    for text in texts:
+        parse_group(text, what="group")
+    return texts
+
+
 def _objective_texts(value: object) -> tuple[str, ...]:
     """Objectives ``[WEIGHT *] KIND: TARGET @ TURN``, each read as :func:`deckstat.sensitivity` reads it."""
     texts = _texts("objectives")(value)
@@ -443,6 +453,7 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
     "group": _string("group", lambda text: parse_group(text, what="group")),
     "filler": _texts("filler"),
     "cards": _texts("cards"),
+    "groups": _groups,
     "curve_target": _string("curve_target"),
     "objectives": _objective_texts,
     "mulligan": _boolean("mulligan"),
@@ -470,6 +481,8 @@ PARAMETER_CHECKS: dict[str, Callable[[object], object]] = {
 #: Checks of a parameter that one question reads differently from the others, by (question, parameter).
 QUESTION_CHECKS: dict[tuple[str, str], Callable[[object], object]] = {
     ("sensitivity", "event"): _one_event("event"),
+    # A policy of the game's play model (which the plan checks), not one of deckout's.
+    ("curve", "policy"): _string("policy"),
 }
 
 
@@ -587,6 +600,9 @@ class _Parser:
                 self.files[f"pool:{pool_text}"] = pool
             deck_name = _text(self.where, f"{key}.deck_name", entry["deck_name"]) if "deck_name" in entry else None
             sources = self.deck_files(f"{key}.path", name, written, pool, deck_name)
+            counts = self.counts(f"{key}.counts", entry["counts"]) if "counts" in entry else ()
+            if counts:
+                sources = tuple(self.edited(key, source, counts) for source in sources)
             for source in sources:
                 if source.label in labels:
                     raise self.where.error(key, tr("the deck label {label!r} is also given by decks.{other}; rename "
@@ -617,6 +633,45 @@ class _Parser:
         if not is_file(path):
             raise self.where.error(key, tr("deck file {file!r} not found (looked for {path})", file=written, path=path))
         return (DeckSource(name, path, pool, deck_name),)
+
+    def counts(self, key: str, value: object) -> tuple[tuple[str, int], ...]:
+        """A deck's ``counts = { "<card>" = <copies> }`` table as sorted (card, copies) pairs."""
+        if not isinstance(value, Mapping):
+            raise self.where.error(key, tr("expected a table of copies by card, e.g. counts = {{ \"Robot Camembert\" "
+                                           "= 3 }}, got {kind}", kind=kind_name(value)))
+        for card, copies in value.items():
+            if not is_whole(copies) or not 0 <= copies <= MAX_COPIES:
+                raise self.where.error(f"{key}.{card}", tr("expected a whole number of copies from 0 to {most}, got "
+                                                           "{value!r}", most=written_number(MAX_COPIES), value=copies))
+        return tuple(sorted((str(card), int(copies)) for card, copies in value.items()))
+
+    def edited(self, key: str, source: DeckSource, counts: tuple[tuple[str, int], ...]) -> DeckSource:
+        """``source`` with ``counts`` set, each card found in its deck (every deck a glob matches).
+
+        The task keeps each card by its label in that deck (the key as written, but for a name that differs from
+        its row's label only by case or accents): its rows then say the counts as ``deck.labels`` reads them.
+        """
+        deck = self.file_deck(f"{key}.path", source)
+        rows: dict[int, tuple[str, int]] = {}
+        for card, copies in counts:
+            row = _checked(self.where, f"{key}.counts.{card}", lambda card=card: counted_row(deck, card))
+            if row in rows:
+                raise self.where.error(f"{key}.counts.{card}", tr("{card!r} names the card {other!r} names too; give "
+                                                                  "its copies once", card=card, other=rows[row][0]))
+            rows[row] = (card, copies)
+        edited = dataclasses.replace(source, counts=tuple(sorted((deck.labels[row], copies)
+                                                                 for row, (_, copies) in rows.items())))
+        if _checked(self.where, f"{key}.counts", lambda: cached_deck(edited)).size == 0:
+            raise self.where.error(f"{key}.counts", tr("the counts leave no card in the deck {source}; keep at least "
+                                                       "one copy", source=deck.source))
+        return edited
+
+    def file_deck(self, key: str, source: DeckSource):
+        """The deck ``source`` names (edited by its counts), loaded as :meth:`load` loads a file the spec names."""
+        # A decklist's errors may quote its pool: one outside the folder is said as its deck would be.
+        place = source.pool if source.pool in self.outside and source.path not in self.outside else source.path
+        return self.load(key, place, _POOL_DECK_KIND if source.pool is not None else _DECK_KIND,
+                         lambda: cached_deck(source))
 
     # Questions.
 
@@ -783,7 +838,7 @@ class _Parser:
             for combination in itertools.product(*sweep.values()):
                 params = {**fixed, **dict(zip(swept_names, combination))}
                 sources = tuple(s for s, _ in group)
-                if name in ("deckout", "ratio", "sensitivity") and "opponent" in params:
+                if name in ("deckout", "ratio", "sensitivity", "curve") and "opponent" in params:
                     opp_key = f"{key}.sweep.opponent" if "opponent" in sweep else f"{key}.opponent"
                     [(opponent, opponent_game)] = self._one_deck(opp_key, params["opponent"], decks)
                     if opponent_game != game:
@@ -835,6 +890,8 @@ class _Parser:
                      "defaults": {k: _jsonable(v) for k, v in defaults.items()},
                      "decks": {d.name: {"path": d.written["path"], "game": d.game, "pool": d.written.get("pool"),
                                         **({"deck_name": d.written["deck_name"]} if "deck_name" in d.written else {}),
+                                        # Only when set, so that a spec without counts keeps its digest.
+                                        **({"counts": dict(d.sources[0].counts)} if d.sources[0].counts else {}),
                                         "labels": [s.label for s in d.sources]} for d in decks.values()},
                      "questions": [_jsonable(q) for q in questions]}
         return name, seed, [t for t, _ in tasks], canonical
@@ -844,8 +901,8 @@ class _Parser:
     def preflight(self, task: Task, key: str, decks: dict[str, _Deck]) -> None:
         params = {name: value for name, value in task.params if name not in UNPLANNED_PARAMETERS}
         checked = json.dumps([task.question, [str(d.path) for d in task.decks],
-                              [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks], task.game, params],
-                             sort_keys=True, default=str)
+                              [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks],
+                              [d.counts for d in task.decks], task.game, params], sort_keys=True, default=str)
         if checked in self._checked:
             return
         deck_of = {s.label: d for d in decks.values() for s in d.sources}
@@ -853,10 +910,7 @@ class _Parser:
         loaded = []
         for source in task.decks:
             deck_key = f"decks.{deck_of[source.label].name}.path"
-            # A decklist's errors may quote its pool: one outside the folder is said as its deck would be.
-            place = source.pool if source.pool in self.outside and source.path not in self.outside else source.path
-            deck = self.load(deck_key, place, _POOL_DECK_KIND if source.pool is not None else _DECK_KIND,
-                             lambda source=source: cached_deck(source))
+            deck = self.file_deck(deck_key, source)
             if (source, task.game) not in self._card_types:
                 _checked(self.where, deck_key, lambda deck=deck: check_card_types(profile.drawn_deck(deck), profile))
                 self._card_types.add((source, task.game))
@@ -886,9 +940,11 @@ def _blamed_key(exc: DeckstatError, task: Task, key: str) -> str:
     named = [SPEC_NAMES.get(m, m) for m in _MARK.findall(exc.message)]
     if task.question == "sensitivity":
         named[:0] = _objective_keys(exc.message, task)
+    if task.question == "curve":
+        named[:0] = _card_keys(exc.message, task)
     if isinstance(exc, ExpressionError) and isinstance(exc.source, str):
         for candidate, what in (("keep", "keep rule"), ("resource", "resource group"), ("group", "group"),
-                                ("event", "event")):
+                                ("groups", "group"), ("event", "event")):
             value = task.param(candidate)
             texts = value if isinstance(value, tuple) else (value,)
             # The source names the expression as the parser did, in the language of the message.
@@ -909,6 +965,16 @@ def _plan_sensitivity(deck, profile, *, simulation: Simulation, **arguments):
     return plan_sensitivity(deck, profile, method=simulation.method, n_trials=simulation.n_trials,
                             rng=simulation.rng, chunk_size=simulation.chunk_size, n_workers=simulation.n_workers,
                             **arguments)
+
+
+def _card_keys(message: str, task: Task) -> list[str]:
+    """``["cards"]`` when a curve's message is about one of its ``cards`` (its message names no parameter)."""
+    for card in task.param("cards") or ():
+        # The message as curve words it, up to the deck's source, in the language it was written in.
+        if tr("card {name!r} is not in the deck {source}{hint}", name=card.strip(), source="", hint="").rstrip() \
+                in message:
+            return ["cards"]
+    return []
 
 
 def _objective_keys(message: str, task: Task) -> list[str]:
@@ -940,7 +1006,7 @@ def _objective_keys(message: str, task: Task) -> list[str]:
 #: The function that makes every check of a question, by question: a spec is refused by the checks and messages
 #: of the function that will answer it.
 PLANS = {"odds": plan_odds, "when": plan_when, "mulligan": plan_mulligan, "ratio": plan_ratio,
-         "compare": plan_compare, "deckout": plan_deckout, "sensitivity": _plan_sensitivity}
+         "compare": plan_compare, "deckout": plan_deckout, "sensitivity": _plan_sensitivity, "curve": plan_curve}
 #: Settings of a question that go into its :class:`~deckstat.questions._estimate.Simulation`.
 _SIMULATION_SETTINGS = ("method", "n_trials", "precision", "max_trials", "chunk_size", "n_workers")
 

@@ -14,7 +14,7 @@ import hashlib
 import inspect
 import json
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pandas as pd
@@ -26,6 +26,7 @@ from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile, load_profile_file
 from deckstat.i18n import tr
 from deckstat.questions.compare import compare
+from deckstat.questions.curve import curve
 from deckstat.questions.deckout import deckout
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
@@ -33,10 +34,11 @@ from deckstat.questions.ratio import ratio
 from deckstat.questions.sensitivity import sensitivity
 from deckstat.questions.when import when
 from deckstat.results import Result
+from deckstat.text import suggest
 
 #: The questions a batch can ask, by the name a spec gives them.
 QUESTIONS = {"odds": odds, "when": when, "mulligan": mulligan, "ratio": ratio, "deckout": deckout,
-             "compare": compare, "sensitivity": sensitivity}
+             "compare": compare, "sensitivity": sensitivity, "curve": curve}
 #: Parameters the runner sets itself (or that the spec gives another way), never a spec key.
 RUNNER_PARAMETERS = ("deck", "decks", "game", "rng", "n_workers", "chunk_size")
 #: Spec spellings of the questions' keyword arguments.
@@ -48,9 +50,11 @@ UNPLANNED_PARAMETERS = ("seed", "table", "trials", "precision", "max_trials")
 #: Parameters written as whole-number ranges ("0-6", "8,10,12-14").
 RANGE_PARAMETERS = ("turns", "counts", "ratio_counts")
 #: Parameters that hold several texts, written "a; b" in the result table.
-TEXT_LIST_PARAMETERS = ("event", "filler", "cards", "objectives")
+TEXT_LIST_PARAMETERS = ("event", "filler", "cards", "objectives", "groups")
 #: Columns every row of a batch starts with, before the task's parameters.
 LEADING_COLUMNS = ("task_id", "question", "deck", "game")
+#: The column that gives, in the rows of a task that reads an edited deck, the copies the spec sets.
+EDITED_COLUMN = "deck_counts"
 #: Separator of the deck labels of a comparison in the ``deck`` column.
 COMPARED = " vs "
 #: Seeds of tasks are below this: at most 11 digits, which a spreadsheet shows and copies whole (Excel's
@@ -75,12 +79,16 @@ class DeckSource:
         The card pool that resolves a text decklist, absolute.
     deck_name : str or None
         For a file that holds several decks, the one to read (see :func:`deckstat.cards.pick_deck`).
+    counts : tuple of (str, int)
+        The copies the spec's ``counts`` set, by card label (:attr:`Deck.labels`, :func:`edited_deck`), sorted by
+        label; empty for the deck as its file holds it.
     """
 
     label: str
     path: Path
     pool: Path | None = None
     deck_name: str | None = None
+    counts: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,10 +98,11 @@ class Task:
     Attributes
     ----------
     question : str
-        ``"odds"``, ``"when"``, ``"mulligan"``, ``"ratio"``, ``"deckout"``, ``"compare"`` or ``"sensitivity"``.
+        ``"odds"``, ``"when"``, ``"mulligan"``, ``"ratio"``, ``"deckout"``, ``"compare"``, ``"sensitivity"`` or
+        ``"curve"``.
     decks : tuple of DeckSource
         The deck asked about; for ``compare`` the decks compared (the first is
-        deck A); for ``deckout``, ``ratio`` or ``sensitivity`` with an ``opponent``, the deck then the
+        deck A); for ``deckout``, ``ratio``, ``sensitivity`` or ``curve`` with an ``opponent``, the deck then the
         opponent's.
     game : str
         A shipped profile id, or the absolute path of a ``.toml`` profile.
@@ -121,10 +130,17 @@ class Task:
 
         A game given as a profile file counts by its content, not its path, so
         a spec and its files moved elsewhere keep their task ids and seeds.
+        The copies an edited deck's ``counts`` set are part of what the task
+        asks, as its parameters are: the same label with other counts is
+        another task (another id and seed). A task of unedited decks has the
+        identity it had before decks could be edited.
         """
-        return json.dumps({"question": self.question, "decks": [d.label for d in self.decks],
-                           "game": _game_identity(self.game),
-                           "params": dict(self.params)}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        identity = {"question": self.question, "decks": [d.label for d in self.decks],
+                    "game": _game_identity(self.game), "params": dict(self.params)}
+        edited = edited_counts(self.decks)
+        if edited:
+            identity["counts"] = edited
+        return json.dumps(identity, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
     @property
     def task_id(self) -> str:
@@ -173,6 +189,11 @@ class Task:
             text += f" against {self.param('opponent')}"
         swept = [f"{name}={shown_value(name, self.param(name))}" for name in self.swept]
         return text + (" " + " ".join(swept) if swept else "")
+
+
+def edited_counts(decks: tuple[DeckSource, ...]) -> dict[str, dict[str, int]]:
+    """The copies set by each edited deck of ``decks``, by deck label then card (empty when none is edited)."""
+    return {d.label: dict(d.counts) for d in decks if d.counts}
 
 
 def shown_value(name: str, value: object) -> object:
@@ -229,11 +250,83 @@ def _file_key(path: Path) -> tuple:
 
 
 def cached_deck(source: DeckSource) -> Deck:
-    """The deck ``source`` names, loaded once per process (while its files stay unchanged)."""
-    key = (_file_key(source.path), _file_key(source.pool) if source.pool is not None else None, source.deck_name)
+    """The deck ``source`` names, loaded once per process (while its files stay unchanged), edited by its counts."""
+    key = (_file_key(source.path), _file_key(source.pool) if source.pool is not None else None, source.deck_name,
+           source.counts)
     if key not in _DECKS:
-        _DECKS[key] = load_deck(source.path, pool=source.pool, deck_name=source.deck_name)
+        if source.counts:
+            # The file's deck is cached too: the spec's check of the counts and every other edit of it read it once.
+            _DECKS[key] = edited_deck(cached_deck(replace(source, counts=())), source.counts)
+        else:
+            _DECKS[key] = load_deck(source.path, pool=source.pool, deck_name=source.deck_name)
     return _DECKS[key]
+
+
+def counted_row(deck: Deck, card: str) -> int:
+    """The row of ``deck`` whose copies a ``counts`` key sets: a card's label, or its name as the file writes it.
+
+    The key is compared exactly, so that a spec says which card it changes without a reading that could change
+    with the deck: a label as :attr:`Deck.labels` and the results write it (the explorer saves its counts so), or
+    a name as :attr:`Deck.names` holds it (the file's spelling). A name held by several rows (two printings of a
+    card) that is not the label of one of them names none: the key must be the label of one (``VENDEUR #35``).
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck as its file holds it.
+    card : str
+        A key of ``counts``.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    DeckstatError
+        For a name of several printings, or a key that names no card of the deck (with the closest label).
+
+    Examples
+    --------
+    >>> deck = Deck.from_table([{"name": "VENDEUR", "number": "35", "count": 2},
+    ...                         {"name": "VENDEUR", "number": "36", "count": 1},
+    ...                         {"name": "PORTAL", "number": "2", "count": 3}])
+    >>> counted_row(deck, "PORTAL"), counted_row(deck, "VENDEUR #36")
+    (2, 1)
+    """
+    rows = [i for i, label in enumerate(deck.labels) if label == card]
+    if len(rows) != 1:
+        rows = [i for i, name in enumerate(deck.names) if name == card]
+    if len(rows) > 1:
+        raise DeckstatError(tr("{card!r} names {count} printings of the deck {source} ({labels}); name one by its "
+                               "label", card=card, count=len(rows), source=deck.source,
+                               labels=", ".join(repr(deck.labels[i]) for i in rows)))
+    if not rows:
+        raise DeckstatError(tr("{card!r} is not a card of the deck {source}{hint}; name a card as the deck file "
+                               "writes it", card=card, source=deck.source, hint=suggest(card, deck.labels)))
+    return rows[0]
+
+
+def edited_deck(deck: Deck, counts: tuple[tuple[str, int], ...]) -> Deck:
+    """``deck`` with the copies ``counts`` set, built by :meth:`Deck.with_counts` (a card set to 0 leaves it).
+
+    Parameters
+    ----------
+    deck : Deck
+        The deck as its file holds it.
+    counts : tuple of (str, int)
+        (card name or label, copies) pairs, each card named as :func:`counted_row` reads it.
+
+    Returns
+    -------
+    Deck
+        What ``deck.with_counts(array)`` gives for the file's counts with these set: the call that reproduces a
+        batch row from Python.
+    """
+    array = deck.counts.copy()
+    for card, copies in counts:
+        array[counted_row(deck, card)] = copies
+    return deck.with_counts(array)
 
 
 _DIGESTS: dict[tuple, str] = {}
@@ -322,9 +415,11 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
         The result's table named by the task's ``table`` parameter (default:
         the question's main table), its columns preceded by ``task_id``,
         ``question``, ``deck`` (the deck's label; for ``compare`` the labels
-        joined with `` vs ``), ``game`` (the profile id), every parameter of
-        the task that is not a column of the table (ranges written ``0-6``,
-        several texts ``a; b``), then ``seed``. The table's own ``deck``
+        joined with `` vs ``), ``game`` (the profile id), for a task that
+        reads an edited deck ``deck_counts`` (the copies its ``counts`` set,
+        as JSON by deck label then card), every parameter of the task that is
+        not a column of the table (ranges written ``0-6``, several texts
+        ``a; b``), then ``seed``. The table's own ``deck``
         column (the deck's file name; in ``deckout`` the seat's deck, in
         ``compare``'s ``odds`` each deck's) is kept as ``deck_file``; its
         ``game`` column, always the profile id, is not repeated.
@@ -343,6 +438,9 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     if task.question in ("odds", "when", "compare", "ratio", "mulligan") and name not in ("droughts", "effects",
                                                                                          "played"):
         arguments.setdefault("sides", False)  # tables the task does not keep are not computed
+    if task.question == "curve" and name != "effects":
+        # Likewise: the effects table is estimated after the others from the same seed, which it leaves unchanged.
+        arguments.setdefault("effects", False)
     result = function(subject, profile, rng=seed, n_workers=1, **arguments)
     frames = result.frames()
     if name not in frames:
@@ -355,6 +453,10 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     table = table.rename(columns={"deck": "deck_file"})
     leading: dict[str, object] = {"task_id": task.task_id, "question": task.question, "deck": task.deck_label,
                                   "game": profile.id}
+    edited = edited_counts(task.decks)
+    if edited:
+        # Exact (JSON), as the row is reproduced from it: card names may hold commas, semicolons or '='.
+        leading[EDITED_COLUMN] = json.dumps(edited, ensure_ascii=False, separators=(", ", ": "))
     for param_name, value in task.params:
         if param_name in ("seed",) or param_name in table.columns or param_name in leading:
             continue
