@@ -65,6 +65,16 @@ optimise
     from memory), the exact answers, the legality checks, and the candidates
     per 60 seconds, as the optimiser's own clock counts them.
 
+explore
+    With ``--explore``: the explorer on the Wankul and Duel Masters sample
+    decks, a scripted series of changes (copy counts, events, seats, turns)
+    made back to back: each change's first stage (the checks, the exact
+    answer, the views redrawn) against the bare ``deckstat.odds`` call of the
+    same question, alternated change by change, median and 95th percentile;
+    then, when Playwright and Chromium are installed, the same kind of changes
+    in the page served by ``deckstat explore``, timed in the page from the
+    change to its new numbers (``scripts/page_driver.py``).
+
 Usage::
 
     python scripts/bench.py                 # the kernel scenarios, 4M kernel trials each, 5 alternated rounds
@@ -77,6 +87,7 @@ Usage::
     python scripts/bench.py --wankul-curve --no-kernel   # two-player against one-player Wankul curves
     python scripts/bench.py --effects --no-kernel        # the draw-effects side against the kernel
     python scripts/bench.py --optimise --no-kernel       # the optimiser's candidates per minute
+    python scripts/bench.py --explore --no-kernel        # the explorer's answer to a change, server and page
 
 Workers
 -------
@@ -429,6 +440,128 @@ def optimise_section(seconds: float, console: Console, figures: dict) -> None:
     console.print(table)
 
 
+#: The changes a player makes in the explorer, in turn: copy counts up and down, events, seats, turns.
+EXPLORE_CHANGES = {
+    "wankul": (WANKUL_SAMPLE, [{"copies:Le Grenier Hanté": 1}, {"copies:Ninja du Marché": 3},
+                               {"event": "Terrain>=2"}, {"copies:Le Grenier Hanté": 2},
+                               {"event": "Terrain>=1 and [cost<=1]>=1"}, {"seat": "second"},
+                               {"copies:Ninja du Marché": 2}, {"turns": (0, 10)}, {"event": "Terrain>=1"},
+                               {"seat": "first"}, {"turns": (0, 6)}, {"copies:Robot Camembert": 2},
+                               {"copies:Robot Camembert": 3}]),
+    "duel-masters": (DM_SAMPLE, [{"event": "[civilization~=Feu]>=1"}, {"seat": "second"},
+                                 {"event": "[civilization~=Feu]>=1 and Sort>=1"}, {"turns": (0, 8)},
+                                 {"seat": "first"}, {"event": "Créature>=2"}, {"turns": (0, 6)}]),
+}
+
+
+def explore_baseline(explorer) -> float:
+    """Seconds of the bare ``deckstat.odds`` call that answers the explorer's question now (its floor)."""
+    state = explorer.state
+    started = time.perf_counter()
+    deckstat.odds(explorer.deck, explorer.profile, state.event, turns=range(state.turns[0], state.turns[1] + 1),
+                  seat=state.seat, sides=False, rng=state.seed, n_trials=4_000, **explorer._rules())
+    return time.perf_counter() - started
+
+
+def _quantiles(seconds: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile, in milliseconds."""
+    values = sorted(seconds)
+    return statistics.median(values) * 1000, values[min(len(values) - 1, round(0.95 * (len(values) - 1)))] * 1000
+
+
+def explore_section(rounds: int, console: Console, figures: dict) -> None:
+    """The explorer's answer to a change: in its own process, then in a real browser when one is installed.
+
+    Server side, each change's first stage (checks, the exact answer, the views redrawn) against the bare odds
+    call of the same question, alternated change by change; the slower views answer meanwhile in the helper
+    process, as on a page. Page side, ``deckstat explore`` in a process of its own and headless Chromium: the
+    time, measured in the page, from a change to its new numbers.
+    """
+    from deckstat.explorer.app import Explorer, latency
+
+    table = Table(title="Explorer: a change to its first answer (ms), changes made back to back")
+    for column in ("deck", "changes", "explorer median", "explorer p95", "odds alone median", "odds alone p95",
+                   "explorer ÷ odds (medians)"):
+        table.add_column(column, justify="left" if column == "deck" else "right")
+    figures["explore"] = {}
+    for game, (path, changes) in EXPLORE_CHANGES.items():
+        explorer = Explorer.open(path, game, lang="en")
+        latency(explorer, changes)  # compiled and cached once, as a page is after its first answers
+        mine, floor = [], []
+        for _ in range(rounds):
+            for change in changes:
+                mine.extend(latency(explorer, [change]))
+                floor.append(explore_baseline(explorer))
+        explorer.wait()
+        (median, p95), (floor_median, floor_p95) = _quantiles(mine), _quantiles(floor)
+        table.add_row(f"{game}, {path.name}", str(len(mine)), f"{median:.0f}", f"{p95:.0f}", f"{floor_median:.0f}",
+                      f"{floor_p95:.0f}", f"{median / floor_median:.2f}")
+        figures["explore"][game] = {"changes": len(mine), "median_ms": median, "p95_ms": p95,
+                                    "odds_median_ms": floor_median, "odds_p95_ms": floor_p95}
+    # A simulated question (Wankul's sample under the London mulligan): the first answer, on 4,000 games, and
+    # the time until every view has tightened (the helper process's passes up to 128,000 games).
+    explorer = Explorer.open(WANKUL_SAMPLE, "wankul", lang="en")
+    explorer.rule_input.value = "london"
+    explorer.wait()
+    first, settled = [], []
+    for _ in range(rounds):
+        for change in ({"copies:Le Grenier Hanté": 1}, {"copies:Le Grenier Hanté": 2}):
+            started = time.perf_counter()
+            first.extend(latency(explorer, [change]))
+            explorer.wait()
+            settled.append(time.perf_counter() - started)
+    (median, p95), (settled_median, settled_p95) = _quantiles(first), _quantiles(settled)
+    table.add_row("wankul, sample_deck.csv, London (simulated)", str(len(first)), f"{median:.0f}", f"{p95:.0f}",
+                  "–", "–", "–")
+    figures["explore"]["simulated"] = {"changes": len(first), "first_median_ms": median, "first_p95_ms": p95,
+                                       "settled_median_ms": settled_median, "settled_p95_ms": settled_p95}
+    console.print(table)
+    console.print(f"Simulated question (London mulligan): first answer on 4,000 games, then every view tightened "
+                  f"to 128,000 games in the helper process after a median {settled_median:.0f} ms "
+                  f"(95th percentile {settled_p95:.0f} ms) from the change.")
+    page_times(rounds, console, figures)
+
+
+def page_times(rounds: int, console: Console, figures: dict) -> None:
+    """Seconds from a change in the page to its new numbers, in headless Chromium (skipped without one)."""
+    from page_driver import Server, chromium, launch, timed_change
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        console.print("The page was not timed: Playwright is not installed (pip install playwright).")
+        return
+    if not chromium():
+        console.print("The page was not timed: no chromium on the PATH (Debian's chromium package).")
+        return
+    seconds, floor = [], []
+    with Server(WANKUL_SAMPLE, "--lang", "en") as server, Server(None) as echo, sync_playwright() as playwright:
+        browser = launch(playwright)
+        page, bare = browser.new_page(viewport={"width": 1200, "height": 1600}), browser.new_page()
+        page.goto(server.url)
+        bare.goto(echo.url)
+        page.locator(".deckstat-answer").wait_for(timeout=60_000)
+        bare.locator(".deckstat-odds-table").wait_for(timeout=60_000)
+        boxes = {card: page.locator(".deckstat-copies").filter(has_text=card).locator("input")
+                 for card in ("Le Grenier Hanté", "Ninja du Marché")}
+        event, echo_box = page.locator(".deckstat-event input"), bare.locator(".deckstat-event input")
+        for _ in range(rounds):
+            for element, value, kind in ((boxes["Le Grenier Hanté"], "1", "change"), (event, "Terrain>=2", "input"),
+                                         (boxes["Ninja du Marché"], "3", "change"), (event, "Terrain>=1", "input"),
+                                         (boxes["Le Grenier Hanté"], "2", "change"),
+                                         (boxes["Ninja du Marché"], "2", "change")):
+                seconds.append(timed_change(page, element, value, kind, 60.0))
+                floor.append(timed_change(bare, echo_box, "x" * (len(floor) % 5 + 1), "input", 60.0))
+        browser.close()
+    (median, p95), (floor_median, floor_p95) = _quantiles(seconds), _quantiles(floor)
+    console.print(f"Page (headless Chromium, Wankul sample), {len(seconds)} changes back to back, from the change "
+                  f"to its new numbers: median {median:.0f} ms, 95th percentile {p95:.0f} ms; Panel's own round "
+                  f"trip (an echo page, alternated): median {floor_median:.0f} ms, 95th percentile {floor_p95:.0f} "
+                  f"ms; explorer ÷ echo (medians) {median / floor_median:.2f}.")
+    figures["explore"]["page"] = {"changes": len(seconds), "median_ms": median, "p95_ms": p95,
+                                  "echo_median_ms": floor_median, "echo_p95_ms": floor_p95}
+
+
 def search_deck() -> deckstat.Deck:
     """The Wankul effects deck with Capitaine Baguette's draw made a search for a Terrain (played card by card)."""
     cards = deckstat.load_deck(WANKUL_EFFECTS).cards.copy()
@@ -689,6 +822,8 @@ def main() -> None:
                         "against the one-player model")
     parser.add_argument("--optimise", action="store_true", help="also count the optimiser's candidate "
                         "evaluations in a 60 s budget (10 s with --quick)")
+    parser.add_argument("--explore", action="store_true", help="also time the explorer's answer to a change, "
+                        "in its process and in headless Chromium")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
                         default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
     args = parser.parse_args()
@@ -711,6 +846,8 @@ def main() -> None:
         effects_section(40_000 if args.quick else 1_000_000, 2 if args.quick else args.rounds, console, figures)
     if args.optimise:
         optimise_section(10.0 if args.quick else 60.0, console, figures)
+    if args.explore:
+        explore_section(2 if args.quick else args.rounds, console, figures)
     if args.wankul_curve:
         wankul_curve_section(20_000 if args.quick else 200_000, 2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:

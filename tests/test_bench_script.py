@@ -46,3 +46,17 @@ def test_bench_quick_times_the_effects_side(tmp_path):
     assert done.returncode == 0, done.stderr
     figures = json.loads(figures_path.read_text())["effects"]
     assert figures["side_games_per_s"] > 0 and figures["kernel_games_per_s"] > 0
+
+
+def test_bench_quick_times_the_explorer(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--explore", "--no-kernel",
+                           "--json", str(figures_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())["explore"]
+    for game in ("wankul", "duel-masters"):
+        assert figures[game]["median_ms"] > 0 and figures[game]["p95_ms"] >= figures[game]["median_ms"]
+        assert figures[game]["odds_median_ms"] > 0
+    assert figures["simulated"]["settled_median_ms"] > figures["simulated"]["first_median_ms"] > 0
+    # The page is timed where a browser is installed, and the output says why when it is not.
+    assert "page" in figures or "The page was not timed" in done.stdout

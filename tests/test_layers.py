@@ -86,6 +86,21 @@ def test_present_computes_nothing(name):
     assert not banned, f"{name} imports {sorted(banned)}"
 
 
+@pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.explorer")])
+def test_the_explorer_presents(name):
+    # Like the command line: one public question per view, shown with deckstat.present; no engine.
+    banned = {m for m in imports_of(name) if _in(m, "deckstat.engines") or _in(m, "deckstat.cli")
+              or m in ("scipy", "numba", "matplotlib", "rich", "typer")}
+    assert not banned, f"{name} imports {sorted(banned)}"
+
+
+def test_only_the_explorer_uses_panel_and_bokeh():
+    users = {name for name in MODULES if imports_of(name) & {"panel", "bokeh"}}
+    assert users == {"deckstat.explorer.app"}, sorted(users)
+    # Its state (a batch spec, a page's address) reads without them.
+    assert not imports_of("deckstat.explorer.state") & {"panel", "bokeh", "numpy", "pandas"}
+
+
 @pytest.mark.parametrize("name", [m for m in MODULES if _in(m, "deckstat.games")])
 def test_games_are_rules_as_data(name):
     banned = {m for m in imports_of(name) if any(_in(m, p) for p in ("deckstat.engines", "deckstat.questions",
@@ -187,7 +202,8 @@ def test_no_import_cycles():
 
 
 #: Packages a start can do without: what a quick command loads is paid for on every run.
-HEAVY = ("scipy.stats", "matplotlib", "pandas", "numpy", "numba", "rich", "typer", "dask", "nbformat", "pyarrow")
+HEAVY = ("scipy.stats", "matplotlib", "pandas", "numpy", "numba", "rich", "typer", "dask", "nbformat", "pyarrow",
+         "panel", "bokeh")
 
 # Runs a command line in a fresh interpreter, then names the HEAVY packages it loaded.
 _RUN_CLI = """
@@ -237,6 +253,6 @@ def test_quick_commands_load_only_what_they_use(args, allowed):
 
 def test_each_folder_states_its_rule():
     for package in ("deckstat.engines", "deckstat.play", "deckstat.questions", "deckstat.present", "deckstat.cli",
-                    "deckstat.games"):
+                    "deckstat.games", "deckstat.explorer"):
         doc = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8"))) or ""
         assert "Layer rule" in doc, package

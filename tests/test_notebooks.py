@@ -215,7 +215,8 @@ DUEL_MASTERS = "05_duel_masters_shields_and_civilizations.ipynb"
 BATCH = "06_batch_runs.ipynb"
 ON_CURVE = "07_can_i_cast_it_on_curve.ipynb"
 DISCARD_COST = "08_wankul_discard_cost.ipynb"
-CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH, ON_CURVE, DISCARD_COST)
+EXPLORER = "09_exploring_a_deck_with_widgets.ipynb"
+CHECKED = (OPENING, TERRAIN_COUNT, DECKOUT, COMPARE, DUEL_MASTERS, BATCH, ON_CURVE, DISCARD_COST, EXPLORER)
 
 def has_terrain(counts):
     """Terrain>=1 on (Terrains, cheap Personnages, others) counts: also Wankul's keep rule."""
@@ -750,3 +751,32 @@ def test_wankul_discard_cost_notebook():
         assert s["scored"] == r["p"]  # the same question asked again with the same seed
     for r, s in zip(kept_hold, settings):
         assert s["alone_never_scored"] == r["p"]
+
+
+def test_explorer_notebook():
+    pytest.importorskip("panel")
+    values = run_notebook(EXPLORER, {
+        "changed": "changed.table", "two": "two_terrains.table", "refused": "refused",
+        "rules": "explorer.rules_pane.object", "answer": "explorer.answer_pane.object",
+        "spec": "spec_text", "widgets": "sorted(explorer.copies)",
+    })
+    deck = cards(sample_deck("wankul"))
+    assert values["widgets"] == sorted(row["name"] for row in deck)
+    size = total(deck) - 2
+    terrains = total(deck, lambda r: r["type"] == "Terrain") - 2
+    # No mulligan, the first player: the opening hand, then one card a turn.
+    for row in rows(values["changed"]):
+        assert row["seat"] == "first" and row["method"] == "exact"
+        assert row["p"] == pytest.approx(1 - none_in(size, terrains, HAND + row["turn"]), abs=EXACT)
+    for row in rows(values["two"]):
+        seen = HAND + row["turn"]
+        at_most_one = sum(float(hypergeom(size, terrains, seen).pmf(k)) for k in (0, 1))
+        assert row["p"] == pytest.approx(1 - at_most_one, abs=EXACT)
+    # The rules check names the rule the deck now breaks; the headline is the last turn's answer, as text.
+    assert "Terrain: 8 in 48 cards" in values["rules"]
+    last = rows(values["two"])[-1]
+    assert f"{100 * last['p']:.1f}%" in values["answer"]
+    assert "position" in values["refused"] and "Terrain&gt;=" not in values["refused"]
+    # The saved questions are the ones on screen, the deck's changes with them.
+    assert 'counts = { "Le Grenier Hanté" = 1, "Plage de Galets" = 1 }' in values["spec"]
+    assert 'mulligan_rule = "none"' in values["spec"] and 'event = "Terrain>=2"' in values["spec"]

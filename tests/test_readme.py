@@ -49,6 +49,8 @@ def test_the_readme_has_examples():
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_readme_command_runs(command, tmp_path, monkeypatch):
+    if command.startswith("deckstat explore"):
+        pytest.skip("serves a page until stopped; tests/test_explorer_page.py drives it in a browser")
     monkeypatch.chdir(tmp_path)
     args = [str(STAND_INS.get(arg, arg)) for arg in shlex.split(command)[1:]]
     result = run(*args)

@@ -81,7 +81,7 @@ from deckstat.cli.options import (
 from deckstat.cli.progress import showing
 from deckstat.cli.usage import Group
 from deckstat.errors import DeckstatError
-from deckstat.i18n import N_, localise_number, number, tr, trn
+from deckstat.i18n import N_, get_language, localise_number, number, tr, trn
 from deckstat.terms import (
     COPIES_BY,
     DECKOUT_RULES,
@@ -1370,6 +1370,49 @@ def report(
         page = write_report(result, out, fmt="html" if html else "markdown")
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
     print_text(stdout(), tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result))
+
+
+@app.command(cls=Command)
+@expand_groups
+def explore(
+    deck: DeckArg,
+    game: GameOpt,
+    port: Annotated[int, typer.Option(help="Port of the page (0: a free one).", metavar="PORT", min=0,
+                                      max=65535)] = 0,
+    host: Annotated[str, typer.Option(help="Address to listen on. Anything but 127.0.0.1 lets other machines "
+                                      "open the page.", metavar="HOST")] = "127.0.0.1",
+    browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open the page in the browser.")] = True,
+    state: Annotated[Path | None, typer.Option(help="Start from a state the explorer saved (a batch spec).",
+                                               metavar="FILE")] = None,
+    seed: SeedOpt = None,
+    source: DeckFile = FROM_FLAGS,
+    lang: LangOpt = None,
+) -> None:
+    """A local page that answers as you change the deck, the event, the seat, the turns or the rules.
+
+    The by-turn curve with its interval, the keep/mulligan table, the
+    playability of a chosen card and the ±1-copy table, exact where the
+    exact engine answers and tightening while you wait where they are
+    simulated. The page's state is saved as a batch spec (`deckstat batch`
+    runs it again) and kept in its address. Needs `pip install
+    "deckstat[explore]"`. Ctrl-C stops it.
+    """
+    from deckstat.explorer.app import LOCAL_HOSTS, serve
+
+    with user_errors():
+        if host not in LOCAL_HOSTS:
+            typer.echo(tr("warning: listening on {host}: other machines can open this page and read the deck",
+                          host=host), err=True)
+        loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
+
+        def ready(url: str) -> None:
+            print_text(stdout(), tr("deckstat explorer at {url} (Ctrl-C stops it)", url=url))
+
+        serve(loaded, game, port=port, host=host, open_browser=browser, lang=get_language(), state=state,
+              seed=seed, ready=ready, deck_path=str(deck.resolve()))
+
+
+app.command("explorer", cls=Command, hidden=True)(explore)
 
 
 #: What the game listings take of the display options (they write no CSV).

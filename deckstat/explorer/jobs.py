@@ -1,0 +1,91 @@
+"""The explorer's slower answers, asked in a process of their own.
+
+The first answer to a change is given in the page's own process; the mulligan table, the playability curve, the
+±1-copy table and the tightening of simulated answers are asked of one helper process. In a thread of the page's
+process, their Python (planning, shaping tables) would take turns with the next change's first answer for the
+interpreter's lock, and a player who clicks + twice would wait twice as long for the second answer; in a process of
+their own, they run beside it. A question's answer does not depend on where it is asked (same seed, same numbers).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import threading
+
+from deckstat.errors import DeckstatError
+from deckstat.i18n import language
+from deckstat.questions.curve import curve
+from deckstat.questions.mulligan import mulligan
+from deckstat.questions.odds import odds
+from deckstat.questions.sensitivity import sensitivity
+
+#: The questions the helper process asks, by name.
+QUESTIONS = {"odds": odds, "mulligan": mulligan, "curve": curve, "sensitivity": sensitivity}
+
+
+def answer(question: str, lang: str, deck, game, arguments: dict) -> tuple[str, object]:
+    """Ask ``question`` of ``deck``: ``("result", result)``, or ``("problem", message)`` for a refused question.
+
+    The message travels as text: an exception with its own constructor does not always come back whole from
+    another process.
+    """
+    with language(lang):
+        try:
+            return "result", QUESTIONS[question](deck, game, **arguments)
+        except DeckstatError as exc:
+            return "problem", str(exc)
+
+
+def _ready() -> bool:
+    """Load the questions' modules (the helper process imports them once, before the first change)."""
+    return True
+
+
+class Helper:
+    """One helper process shared by every explorer of this process, started on first use."""
+
+    def __init__(self) -> None:
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _started(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # spawn: a fork of a process with a server's threads could copy a lock held by one of them.
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def warm(self) -> concurrent.futures.Future:
+        """Start the process and load its modules now, so that the first change does not wait for them."""
+        return self._started().submit(_ready)
+
+    def ask(self, question: str, lang: str, deck, game, arguments: dict):
+        """The result of ``question``, asked in the helper process; a refused question raises :class:`DeckstatError`.
+
+        A helper process that died (killed, out of memory) is started again once.
+        """
+        for attempt in range(2):
+            try:
+                kind, value = self._started().submit(answer, question, lang, deck, game, arguments).result()
+                break
+            except concurrent.futures.process.BrokenProcessPool:
+                with self._lock:
+                    self._pool = None
+                if attempt:
+                    raise
+        if kind == "problem":
+            raise DeckstatError(value)
+        return value
+
+    def shutdown(self) -> None:
+        """Stop the process (a later question starts it again)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: The helper of this process.
+HELPER = Helper()
