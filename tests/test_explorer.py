@@ -10,6 +10,7 @@ import json
 import math
 import string
 
+import pandas as pd
 import pytest
 from helpers import run, sample_deck
 from hypothesis import given, settings
@@ -247,3 +248,22 @@ def test_query_values_survive_any_text():
 
     assert ExploreState.from_query(dict(parse_qsl(state.query())), ExploreState(event="x")) == state
     assert json.loads(dict(parse_qsl(state.query()))["counts"]) == {"Oui, Chef !": 3}
+
+
+def test_a_deck_from_a_file_of_several_decks_saves_its_name(tmp_path):
+    from deckstat.batching import batch, load_spec
+
+    rows = deckstat.load_deck(sample_deck("duel-masters")).cards
+    both = tmp_path / "decks.csv"
+    pd.concat([rows.assign(deck_name="Feu"), rows.assign(deck_name="Eau", count=1)]).to_csv(both, index=False)
+    deck = deckstat.load_deck(both, deck_name="Feu")
+    explorer = Explorer.open(deck, "duel-masters", lang="en", threaded=False)
+    text = explorer.spec_text()
+    assert 'deck_name = "Feu"' in text
+    # Duel Masters keeps every hand: no keep/mulligan table, so none is asked.
+    assert 'question = "mulligan"' not in text and "every first hand is kept" in explorer.mulligan_pane.object
+    spec = tmp_path / "state.toml"
+    spec.write_text(text, encoding="utf-8")
+    table = batch(load_spec(spec), workers=1).table
+    odds_rows = table[table["question"] == "odds"]
+    assert odds_rows["p"].tolist() == pytest.approx(explorer.answers["odds"].table["p"].tolist(), abs=1e-12)

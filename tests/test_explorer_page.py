@@ -194,3 +194,28 @@ def test_a_card_name_is_text_not_markup(browser, tmp_path):
         assert not page.problems, page.problems
     finally:
         server.stop()
+
+
+def test_the_address_holds_the_state(browser):
+    from deckstat.explorer.state import ExploreState
+
+    deck_path = sample_deck("wankul")
+    deck = deckstat.load_deck(deck_path)
+    state = ExploreState(event="Terrain>=2", seat="second", turns=(1, 5), counts={"Plage de Galets": 3})
+    with Server(deck_path, "--lang", "en") as server:
+        page = Page(browser, server.url + "?" + state.query())
+        counts = deck.counts.copy()
+        counts[deck.labels.index("Plage de Galets")] = 3
+        result = deckstat.odds(deck.with_counts(counts), "wankul", "Terrain>=2", turns=range(1, 6), seat="second",
+                               sides=False)
+        page.shows({int(t): float(p) for t, p in zip(result.table["turn"], result.table["p"])})
+        assert page.page.locator(".deckstat-event input").input_value() == "Terrain>=2"
+        assert page.copies("Plage de Galets").input_value() == "3"
+        # A change is written back into the address, so that the page's address is always its state.
+        page.page.locator(".deckstat-event input").fill("Terrain>=3")
+        page.page.wait_for_url(re.compile(r"event=Terrain%3E%3D3"), timeout=PATIENCE * 1000)
+        assert not page.problems, page.problems
+        # An address that is not a state: the page opens on the deck as it is, and says why.
+        bad = Page(browser, server.url + "?seat=third&counts=%7B%22Nobody%22%3A2%7D")
+        bad.shows(expected(deck, "Terrain>=1", range(0, 7)))
+        bad.page.locator(".deckstat-state .deckstat-problem", has_text="seat").wait_for(timeout=PATIENCE * 1000)

@@ -53,6 +53,8 @@ REQUIRED = {
     "combos": ["deck.csv", "--game", "wankul", "--line", "Rush: Terrain, [cost<=1]"],
     "optimise": ["deck.csv", "--game", "wankul", "-e", "Terrain>=1"],
     "report": ["deck.csv", "--game", "wankul"],
+    "explore": ["deck.csv", "--game", "wankul", "--no-browser"],
+    "explorer": ["deck.csv", "--game", "wankul", "--no-browser"],
     "batch": ["spec.toml"],
     "games": [],
     "games show": ["wankul"],

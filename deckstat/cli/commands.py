@@ -1398,6 +1398,7 @@ def explore(
     "deckstat[explore]"`. Ctrl-C stops it.
     """
     from deckstat.explorer.app import LOCAL_HOSTS, serve
+    from deckstat.explorer.state import DeckFile
 
     with user_errors():
         if host not in LOCAL_HOSTS:
@@ -1408,8 +1409,10 @@ def explore(
         def ready(url: str) -> None:
             print_text(stdout(), tr("deckstat explorer at {url} (Ctrl-C stops it)", url=url))
 
+        where = DeckFile(str(deck.resolve()), deck_name=source.deck_name,
+                         pool=str(source.pool.resolve()) if source.pool is not None else None)
         serve(loaded, game, port=port, host=host, open_browser=browser, lang=get_language(), state=state,
-              seed=seed, ready=ready, deck_path=str(deck.resolve()))
+              seed=seed, ready=ready, deck_file=where)
 
 
 app.command("explorer", cls=Command, hidden=True)(explore)

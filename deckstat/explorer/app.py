@@ -12,6 +12,7 @@ import contextlib
 import functools
 import html
 import io
+import json
 import socket
 import threading
 import time
@@ -25,10 +26,10 @@ from deckstat.cards import load_deck
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
 from deckstat.explorer.jobs import HELPER, QUESTIONS
-from deckstat.explorer.state import FINAL_TRIALS, SEATS, ExploreState
+from deckstat.explorer.state import FINAL_TRIALS, SEATS, DeckFile, ExploreState
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.games.rules import violations
-from deckstat.i18n import get_language, language, normalise_language, tr, trn
+from deckstat.i18n import get_language, language, normalise_language, number, tr, trn
 from deckstat.present.format import format_estimate, format_points, seat_words
 from deckstat.questions.odds import odds
 from deckstat.terms import MULLIGAN_RULES
@@ -111,12 +112,12 @@ class Explorer:
     """
 
     def __init__(self, deck: Deck, profile: Profile, *, lang: str, state: ExploreState,
-                 deck_path: str | None = None, threaded: bool = True):
+                 deck_file: DeckFile | None = None, threaded: bool = True):
         need_panel()
         self.lang = lang
         self.base = deck
         self.profile = profile
-        self.deck_path = deck_path
+        self.deck_file = deck_file
         self.labels = list(deck.labels)
         self.base_counts = np.asarray(deck.counts, dtype=np.int64)
         self.state = state
@@ -136,14 +137,14 @@ class Explorer:
 
     @classmethod
     def open(cls, deck, game, *, lang: str | None = None, state=None, seed: int | None = None,
-             threaded: bool = True, deck_path: str | None = None) -> Explorer:
+             threaded: bool = True, deck_file: DeckFile | None = None) -> Explorer:
         """An explorer of ``deck`` (a Deck or a card file) for ``game``; see :func:`deckstat.explore`.
 
-        ``deck_path`` names the file a Deck was read from, for a saved state (default: the Deck's source).
+        ``deck_file`` names the file a Deck was read from, for a saved state (default: the Deck's source).
         ``threaded=False`` answers everything in the call that changes a widget (for scripts and tests).
         """
-        inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_path=deck_path)
-        return cls(inputs.deck, inputs.profile, lang=inputs.lang, state=inputs.state, deck_path=inputs.deck_path,
+        inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_file=deck_file)
+        return cls(inputs.deck, inputs.profile, lang=inputs.lang, state=inputs.state, deck_file=inputs.deck_file,
                    threaded=threaded)
 
     # -- widgets -----------------------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ class Explorer:
         self.keep_input = pn.widgets.TextInput(label=tr("Keep rule"), value=self.state.keep or profile.keep or "",
                                                placeholder=tr("keep every hand"), width=360)
         self.keep_input.param.watch(self._changed, "value_input")
-        names = sorted(set(self.base.names), key=str.casefold)
+        names = sorted(set(_drawn_names(self.base, profile)), key=str.casefold)
         self.card_input = pn.widgets.Select(label=tr("Playability of"), options={tr("(no card)"): "", **{
             n: n for n in names}}, value=self.state.card or "", width=360)
         self.card_input.param.watch(self._changed, "value")
@@ -287,10 +288,14 @@ class Explorer:
             self._quiet = False
         self._changed()
 
-    def _spec_file(self) -> io.StringIO:
+    def spec_text(self) -> str:
+        """The questions shown, as a batch spec: what *Save the questions* downloads (see ExploreState.spec_text)."""
         with language(self.lang):
-            path = self.deck_path or self.base.name
-            return io.StringIO(self.current_state().spec_text(path, self.profile.id))
+            where = self.deck_file or self.base.name
+            return self.current_state().spec_text(where, self.profile.id, mulligan=not self._no_mulligan)
+
+    def _spec_file(self) -> io.StringIO:
+        return io.StringIO(self.spec_text())
 
     def _load_state_file(self, event) -> None:
         if not event.new:
@@ -298,7 +303,7 @@ class Explorer:
         with language(self.lang):
             try:
                 text = event.new.decode("utf-8")
-                name = Path(self.deck_path).name if self.deck_path else None
+                name = Path(self.deck_file.path).name if self.deck_file else None
                 state, _, game = ExploreState.from_spec_text(text, source=self.load_input.filename or "<state>",
                                                              deck_name=name)
                 _check_game(game, self.profile)
@@ -331,7 +336,7 @@ class Explorer:
             self.answers = {"problems": {}}
         with language(self.lang), self._held():
             self.state = self.current_state()
-            self.keep_input.disabled = self.state.mulligan_rule == "none"
+            self.keep_input.disabled = self._no_mulligan
             deck = self._checked_deck()
             if deck is not None:
                 self._first_answers(deck)
@@ -372,12 +377,19 @@ class Explorer:
         return deck
 
     def _common(self) -> dict:
+        if self.profile.mulligan == "none":  # the game's own rule, which curve and sensitivity play
+            return {"keep": None}
         keep = self.state.keep
         return {"keep": keep if keep is not None else self.profile.keep}
 
+    @property
+    def _no_mulligan(self) -> bool:
+        """Whether every first hand is kept: the rule picked, or the game's when none is picked, is ``none``."""
+        return (self.state.mulligan_rule or self.profile.mulligan) == "none"
+
     def _rules(self) -> dict:
-        if self.state.mulligan_rule == "none":  # every hand is kept: no keep rule applies
-            return {"keep": None, "mulligan_rule": "none"}
+        if self._no_mulligan:  # every hand is kept: no keep rule applies
+            return {"keep": None, "mulligan_rule": self.state.mulligan_rule}
         return {**self._common(), "mulligan_rule": self.state.mulligan_rule}
 
     def _first_answers(self, deck: Deck) -> None:
@@ -394,7 +406,7 @@ class Explorer:
         # The other views keep their last answer until the thread brings the new one: a redraw costs the page
         # more than the few tenths of a second the old numbers stay (the status line says they are coming).
         self._show_odds(result, tightening=True)
-        if state.mulligan_rule == "none":
+        if self._no_mulligan:
             self.mulligan_pane.object = (f"<span class='deckstat-note'>"
                                          f"{escaped(tr('With no mulligan, every first hand is kept.'))}</span>")
         self.card_figure.pane.visible = bool(state.card)
@@ -423,7 +435,7 @@ class Explorer:
         def ask(view: str, n_trials: int) -> Callable[[], object]:
             return functools.partial(self._answer, view, deck, {**asked[view], "n_trials": n_trials})
 
-        kept = state.mulligan_rule == "none"  # every hand kept: no keep/mulligan table to draw
+        kept = self._no_mulligan  # every hand kept: no keep/mulligan table to draw
         steps = [] if kept else [("mulligan", ask("mulligan", FIRST_TRIALS), self._show_mulligan)]
         if state.card:
             steps.append(("curve", ask("curve", FIRST_TRIALS), functools.partial(self._show_card, tightening=True)))
@@ -539,8 +551,8 @@ class Explorer:
         if method == "exact":
             text = tr("exact")
         else:
-            text = tr("simulated on {n} games, seed {seed}", n=f"{int(result.table['n_trials'].iloc[0]):,}".replace(
-                ",", "\u202f" if self.lang == "fr" else ","), seed=self.state.seed)
+            text = tr("simulated on {n} games, seed {seed}", n=number(result.table["n_trials"].iloc[0]),
+                      seed=self.state.seed)
         if not done:
             text += " · " + tr("still answering…")
         self.status_pane.object = f"<span class='deckstat-note' data-done='{int(done)}'>{escaped(text)}</span>"
@@ -554,7 +566,7 @@ class Explorer:
         keep_line = tr("Keeps its first hand: {p}; mulligans on average: {n}",
                        p=format_estimate(summary["p_keep_first"], summary["ci_low"], summary["ci_high"],
                                          summary["method"]),
-                       n=f"{float(summary['expected_mulligans']):.2f}".replace(".", "," if self.lang == "fr" else "."))
+                       n=number(summary["expected_mulligans"], 2))
         by_turn = result.frames()["by_turn"]
         rule = str(summary["mulligan_rule"])
         with_rule = by_turn[by_turn["mulligan_rule"] == rule].set_index("turn")
@@ -582,7 +594,7 @@ class Explorer:
                             p=format_estimate(row["p_never"], row["p_never_low"], row["p_never_high"],
                                               row["method"])))
         note = tr("policy: {policy}", policy=str(result.table["policy"].iloc[0]))
-        if tightening:
+        if tightening and _simulated(result):
             note += " · " + tr("tightening…")
         self.card_pane.object = ("<ul>" + "".join(f"<li>{escaped(line)}</li>" for line in lines) + "</ul>"
                                  f"<span class='deckstat-note'>{escaped(note)}</span>")
@@ -624,31 +636,31 @@ class Inputs:
     profile: Profile
     lang: str
     state: ExploreState
-    deck_path: str | None
+    deck_file: DeckFile | None
 
 
 def read_inputs(deck, game, *, lang: str | None = None, state=None, seed: int | None = None,
-                deck_path: str | None = None) -> Inputs:
+                deck_file: DeckFile | None = None) -> Inputs:
     """Read and check an explorer's deck, game, language and starting state (see :func:`deckstat.explore`)."""
     need_panel()
     lang = normalise_language(lang) if lang is not None else get_language()
     with language(lang):
         if not isinstance(deck, Deck):
-            deck_path = deck_path or str(Path(deck).resolve())
+            deck_file = deck_file or DeckFile(str(Path(deck).resolve()))
             deck = load_deck(deck)
-        elif deck_path is None and Path(deck.source).is_file():  # a Deck read from a file: its source
-            deck_path = str(Path(deck.source).resolve())
+        elif deck_file is None:  # a Deck read from a file: its source names it
+            deck_file = DeckFile.of(deck.source)
         profile = get_profile(game)
         if state is not None and not isinstance(state, ExploreState):
             path = Path(state)
             state, _, saved_game = ExploreState.from_spec_text(
-                _read_state_file(path), source=str(path), deck_name=Path(deck_path).name if deck_path else None)
+                _read_state_file(path), source=str(path), deck_name=Path(deck_file.path).name if deck_file else None)
             _check_game(saved_game, profile)
         state = state or default_state(deck, profile)
         if seed is not None:
             state = state.edited(seed=seed)
         _check_state(state, deck)
-        return Inputs(deck, profile, lang, state, deck_path)
+        return Inputs(deck, profile, lang, state, deck_file)
 
 
 def _check_game(saved: str | None, profile: Profile) -> None:
@@ -669,14 +681,27 @@ def _check_state(state: ExploreState, deck: Deck) -> None:
 def default_state(deck: Deck, profile: Profile) -> ExploreState:
     """The questions an explorer starts with: the game's keep rule as the event, or one card of its resource."""
     event = profile.keep or (f"{profile.resource_group}>=1" if profile.resource_group else None)
-    if event is None:
-        event = f"{_quoted(deck.names[0])}>=1"
+    if event is None:  # the card the deck plays most copies of
+        drawn = profile.drawn_deck(deck)
+        event = f"{_quoted(drawn.names[int(np.argmax(drawn.counts))])}>=1"
     last = max(0, min(6, profile.last_turn(deck.size, "first")))
     return ExploreState(event=event, turns=(0, last))
 
 
 def _quoted(name: str) -> str:
-    return f'"{name}"' if not name.replace(" ", "").isalnum() else name
+    """A card name as an event writes it: quoted unless it is one word of letters and digits."""
+    if name.isalnum():
+        return name
+    quote = "'" if '"' in name else '"'  # an event's quoted name runs to the next quote of the same kind
+    return f"{quote}{name}{quote}"
+
+
+def _drawn_names(deck: Deck, profile: Profile) -> list[str]:
+    """The names of the cards drawn from (Licum: its game deck), the cards a playability curve can follow."""
+    try:
+        return list(profile.drawn_deck(deck).names)
+    except DeckstatError:
+        return list(deck.names)
 
 
 def _rule_words(rule: str, profile: Profile) -> str:
@@ -752,7 +777,7 @@ def _read_state_file(path: Path) -> str:
 
 def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: bool = True, lang: str | None = None,
           state=None, seed: int | None = None, ready: Callable[[str], None] | None = None,
-          deck_path: str | None = None) -> None:
+          deck_file: DeckFile | None = None) -> None:
     """Serve the explorer as a local page until interrupted; each visit gets an explorer of its own.
 
     Parameters
@@ -760,7 +785,7 @@ def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: b
     deck, game, lang, state, seed
         As :func:`deckstat.explore`; the deck and the state are read once, here, so that a bad file is refused
         before anything listens.
-    deck_path : str, optional
+    deck_file : DeckFile, optional
         The file a Deck was read from, written into saved states.
     port : int
         The port (0: a free one).
@@ -771,23 +796,29 @@ def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: b
     ready : callable, optional
         Called with the page's address once the server listens.
     """
-    inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_path=deck_path)
-    lang, base, profile, start, path = inputs.lang, inputs.deck, inputs.profile, inputs.state, inputs.deck_path
+    inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_file=deck_file)
+    lang, base, profile, start, path = inputs.lang, inputs.deck, inputs.profile, inputs.state, inputs.deck_file
     HELPER.warm()
 
     def page():
-        explorer = Explorer(base, profile, lang=lang, state=_state_from_address(start), deck_path=path)
-        return explorer.layout
-
-    def _state_from_address(default: ExploreState) -> ExploreState:
-        location = pn.state.location
-        fields = {k: v for k, v in (location.query_params if location is not None else {}).items()
-                  if isinstance(v, str)}
+        # The page's address may hold a state (a bookmark, a shared link): a bad one is said, and the start used.
+        problem = None
         try:
             with language(lang):
-                return ExploreState.from_query(fields, default)
-        except DeckstatError:
-            return default
+                asked = ExploreState.from_query(_query(), start)
+                _check_state(asked, base)
+        except DeckstatError as exc:
+            asked, problem = start, str(exc)
+        explorer = Explorer(base, profile, lang=lang, state=asked, deck_file=path)
+        if problem is not None:
+            explorer.state_pane.object = f"<span class='deckstat-problem'>{escaped(problem)}</span>"
+        return explorer.layout
+
+    def _query() -> dict[str, str]:
+        location = pn.state.location
+        # Panel reads a query value that looks like JSON (the counts, the seed) as JSON: written back as text here.
+        return {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+                for k, v in (location.query_params if location is not None else {}).items()}
 
     with language(lang):
         title = tr("deckstat explorer")

@@ -28,6 +28,35 @@ FINAL_TRIALS = 128_000
 
 
 @dataclass(frozen=True)
+class DeckFile:
+    """Where an explorer's deck was read from, as a batch spec's deck table names it.
+
+    Attributes
+    ----------
+    path : str
+        The card file or text decklist (absolute: a saved state stays valid wherever it is saved).
+    deck_name : str or None
+        For a file that holds several decks, the one read.
+    pool : str or None
+        The card pool that resolved a text decklist.
+    """
+
+    path: str
+    deck_name: str | None = None
+    pool: str | None = None
+
+    @classmethod
+    def of(cls, source: str) -> DeckFile | None:
+        """The file a :class:`~deckstat.deck.Deck`'s ``source`` names (``path`` or ``path [deck name]``), if any."""
+        if Path(source).is_file():
+            return cls(str(Path(source).resolve()))
+        head, bracket, rest = source.partition(" [")
+        if bracket and rest.endswith("]") and Path(head).is_file():
+            return cls(str(Path(head).resolve()), deck_name=rest[:-1])
+        return None
+
+
+@dataclass(frozen=True)
 class ExploreState:
     """One exploration: the deck as edited and the questions asked of it.
 
@@ -70,17 +99,20 @@ class ExploreState:
         first, last = self.turns
         return str(first) if first == last else f"{first}-{last}"
 
-    def spec_text(self, deck_path: str, game: str, *, name: str = "explore") -> str:
+    def spec_text(self, deck: DeckFile | str, game: str, *, name: str = "explore", mulligan: bool = True) -> str:
         """The state as a batch spec: its questions with the explorer's seed and trials, one deck, edited counts.
 
         Parameters
         ----------
-        deck_path : str
-            The deck file, written as given (an absolute path keeps the spec valid wherever it is saved).
+        deck : DeckFile or str
+            Where the deck was read from; a path is written as given (an absolute path keeps the spec valid
+            wherever it is saved).
         game : str
             The game profile id.
         name : str
             The batch's name.
+        mulligan : bool
+            Whether a mulligan is in force (the keep/mulligan table is asked only then).
 
         Returns
         -------
@@ -100,12 +132,17 @@ class ExploreState:
             {"question": "sensitivity", "event": self.event, "by_turn": self.turns[1],
              "seat": "first" if self.seat == "both" else self.seat, **keep, **common},
         ]
+        if not mulligan:
+            del questions[1]
         if self.card is not None:
-            questions.insert(2, {"question": "curve", "cards": self.card, "turns": f"1-{max(1, self.turns[1])}",
-                                 "seat": self.seat, **keep,
-                                 "trials": FINAL_TRIALS, **common})
+            questions.insert(len(questions) - 1, {
+                "question": "curve", "cards": self.card, "turns": f"1-{max(1, self.turns[1])}", "seat": self.seat,
+                **keep, "trials": FINAL_TRIALS, **common})
         lines = [f"# {tr('The questions of a deckstat exploration; run them again with: deckstat batch FILE')}",
-                 f"name = {_toml(name)}", f"game = {_toml(game)}", "", "[decks.deck]", f"path = {_toml(deck_path)}"]
+                 f"name = {_toml(name)}", f"game = {_toml(game)}", "", "[decks.deck]"]
+        deck = deck if isinstance(deck, DeckFile) else DeckFile(deck)
+        lines += [f"{key} = {_toml(value)}" for key, value in (("path", deck.path), ("deck_name", deck.deck_name),
+                                                                ("pool", deck.pool)) if value is not None]
         if self.counts:
             pairs = ", ".join(f"{_toml(label)} = {count}" for label, count in sorted(self.counts.items()))
             lines.append(f"counts = {{ {pairs} }}")
