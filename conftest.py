@@ -35,6 +35,8 @@ LONGEST_FIRST = (
     "tests/test_report_pages.py",
     "tests/test_readme.py",
     "tests/test_figures.py",
+    "tests/test_bench_script.py",
+    "tests/test_explorer_page.py",
     "tests/test_report_playability.py",
     "tests/test_fuzz.py",
     "tests/test_encoding.py",

@@ -267,3 +267,15 @@ def test_a_deck_from_a_file_of_several_decks_saves_its_name(tmp_path):
     table = batch(load_spec(spec), workers=1).table
     odds_rows = table[table["question"] == "odds"]
     assert odds_rows["p"].tolist() == pytest.approx(explorer.answers["odds"].table["p"].tolist(), abs=1e-12)
+
+
+def test_a_port_taken_is_refused_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("explore", sample_deck("wankul"), "--game", "wankul", "--no-browser", "--port", port)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"cannot listen on 127.0.0.1 port {port}" in result.output

@@ -130,6 +130,8 @@ class Explorer:
         self._worker: threading.Thread | None = None
         self._quiet = False
         self._document = pn.state.curdoc if pn.state.curdoc is not None and pn.state.curdoc.session_context else None
+        if self._document is not None:
+            self._document.on_session_destroyed(self._stop)  # a closed tab asks nothing more of the helper
         with language(lang):
             self._build()
             self._apply_state(state)
@@ -479,10 +481,18 @@ class Explorer:
 
     def _on_page(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` where the page's document may be changed: its server's loop, or here in a notebook."""
-        if self._document is not None:
-            self._document.add_next_tick_callback(callback)
-        else:
+        if self._document is None:
             callback()
+            return
+        try:
+            self._document.add_next_tick_callback(callback)
+        except Exception:  # the page was closed: its answers have nowhere to go
+            self._stop()
+
+    def _stop(self, *_context) -> None:
+        """Stop answering: the thread of the last change ends at its next step."""
+        with self._lock:
+            self._generation += 1
 
     def _show_later(self, generation: int, view: str, result, show) -> None:
         # Under the lock: in a notebook this runs in the answering thread, and a change may start meanwhile.
@@ -824,8 +834,13 @@ def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: b
         title = tr("deckstat explorer")
     port = port or free_port(host)
     origins = {f"{host}:{port}"} | ({f"localhost:{port}", f"127.0.0.1:{port}"} if host in LOCAL_HOSTS else set())
-    server = pn.serve({"/": page}, port=port, address=host, show=False, start=False, title=title,
-                      websocket_origin=sorted(origins), threaded=False, verbose=False)
+    try:
+        server = pn.serve({"/": page}, port=port, address=host, show=False, start=False, title=title,
+                          websocket_origin=sorted(origins), threaded=False, verbose=False)
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        with language(lang):
+            raise DeckstatError(tr("cannot listen on {host} port {port}: {problem}; choose another with --port or "
+                                   "--host", host=host, port=port, problem=exc.strerror or str(exc))) from None
     server.start()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if ready is not None:
