@@ -126,7 +126,7 @@ def serve_echo() -> None:
     """Serve a page whose event box is echoed into a table as the explorer's odds table is (nothing computed)."""
     import panel as pn
 
-    from deckstat.explorer.app import free_port
+    from deckstat.explorer.app import listening_port
 
     def page():
         box = pn.widgets.TextInput(label="event", css_classes=["deckstat-event"])
@@ -140,7 +140,7 @@ def serve_echo() -> None:
         box.param.watch(echo, "value_input")
         return pn.Column(box, table)
 
-    port = free_port("127.0.0.1")
+    port = listening_port("127.0.0.1", 0)
     server = pn.serve({"/": page}, port=port, address="127.0.0.1", show=False, start=False, verbose=False,
                       websocket_origin=[f"127.0.0.1:{port}"])
     server.start()

@@ -832,15 +832,15 @@ def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: b
 
     with language(lang):
         title = tr("deckstat explorer")
-    port = port or free_port(host)
+    with language(lang):
+        port = listening_port(host, port)
     origins = {f"{host}:{port}"} | ({f"localhost:{port}", f"127.0.0.1:{port}"} if host in LOCAL_HOSTS else set())
     try:
         server = pn.serve({"/": page}, port=port, address=host, show=False, start=False, title=title,
                           websocket_origin=sorted(origins), threaded=False, verbose=False)
-    except OSError as exc:  # the port is taken, or the address is not this machine's
+    except OSError as exc:  # taken between the check and now
         with language(lang):
-            raise DeckstatError(tr("cannot listen on {host} port {port}: {problem}; choose another with --port or "
-                                   "--host", host=host, port=port, problem=exc.strerror or str(exc))) from None
+            raise _listen_error(host, port, exc) from None
     server.start()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if ready is not None:
@@ -856,11 +856,26 @@ def serve(deck, game, *, port: int = 0, host: str = "127.0.0.1", open_browser: b
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def free_port(host: str) -> int:
-    """A port free on ``host`` now (the system's choice), for a server that must know its port before it starts."""
+def _listen_error(host: str, port: int, exc: OSError) -> DeckstatError:
+    return DeckstatError(tr("cannot listen on {host} port {port}: {problem}; choose another with --port or --host",
+                            host=host, port=port, problem=exc.strerror or str(exc)))
+
+
+def listening_port(host: str, port: int) -> int:
+    """``port`` (0: one the system finds free) once checked free on ``host``, for a server that must know it first.
+
+    Raises
+    ------
+    DeckstatError
+        For a port that is taken or an address that is not this machine's, in words, before the server tries.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: a closed port is free
+        try:
+            probe.bind((host, port))
+        except OSError as exc:  # taken, not this machine's address, or no such host
+            raise _listen_error(host, port, exc) from None
         return int(probe.getsockname()[1])
 
 
