@@ -279,3 +279,19 @@ def test_a_port_taken_is_refused_in_one_line():
         result = run("explore", sample_deck("wankul"), "--game", "wankul", "--no-browser", "--port", port)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"cannot listen on 127.0.0.1 port {port}" in result.output
+
+
+def test_a_decklist_saves_its_pool(tmp_path):
+    from deckstat.batching import batch, load_spec
+
+    decklist, pool = sample_deck("wankul", "decklist.txt"), sample_deck("wankul", "pool.csv")
+    explorer = deckstat.explore(decklist, "wankul", pool=pool, lang="en")
+    explorer.copies["Le Grenier Hanté"].value = 3
+    explorer.wait()
+    text = explorer.spec_text()
+    assert f"pool = {json.dumps(str(pool.resolve()))}" in text
+    spec = tmp_path / "state.toml"
+    spec.write_text(text, encoding="utf-8")
+    table = batch(load_spec(spec), workers=1).table
+    assert table[table["question"] == "odds"]["p"].tolist() == pytest.approx(
+        explorer.answers["odds"].table["p"].tolist(), abs=1e-12)

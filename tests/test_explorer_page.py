@@ -219,3 +219,30 @@ def test_the_address_holds_the_state(browser):
         bad = Page(browser, server.url + "?seat=third&counts=%7B%22Nobody%22%3A2%7D")
         bad.shows(expected(deck, "Terrain>=1", range(0, 7)))
         bad.page.locator(".deckstat-state .deckstat-problem", has_text="seat").wait_for(timeout=PATIENCE * 1000)
+
+
+def test_a_state_saved_from_the_page_loads_back_into_another(browser, tmp_path):
+    deck_path = sample_deck("wankul")
+    deck = deckstat.load_deck(deck_path)
+    with Server(deck_path, "--lang", "en") as server:
+        page = Page(browser, server.url)
+        box = page.copies("Ninja du Marché")
+        box.fill("3")
+        box.press("Enter")
+        page.page.locator(".deckstat-event input").fill("Terrain>=2")
+        counts = deck.counts.copy()
+        counts[deck.labels.index("Ninja du Marché")] = 3
+        wanted = expected(deck.with_counts(counts), "Terrain>=2", range(0, 7))
+        page.shows(wanted)
+        with page.page.expect_download() as download:
+            page.page.get_by_text("Save the questions (batch spec)").click()
+        saved = tmp_path / "explore.toml"
+        download.value.save_as(saved)
+        text = saved.read_text(encoding="utf-8")
+        assert 'counts = { "Ninja du Marché" = 3 }' in text and 'event = "Terrain>=2"' in text
+        other = Page(browser, server.url)
+        other.shows(expected(deck, "Terrain>=1", range(0, 7)))
+        other.page.locator("input[type=file]").set_input_files(str(saved))
+        other.shows(wanted)
+        other.page.locator(".deckstat-state .deckstat-ok").wait_for(timeout=PATIENCE * 1000)
+        assert not page.problems and not other.problems, page.problems + other.problems

@@ -15,7 +15,8 @@ from __future__ import annotations
 __all__ = ["explore"]
 
 
-def explore(deck, game, *, lang: str | None = None, state=None, seed: int | None = None):
+def explore(deck, game, *, lang: str | None = None, state=None, seed: int | None = None, pool=None,
+            deck_name: str | None = None):
     """The explorer of a deck, as widgets in a notebook (the same explorer ``deckstat explore`` serves as a page).
 
     Parameters
@@ -30,6 +31,11 @@ def explore(deck, game, *, lang: str | None = None, state=None, seed: int | None
         The questions to start from: a state, or a state file saved by the explorer (a batch spec).
     seed : int, optional
         Seed of the simulated answers (default: the state's, else 1).
+    pool : str or Path, optional
+        The card pool that resolves a text decklist (``deck`` a path), or that resolved the Deck given: written
+        into a saved state with the deck's path, so that ``deckstat batch`` reads the same deck.
+    deck_name : str, optional
+        For a file that holds several decks, the deck to read (``deck`` a path).
 
     Returns
     -------
@@ -44,4 +50,4 @@ def explore(deck, game, *, lang: str | None = None, state=None, seed: int | None
     """
     from deckstat.explorer.app import Explorer
 
-    return Explorer.open(deck, game, lang=lang, state=state, seed=seed)
+    return Explorer.open(deck, game, lang=lang, state=state, seed=seed, pool=pool, deck_name=deck_name)

@@ -17,7 +17,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -138,14 +138,15 @@ class Explorer:
             self.refresh()
 
     @classmethod
-    def open(cls, deck, game, *, lang: str | None = None, state=None, seed: int | None = None,
-             threaded: bool = True, deck_file: DeckFile | None = None) -> Explorer:
+    def open(cls, deck, game, *, lang: str | None = None, state=None, seed: int | None = None, pool=None,
+             deck_name: str | None = None, threaded: bool = True, deck_file: DeckFile | None = None) -> Explorer:
         """An explorer of ``deck`` (a Deck or a card file) for ``game``; see :func:`deckstat.explore`.
 
         ``deck_file`` names the file a Deck was read from, for a saved state (default: the Deck's source).
         ``threaded=False`` answers everything in the call that changes a widget (for scripts and tests).
         """
-        inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_file=deck_file)
+        inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_file=deck_file, pool=pool,
+                             deck_name=deck_name)
         return cls(inputs.deck, inputs.profile, lang=inputs.lang, state=inputs.state, deck_file=inputs.deck_file,
                    threaded=threaded)
 
@@ -650,16 +651,19 @@ class Inputs:
 
 
 def read_inputs(deck, game, *, lang: str | None = None, state=None, seed: int | None = None,
-                deck_file: DeckFile | None = None) -> Inputs:
+                deck_file: DeckFile | None = None, pool=None, deck_name: str | None = None) -> Inputs:
     """Read and check an explorer's deck, game, language and starting state (see :func:`deckstat.explore`)."""
     need_panel()
     lang = normalise_language(lang) if lang is not None else get_language()
+    pool_path = str(Path(pool).resolve()) if pool is not None else None
     with language(lang):
         if not isinstance(deck, Deck):
-            deck_file = deck_file or DeckFile(str(Path(deck).resolve()))
-            deck = load_deck(deck)
+            deck_file = deck_file or DeckFile(str(Path(deck).resolve()), deck_name=deck_name, pool=pool_path)
+            deck = load_deck(deck, pool=pool, deck_name=deck_name)
         elif deck_file is None:  # a Deck read from a file: its source names it
             deck_file = DeckFile.of(deck.source)
+            if deck_file is not None and pool_path is not None:
+                deck_file = replace(deck_file, pool=pool_path)
         profile = get_profile(game)
         if state is not None and not isinstance(state, ExploreState):
             path = Path(state)
