@@ -51,6 +51,8 @@ SENSITIVITY_TRIALS = 20_000
 SEAT_COLOURS = {"first": "#0072B2", "second": "#D55E00"}
 #: Copies a count box goes up to.
 MOST_COPIES = 60
+#: Edited decks an explorer keeps with their rules check (a player going back and forth meets the same ones).
+MOST_DECKS_KEPT = 64
 
 
 def need_panel() -> None:
@@ -129,6 +131,7 @@ class Explorer:
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
         self._quiet = False
+        self._decks: dict[tuple[int, ...], tuple[Deck, list[dict]]] = {}
         self._document = pn.state.curdoc if pn.state.curdoc is not None and pn.state.curdoc.session_context else None
         if self._document is not None:
             self._document.on_session_destroyed(self._stop)  # a closed tab asks nothing more of the helper
@@ -241,15 +244,18 @@ class Explorer:
         """The deck as edited (cards at 0 copies left out)."""
         return self._edited(tuple(int(c) for c in self.counts))[0]
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 - one explorer lives as long as its page; the cache with it
     def _edited(self, counts: tuple[int, ...]) -> tuple[Deck, list[dict]]:
         """The deck at ``counts`` and the construction rules it breaks, kept: going back and forth costs nothing."""
-        deck = self.base.with_counts(np.array(counts, dtype=np.int64))
-        try:
-            found = violations(deck, self.profile)
-        except DeckstatError as exc:
-            found = [{"level": "error", "message": str(exc)}]
-        return deck, found
+        if counts not in self._decks:
+            if len(self._decks) >= MOST_DECKS_KEPT:
+                self._decks.pop(next(iter(self._decks)))  # the oldest
+            deck = self.base.with_counts(np.array(counts, dtype=np.int64))
+            try:
+                found = violations(deck, self.profile)
+            except DeckstatError as exc:
+                found = [{"level": "error", "message": str(exc)}]
+            self._decks[counts] = deck, found
+        return self._decks[counts]
 
     def current_state(self) -> ExploreState:
         """The state the widgets show."""
