@@ -485,7 +485,7 @@ def explore_section(rounds: int, console: Console, figures: dict) -> None:
         table.add_column(column, justify="left" if column == "deck" else "right")
     figures["explore"] = {}
     for game, (path, changes) in EXPLORE_CHANGES.items():
-        explorer = Explorer.open(path, game, lang="en")
+        explorer = Explorer.open(path, game, lang="en", helper=True)  # as on a page (main() is guarded)
         latency(explorer, changes)  # compiled and cached once, as a page is after its first answers
         mine, floor = [], []
         for _ in range(rounds):
@@ -500,7 +500,7 @@ def explore_section(rounds: int, console: Console, figures: dict) -> None:
                                     "odds_median_ms": floor_median, "odds_p95_ms": floor_p95}
     # A simulated question (Wankul's sample under the London mulligan): the first answer, on 4,000 games, and
     # the time until every view has tightened (the helper process's passes up to 128,000 games).
-    explorer = Explorer.open(WANKUL_SAMPLE, "wankul", lang="en")
+    explorer = Explorer.open(WANKUL_SAMPLE, "wankul", lang="en", helper=True)
     explorer.rule_input.value = "london"
     explorer.wait()
     first, settled = [], []

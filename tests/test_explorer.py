@@ -28,6 +28,16 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 TURNS = range(0, 7)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _no_helper_left():
+    # An explorer answers its slower views in a helper process; none outlives this file (other files of the same
+    # worker count the processes they start).
+    yield
+    from deckstat.explorer.jobs import HELPER
+
+    HELPER.shutdown(wait=True)
+
+
 @pytest.fixture(scope="module")
 def deck():
     return deckstat.load_deck(sample_deck("wankul"))

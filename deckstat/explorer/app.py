@@ -25,7 +25,7 @@ import numpy as np
 from deckstat.cards import load_deck
 from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
-from deckstat.explorer.jobs import HELPER, QUESTIONS
+from deckstat.explorer.jobs import HELPER, QUESTIONS, can_spawn
 from deckstat.explorer.state import FINAL_TRIALS, SEATS, DeckFile, ExploreState
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.games.rules import violations
@@ -114,7 +114,7 @@ class Explorer:
     """
 
     def __init__(self, deck: Deck, profile: Profile, *, lang: str, state: ExploreState,
-                 deck_file: DeckFile | None = None, threaded: bool = True):
+                 deck_file: DeckFile | None = None, threaded: bool = True, helper: bool | None = None):
         need_panel()
         self.lang = lang
         self.base = deck
@@ -126,7 +126,7 @@ class Explorer:
         self.answers: dict = {"problems": {}}
         self.timings: list[float] = []
         self._threaded = threaded
-        self._helper = HELPER if threaded else None
+        self._helper = HELPER if threaded and (can_spawn() if helper is None else helper) else None
         self._generation = 0
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
@@ -142,16 +142,19 @@ class Explorer:
 
     @classmethod
     def open(cls, deck, game, *, lang: str | None = None, state=None, seed: int | None = None, pool=None,
-             deck_name: str | None = None, threaded: bool = True, deck_file: DeckFile | None = None) -> Explorer:
+             deck_name: str | None = None, threaded: bool = True, deck_file: DeckFile | None = None,
+             helper: bool | None = None) -> Explorer:
         """An explorer of ``deck`` (a Deck or a card file) for ``game``; see :func:`deckstat.explore`.
 
         ``deck_file`` names the file a Deck was read from, for a saved state (default: the Deck's source).
         ``threaded=False`` answers everything in the call that changes a widget (for scripts and tests).
+        ``helper`` answers the slower views in the helper process (True), in a thread (False), or decides
+        (None: the process, except in a plain script, see :func:`deckstat.explorer.jobs.can_spawn`).
         """
         inputs = read_inputs(deck, game, lang=lang, state=state, seed=seed, deck_file=deck_file, pool=pool,
                              deck_name=deck_name)
         return cls(inputs.deck, inputs.profile, lang=inputs.lang, state=inputs.state, deck_file=inputs.deck_file,
-                   threaded=threaded)
+                   threaded=threaded, helper=helper)
 
     # -- widgets -----------------------------------------------------------------------------------------------
 

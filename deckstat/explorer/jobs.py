@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import sys
 import threading
 
 from deckstat.errors import DeckstatError
@@ -40,6 +41,18 @@ def answer(question: str, lang: str, deck, game, arguments: dict) -> tuple[str, 
 def _ready() -> bool:
     """Load the questions' modules (the helper process imports them once, before the first change)."""
     return True
+
+
+def can_spawn() -> bool:
+    """Whether a helper process can start without running the user's script again.
+
+    A new process imports the main module again unless it is a module run with ``-m`` (``python -m deckstat``,
+    guarded as modules are) or there is no file to import (a notebook, the interpreter's prompt). A plain script
+    (``python script.py``) would run its top level again in the helper, unless written under
+    ``if __name__ == "__main__":``, which nothing can check from here: its explorer answers in a thread instead.
+    """
+    main = sys.modules.get("__main__")
+    return getattr(main, "__file__", None) is None or getattr(main, "__spec__", None) is not None
 
 
 class Helper:
@@ -79,12 +92,12 @@ class Helper:
             raise DeckstatError(value)
         return value
 
-    def shutdown(self) -> None:
-        """Stop the process (a later question starts it again)."""
+    def shutdown(self, wait: bool = False) -> None:
+        """Stop the process (a later question starts it again); ``wait`` until it has ended."""
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=wait, cancel_futures=True)
 
 
 #: The helper of this process.
