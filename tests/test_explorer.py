@@ -305,3 +305,12 @@ def test_a_decklist_saves_its_pool(tmp_path):
     table = batch(load_spec(spec), workers=1).table
     assert table[table["question"] == "odds"]["p"].tolist() == pytest.approx(
         explorer.answers["odds"].table["p"].tolist(), abs=1e-12)
+
+
+def test_a_keep_rule_the_parser_refuses_is_said_under_the_keep_rule(deck):
+    explorer = explorer_of(deck)
+    explorer.keep_input.value_input = "Terain>=1"
+    assert "position 1" in explorer.keep_status.object and "Terain" in explorer.keep_status.object
+    assert explorer.event_status.object == "" and "odds" not in explorer.answers
+    explorer.keep_input.value_input = "Terrain>=1 and [cost<=1]>=1"
+    assert explorer.keep_status.object == "" and "odds" in explorer.answers

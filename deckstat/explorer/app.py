@@ -192,6 +192,7 @@ class Explorer:
 
         self.rules_pane = _html("deckstat-rules")
         self.event_status = _html("deckstat-event-status")
+        self.keep_status = _html("deckstat-keep-status")
         self.answer_pane = _html("deckstat-answer-box")
         self.odds_pane = _html("deckstat-odds")
         self.mulligan_pane = _html("deckstat-mulligan")
@@ -211,7 +212,8 @@ class Explorer:
         controls = pn.Column(
             pn.pane.HTML(f"<h2>{escaped(title)}</h2><style>{STYLE}</style>", stylesheets=[STYLE]),
             self.event_input, self.event_status, self.seat_input, self.turns_input, self.rule_input,
-            self.keep_input, self.card_input, pn.pane.HTML(f"<h3>{escaped(tr('Cards'))}</h3>"), self.rules_pane,
+            self.keep_input, self.keep_status, self.card_input, pn.pane.HTML(f"<h3>{escaped(tr('Cards'))}</h3>"),
+            self.rules_pane,
             self.reset_button, deck_grid, pn.pane.HTML(f"<h3>{escaped(tr('State'))}</h3>"), self.save_button,
             pn.pane.HTML(f"<span class='deckstat-note'>{escaped(tr('Load a saved state:'))}</span>"),
             self.load_input, self.state_pane, width=420)
@@ -409,11 +411,17 @@ class Explorer:
         turns = range(state.turns[0], state.turns[1] + 1)
         result = self._ask("odds", lambda: odds(deck, self.profile, state.event, turns=turns, seat=state.seat,
                                                 sides=False, rng=state.seed, n_trials=FIRST_TRIALS, **self._rules()))
+        keep = self._rules()["keep"]
         if result is None:
-            self.event_status.object = (f"<span class='deckstat-problem'>"
-                                        f"{escaped(self.answers['problems']['odds'])}</span>")
+            message = self.answers["problems"]["odds"]
+            problem = f"<span class='deckstat-problem'>{escaped(message)}</span>"
+            # Said under the box whose text it quotes: the keep rule's, or else the event's.
+            about_keep = bool(keep) and f"'{keep}'" in message and f"'{state.event}'" not in message
+            self.keep_status.object = problem if about_keep else ""
+            self.event_status.object = "" if about_keep else problem
             self._clear(tr("No answer until the question is mended."))
             return
+        self.keep_status.object = ""
         self.event_status.object = f"<span class='deckstat-ok'>{escaped(tr('Event understood.'))}</span>"
         # The other views keep their last answer until the thread brings the new one: a redraw costs the page
         # more than the few tenths of a second the old numbers stay (the status line says they are coming).
@@ -760,7 +768,7 @@ class CurveFigure:
             self.plot.line(x="turn", y="p", source=source, line_color=colour, line_width=2,
                            legend_label=seat_words(seat))
             self.plot.scatter(x="turn", y="p", source=source, color=colour, size=6)
-        self.plot.yaxis.formatter = NumeralTickFormatter(format="0%")
+        self.plot.yaxis.formatter = NumeralTickFormatter(format="0%", language=get_language())  # 80 % in French
         self.plot.xaxis.ticker = SingleIntervalTicker(interval=1)
         self.plot.legend.location = "bottom_right"
         self.pane = pn.pane.Bokeh(self.plot)
