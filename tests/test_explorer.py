@@ -48,7 +48,7 @@ def explorer_of(deck, **kwargs) -> Explorer:
 
 
 def odds_p(deck, event="Terrain>=1", **kwargs) -> list[float]:
-    kwargs.setdefault("seat", "first")
+    kwargs.setdefault("seat", "both")
     result = deckstat.odds(deck, "wankul", event, turns=kwargs.pop("turns", TURNS), sides=False, rng=1, **kwargs)
     return result.table["p"].tolist()
 
@@ -150,7 +150,7 @@ def test_the_first_answer_is_odds_of_the_deck_as_changed(deck):
     assert explorer.answers["odds"].table["p"].tolist() == pytest.approx(
         odds_p(deck.with_counts(counts), "Terrain>=2 and [cost<=1]>=1"), abs=1e-12)
     explorer.turns_input.value = (2, 9)
-    assert explorer.answers["odds"].table["turn"].tolist() == list(range(2, 10))
+    assert explorer.answers["odds"].table["turn"].tolist() == list(range(2, 10)) * 2  # first seat, then second
 
 
 def test_an_event_the_parser_refuses_shows_its_message_and_no_number(deck):
@@ -169,14 +169,17 @@ def test_a_simulated_answer_tightens_to_the_same_numbers_as_asked_directly(deck)
     explorer.rule_input.value = "london"
     result = explorer.answers["odds"]
     assert (result.table["method"] == "simulate").all() and int(result.table["n_trials"].iloc[0]) == FINAL_TRIALS
-    direct = deckstat.odds(deck, "wankul", "Terrain>=1", turns=TURNS, seat="first", mulligan_rule="london",
-                           sides=False, n_trials=FINAL_TRIALS, rng=1)
+    direct = deckstat.odds(deck, "wankul", "Terrain>=1", turns=TURNS, mulligan_rule="london", sides=False,
+                           n_trials=FINAL_TRIALS, rng=1)
     assert result.table["p"].tolist() == direct.table["p"].tolist()
     assert "data-done='1'" in explorer.status_pane.object
 
 
 def test_both_seats_and_no_mulligan(deck):
     explorer = explorer_of(deck)
+    assert explorer.answer_pane.object.count("data-p=") == 2  # both seats, as deckstat.odds asks by default
+    explorer.seat_input.value = "first"
+    assert explorer.answer_pane.object.count("data-p=") == 1
     explorer.seat_input.value = "both"
     assert explorer.answer_pane.object.count("data-p=") == 2
     explorer.rule_input.value = "none"

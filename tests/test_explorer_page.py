@@ -74,11 +74,11 @@ class Page:
     def answer(self):
         return self.page.locator(".deckstat-answer")
 
-    def shown(self) -> dict[int, float]:
-        """The probability the page's table shows at each turn (first player)."""
+    def shown(self) -> dict[tuple[str, int], float]:
+        """The probability the page's table shows for each seat and turn."""
         cells = self.page.locator(".deckstat-odds-table td[data-p]")
-        pairs = cells.evaluate_all("cells => cells.map(c => [c.dataset.turn, c.dataset.p])")
-        return {int(turn): float(p) for turn, p in pairs}
+        found = cells.evaluate_all("cells => cells.map(c => [c.dataset.seat, c.dataset.turn, c.dataset.p])")
+        return {(seat, int(turn)): float(p) for seat, turn, p in found}
 
     def copies(self, card: str):
         return self.page.locator(".deckstat-copies").filter(has_text=card).locator("input")
@@ -101,12 +101,13 @@ class Page:
         self.page.locator(".deckstat-status [data-done='1']").wait_for(timeout=PATIENCE * 1000)
 
 
-def expected(deck: deckstat.Deck, event: str, turns: range) -> dict[int, float]:
-    result = deckstat.odds(deck, "wankul", event, turns=turns, seat="first", sides=False, rng=1)
-    return {int(t): float(p) for t, p in zip(result.table["turn"], result.table["p"])}
+def expected(deck: deckstat.Deck, event: str, turns: range, seat: str = "both") -> dict[tuple[str, int], float]:
+    """``deckstat.odds`` asked directly, by seat and turn (the page starts on both seats, as odds does)."""
+    table = deckstat.odds(deck, "wankul", event, turns=turns, seat=seat, sides=False, rng=1).table
+    return {(s, int(t)): float(p) for s, t, p in zip(table["seat"], table["turn"], table["p"])}
 
 
-def same(shown: dict[int, float], wanted: dict[int, float]) -> bool:
+def same(shown: dict, wanted: dict) -> bool:
     """Whether the page shows the probabilities wanted, to the digits it writes."""
     return shown.keys() == wanted.keys() and all(
         shown[turn] == pytest.approx(wanted[turn], rel=10 ** -(DIGITS - 1)) for turn in wanted)
@@ -206,9 +207,7 @@ def test_the_address_holds_the_state(browser):
         page = Page(browser, server.url + "?" + state.query())
         counts = deck.counts.copy()
         counts[deck.labels.index("Plage de Galets")] = 3
-        result = deckstat.odds(deck.with_counts(counts), "wankul", "Terrain>=2", turns=range(1, 6), seat="second",
-                               sides=False)
-        page.shows({int(t): float(p) for t, p in zip(result.table["turn"], result.table["p"])})
+        page.shows(expected(deck.with_counts(counts), "Terrain>=2", range(1, 6), seat="second"))
         assert page.page.locator(".deckstat-event input").input_value() == "Terrain>=2"
         assert page.copies("Plage de Galets").input_value() == "3"
         # A change is written back into the address, so that the page's address is always its state.

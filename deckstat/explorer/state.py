@@ -81,7 +81,7 @@ class ExploreState:
     """
 
     event: str
-    seat: str = "first"
+    seat: str = "both"
     turns: tuple[int, int] = (0, 6)
     mulligan_rule: str | None = None
     keep: str | None = None
@@ -209,7 +209,7 @@ class ExploreState:
         if odds is None:
             raise DeckstatError(tr("a saved exploration asks an odds question; this one asks none"), source=source)
         game = data.get("game") if isinstance(data.get("game"), str) else None
-        values = {"event": _text(odds, "event", source), "seat": odds.get("seat", "first"),
+        values = {"event": _text(odds, "event", source), "seat": odds.get("seat", "both"),
                   "turns": parse_turn_range(odds.get("turns", "0-6"), source=source),
                   "mulligan_rule": odds.get("mulligan_rule"), "keep": odds.get("keep"),
                   "seed": odds.get("seed", 1), "counts": dict(counts)}
