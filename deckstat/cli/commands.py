@@ -1479,11 +1479,12 @@ def main() -> None:
         interrupted_code,
         stop_on_sigterm,
     )
-    from deckstat.cli.terminal import protect_streams
-
-    protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
     stop_on_sigterm()
     try:
+        # Loaded inside the try: a Ctrl-C while rich's terminal classes are built reads "interrupted" too.
+        from deckstat.cli.terminal import protect_streams
+
+        protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
         app()
     except KeyboardInterrupt:  # while typer builds the commands, before the group's own handling (usage.Group)
         typer.echo(tr("interrupted"), err=True)
