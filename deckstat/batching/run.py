@@ -118,6 +118,21 @@ def _records(table: pd.DataFrame) -> tuple[list[str], list[dict]]:
     return columns, rows
 
 
+def _task_records(run_task: RunTask, task: Any, seed: int) -> tuple[list[str], list[dict]]:
+    """A task's columns and rows as JSON values.
+
+    The default :func:`~deckstat.batching.tasks.run_task` gives its cells column by column without building its
+    frame (the values are the same, a frame per task costs more than a small question).
+    """
+    from deckstat.batching import tasks
+
+    if run_task is not tasks.run_task:
+        return _records(run_task(task, seed))
+    columns, cells = tasks.task_columns(task, seed)
+    rows = [dict(zip(columns, (_plain(v) for v in row))) for row in zip(*cells)]
+    return columns, rows
+
+
 def _one_line(exc: BaseException) -> str:
     text = exc.render() if isinstance(exc, DeckstatError) else f"{type(exc).__name__}: {exc}"
     return " ".join(text.split())
@@ -144,7 +159,7 @@ def execute(run_task: RunTask, task: Any, seed: int) -> dict:
             columns, rows, status, error = [], [], CHANGED, changed
         else:
             with progress.listening(None):  # the batch counts tasks; a task's own trials would be a second bar
-                columns, rows = _records(run_task(task, seed))
+                columns, rows = _task_records(run_task, task, seed)
             status, error = "ok", None
     except Exception as exc:  # the error is the task's result, reported with the task
         columns, rows, status, error = [], [], "error", _one_line(exc)

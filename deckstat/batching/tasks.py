@@ -10,6 +10,7 @@ which the spec lists it. :func:`run_task` answers it in this process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
@@ -25,6 +26,7 @@ from deckstat.deck import Deck
 from deckstat.errors import DeckstatError
 from deckstat.games.profiles import Profile, get_profile, load_profile_file
 from deckstat.i18n import tr
+from deckstat.questions._setup import shared_setups
 from deckstat.questions.compare import compare
 from deckstat.questions.curve import curve
 from deckstat.questions.deckout import deckout
@@ -124,7 +126,8 @@ class Task:
     #: part of the task's identity. The run checks them before and after the task (:func:`changed_input`).
     inputs: tuple[tuple[str, str], ...] = ()
 
-    @property
+    # Computed once per task (a run reads the id and the seed several times a task); not a field, so not compared.
+    @functools.cached_property
     def identity(self) -> str:
         """Canonical JSON of the question, the deck labels, the game and the parameters.
 
@@ -142,7 +145,7 @@ class Task:
             identity["counts"] = edited
         return json.dumps(identity, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
-    @property
+    @functools.cached_property
     def task_id(self) -> str:
         """The first 16 hex digits of the SHA-256 of :attr:`identity`."""
         return hashlib.sha256(self.identity.encode("utf-8")).hexdigest()[:16]
@@ -211,6 +214,7 @@ def shown_value(name: str, value: object) -> object:
     return value
 
 
+@functools.cache
 def result_tables(question: str) -> tuple[str, ...]:
     """The names of the tables a question's result holds, main table first (``Result.frames()`` names)."""
     for cls in _result_classes(Result):
@@ -429,6 +433,39 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     DeckstatError
         When the question refuses the deck or a parameter.
     """
+    leading, table = _answer(task, seed)
+    table = table.copy()
+    table.attrs = {}
+    table = table.drop(columns=[c for c in ("game",) if c in table.columns])
+    table = table.rename(columns={"deck": "deck_file"})
+    front = pd.DataFrame({column: [value] * len(table) for column, value in leading.items()}, index=table.index)
+    if "seed" in front.columns:
+        front["seed"] = front["seed"].astype("int64")
+    return pd.concat([front, table], axis=1).reset_index(drop=True)
+
+
+def task_columns(task: Task, seed: int) -> tuple[list[str], list[list]]:
+    """:func:`run_task`'s rows as column names and one list of cells per column, without building its frame.
+
+    What the batch runner keeps of a task (it writes JSON values, not frames): the cells are those of
+    :func:`run_task`'s frame, read column by column (``Series.tolist``), leading values repeated on every row.
+    """
+    leading, table = _answer(task, seed)
+    count = len(table)
+    names = ["deck_file" if c == "deck" else str(c) for c in table.columns if c != "game"]
+    cells = [table[c].tolist() for c in table.columns if c != "game"]
+    return [*leading, *names], [*([value] * count for value in leading.values()), *cells]
+
+
+#: The set-ups and exact-cost predictions of the questions this process answered, shared by the tasks that ask the
+#: same deck with the same events and rules (:func:`~deckstat.questions._setup.shared_setups`). Emptied whole when
+#: it holds :data:`MOST_SHARED` entries, so that a long-lived worker does not keep every spec's.
+_SHARED: dict = {}
+MOST_SHARED = 4096
+
+
+def _answer(task: Task, seed: int) -> tuple[dict[str, object], pd.DataFrame]:
+    """The leading cells of ``task``'s rows, and the result table it keeps (as the question returns it)."""
     profile = cached_profile(task.game)
     decks = [cached_deck(source) for source in task.decks]
     function = QUESTIONS[task.question]
@@ -441,16 +478,20 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
     if task.question == "curve" and name != "effects":
         # Likewise: the effects table is estimated after the others from the same seed, which it leaves unchanged.
         arguments.setdefault("effects", False)
-    result = function(subject, profile, rng=seed, n_workers=1, **arguments)
+    if len(_SHARED) >= MOST_SHARED:
+        _SHARED.clear()
+    # Tasks of one deck differ in their turns, seats or seeds far more often than in their events and rules: the
+    # events are compiled and the exact engine priced once for all of them.
+    with shared_setups(_SHARED):
+        result = function(subject, profile, rng=seed, n_workers=1, **arguments)
     frames = result.frames()
     if name not in frames:
         raise DeckstatError(tr("the {question} result has no {table!r} table here (it holds {tables}): the "
                                "parameters that fill it are not set", question=task.question, table=name,
                                tables=", ".join(frames)))
-    table = frames[name].copy()
-    table.attrs = {}
-    table = table.drop(columns=[c for c in ("game",) if c in table.columns])
-    table = table.rename(columns={"deck": "deck_file"})
+    table = frames[name]
+    # The columns the rows keep of the table: its game column is the leading one, its deck column is deck_file.
+    kept = {"deck_file" if c == "deck" else c for c in table.columns if c != "game"}
     leading: dict[str, object] = {"task_id": task.task_id, "question": task.question, "deck": task.deck_label,
                                   "game": profile.id}
     edited = edited_counts(task.decks)
@@ -458,11 +499,8 @@ def run_task(task: Task, seed: int) -> pd.DataFrame:
         # Exact (JSON), as the row is reproduced from it: card names may hold commas, semicolons or '='.
         leading[EDITED_COLUMN] = json.dumps(edited, ensure_ascii=False, separators=(", ", ": "))
     for param_name, value in task.params:
-        if param_name in ("seed",) or param_name in table.columns or param_name in leading:
+        if param_name in ("seed",) or param_name in kept or param_name in leading:
             continue
         leading[param_name] = shown_value(param_name, value)
     leading["seed"] = seed
-    front = pd.DataFrame({column: [value] * len(table) for column, value in leading.items()}, index=table.index)
-    if "seed" in front.columns:
-        front["seed"] = front["seed"].astype("int64")
-    return pd.concat([front, table], axis=1).reset_index(drop=True)
+    return leading, table
