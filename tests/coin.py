@@ -6,3 +6,13 @@ import numpy as np
 def coin_task(p, rng, n_trials):
     """Hits of a p-coin and of a fair die showing 6, over ``n_trials`` trials."""
     return np.array([rng.binomial(n_trials, p), np.count_nonzero(rng.integers(1, 7, n_trials) == 6)])
+
+
+def where_task(parent, rng, n_trials):
+    """Hits of a fair coin, and whether process ``parent`` or another ran the block (slowly, as real blocks do)."""
+    import os
+    import time
+
+    time.sleep(0.04)
+    here = os.getpid() == parent
+    return np.array([rng.binomial(n_trials, 0.5), int(here), int(not here)])

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 
 import numpy as np
 import pytest
-from coin import coin_task
+from coin import coin_task, where_task
 from helpers import sample_deck
 from scipy.stats import binomtest, norm
 
@@ -69,6 +70,18 @@ def test_several_workers_give_the_numbers_of_one_for_fixed_runs_and_precision_ru
     # Without a shared pool, each run makes and closes its own.
     tallies, n_done = runner.simulate(task, streams, precision=0.0015, n_workers=2)
     np.testing.assert_array_equal(tallies, precise[0])
+
+
+def test_this_process_runs_blocks_beside_its_workers_with_the_same_numbers():
+    streams = runner.make_streams(5)
+    n_blocks = 40
+    task = functools.partial(where_task, os.getpid())
+    alone, _ = runner.simulate(task, streams, n_trials=n_blocks * BLOCK)
+    assert alone[1:].tolist() == [n_blocks, 0]
+    shared, _ = runner.simulate(task, streams, n_trials=n_blocks * BLOCK, n_workers=2, chunk_size=BLOCK)
+    assert shared[0] == alone[0]
+    # Both ran blocks: this process while its worker started (a second or so), and the worker after.
+    assert shared[1] > 0 and shared[2] > 0 and shared[1] + shared[2] == n_blocks
 
 
 def test_one_pool_serves_every_run_inside_it_and_its_processes_end_with_it():

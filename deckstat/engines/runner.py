@@ -54,7 +54,7 @@ SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
 #: What the forkserver imports once, for every worker it starts: the main module (as multiprocessing does by
 #: default; otherwise each worker re-imports the command or script) and the modules the blocks run.
 _WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race",
-                   "deckstat.engines._compiled"]
+                   "deckstat.engines._warm"]
 
 
 @dataclass(frozen=True)
@@ -270,8 +270,9 @@ class WorkerPool:
     Parameters
     ----------
     n_workers : int
-        The most processes that run at once. They start one by one as blocks
-        arrive, so a run of fewer blocks starts fewer processes.
+        The most processes that run blocks at once, this one included: the
+        pool has ``n_workers - 1`` (at least one). They start one by one as
+        blocks arrive, so a run of fewer blocks starts fewer processes.
     """
 
     def __init__(self, n_workers: int):
@@ -281,7 +282,8 @@ class WorkerPool:
     def executor(self) -> ProcessPoolExecutor:
         """The process pool, created on first use."""
         if self._executor is None:
-            self._executor = process_pool(self.n_workers, _WORKER_PRELOAD)
+            # This process is one of the workers (see BlockRunner._blocks): the pool has one process fewer.
+            self._executor = process_pool(max(1, self.n_workers - 1), _WORKER_PRELOAD)
         return self._executor
 
     def close(self) -> None:
@@ -455,11 +457,12 @@ class BlockRunner:
         With several workers, trials handed to them ahead of the block being
         summed (rounded to whole blocks; at least two blocks per worker are).
     n_workers : int
-        Processes; 1 runs in this process. Inside a :func:`worker_pool` the
-        pool's processes run the blocks; otherwise the run starts its own
-        pool, of at most as many processes as it has blocks (a 2-block run
-        with ``n_workers=32`` starts 2), and closes it when it ends. More
-        workers than cores only add overhead.
+        Processes that run blocks, this one included; 1 runs in this process
+        alone. Inside a :func:`worker_pool` the pool's processes and this one
+        run the blocks; otherwise the run starts its own pool, of at most as
+        many processes as it has blocks less one (a 2-block run with
+        ``n_workers=32`` starts 1), and closes it when it ends. More workers
+        than cores only add overhead.
     description : str
         What the progress listener is told the run is.
     """
@@ -477,7 +480,15 @@ class BlockRunner:
         self.estimated_trials: int | None = None
 
     def _blocks(self, sizes: Iterable[int], n_blocks: int) -> Iterator[tuple[np.ndarray, int]]:
-        """Each block's tallies and size, in block order; blocks not consumed are cancelled on close."""
+        """Each block's tallies and size, in block order; blocks not consumed are cancelled on close.
+
+        With several workers this process is one of them: while the block due
+        next is still running on a worker process (or the processes are still
+        starting, which costs them a second or more), it runs a block itself,
+        a new one or one handed to a process that has not started it. Each
+        block's seed is spawned in block order when the block is made,
+        whoever runs it, so the numbers do not depend on who does.
+        """
         sizes = iter(sizes)
         if self.n_workers == 1 or n_blocks == 1:
             for size in sizes:
@@ -486,27 +497,60 @@ class BlockRunner:
         pool = _active_pool.get()
         own = WorkerPool(min(self.n_workers, n_blocks)) if pool is None else None
         executor = (own or pool).executor()
-        ahead = max(self.blocks_per_chunk, BLOCKS_AHEAD_PER_WORKER * (own or pool).n_workers)
+        ahead = max(self.blocks_per_chunk, BLOCKS_AHEAD_PER_WORKER * ((own or pool).n_workers - 1))
+        # Blocks in block order: [seed, size, future or None, tallies or None].
         pending: deque = deque()
+        submitted = 0
 
-        def submit_next() -> None:
+        def make(submit: bool) -> bool:
+            nonlocal submitted
             size = next(sizes, None)
-            if size is not None:
-                # Spawned one at a time, in block order: the same children as spawned all at once.
+            if size is None:
+                return False
+            # Spawned one at a time, in block order: the same children as spawned all at once.
+            block = [self.root.spawn(1)[0], size, None, None]
+            if submit:
                 with ctrl_c_held():
-                    pending.append((executor.submit(_run_one, self.task, self.root.spawn(1)[0], size), size))
+                    block[2] = executor.submit(_run_one, self.task, block[0], size)
+                submitted += 1
+            pending.append(block)
+            return True
+
+        def run_here(block: list) -> None:
+            block[3] = _run_one(self.task, block[0], block[1])
+            block[2] = None
 
         try:
             for _ in range(min(ahead, n_blocks)):
-                submit_next()
+                make(submit=True)
             while pending:
-                future, size = pending.popleft()
-                tally = future.result()
-                submit_next()
-                yield tally, size
+                head = pending[0]
+                if head[2] is not None and head[2].done():
+                    head[3], head[2] = head[2].result(), None
+                    submitted -= 1
+                if head[3] is not None:
+                    pending.popleft()
+                    while submitted < ahead and make(submit=True):
+                        pass
+                    yield head[3], head[1]
+                    continue
+                # The block due next is not done: run one here rather than wait. A new block first (those handed
+                # to the processes are theirs while they keep up), else the last one handed out and not started.
+                if make(submit=False):
+                    run_here(pending[-1])
+                    continue
+                waiting = [block for block in pending if block[2] is not None]
+                stolen = next((block for block in reversed(waiting) if block[2].cancel()), None)
+                if stolen is not None:
+                    submitted -= 1
+                    run_here(stolen)
+                    continue
+                head[3], head[2] = head[2].result(), None
+                submitted -= 1
         finally:
-            for future, _ in pending:
-                future.cancel()
+            for block in pending:
+                if block[2] is not None:
+                    block[2].cancel()
             if own is not None:
                 own.close()
 
