@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -231,21 +232,25 @@ def test_a_spec_path_to_a_credentials_file_never_shows_its_content(tmp_path, how
 
 # --- a full disk, a read-only folder ------------------------------------------------------------------------------
 
+def _journal_fd(fd: int) -> bool:
+    return os.readlink(f"/proc/self/fd/{fd}").endswith(JOURNAL)
+
+
 def test_a_full_disk_while_the_journal_is_written_is_one_line_and_the_run_resumes(tmp_path, monkeypatch):
     spec = _spec(tmp_path, DECK)
-    synced = []
-    real_fsync = os.fsync
+    lines = []
+    real_write = os.write
 
-    def full_after_two_lines(fd):
-        if os.readlink(f"/proc/self/fd/{fd}").endswith(JOURNAL):
-            synced.append(fd)
-            if len(synced) > 2:
+    def full_after_two_lines(fd, data):
+        if _journal_fd(fd):
+            lines.append(fd)
+            if len(lines) > 2:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return real_fsync(fd)
+        return real_write(fd, data)
 
     if not Path("/proc/self/fd").exists():
         pytest.skip("needs /proc to tell the journal's descriptor")
-    monkeypatch.setattr(os, "fsync", full_after_two_lines)
+    monkeypatch.setattr(os, "write", full_after_two_lines)
     result = run("batch", spec, "--out", tmp_path / "out", "--workers", "1", "-q")
     line = assert_user_error(result, str(tmp_path / "out" / JOURNAL), "no space left on the disk", "--resume")
     assert line.count("\n") == 0
@@ -256,6 +261,50 @@ def test_a_full_disk_while_the_journal_is_written_is_one_line_and_the_run_resume
     fresh = batch(spec, workers=1)
     table = pd.read_csv(tmp_path / "out" / RESULTS_CSV)
     assert table["p"].tolist() == pytest.approx(fresh.table["p"].tolist(), abs=0)
+
+
+def test_the_journal_is_synced_in_groups_and_a_failed_sync_drops_the_lines_it_did_not_sync(tmp_path, monkeypatch):
+    if not Path("/proc/self/fd").exists():
+        pytest.skip("needs /proc to tell the journal's descriptor")
+    spec = _spec(tmp_path, DECK)
+    synced = []
+    real_fsync = os.fsync
+
+    def counted(fd):
+        if _journal_fd(fd):
+            synced.append(fd)
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    result = batch(spec, tmp_path / "out", workers=1)
+    # Far fewer syncs than tasks (one a second at most, and one at the end), every task in the journal all the same.
+    assert len(result.tasks) > 2 and len(synced) < len(result.tasks)
+    assert len(Journal(tmp_path / "out" / JOURNAL).read()) == len(result.tasks)
+
+    # A sync that fails (a full disk found late) drops the lines written since the last sync: they run again.
+    monkeypatch.setattr(Journal, "SYNC_SECONDS", 0.0)
+    path = tmp_path / "journal" / JOURNAL
+    path.parent.mkdir()
+    journal = Journal(path)
+    journal.append({"task_id": "a", "status": "ok", "rows": []})
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(DeckstatError, match="no space left"):
+        journal.append({"task_id": "b", "status": "ok", "rows": []})
+    assert list(Journal(path).read()) == ["a"]
+
+
+def test_a_journal_end_left_as_zero_bytes_by_a_power_cut_is_dropped(tmp_path):
+    path = tmp_path / JOURNAL
+    whole = json.dumps({"task_id": "a", "status": "ok", "rows": []}) + "\n"
+    later = json.dumps({"task_id": "c", "status": "ok", "rows": []}) + "\n"
+    # The blocks of the lines not yet synced may read as zeros, some of a later line not.
+    path.write_bytes(whole.encode() + b"\0" * 30 + later.encode())
+    assert list(Journal(path).read()) == ["a"]
+    assert path.read_text(encoding="utf-8") == whole
 
 
 def test_a_read_only_output_folder_is_refused_before_the_run(tmp_path, monkeypatch):
