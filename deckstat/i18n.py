@@ -22,9 +22,9 @@ The language is chosen, in order, by :func:`set_language` (the command line's
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -148,6 +148,47 @@ def catalogue(lang: str) -> dict[str, str | list[str]]:
     if lang == "en":
         return {}
     text = resources.files("deckstat.locales").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
+    return read_catalogue(text)
+
+
+#: A TOML basic string whose escapes JSON reads alike (no ``\U``, no tab, no surrogate); possessive, so that a
+#: line that is not one fails at once.
+_STRING = r'"(?:[^"\\\x00-\x1f\x7f]++|\\[btnfr"\\]|\\u(?![dD][89a-fA-F])[0-9A-Fa-f]{4})*+"'
+#: A catalogue's message as the catalogue writes each: ``"english" = "texte"`` or ``"english" = ["un", "des"]``.
+_ENTRY = re.compile(rf"({_STRING}) = ({_STRING}|\[{_STRING}(?:, {_STRING})*+\])")
+_COMMENT = re.compile(r"#[^\x00-\x08\x0a-\x1f\x7f]*+")
+
+
+def read_catalogue(text: str) -> dict[str, str | list[str]]:
+    r"""``tomllib.loads(text)`` for a catalogue, in a fifth of the time.
+
+    tomllib reads the French catalogue in about a third of the time typer takes to import, and every command
+    that prints a table reads it. A catalogue whose every line is a comment, blank or one message written as
+    :data:`_ENTRY` says is read as the JSON object of the same strings; any other file (and one naming a
+    message twice) is left to tomllib, which reads it or says what is wrong.
+
+    Examples
+    --------
+    >>> read_catalogue('# messages\n"{n} card" = ["{n} carte", "{n} cartes"]\n"yes" = "oui"\n')
+    {'{n} card': ['{n} carte', '{n} cartes'], 'yes': 'oui'}
+    """
+    entries = []
+    for line in text.split("\n"):
+        if not line or _COMMENT.fullmatch(line):
+            continue
+        found = _ENTRY.fullmatch(line)
+        if found is None:
+            return _toml(text)
+        entries.append(f"{found[1]}: {found[2]}")
+    data = json.loads("{" + ",".join(entries) + "}")
+    if len(data) != len(entries):  # a message twice: tomllib names the line
+        return _toml(text)
+    return data
+
+
+def _toml(text: str) -> dict:
+    import tomllib  # only for a catalogue :func:`read_catalogue` does not read itself
+
     return tomllib.loads(text)
 
 

@@ -12,6 +12,7 @@ commands that use it, so that ``--help`` and ``games`` answer at once.
 from __future__ import annotations
 
 import functools
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -78,7 +79,6 @@ from deckstat.cli.options import (
     user_errors,
     warn,
 )
-from deckstat.cli.progress import showing
 from deckstat.cli.usage import Group
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, get_language, localise_number, number, tr, trn
@@ -104,6 +104,13 @@ app = typer.Typer(
     # Plain help: rich markup would eat the event syntax ("[cost<=1]") and show Python types as metavars.
     rich_markup_mode=None,
 )
+
+
+def showing(quiet: bool):
+    """The progress bar of a computing command (:func:`deckstat.cli.progress.showing`), rich's bar loaded then."""
+    from deckstat.cli.progress import showing as bar
+
+    return bar(quiet)
 
 
 def _version(shown: bool) -> None:
@@ -1470,6 +1477,43 @@ def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .t
 app.command("batch", cls=Command)(batch_command)
 
 
+def _stand_in(callback):
+    """A callback named and documented as ``callback``, taking nothing: its command as ``--help`` lists it."""
+    def stand_in() -> None:  # never run: the command a command line names is built whole
+        raise RuntimeError(f"{callback.__name__} is listed, not built")
+
+    stand_in.__name__ = stand_in.__qualname__ = callback.__name__
+    stand_in.__doc__ = callback.__doc__
+    return stand_in
+
+
+def command_line(args: list[str]) -> typer.Typer:
+    """``app`` as the command line ``args`` uses it: the command they name whole, the others by name and help.
+
+    typer builds every command's options before it reads the command line (some 400 of them, about a third of
+    what importing typer costs); a command line runs one command at most, and the others are only listed (by
+    ``--help``), by their name, help and whether hidden. The groups (``games``) are built whole. A command
+    line whose first word is ``--`` or no command gets every command whole, for click to say what is wrong.
+    """
+    import copy
+
+    from typer.main import get_command_name
+
+    # The app's own options (--help, --version) take no value: its first other word is the command.
+    word = next((arg for arg in args if not arg.startswith("-") or arg == "--"), None)
+    names = [info.name or get_command_name(info.callback.__name__) for info in app.registered_commands]
+    if word is not None and word not in names and all(group.name != word for group in app.registered_groups):
+        return app
+    shown = copy.copy(app)
+    shown.registered_commands = []
+    for name, info in zip(names, app.registered_commands):
+        if name != word:
+            info = copy.copy(info)
+            info.callback = _stand_in(info.callback)
+        shown.registered_commands.append(info)
+    return shown
+
+
 def main() -> None:
     """Entry point of the ``deckstat`` command."""
     from deckstat.cli.signals import (
@@ -1485,7 +1529,7 @@ def main() -> None:
         from deckstat.cli.terminal import protect_streams
 
         protect_streams()  # a cp1252 or cp850 terminal gets plain characters for what it lacks, never a crash
-        app()
+        command_line(sys.argv[1:])()
     except KeyboardInterrupt:  # while typer builds the commands, before the group's own handling (usage.Group)
         typer.echo(tr("interrupted"), err=True)
         raise SystemExit(interrupted_code()) from None
@@ -1501,7 +1545,6 @@ def main() -> None:
         # The command has ended and said how: a Ctrl-C (or a SIGTERM) while Python shuts down would otherwise end
         # the process silently with the signal's status, after a complete result.
         import signal
-        import sys
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

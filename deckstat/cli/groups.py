@@ -249,9 +249,15 @@ class DisplayFlags(_Family):
     columns: ColumnsOpt = None
 
 
+@functools.cache
+def _hints(family: type) -> dict[str, Any]:
+    """The annotations of ``family``'s fields, evaluated once for all the commands that take it."""
+    return typing.get_type_hints(family, include_extras=True)
+
+
 def _options(marker: Flags) -> list[inspect.Parameter]:
     """The parameters of the options ``marker`` offers, as the family declares them."""
-    hints = typing.get_type_hints(marker.family, include_extras=True)
+    hints = _hints(marker.family)
     fields = {field.name: field for field in dataclasses.fields(marker.family)}
     names = marker.names or tuple(fields)
     unknown = [name for name in names if name not in fields]

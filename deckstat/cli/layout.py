@@ -31,16 +31,19 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.cells import cell_len, chop_cells
-from rich.console import RenderableType
-from rich.table import Table
-from rich.text import Text
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
 from deckstat.text import fold_key
+
+if TYPE_CHECKING:  # rich's console and tables are imported when a table is printed, not with the commands
+    from rich.console import RenderableType
+    from rich.table import Table
+    from rich.text import Text
 
 #: What a pipe or a file is laid out for (a terminal has its own width; ``$COLUMNS`` overrides both).
 DEFAULT_WIDTH = 80
@@ -311,6 +314,9 @@ def _widths(grid: Grid, shown: list[int], style: _Style, short: bool, width: int
 def _table(grid: Grid, shown: list[int], style: _Style, short: bool, width: int | None,
            whole: bool = False) -> Table:
     """The rich table of the columns ``shown``, each at its width, its headers and text cells wrapped here."""
+    from rich.table import Table
+    from rich.text import Text
+
     widths = _widths(grid, shown, style, short, width, whole)
     columns = [grid.columns[i] for i in shown]
     several_lines = any(c.text and any(len(wrap(cell, w, fold=True)) > 1 for cell in c.cells)
@@ -459,6 +465,8 @@ def _same_shape(one: Grid, other: Grid) -> bool:
 
 def _paragraph(text: str, width: int | None) -> Text:
     """``text`` wrapped at ``width`` (at spaces only), or as it is with ``--wide``."""
+    from rich.text import Text
+
     return Text(text if width is None else "\n".join(wrap(text, width)))
 
 

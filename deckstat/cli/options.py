@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
 
 from deckstat.cli.signals import ends_in_interrupt, interrupted_code
@@ -38,6 +36,8 @@ from deckstat.terms import (
 )
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from deckstat.results import Result
 
 #: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
@@ -209,6 +209,54 @@ def _section(formatter, title: str) -> Iterator[None]:
         formatter.dedent()
 
 
+class _Coercion:
+    """typer's coercion of one parameter's value, its pydantic validator built only for a value that needs one.
+
+    typer builds a pydantic ``TypeAdapter`` for every parameter it processes, an absent one too: importing
+    pydantic alone costs about what importing typer does, and ``deckstat games`` or ``--help`` reads no value
+    that needs it. An absent value, a text for a ``str`` parameter and a name for an ``Enum`` one are read here
+    as typer's validator reads them; anything else, a refused choice included, goes to typer's own coercion,
+    so that every value and every error (its message, its pydantic cause) is typer's.
+    """
+
+    __slots__ = ()
+
+    def coerce(self, value: object, param, ctx: typer.Context) -> object:
+        """``value`` as typer's coercion of ``param`` returns it."""
+        many = param.multiple or param.nargs == -1
+        if value is None:  # typer's answer for an absent value, whatever the type
+            return () if many else None
+        descriptor = param.type_descriptor
+        info = descriptor.parameter_info
+        if not many and isinstance(value, str) and info.parser is None and descriptor.file_annotation is None:
+            if descriptor.annotation is str:
+                return value
+            if isinstance(descriptor.annotation, type) and issubclass(descriptor.annotation, Enum):
+                try:
+                    return _coerce_choice(value, choices=tuple(descriptor.annotation),
+                                          case_sensitive=info.case_sensitive, ctx=ctx)
+                except ValueError:
+                    pass  # typer's own coercion words the error
+        param._runtime_param = _build_coercion(descriptor)
+        return param._runtime_param.coerce(value, param=param, ctx=ctx)
+
+
+try:  # typer's internals: without them (another typer), typer coerces every value itself
+    from typer._coercion import build_runtime_param as _build_coercion
+    from typer._param_types import coerce_cli_choice as _coerce_choice
+except ImportError:  # pragma: no cover
+    _build_coercion = None
+
+
+def _defer_coercion(params) -> None:
+    """Give each typer parameter of ``params`` not yet coerced a :class:`_Coercion`."""
+    if _build_coercion is None:
+        return
+    for param in params:
+        if getattr(param, "_runtime_param", False) is None and hasattr(param, "type_descriptor"):
+            param._runtime_param = _Coercion()
+
+
 class _HelpInLanguage:
     """--help in the language of the command line (``--lang``, wherever it stands), ``DECKSTAT_LANG`` or the locale.
 
@@ -222,6 +270,7 @@ class _HelpInLanguage:
         asked = asked_language(args)
         if asked is not None:
             ctx.meta[_HELP_LANGUAGE] = asked
+        _defer_coercion(self.get_params(ctx))
         return super().parse_args(ctx, args)
 
     def format_help(self, ctx: typer.Context, formatter) -> None:
@@ -476,6 +525,8 @@ def stdout() -> Console:
     a line: a table whose row labels and one column are wider than the terminal (never seen on real decks)
     is printed whole, and the terminal folds it, rather than cut short with "…".
     """
+    from rich.console import Console
+
     from deckstat.cli.terminal import SafeCharacters, plain_console_hooks
 
     # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
@@ -497,6 +548,8 @@ def layout():
     For the terminal's width (``$COLUMNS`` when set; 80 for a pipe or a file), or, with ``--wide``, every
     column whatever the width; with the columns ``--columns`` names.
     """
+    from rich.console import Console
+
     from deckstat.cli.layout import Layout
 
     return Layout(width=None if _wide.get() else Console().width, columns=tuple(_columns.get() or ()))
@@ -530,6 +583,8 @@ def print_text(console: Console, text: str) -> None:
 
     Elsewhere they are printed one line each, as written, so that a pipe or a file keeps each sentence whole.
     """
+    from rich.text import Text
+
     from deckstat.cli.layout import wrap
 
     width = layout().width
@@ -798,6 +853,8 @@ def print_items(build: Callable[[], list]) -> None:
     keeps for the width are the same in all, and ``--columns`` takes headers in any of them. The ``--columns``
     asked for are checked before anything is printed.
     """
+    from rich.text import Text
+
     from deckstat.cli.layout import Grid, lay_out, pick_columns
     from deckstat.cli.terminal import shown_text
     from deckstat.i18n import LANGUAGES

@@ -22,13 +22,16 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
-
-from rich.console import RenderHook
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from deckstat.i18n import N_, tr
 from deckstat.text import DIRECTION_CONTROLS
+
+if TYPE_CHECKING:
+    from rich.console import RenderHook
+
+# rich is imported when something is drawn, not here: every command line sets its streams up through this module
+# (protect_streams, safe_text), --help and the game listings too, and rich's console alone costs a third of typer.
 
 #: The name of the codec error handler that writes a character an encoding lacks in plain characters.
 ERRORS = "deckstat-plain"
@@ -134,8 +137,12 @@ def protect_streams() -> None:
             stream.reconfigure(errors=ERRORS, **({"encoding": ASCII} if ascii_stream else {}))
 
 
-class PlainCharacters(RenderHook):
-    """A rich render hook that rewrites text and tables in the characters an encoding has, before they are measured."""
+class PlainCharacters:
+    """A rich render hook that rewrites text and tables in the characters an encoding has, before they are measured.
+
+    A :class:`rich.console.RenderHook` (registered as one by :func:`plain_console_hooks`, so that this module
+    loads without rich).
+    """
 
     def __init__(self, encoding: str) -> None:
         self.encoding = encoding
@@ -146,6 +153,9 @@ class PlainCharacters(RenderHook):
 
     def rewrite(self, renderable, *, cell: bool = False):
         """``renderable`` (text, :class:`~rich.text.Text` or :class:`~rich.table.Table`) in plain characters."""
+        from rich.table import Table
+        from rich.text import Text
+
         if isinstance(renderable, str):
             return self._string(renderable, cell)
         if isinstance(renderable, Text):
@@ -228,4 +238,7 @@ def shown_text(text: str, encoding: str, cell: bool = False) -> str:
 
 def plain_console_hooks(encoding: str) -> Iterable[RenderHook]:
     """The render hooks a console writing in ``encoding`` needs (none for a Unicode encoding)."""
+    from rich.console import RenderHook
+
+    RenderHook.register(PlainCharacters)  # SafeCharacters too; rich itself loaded with the console
     return [] if is_unicode(encoding) else [PlainCharacters(encoding)]

@@ -20,14 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import NoReturn
-
-import numpy as np
+from typing import TYPE_CHECKING, NoReturn
 
 from deckstat._input import read_input_bytes
-from deckstat.effects import DEFAULT_TIMING, TIMINGS, moment_of
 from deckstat.errors import DeckstatError, ExpressionError
-from deckstat.events import NameGroup, parse_event, parse_group
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
 from deckstat.parsing import KIND_NAMES, shown_value, unknown_key, wrong_kind
 from deckstat.schema import canonical_column
@@ -49,6 +45,15 @@ from deckstat.terms import (
     name_of,
 )
 from deckstat.text import fold, fold_key, is_file, suggest
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# The expression parser (deckstat.events, deckstat.effects) loads numpy: it is imported where a profile's groups,
+# keep rule or effect moment are read, so that ``deckstat games`` and ``import deckstat.games.profiles`` do without.
+
+#: :data:`deckstat.effects.DEFAULT_TIMING`, the moment of an effect that names none (a test keeps them equal).
+_DEFAULT_MOMENT = "on_play"
 
 
 class Text(str):
@@ -260,7 +265,7 @@ class Profile:
     extra: dict = field(default_factory=dict, repr=False)
     synonyms: Synonyms = field(default=NONE, repr=False)
     play_model: PlaySettings = field(default=HAND_PLAY, repr=False)
-    effect_moment: str = DEFAULT_TIMING
+    effect_moment: str = _DEFAULT_MOMENT
 
     def draws_by_turn(self, turn: int, seat: str) -> int:
         """Cards drawn after the opening hand, up to and including ``turn``, for ``seat``.
@@ -358,6 +363,8 @@ class Profile:
 
     def outside_mask(self, deck) -> np.ndarray:
         """Which distinct cards of ``deck`` belong to no deck (:attr:`outside_decks`)."""
+        import numpy as np
+
         mask = np.zeros(len(deck.cards), dtype=bool)
         for group in self.outside_decks:
             mask |= deck.mask(group)
@@ -365,6 +372,8 @@ class Profile:
 
     def counted_deck(self, deck):
         """``deck`` without the cards that belong to no deck (Licum's Mise au Jeu cards)."""
+        import numpy as np
+
         mask = self.outside_mask(deck)
         return deck.with_counts(np.where(mask, 0, deck.counts)) if mask.any() else deck
 
@@ -405,6 +414,8 @@ class Profile:
             Also list the play model's policies (the default one marked) and the profile's settings for it,
             after the play model's assumptions.
         """
+        from deckstat.effects import TIMINGS
+
         rows = [(tr("game"), f"{self.name} ({self.id})"), (tr("about"), localized(self.description))]
         for part in self.parts:
             label = tr("deck") if len(self.parts) == 1 else tr("{part} deck", part=localized(part.name))
@@ -511,6 +522,8 @@ class Profile:
 
 def group_words(text: str) -> str:
     """A group as a player reads it: a name without its quotes (``Mise au Jeu``), an attribute test as written."""
+    from deckstat.events import NameGroup, parse_group
+
     group = parse_group(text)
     return group.text if isinstance(group, NameGroup) else group.label
 
@@ -643,7 +656,7 @@ def _texts(data: dict, key: str, where: str) -> tuple[Text, ...]:
     return tuple(Text(text, {lang: values[i] for lang, values in found.items()}) for i, text in enumerate(english))
 
 
-def _parse_rule(data: object, where: str) -> Rule:
+def _parse_rule(data: object, where: str, check_expressions: bool = True) -> Rule:
     if not isinstance(data, dict):
         raise DeckstatError(wrong_kind(data, tr("a table [[decks.rules]] for each rule")), source=where)
     kind = _require(data, "kind", str, where)
@@ -679,16 +692,19 @@ def _parse_rule(data: object, where: str) -> Rule:
     texts = {"text", *(f"text_{lang}" for lang in TRANSLATED)}
     params = {k: v for k, v in data.items() if k not in ("kind", "source", "id", *texts)}
     params["level"] = level
-    for key in ("group", "of"):
-        if key in params:
-            parse_group(params[key], what=f"{where} {key}")
-    for key in ("groups", "count_as_one"):
-        for group in params.get(key, []):
-            parse_group(group, what=f"{where} {key}")
+    if check_expressions:
+        from deckstat.events import parse_group
+
+        for key in ("group", "of"):
+            if key in params:
+                parse_group(params[key], what=f"{where} {key}")
+        for key in ("groups", "count_as_one"):
+            for group in params.get(key, []):
+                parse_group(group, what=f"{where} {key}")
     return Rule(kind, text, params, source, rule_id)
 
 
-def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
+def _parse_parts(parts_data: list, where: str, check_expressions: bool = True) -> list[DeckPart]:
     """The decks a player builds (``[[decks]]``), each with its rules and the ``deck`` values that name it."""
     if not parts_data:
         raise DeckstatError(tr("'decks' lists no deck"), source=where)
@@ -698,7 +714,7 @@ def _parse_parts(parts_data: list, where: str) -> list[DeckPart]:
         part_where = f"{where} [[decks]] #{i + 1}"
         if not isinstance(part, dict):
             raise DeckstatError(wrong_kind(part, tr("a table [[decks]] for each deck")), source=part_where)
-        rules = tuple(_parse_rule(r, tr("{place} rule #{number}", place=part_where, number=j + 1))
+        rules = tuple(_parse_rule(r, tr("{place} rule #{number}", place=part_where, number=j + 1), check_expressions)
                       for j, r in enumerate(_require(part, "rules", list, part_where, [])))
         part_id = _require(part, "id", str, part_where, "main")
         if any(p.id == part_id for p in parts):
@@ -767,9 +783,13 @@ def _parse_synonyms(data: object, where: str) -> Synonyms:
     return Synonyms(tuple(sets))
 
 
-def _effect_moment(play: dict, where: str) -> str:
+def _effect_moment(play: dict, where: str, check_expressions: bool = True) -> str:
     """``[play] effect_moment``: when an effect that names no moment happens, in French or English words."""
-    written = _require(play, "effect_moment", str, where, DEFAULT_TIMING)
+    written = _require(play, "effect_moment", str, where, _DEFAULT_MOMENT)
+    if not check_expressions:
+        return written
+    from deckstat.effects import moment_of
+
     try:
         return moment_of(written)
     except ExpressionError as error:
@@ -797,8 +817,19 @@ def _choice_error(key: str, value: str, choices, where: str) -> DeckstatError:
                             value=value) + suggest(value, list(choices)), source=where)
 
 
-def parse_profile(data: dict, *, where: str) -> Profile:
+def parse_profile(data: dict, *, where: str, check_expressions: bool = True) -> Profile:
     """Build a :class:`Profile` from the mapping read from a profile file.
+
+    Parameters
+    ----------
+    data : dict
+        The profile file's tables, as :mod:`tomllib` reads them.
+    where : str
+        The file, named in error messages.
+    check_expressions : bool
+        Parse the groups, the keep rule and the effect moment (which loads the expression parser and numpy).
+        ``False`` takes them as written: for the shipped profiles only, whose expressions the tests parse and
+        whose effect moment they check is written as its canonical name.
 
     Raises
     ------
@@ -811,7 +842,9 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     _check_translated_keys(play, ("set_aside_name",), pwhere)
     _refuse_unknown_keys(data, _TOP_KEYS, where)
     _refuse_unknown_keys(play, _PLAY_KEYS, pwhere)
-    parts = _parse_parts(_require(data, "decks", list, where), where)
+    if check_expressions:
+        from deckstat.events import parse_event, parse_group
+    parts = _parse_parts(_require(data, "decks", list, where), where, check_expressions)
     hand_size = _require_count(play, "hand_size", pwhere, most=MAX_COPIES)
     set_aside = _require_count(play, "set_aside", pwhere, 0, most=MAX_COPIES)
     mulligan = _require(play, "mulligan", str, pwhere, "none")
@@ -827,7 +860,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
         raise DeckstatError(tr("'mulligan_limit' must be 1 with mulligan = \"hearthstone\" (one round), got {limit}",
                                limit=mulligan_limit), source=pwhere)
     keep = _require(play, "keep", str, pwhere, None)
-    if keep is not None:
+    if keep is not None and check_expressions:
         parse_event(keep, what=f"{pwhere} keep")
     if mulligan != "none" and keep is None:
         raise DeckstatError(tr("a profile with a mulligan needs a default 'keep' rule"), source=pwhere)
@@ -840,7 +873,7 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if deckout not in DECKOUT_RULES:
         raise _choice_error("deckout", deckout, DECKOUT_RULES, pwhere)
     resource = _require(data, "resource_group", str, where, None)
-    if resource:
+    if resource and check_expressions:
         parse_group(resource, what=f"{where} resource_group")
     turn_order = _require(play, "turns", str, pwhere, "alternating")
     if turn_order not in TURN_ORDERS:
@@ -849,15 +882,15 @@ def parse_profile(data: dict, *, where: str) -> Profile:
     if draw_step not in DRAW_STEPS:
         raise _choice_error("draw_step", draw_step, DRAW_STEPS, pwhere)
     drought = _require(play, "drought", str, pwhere, None)
-    if drought:
+    if drought and check_expressions:
         parse_group(drought, what=f"{pwhere} drought")
     scored_after = _require_count(play, "drought_scored_after", pwhere, None, least=1)
     if scored_after is not None and not drought:
         raise DeckstatError(tr("'drought_scored_after' needs a 'drought' group"), source=pwhere)
     same_size = _require(play, "same_size", bool, pwhere, False)
-    effect_moment = _effect_moment(play, pwhere)
+    effect_moment = _effect_moment(play, pwhere, check_expressions)
     outside = _require_strings(data, "outside_decks", where, [])
-    for group in outside:
+    for group in outside if check_expressions else ():
         parse_group(group, what=f"{where} outside_decks")
     draw_part = _require(play, "draw_deck", str, pwhere, parts[0].id)
     if draw_part not in {p.id for p in parts}:
@@ -929,7 +962,8 @@ def _shipped() -> dict[str, Profile]:
     for entry in sorted(resources.files("deckstat.games").iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            profile = parse_profile(data, where=f"deckstat/games/{entry.name}")
+            # Their expressions are parsed by the tests (tests/test_startup_imports.py): not at every start.
+            profile = parse_profile(data, where=f"deckstat/games/{entry.name}", check_expressions=False)
             profiles[profile.id] = profile
     return profiles
 
