@@ -797,11 +797,77 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
                       "the loop's own, the kernel's the whole deckstat.odds call.")
 
 
+#: The light command lines and how they are timed against ``python -c "import typer"`` (--startup).
+STARTUP_COMMANDS = {
+    "games": (["games"], {}),
+    "games show wankul": (["games", "show", "wankul"], {}),
+    "games --lang fr": (["games", "--lang", "fr"], {}),
+    "DECKSTAT_LANG=fr games": (["games"], {"DECKSTAT_LANG": "fr"}),
+    "--help": (["--help"], {}),
+    "odds --help": (["odds", "--help"], {}),
+}
+#: What the start-up of a light command is held to: at most this many times ``import typer``'s whole process.
+STARTUP_GOAL = 2.0
+
+
+def startup_process(argv: list[str], env: dict[str, str]):
+    """A method for :func:`startup_section`: run ``argv`` in a fresh process; return its (CPU, wall) seconds."""
+    environment = {key: value for key, value in os.environ.items() if key != "DECKSTAT_LANG"} | env
+
+    def run() -> tuple[float, float]:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, env=environment, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime, wall
+    return run
+
+
+def startup_section(rounds: int, console: Console, figures: dict) -> None:
+    """Whole light commands (``games``, ``--help``…) as a ratio to ``python -c "import typer"``, CPU and wall.
+
+    Every round runs the baseline and each command once, in turn; a command's ratio is taken to the baseline
+    of its own round (paired, so that a change of the machine's speed between rounds cancels out).
+    """
+    baseline = startup_process([sys.executable, "-c", "import typer"], {})
+    commands = {name: startup_process([sys.executable, "-m", "deckstat", *args], env)
+                for name, (args, env) in STARTUP_COMMANDS.items()}
+    baseline()  # the first start of the interpreter reads its files from disk: not counted
+    runs: dict[str, list[tuple[float, float]]] = {"typer": [], **{name: [] for name in commands}}
+    for _ in range(rounds):
+        runs["typer"].append(baseline())
+        for name, run in commands.items():
+            runs[name].append(run())
+    load = os.getloadavg()[0]
+    typer_cpu = [cpu for cpu, _ in runs["typer"]]
+    figures["startup"] = {"load_1min": load, "rounds": rounds, "goal": STARTUP_GOAL,
+                          "import_typer_cpu_s": [min(typer_cpu), statistics.median(typer_cpu)]}
+    table = Table(title=f"Light commands ÷ python -c 'import typer' (whole process; {rounds} alternated rounds; "
+                        f"load {load:.1f}; goal ≤ {STARTUP_GOAL:g}× CPU)")
+    for column in ("command", "CPU s (min / median)", "CPU ratio (min / median)", "wall ratio (min / median)"):
+        table.add_column(column, justify="left" if column == "command" else "right")
+    table.add_row("import typer", f"{min(typer_cpu):.3f} / {statistics.median(typer_cpu):.3f}", "1", "1")
+    for name in commands:
+        cpu = [c for c, _ in runs[name]]
+        cpu_ratio = [c / b for (c, _), (b, _) in zip(runs[name], runs["typer"])]
+        wall_ratio = [w / b for (_, w), (_, b) in zip(runs[name], runs["typer"])]
+        table.add_row(name, f"{min(cpu):.3f} / {statistics.median(cpu):.3f}",
+                      f"{min(cpu_ratio):.2f} / {statistics.median(cpu_ratio):.2f}",
+                      f"{min(wall_ratio):.2f} / {statistics.median(wall_ratio):.2f}")
+        figures["startup"][name] = {"cpu_s": [min(cpu), statistics.median(cpu)],
+                                    "cpu_ratio": [min(cpu_ratio), statistics.median(cpu_ratio)],
+                                    "wall_ratio": [min(wall_ratio), statistics.median(wall_ratio)]}
+    console.print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
     parser.add_argument("--rounds", type=int, default=5, help="alternated rounds per scenario (default 5)")
     parser.add_argument("--memory", action="store_true", help="peak memory at 10^7 and 10^8 trials")
+    parser.add_argument("--startup", action="store_true", help="also time the light commands (games, --help) "
+                        "against python -c 'import typer'")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--workers", action="store_true", help="also time 1, 2 and 4 worker processes")
     parser.add_argument("--workers-trials", type=lambda text: parse_count(text, "--workers-trials", minimum=1),
@@ -833,6 +899,8 @@ def main() -> None:
     rounds = 2 if args.quick else args.rounds
     console = Console(width=160)
     figures = {}
+    if args.startup:
+        startup_section(3 if args.quick else max(args.rounds, 7), console, figures)
     if args.workers:
         workers_section(10**6 if args.quick else args.workers_trials, 2 if args.quick else args.workers_rounds,
                         console, figures)

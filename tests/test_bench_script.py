@@ -60,3 +60,28 @@ def test_bench_quick_times_the_explorer(tmp_path):
     assert figures["simulated"]["settled_median_ms"] > figures["simulated"]["first_median_ms"] > 0
     # The page is timed where a browser is installed, and the output says why when it is not.
     assert "page" in figures or "The page was not timed" in done.stdout
+
+
+def test_bench_quick_times_the_light_commands_against_import_typer(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--startup", "--no-kernel",
+                           "--json", str(figures_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())["startup"]
+    assert {"games", "games show wankul", "--help", "odds --help"} <= set(figures)
+    for name in ("games", "--help", "odds --help"):
+        low, middle = figures[name]["cpu_ratio"]
+        assert 0 < low <= middle
+        assert figures[name]["wall_ratio"][0] > 0
+
+
+def test_bench_quick_times_the_report_command(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--report", "--no-kernel",
+                           "--json", str(figures_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())["report"]
+    assert set(figures) == {"load_1min", "rounds", "baseline", "wankul"}
+    for name in ("baseline", "wankul"):
+        assert figures[name]["wall_median"] > 0 and figures[name]["cpu_median"] > 0
+    assert figures["wankul"]["cpu_ratio_median"] > 1  # a report does more than import its libraries
