@@ -52,7 +52,9 @@ from deckstat.batching.tasks import (
     cached_deck,
     cached_profile,
     counted_row,
+    process_setups,
     result_tables,
+    unkept_tables,
 )
 from deckstat.deck import MAX_COPIES
 from deckstat.engines.runner import check_trials
@@ -520,7 +522,6 @@ class _Parser:
         # table…) are checked once, and the set-ups of a deck's events are compiled once for every task.
         self._checked: set[str] = set()
         self._card_types: set[tuple] = set()
-        self._setups: dict[tuple, object] = {}
 
     # Decks and games.
 
@@ -902,7 +903,8 @@ class _Parser:
         params = {name: value for name, value in task.params if name not in UNPLANNED_PARAMETERS}
         checked = json.dumps([task.question, [str(d.path) for d in task.decks],
                               [str(d.pool) for d in task.decks], [d.deck_name for d in task.decks],
-                              [d.counts for d in task.decks], task.game, params], sort_keys=True, default=str)
+                              [d.counts for d in task.decks], task.game, params, unkept_tables(task)],
+                             sort_keys=True, default=str)
         if checked in self._checked:
             return
         deck_of = {s.label: d for d in decks.values() for s in d.sources}
@@ -916,7 +918,7 @@ class _Parser:
                 self._card_types.add((source, task.game))
             loaded.append(deck)
         try:
-            with shared_setups(self._setups):
+            with shared_setups(process_setups()):
                 _check_task(task, loaded, profile, params)
         except DeckstatError as exc:
             raise self.where.wrap(_blamed_key(exc, task, key), exc) from None
@@ -1016,8 +1018,9 @@ def _check_task(task: Task, decks: list, profile, params: dict) -> None:
 
     ``params`` are the task's parameters the checks read (see :data:`deckstat.batching.tasks.UNPLANNED_PARAMETERS`).
     """
-    arguments = {name: value for name, value in api_arguments(task, decks).items()
-                 if SPEC_NAMES.get(name, name) in params}
+    # The tables the task does not keep are left out as its run leaves them out: it is checked as it will run.
+    arguments = {**unkept_tables(task), **{name: value for name, value in api_arguments(task, decks).items()
+                                           if SPEC_NAMES.get(name, name) in params}}
     settings = {name: arguments.pop(name) for name in _SIMULATION_SETTINGS if name in arguments}
     subject = decks if task.question == "compare" else decks[0]
     PLANS[task.question](subject, profile, simulation=Simulation.checked(**settings), **arguments)

@@ -448,13 +448,29 @@ def task_columns(task: Task, seed: int) -> tuple[list[str], list[list]]:
     """:func:`run_task`'s rows as column names and one list of cells per column, without building its frame.
 
     What the batch runner keeps of a task (it writes JSON values, not frames): the cells are those of
-    :func:`run_task`'s frame, read column by column (``Series.tolist``), leading values repeated on every row.
+    :func:`run_task`'s frame as Python objects, leading values repeated on every row.
     """
     leading, table = _answer(task, seed)
-    count = len(table)
-    names = ["deck_file" if c == "deck" else str(c) for c in table.columns if c != "game"]
-    cells = [table[c].tolist() for c in table.columns if c != "game"]
-    return [*leading, *names], [*([value] * count for value in leading.values()), *cells]
+    kept = [i for i, c in enumerate(table.columns) if c != "game"]
+    names = ["deck_file" if table.columns[i] == "deck" else str(table.columns[i]) for i in kept]
+    # One conversion of the whole table: a Series per column costs more (each copies the table's attrs).
+    values = table.to_numpy(dtype=object).T.tolist()
+    return [*leading, *names], [*([value] * len(table) for value in leading.values()), *(values[i] for i in kept)]
+
+
+def unkept_tables(task: Task) -> dict[str, bool]:
+    """The switches that leave out the tables ``task`` does not keep (``sides=False``, ``effects=False``).
+
+    They change none of the other tables. A parameter the spec sets itself wins over them.
+    """
+    name = task.param("table") or result_tables(task.question)[0]
+    if task.question in ("odds", "when", "compare", "ratio", "mulligan") and name not in ("droughts", "effects",
+                                                                                         "played"):
+        return {"sides": False}  # tables the task does not keep are not computed
+    if task.question == "curve" and name != "effects":
+        # Likewise: the effects table is estimated after the others from the same seed, which it leaves unchanged.
+        return {"effects": False}
+    return {}
 
 
 #: The set-ups and exact-cost predictions of the questions this process answered, shared by the tasks that ask the
@@ -464,6 +480,13 @@ _SHARED: dict = {}
 MOST_SHARED = 4096
 
 
+def process_setups() -> dict:
+    """The set-ups and predictions this process shares between the tasks it checks and answers (:data:`_SHARED`)."""
+    if len(_SHARED) >= MOST_SHARED:
+        _SHARED.clear()
+    return _SHARED
+
+
 def _answer(task: Task, seed: int) -> tuple[dict[str, object], pd.DataFrame]:
     """The leading cells of ``task``'s rows, and the result table it keeps (as the question returns it)."""
     profile = cached_profile(task.game)
@@ -471,18 +494,10 @@ def _answer(task: Task, seed: int) -> tuple[dict[str, object], pd.DataFrame]:
     function = QUESTIONS[task.question]
     subject = decks if task.question == "compare" else decks[0]
     name = task.param("table") or result_tables(task.question)[0]
-    arguments = api_arguments(task, decks)
-    if task.question in ("odds", "when", "compare", "ratio", "mulligan") and name not in ("droughts", "effects",
-                                                                                         "played"):
-        arguments.setdefault("sides", False)  # tables the task does not keep are not computed
-    if task.question == "curve" and name != "effects":
-        # Likewise: the effects table is estimated after the others from the same seed, which it leaves unchanged.
-        arguments.setdefault("effects", False)
-    if len(_SHARED) >= MOST_SHARED:
-        _SHARED.clear()
+    arguments = {**unkept_tables(task), **api_arguments(task, decks)}
     # Tasks of one deck differ in their turns, seats or seeds far more often than in their events and rules: the
-    # events are compiled and the exact engine priced once for all of them.
-    with shared_setups(_SHARED):
+    # events are compiled and the exact engine priced once for all of them (and for the spec's checks before).
+    with shared_setups(process_setups()):
         result = function(subject, profile, rng=seed, n_workers=1, **arguments)
     frames = result.frames()
     if name not in frames:
