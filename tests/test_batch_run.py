@@ -387,6 +387,29 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path):
     assert not (tmp_path / "o" / MANIFEST).exists()
 
 
+def test_a_dask_cluster_is_never_the_default_and_one_that_does_not_pay_is_said(tmp_path, dask_address):
+    spec = write_spec(tmp_path, SMALL)
+    default = batch(spec, workers=2)
+    assert default.provenance["executor"] == "processes" and default.provenance["dask_estimate"] is None
+    # A dozen tasks of milliseconds: the cluster's hand-overs cost more than its two workers save.
+    for lang, words in (("en", "cost more than its 2 workers save"), ("fr", "coûtent plus que ne font gagner")):
+        result = run("batch", spec, "--out", tmp_path / lang, "--scheduler", dask_address, "-q", "--lang", lang)
+        assert result.exit_code == 0, result.output
+        notes = [line for line in result.output.splitlines() if words in line]
+        assert len(notes) == 1 and "--scheduler" in notes[0], result.output
+    on_dask = batch(spec, scheduler=dask_address)
+    assert on_dask.provenance["dask_estimate"]["pays"] is False
+    assert on_dask.table.equals(default.table)
+
+
+def test_a_long_batch_pays_on_dask_and_a_short_one_does_not():
+    from deckstat.batching.run import DASK_LOCAL_START_SECONDS, dask_worth
+
+    assert not dask_worth(DASK_LOCAL_START_SECONDS, 100, 8, local=True)["pays"]
+    assert dask_worth(10 * DASK_LOCAL_START_SECONDS, 100, 2, local=True)["pays"]
+    assert dask_worth(2.0, 10, 4, local=False)["pays"] and not dask_worth(2.0, 10, 1, local=False)["pays"]
+
+
 # --- (e) the dry run --------------------------------------------------------------------------------------------
 
 def test_dry_run_lists_the_tasks_and_writes_nothing(tmp_path):

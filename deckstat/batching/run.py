@@ -481,6 +481,64 @@ class Dask:
             self._client.cancel([f for f, _, _ in futures.values()])
 
 
+#: Seconds to start a local Dask cluster of two workers and stop it (measured on a 2-core machine: 4 to 5 s).
+DASK_LOCAL_START_SECONDS = 4.0
+#: Seconds to reach a running Dask scheduler and learn its workers.
+DASK_CONNECT_SECONDS = 0.5
+#: Seconds of a Dask cluster's hand-over of one task (submit, schedule, gather its outcome).
+DASK_TASK_SECONDS = 0.005
+
+
+def dask_worth(work: float, tasks: int, workers: int, *, local: bool) -> dict:
+    """Whether a Dask cluster saves time on a batch: its start and hand-overs against what its workers save.
+
+    A Dask cluster is never the default (:func:`batch` runs on local processes unless a scheduler is given);
+    this says whether the one asked for pays.
+
+    Parameters
+    ----------
+    work : float
+        The batch's estimated seconds of work on one worker (:func:`plan`'s sum).
+    tasks : int
+        The tasks it hands over.
+    workers : int
+        The cluster's workers.
+    local : bool
+        A cluster started for the run (``scheduler="local"``), else one already running.
+
+    Returns
+    -------
+    dict
+        ``work_seconds``, ``overhead_seconds`` (start and hand-overs), ``workers``, and ``pays``: whether
+        the run on the cluster is estimated shorter than in this process, one task after another.
+
+    Examples
+    --------
+    >>> dask_worth(2.0, 20, 2, local=True)["pays"], dask_worth(600.0, 20, 2, local=True)["pays"]
+    (False, True)
+    """
+    overhead = (DASK_LOCAL_START_SECONDS if local else DASK_CONNECT_SECONDS) + tasks * DASK_TASK_SECONDS
+    return {"work_seconds": work, "overhead_seconds": overhead, "workers": workers,
+            "pays": overhead + work / max(1, workers) < work}
+
+
+def _dask_estimate(pending: list, workers: int, scheduler: str) -> dict | None:
+    """:func:`dask_worth` for the pending tasks, from the cost models (None when a task cannot be estimated)."""
+    from deckstat.batching.estimate import Estimator
+
+    estimator = Estimator()
+    work = 0.0
+    for task in pending:
+        try:
+            seconds = estimator.estimate(task).seconds
+        except DeckstatError:  # the task will say what is wrong when it runs
+            return None
+        if seconds is None:
+            return None
+        work += seconds
+    return dask_worth(work, len(pending), workers, local=scheduler == "local")
+
+
 def _executor(workers: int | None, scheduler: str | None, n_pending: int) -> InProcess | Processes | Dask:
     if scheduler is not None and n_pending:
         return Dask(scheduler, max(1, min(workers or cores(), n_pending)))
@@ -638,6 +696,8 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
         task's status. The seed is ``spec.seed``, else the resumed run's, else
         a fresh one, recorded in ``provenance["seed"]``: the table is the
         same whatever the executor, the worker count and the order tasks end in.
+        On a Dask cluster, ``provenance["dask_estimate"]`` says whether the
+        cluster was estimated to pay (:func:`dask_worth`); None otherwise.
 
     Raises
     ------
@@ -683,6 +743,8 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
 
     executor = _executor(workers, scheduler, len(pending))
     with executor:
+        # Estimated once the cluster's workers are known (a running scheduler says how many it has).
+        dask_estimate = _dask_estimate(pending, executor.workers, scheduler) if isinstance(executor, Dask) else None
         manifest = {
             "name": spec.name, "source": None if spec.source is None else str(spec.source), "digest": spec.digest,
             "spec_digest": spec.spec_digest, "inputs": dict(spec.inputs),
@@ -737,6 +799,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
     provenance["out"] = None if folder is None else str(folder)
     provenance["changed_inputs"] = changed
     provenance["rerun"] = rerun
+    provenance["dask_estimate"] = dask_estimate
     return BatchResult(table=table, tasks=tasks, provenance=provenance)
 
 

@@ -207,6 +207,14 @@ def batch_command(
         typer.echo(trn("note: {files} changed since the run started: the {rerun} tasks that read it ran again",
                        "note: {files} changed since the run started: the {rerun} tasks that read them ran again",
                        len(changed), files=", ".join(changed), rerun=result.provenance.get("rerun", 0)), err=True)
+    worth = result.provenance.get("dask_estimate")
+    if worth is not None and not worth["pays"]:
+        typer.echo(trn("note: this batch is about {work} of work: a Dask cluster's start and hand-overs (about "
+                       "{cost}) cost more than its {n} worker saves; without --scheduler it runs on local processes",
+                       "note: this batch is about {work} of work: a Dask cluster's start and hand-overs (about "
+                       "{cost}) cost more than its {n} workers save; without --scheduler it runs on local processes",
+                       worth["workers"], work=_duration(worth["work_seconds"]),
+                       cost=_duration(worth["overhead_seconds"])), err=True)
     failed = tasks[tasks["status"] != "ok"]
     for row in failed.itertuples(index=False):
         typer.echo(tr("failed: task {task} ({description}): {error}", task=row.task_id,
