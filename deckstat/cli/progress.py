@@ -55,6 +55,8 @@ class _Count(ProgressColumn):
     """Done out of the total, in the work's unit: ``12.3M/100.0M trials``."""
 
     def render(self, task: Task) -> Text:
+        if task.total is None and not task.fields.get("unit"):
+            return Text("")  # work that is not counted (preparing the compiled kernel): its description alone
         total = "?" if task.total is None else _short(task.total)
         return Text(f"{_short(task.completed)}/{total} {_unit(task)}".rstrip())
 
