@@ -16,7 +16,15 @@ Arrays are position-major (``[position, trial]``); cell ids are ``int8``
 (``int16`` past 127 cells) and counts ``int16``. The random numbers of
 position ``i`` are the ``i``-th row of one position-major draw, so a longer
 draw from the same generator state extends a shorter one (:func:`deal` and
-:func:`deal_order` deal the same shuffles).
+:func:`deal_order` deal the same shuffles). For numpy's ``PCG64`` (every
+seed's generator) the compiled loops generate those words from the
+generator's state where they use them (:func:`_stream`) instead of reading
+them from an array: the same numbers.
+
+A reshuffling mulligan round (London, free, Pokémon) is one compiled pass
+over its pending trials: it draws them and writes each one's zones as if it
+kept its hand; the keep rule then reads the round's hands at once, and the
+trials it sends back are written again by a later round.
 
 Zones are differences of prefix counts: the cards seen after ``d`` draws by
 a player who kept hand ``k`` under the Wankul rule are the positions after
@@ -31,10 +39,13 @@ package makes.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
+from deckstat.engines.progress import track
+from deckstat.i18n import N_, tr
 from deckstat.terms import MULLIGAN_RULES
 
 #: Zones :func:`deal` can compute.
@@ -46,11 +57,80 @@ def cell_dtype(n_cells: int) -> np.dtype:
     return np.dtype(np.int8) if n_cells <= 127 else np.dtype(np.int16)
 
 
+#: What the progress line says while numba starts and compiles or loads a signature (seconds on a first run).
+PREPARING = N_("preparing the compiled simulation kernel (slow only on a first run after install)")
+
+#: The compiled signatures this process has compiled or loaded: (function, (dtype, ndim, contiguous) per array…).
+_ready: set[tuple] = set()
+
+
 def _compiled():
     """The compiled loops, imported on first use (numba costs a third of a second to import)."""
-    from deckstat.engines import _compiled
+    module = sys.modules.get("deckstat.engines._compiled")
+    if module is None:
+        with track(tr(PREPARING), total=None, unit=""):
+            from deckstat.engines import _compiled as module
+    return module
 
-    return _compiled
+
+def compiled(name: str, *args):
+    """The compiled function ``name``, its signature for ``args`` compiled or loaded first.
+
+    A first run after install compiles each signature a question needs (one
+    to two seconds each); that happens here, under a progress line of its own
+    (shown by the command line past about a second), not inside a
+    simulation's progress. Later calls with arrays of the same types cost a
+    set lookup.
+    """
+    function = getattr(_compiled(), name)
+    key = (name, *((a.dtype.str, a.ndim, a.flags.c_contiguous) if isinstance(a, np.ndarray) else type(a)
+                   for a in args))
+    if key not in _ready:
+        from numba import typeof
+
+        with track(tr(PREPARING), total=None, unit=""):
+            function.compile(tuple(typeof(a) for a in args))
+        _ready.add(key)
+    return function
+
+
+#: Card-steps (trials × positions × (cells + groups)) numpy draws in about the CPU time that starting numba and
+#: loading the compiled loops takes in a new process (about 0.8 s; ``scripts/bench.py --startup-kernel``).
+VECTORISED_WORK = 200_000_000
+#: A numpy operation's own cost, in trials: what makes many small draws slower in numpy than compiled.
+VECTORISED_CALL = 1_000
+#: Card-steps drawn by numpy in this process so far: past :data:`VECTORISED_WORK`, loading the compiled loops pays.
+_vectorised_work = 0
+
+
+def loops(n_trials: int, length: int, n_cells: int, n_groups: int):
+    """The module whose ``draw`` and ``prefix_counts`` a draw of this size uses: numpy or compiled.
+
+    The compiled loops once they are loaded in this process, or once the
+    draws of this process (this one included) are too many for numpy to beat
+    their loading; the numpy loops of :mod:`deckstat.engines._vectorised`
+    otherwise. Both give the same numbers.
+    """
+    global _vectorised_work
+    work = length * (n_cells + n_groups) * (n_trials + VECTORISED_CALL)
+    if "deckstat.engines._compiled" in sys.modules or _vectorised_work + work > VECTORISED_WORK:
+        return _Compiled
+    _vectorised_work += work
+    from deckstat.engines import _vectorised
+
+    return _vectorised
+
+
+class _Compiled:
+    """``draw`` and ``prefix_counts`` of :mod:`deckstat.engines._compiled`, through :func:`compiled`."""
+
+    @staticmethod
+    def draw(*args):
+        compiled("draw", *args)(*args)
+
+    @staticmethod
+    def prefix_counts(*args):
+        compiled("prefix_counts", *args)(*args)
 
 
 def _random_bits(rng: np.random.Generator, n_cards: int, length: int, n_trials: int) -> tuple[np.ndarray, bool]:
@@ -66,6 +146,34 @@ def _random_bits(rng: np.random.Generator, n_cards: int, length: int, n_trials: 
     uniforms = rng.random((length, n_trials))
     uniforms *= np.arange(n_cards, n_cards - length, -1)[:, None]
     return uniforms.astype(np.uint32), False
+
+
+#: Placeholders for the arrays the compiled loops leave out: random words (generated), a stream (words given).
+_NO_BITS = np.zeros((0, 0), dtype=np.uint32)
+_NO_STREAM = np.zeros(0, dtype=np.uint64)
+_WORD = (1 << 64) - 1
+
+
+def _stream(rng: np.random.Generator, n_cards: int) -> np.ndarray | None:
+    """The state from which the compiled loops generate the words :func:`_random_bits` would draw, or None.
+
+    For numpy's ``PCG64`` (the generator of every seed) and decks under 256
+    cards: uint64 (state high, state low, increment high, increment low).
+    The compiled loops write the state after those words back into it
+    (:func:`_set_stream` hands it to ``rng``).
+    """
+    if n_cards >= 256 or type(rng.bit_generator) is not np.random.PCG64:
+        return None
+    state = rng.bit_generator.state["state"]
+    return np.array([state["state"] >> 64, state["state"] & _WORD, state["inc"] >> 64, state["inc"] & _WORD],
+                    dtype=np.uint64)
+
+
+def _set_stream(rng: np.random.Generator, stream: np.ndarray) -> None:
+    """Move ``rng`` past the words generated from ``stream`` (as ``random_raw`` would; a buffered half-word stays)."""
+    state = rng.bit_generator.state
+    state["state"]["state"] = int(stream[0]) << 64 | int(stream[1])
+    rng.bit_generator.state = state
 
 
 def card_indices(rng: np.random.Generator, n_cards: int, length: int, n_trials: int) -> np.ndarray:
@@ -91,9 +199,9 @@ def card_indices(rng: np.random.Generator, n_cards: int, length: int, n_trials: 
     return bits.astype(index_type)
 
 
-#: Trials a reshuffling mulligan round carries from the draw to the kept zones at a time: their arrays stay
-#: in the cache between the steps. The random numbers are drawn for the whole round first, so this changes no
-#: number.
+#: Trials a Vancouver round after a mulligan (the scry) carries from the draw to the kept zones at a time: their
+#: arrays stay in the cache between the steps. The random numbers are drawn for the whole round first, so this
+#: changes no number.
 ROUND_CHUNK = 1 << 14
 
 
@@ -105,16 +213,42 @@ def _draw(cell_counts, table, n_trials: int, length: int, rng, *, cells: bool, p
         raise ValueError(f"cannot draw {length} cards from {n_cards}")
     bits = scaled = None
     if length and n_trials and len(cell_counts) > 1:
+        stream = _stream(rng, n_cards)
+        if stream is not None and "deckstat.engines._compiled" in sys.modules:
+            return _draw_generated(stream, rng, cell_counts, table, n_trials, length, cells=cells, prefix=prefix)
         bits, scaled = _random_bits(rng, n_cards, length, n_trials)
     return _draw_from(bits, scaled, cell_counts, table, n_trials, length, cells=cells, prefix=prefix)
+
+
+def _draw_generated(stream, rng, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool):
+    """:func:`_draw` with the random words generated inside the compiled loop from ``stream`` (see :func:`_stream`).
+
+    The same numbers as drawing the words first (the compiled loops are
+    loaded: numpy's loops cannot beat them any more).
+    """
+    table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
+    fused = len(cell_counts) == 2
+    cells_out = np.empty((length, n_trials) if cells or (prefix and not fused) else (0, 0),
+                         dtype=cell_dtype(len(cell_counts)))
+    prefix_out = np.empty((table.shape[1], length + 1, n_trials) if prefix else (0, 0, 0), dtype=np.int16)
+    if prefix:
+        prefix_out[:, 0] = 0
+    args = (_NO_BITS, True, stream, length, n_trials, cell_counts, table, cells_out, prefix_out)
+    compiled("draw_from", *args)(*args)
+    _set_stream(rng, stream)
+    if prefix and not fused:
+        args = (cells_out, table, prefix_out)
+        compiled("prefix_counts", *args)(*args)
+    return (cells_out if cells else None), (prefix_out if prefix else None)
 
 
 def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool):
     """:func:`_draw` from its random words (None when no random number is needed: one cell or nothing drawn)."""
     table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
     dtype = cell_dtype(len(cell_counts))
-    # Past two cells, prefix counts are a second pass over the cell ids (see _compiled.draw).
-    fused = len(cell_counts) == 2
+    module = None if bits is None else loops(n_trials, length, len(cell_counts), table.shape[1])
+    # Past two cells, the compiled prefix counts are a second pass over the cell ids (see _compiled.draw).
+    fused = len(cell_counts) == 2 or getattr(module, "PREFIX_FROM_ANY_CELLS", False)
     # The compiled loops write every entry but the prefix counts' row 0: no need to clear the rest first.
     allocate = np.zeros if bits is None else np.empty
     cells_out = allocate((length, n_trials) if cells or (prefix and not fused) else (0, 0), dtype=dtype)
@@ -122,9 +256,9 @@ def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, 
     if bits is not None:
         if prefix:
             prefix_out[:, 0] = 0
-        _compiled().draw(bits, scaled, cell_counts, table, cells_out, prefix_out)
+        module.draw(bits, scaled, cell_counts, table, cells_out, prefix_out)
         if prefix and not fused:
-            _compiled().prefix_counts(cells_out, table, prefix_out)
+            module.prefix_counts(cells_out, table, prefix_out)
     elif prefix and length:
         # One cell: every position holds it (and no random number is spent).
         prefix_out[:] = (table[0][:, None] * np.arange(length + 1, dtype=np.int16))[:, :, None]
@@ -186,7 +320,8 @@ def prefix_counts(cells: np.ndarray, table: np.ndarray) -> np.ndarray:
     table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(table), -1))
     out = np.zeros((table.shape[1], length + 1, n_trials), dtype=np.int16)
     if length and n_trials:
-        _compiled().prefix_counts(np.ascontiguousarray(cells), table, out)
+        module = loops(n_trials, length, table.shape[0], table.shape[1])
+        module.prefix_counts(np.ascontiguousarray(cells), table, out)
     return out
 
 
@@ -278,9 +413,10 @@ class _Needs:
             counts = counts + (round(self.resource_target * kept_size),)
         return need_ranks(hand_cells, self.member, counts)
 
-    def settle(self, cells, prefix, keeps, pending, start, drawn_size, n_bottom, table, k, seen, bottom, hand_out,
-               aside_out, mulligans) -> None:
-        """Write the zones of the pending trials that keep hand ``k`` (see ``_compiled.settle``).
+    def policy(self, drawn_size: int, n_bottom: int) -> tuple:
+        """The needs policy as the compiled loops read it, for a hand of ``drawn_size`` that bottoms ``n_bottom``.
+
+        Returns ``member``, ``counts`` and ``surplus_resource`` (see ``_compiled.deal_round``).
 
         The cards put under the deck are those :func:`bottom_choice` picks from
         :meth:`ranks`, with the unwanted resource cards ranked after the other
@@ -291,10 +427,8 @@ class _Needs:
         counts = self.counts
         if self.resource_target is not None:
             counts = counts + (round(self.resource_target * (drawn_size - n_bottom)),)
-        _compiled().settle(cells, prefix, keeps, pending, start, drawn_size, n_bottom,
-                           np.ascontiguousarray(self.member), np.array(counts, dtype=np.int64),
-                           self.resource_target is not None, np.ascontiguousarray(table, dtype=np.int16), k, seen,
-                           bottom, hand_out, aside_out, mulligans)
+        return (np.ascontiguousarray(self.member), np.array(counts, dtype=np.int64),
+                self.resource_target is not None)
 
 
 def _needs(table, needs, resource, resource_target) -> _Needs:
@@ -369,6 +503,9 @@ def deal(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, *, hand_size
         raise ValueError("a mulligan rule needs a keep rule")
     if mulligan in ("none", "bottom") or mulligan_limit == 0:
         limit = mulligan_limit if mulligan == "bottom" else 0
+        if not limit and "deckstat.engines._compiled" in sys.modules \
+                and set_aside + hand_size + max_draws <= cell_counts.sum():
+            return _deal_kept(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, zones)
         return _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, limit, keep,
                             zones)
     policy = _needs(table, needs, resource, resource_target)
@@ -477,6 +614,33 @@ def arrange(cells: np.ndarray, cell_counts: np.ndarray, table: np.ndarray, *, ha
     return {"hand": hand, "library": library, "mulligans": mulligans}
 
 
+def _deal_kept(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, zones):
+    """No mulligan, the compiled loops loaded, the draws within the deck: :func:`_deal_bottom`'s numbers in one pass.
+
+    The first hand is kept: one round of ``_compiled.deal_round`` writes the
+    zones straight from the draws, with no prefix counts in between.
+    """
+    n_groups = table.shape[1]
+    table16 = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(table), -1))
+    seen = np.empty((n_groups, max_draws + 1 if "seen" in zones else 1, n_trials), dtype=np.int16)
+    hand = np.empty((n_groups, n_trials), dtype=np.int16)
+    aside = np.empty((n_groups, n_trials), dtype=np.int16)
+    first_hand = np.empty((n_groups, n_trials), dtype=np.int16)
+    no_needs = (np.zeros((len(cell_counts), 0), dtype=bool), np.zeros(0, dtype=np.int64), False)
+    _deal_round(np.ascontiguousarray(cell_counts, dtype=np.int64), table16, rng, set_aside + hand_size + max_draws,
+                _EVERY_ROW, n_trials, set_aside, hand_size, 0, no_needs, 0, first_hand, seen, _NO_ZONE, hand, aside,
+                _NO_MULLIGANS)
+    dealt = {"mulligans": np.zeros(n_trials, dtype=np.int8), "first_hand": first_hand, "set_aside": aside}
+    if "hand" in zones:
+        dealt["hand"] = hand
+    if "seen" in zones:
+        dealt["seen"] = seen
+    if "bottom" in zones:
+        dealt["bottom"] = np.broadcast_to(np.zeros((n_groups, 1, n_trials), dtype=np.int16),
+                                          (n_groups, max_draws + 1, n_trials))
+    return dealt
+
+
 def _deal_bottom(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, limit, keep, zones):
     n_cards = int(cell_counts.sum())
     # Positions past this are only reached by wrapping into the bottomed hands, and then it is the deck.
@@ -539,26 +703,42 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
     n_cards = int(cell_counts.sum())
     n_groups = table.shape[1]
     table16 = np.asarray(table, dtype=np.int16).reshape(len(table), -1)
-    seen = np.zeros((n_groups, max_draws + 1, n_trials), dtype=np.int16)
-    bottom = np.zeros((n_groups, max_draws + 1, n_trials) if "bottom" in zones else (0, 0, 0), dtype=np.int16)
-    hand_out = np.zeros((n_groups, n_trials), dtype=np.int16)
-    aside_out = np.zeros((n_groups, n_trials), dtype=np.int16)
-    mulligans = np.zeros(n_trials, dtype=np.int16)
-    first_hand = np.zeros((n_groups, n_trials), dtype=np.int16)
+    # The first round writes every trial's zones (see _deal_round): no need to clear them first.
+    seen = np.empty((n_groups, max_draws + 1, n_trials), dtype=np.int16)
+    bottom = np.empty((n_groups, max_draws + 1, n_trials) if "bottom" in zones else (0, 0, 0), dtype=np.int16)
+    hand_out = np.empty((n_groups, n_trials), dtype=np.int16)
+    aside_out = np.empty((n_groups, n_trials), dtype=np.int16)
+    mulligans = np.empty(n_trials, dtype=np.int16)
+    first_hand = np.empty((n_groups, n_trials), dtype=np.int16)
     cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
-    pending = np.arange(n_trials)
+    pending = None  # the first round: every trial, in order (no array of them to write and read)
     for k in range(limit + 1):
-        if pending.size == 0:
+        n_pending = n_trials if pending is None else pending.size
+        if n_pending == 0:
             break
         # Vancouver draws one card fewer per mulligan; the other rules draw a full hand.
         drawn_size = hand_size - k if rule == "vancouver" else hand_size
         n_bottom = {"london": k, "free": max(k - 1, 0)}.get(rule, 0)
         scry = rule == "vancouver" and k > 0
         length = min(n_cards, set_aside + drawn_size + max_draws + scry)
+        start = set_aside
+        if not scry:
+            # One compiled pass draws the round (its random words generated where they are used) and writes every
+            # pending trial's zones as if it kept; the keep rule then reads the round's hands at once, and the
+            # trials it sends back have their zones written again by a later round.
+            drawn = np.empty((n_groups, n_pending), dtype=np.int16)
+            _deal_round(cell_counts, table16, rng, length, _EVERY_ROW if pending is None else pending, n_pending,
+                        start, drawn_size, n_bottom, needs.policy(drawn_size, n_bottom), k, drawn, seen, bottom,
+                        hand_out, aside_out, mulligans)
+            if k == 0:
+                first_hand = drawn
+            keeps = keep(drawn) if k < limit else np.ones(n_pending, dtype=bool)
+            pending = np.flatnonzero(~keeps) if pending is None else pending[~keeps]
+            continue
+        # Vancouver after a mulligan: a smaller hand, then the scry of the top card.
         bits = scaled = None
         if length and len(cell_counts) > 1:
             bits, scaled = _random_bits(rng, n_cards, length, pending.size)
-        start = set_aside
         left = []
         for first in range(0, pending.size, ROUND_CHUNK):
             part = pending[first:first + ROUND_CHUNK]
@@ -566,15 +746,9 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
             cells, prefix = _draw_from(part_bits, scaled, cell_counts, table16, part.size, length, cells=True,
                                        prefix=True)
             drawn = prefix[:, start + drawn_size] - prefix[:, start]
-            if k == 0:  # every trial is pending, in order
-                first_hand[:, first:first + part.size] = drawn
             keeps = keep(drawn) if k < limit else np.ones(part.size, dtype=bool)
             rows = part[keeps]
-            if rows.size and not scry:
-                needs.settle(cells, prefix, keeps, part, start, drawn_size, n_bottom, table16, k, seen, bottom,
-                             hand_out, aside_out, mulligans)
-            elif rows.size:
-                # Vancouver after a mulligan: a smaller hand, then the scry of the top card.
+            if rows.size:
                 prefix = prefix[:, :, keeps]
                 kept = drawn[:, keeps]
                 under = np.zeros((n_groups, max_draws + 1, rows.size), dtype=np.int16)
@@ -606,6 +780,34 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
     if "bottom" in zones:
         dealt["bottom"] = bottom
     return dealt
+
+
+#: ``rows`` of a round of every trial, in order, and zones not written (see ``_compiled.deal_round``).
+_EVERY_ROW = np.zeros(0, dtype=np.int64)
+_NO_ZONE = np.zeros((0, 0, 0), dtype=np.int16)
+_NO_MULLIGANS = np.zeros(0, dtype=np.int16)
+
+
+def _deal_round(cell_counts, table, rng, length, rows, n_trials, start, drawn_size, n_bottom, policy, k, drawn, seen,
+                bottom, hand_out, aside_out, mulligans) -> None:
+    """One reshuffling round without scry for the trials ``rows``: their hands into ``drawn``, their zones written.
+
+    See ``_compiled.deal_round``. The random words are generated inside the
+    compiled loop when the generator allows it (:func:`_stream`), else drawn
+    first; either way the numbers are those of :func:`draw_cells`.
+    """
+    stream = None
+    if length and len(cell_counts) > 1:
+        n_cards = int(cell_counts.sum())
+        stream = _stream(rng, n_cards)
+        bits, scaled = (_NO_BITS, True) if stream is not None else _random_bits(rng, n_cards, length, n_trials)
+    else:  # one cell, or nothing drawn: every position holds cell 0, and no random number is spent
+        bits, scaled = np.zeros((length, n_trials), dtype=np.uint32), True
+    args = (bits, scaled, _NO_STREAM if stream is None else stream, length, cell_counts, table, rows, n_trials, start,
+            drawn_size, n_bottom, *policy, k, drawn, seen, bottom, hand_out, aside_out, mulligans)
+    compiled("deal_round", *args)(*args)
+    if stream is not None:
+        _set_stream(rng, stream)
 
 
 def _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, needs: _Needs):
