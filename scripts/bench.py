@@ -140,6 +140,8 @@ from rich.table import Table
 import deckstat
 from deckstat._validate import parse_count
 from deckstat.batching.run import cores
+from deckstat.engines.runner import BLOCK_TRIALS
+from deckstat.engines.tasks import DealSpec, odds_task
 from deckstat.events import parse_event
 from deckstat.play.base import schedule
 from deckstat.play.discard import DiscardModel
@@ -714,6 +716,49 @@ def yardstick_method(binary: Path, mode: str, shuffle: str, n_trials: int, secon
     return run
 
 
+def run_land_share(n_trials: int, seed: int = 1) -> tuple[float, float]:
+    """The compiled loops' London question on deckstat's engine: (P, its standard error).
+
+    The ``mtg`` scenario's deck, keep rule and event dealt by the kernel with
+    the land share (0.4 of the kept hand) as the needs policy's only need:
+    surplus lands go under the deck first, then spells, then the lands the
+    share wants, which is the loops' bottom rule. Blocks and seeds as a
+    simulated ``deckstat.odds`` call runs them, on this process; the
+    question layer (deck, profile, tables) is left out.
+    """
+    land = parse_event("Land>=1").group.key
+    spec = DealSpec(cell_counts=np.array([36, 24]), table=np.array([[0], [1]], dtype=np.int8), group_keys=(land,),
+                    hand_size=7, set_aside=0, max_draws=3, mulligan="london", mulligan_limit=2,
+                    keep=parse_event("Land>=2 and Land<=5", what="keep rule"), resource=np.array([False, True]),
+                    resource_target=0.4)
+    event = parse_event("Land>=4")
+    sizes = [BLOCK_TRIALS] * (n_trials // BLOCK_TRIALS) + ([n_trials % BLOCK_TRIALS] if n_trials % BLOCK_TRIALS else [])
+    hits = sum(int(odds_task(spec, (event,), "seen", (3,), np.random.default_rng(child), size)[0, 0])
+               for child, size in zip(np.random.SeedSequence(seed).spawn(len(sizes)), sizes))
+    p = hits / n_trials
+    return p, float(np.sqrt(p * (1 - p) / n_trials))
+
+
+def cpu_timed(function, seconds: list[float], children: bool = False):
+    """``function``, recording the CPU seconds each call takes into ``seconds``.
+
+    With ``children``, the CPU time of the child processes it waited for. A
+    busy machine stretches wall time far more than CPU time.
+    """
+    def clock() -> float:
+        if not children:
+            return time.process_time()
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    def run():
+        start = clock()
+        result = function()
+        seconds.append(clock() - start)
+        return result
+    return run
+
+
 def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: int, rounds: int,
                    yardstick: Path | None, yardstick_note: str, console: Console, figures: dict) -> None:
     """Kernel, plain-Python baseline and compiled yardstick on each scenario, alternated round by round."""
@@ -726,6 +771,7 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
     # pay for.
     for scenario in ("wankul", "mtg", "mtg plain"):
         run_kernel(scenario, 1_000)
+    run_land_share(1_000)
     deck = deckstat.Deck.from_table(WANKUL_CARDS)
     scenarios = {
         "wankul": {"baseline": lambda: wankul_baseline(baseline_trials, 1),
@@ -735,10 +781,15 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
         "mtg plain": {"baseline": lambda: plain_baseline(baseline_trials, 1),
                       "kernel": lambda: run_kernel("mtg plain", kernel_trials)},
         "mtg": {"baseline": lambda: mtg_baseline(baseline_trials, 1),
-                "kernel": lambda: run_kernel("mtg", kernel_trials)},
+                "kernel": lambda: run_kernel("mtg", kernel_trials),
+                "land share": lambda: run_land_share(kernel_trials)},
     }
     labels = {"wankul": "wankul", "mtg plain": "mtg no mulligan", "mtg": "mtg london"}
     loops = {"mtg plain": "plain", "mtg": "london"}
+    cpu_table = Table(title="CPU seconds of the same rounds (min / median), against the compiled partial shuffle")
+    for column in ("scenario", "method", "question", "CPU seconds (min / median)", "trials per CPU second (best)",
+                   "÷ compiled partial shuffle (best / median)"):
+        cpu_table.add_column(column, justify="left" if column in ("scenario", "method", "question") else "right")
     for scenario, methods in scenarios.items():
         loop_seconds = {}
         if yardstick is not None and scenario in loops:
@@ -746,12 +797,15 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
                 loop_seconds[shuffle] = []
                 methods[f"compiled {shuffle}"] = yardstick_method(yardstick, loops[scenario], shuffle,
                                                                   yardstick_trials, loop_seconds[shuffle])
+        cpu = {name: [] for name in ("kernel", "land share", "compiled prefix") if name in methods}
+        for name, seconds in cpu.items():
+            methods[name] = cpu_timed(methods[name], seconds, children=name.startswith("compiled"))
         timings = alternate(methods, rounds)
         for shuffle, seconds in loop_seconds.items():
             timings[f"compiled {shuffle}"] = (timings[f"compiled {shuffle}"][0], min(seconds),
                                               statistics.median(seconds))
         trials = {"baseline": baseline_trials, "kernel": kernel_trials, "compiled prefix": yardstick_trials,
-                  "compiled full": yardstick_trials}
+                  "compiled full": yardstick_trials, "land share": kernel_trials}
         best = {name: trials[name] / low for name, (_, low, _) in timings.items() if name in trials}
         median = {name: trials[name] / med for name, (_, _, med) in timings.items() if name in trials}
         kern = timings["kernel"][0]
@@ -760,13 +814,17 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
                   "ratio_median": median["kernel"] / median["baseline"]}
         names = {"baseline": "python random.shuffle", "kernel": "deckstat kernel",
                  "compiled prefix": "compiled loop, 10-card partial shuffle (Rust)",
-                 "compiled full": "compiled loop, full shuffle (Rust)"}
+                 "compiled full": "compiled loop, full shuffle (Rust)",
+                 "land share": "deckstat engine, the loops' bottom rule (land share)"}
         for name, (result, low, med) in timings.items():
             if name == "exact":
                 continue
             if name == "kernel":
                 p = kern["p"].iloc[-1]
                 shown = f"{p:.4f} [{kern['ci_low'].iloc[-1]:.4f}, {kern['ci_high'].iloc[-1]:.4f}]"
+            elif name == "land share":
+                p, error = result
+                shown = f"{p:.4f} [{p - 1.96 * error:.4f}, {p + 1.96 * error:.4f}]"
             else:
                 shown = f"{result[-1] if isinstance(result, np.ndarray) else result:.4f}"
             versus = "—" if name == "kernel" else \
@@ -779,6 +837,26 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
                 figure[f"{key}_trials_per_s"] = best[name]
                 figure[f"kernel_over_{key}_best"] = best["kernel"] / best[name]
                 figure[f"kernel_over_{key}_median"] = median["kernel"] / median[name]
+                if "land share" in best:
+                    figure[f"land_share_over_{key}_best"] = best["land share"] / best[name]
+                    figure[f"land_share_over_{key}_median"] = median["land share"] / median[name]
+        if "land share" in timings:
+            figure["land_share_trials_per_s"] = best["land share"]
+            figure["land_share_p"], figure["land_share_se"] = timings["land share"][0]
+        if "compiled prefix" in cpu:
+            questions = {"kernel": "deckstat's needs policy" if scenario == "mtg" else "the same",
+                         "land share": "the same", "compiled prefix": "—"}
+            reference = trials["compiled prefix"] / min(cpu["compiled prefix"]), \
+                trials["compiled prefix"] / statistics.median(cpu["compiled prefix"])
+            for name, seconds in cpu.items():
+                low, med = min(seconds), statistics.median(seconds)
+                ratio = (trials[name] / low / reference[0], trials[name] / med / reference[1])
+                cpu_table.add_row(labels[scenario], names[name], questions[name], f"{low:.3f} / {med:.3f}",
+                                  f"{trials[name] / low:,.0f}", f"{ratio[0]:.2f} / {ratio[1]:.2f}")
+                if name != "compiled prefix":
+                    key = name.replace(" ", "_")
+                    figure[f"{key}_over_compiled_prefix_cpu_best"], \
+                        figure[f"{key}_over_compiled_prefix_cpu_median"] = ratio
         if "exact" in timings:
             exact, exact_min, exact_med = timings["exact"]
             worst_z = float(np.max(np.abs(kern["p"] - exact["p"])
@@ -792,9 +870,14 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
     if yardstick_note:
         console.print(yardstick_note)
     else:
-        console.print("The compiled loops answer the same questions (their London bottoms toward the deck's land "
-                      "share, deckstat's needs policy toward the event's lands, so their p differ); their time is "
-                      "the loop's own, the kernel's the whole deckstat.odds call.")
+        console.print(cpu_table)
+        console.print("Which question each answers: without mulligan, the compiled loops and the kernel answer the "
+                      "same one. With the London mulligan, the compiled loops bottom toward the deck's land share "
+                      "and the kernel's deckstat.odds call toward the event's needs (4 lands: a higher P); the "
+                      "'loops' bottom rule' row deals the loops' question with deckstat's engine (the land share as "
+                      "the needs policy's only need: the same P), like for like. The compiled loops' time is the "
+                      "loop's own; the kernel's the whole deckstat.odds call, the engine row's the blocks of its "
+                      "simulation without the question layer.")
 
 
 #: The light command lines and how they are timed against ``python -c "import typer"`` (--startup).
