@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import base64
 import os
+import pickle
 import re
+import signal
 import string
-import tempfile
-from collections.abc import Iterable, Sequence
+import sys
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -810,20 +813,110 @@ def to_html(document: Document, images: dict[str, bytes]) -> str:
 
 # --------------------------------------------------------------------------- writing
 
-def _plots(report: Report) -> dict[str, object]:
-    """The report's figures, by the file name they are saved as."""
+def _figures(report: Report) -> dict[str, Callable[[], object]]:
+    """The report's figures, by the file name they are saved as, each as the call that draws it."""
     from deckstat.present import plots
 
-    figures = {"odds.png": plots.plot_odds(report.by_turn)}
+    figures: dict[str, Callable[[], object]] = {"odds.png": lambda: plots.plot_odds(report.by_turn)}
     if report.mulligan is not None:
-        figures["mulligan.png"] = plots.plot_mulligan(report.mulligan)
+        figures["mulligan.png"] = lambda: plots.plot_mulligan(report.mulligan)
     if report.ratio is not None:
-        figures["ratio.png"] = plots.plot_ratio(report.ratio)
+        figures["ratio.png"] = lambda: plots.plot_ratio(report.ratio)
     playable = report.playability
     if playable is not None and playable.curve is not None:
-        figures["playability.png"] = plots.plot_curve(playable.curve)
-    figures["deckout.png"] = plots.plot_deckout(report.deckout)
+        figures["playability.png"] = lambda: plots.plot_curve(playable.curve)
+    figures["deckout.png"] = lambda: plots.plot_deckout(report.deckout)
     return figures
+
+
+#: The figure drawn beside the others when a second processor is free: the slowest by far (one panel per card).
+_DRAWN_APART = ("playability.png",)
+
+
+def _images(figures: dict[str, Callable[[], object]]) -> dict[str, bytes]:
+    """The PNG file of each figure, in the page's order; the slowest drawn in a second process when one helps."""
+    from deckstat.present import plots
+
+    apart = [name for name in _DRAWN_APART if name in figures] if len(figures) > 1 and _can_fork() else []
+    helper = _forked(lambda: {name: plots.png_bytes(figures[name]()) for name in apart}) if apart else None
+    try:
+        images = {name: plots.png_bytes(draw()) for name, draw in figures.items() if name not in apart}
+        drawn = (helper() or {}) if helper is not None else {}
+    finally:
+        if helper is not None:
+            helper.stop()
+    # A figure the other process did not bring back is drawn here, where an error in it is raised as it is.
+    return {name: drawn[name] if name in drawn else images.get(name) or plots.png_bytes(draw())
+            for name, draw in figures.items()}
+
+
+def _can_fork() -> bool:
+    """Whether a copy of this process may draw beside it: Linux, one thread, no window open, a second processor.
+
+    A copy made while another thread holds a lock would wait for it forever; macOS's system libraries refuse
+    to run in a copy, and so may a window toolkit already started; on one processor the copy would only take
+    turns with this process.
+    """
+    from deckstat.present.plots.visuals import no_window_backend
+
+    if not sys.platform.startswith("linux") or threading.active_count() != 1 or not no_window_backend():
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except OSError:
+        return False
+
+
+class _forked:
+    """Run ``job`` (returning something picklable) in a copy of this process; call the object for its result.
+
+    The result is None when the copy failed, for any reason: the caller then does the job itself. The copy
+    ignores Ctrl-C (this process handles it and ends the copy in :meth:`stop`) and leaves with ``os._exit``,
+    so that nothing of this process (its open report folder, its exit handlers) runs twice.
+    """
+
+    def __init__(self, job: Callable[[], object]) -> None:
+        self._read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the copy
+            status = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                os.close(self._read)
+                data = pickle.dumps(job(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(data)
+                status = 0
+            except BaseException:  # noqa: BLE001  (this process then draws the figure itself, error included)
+                pass
+            finally:
+                os._exit(status)
+        os.close(write)
+
+    def __call__(self) -> object:
+        try:
+            with os.fdopen(self._read, "rb", closefd=False) as pipe:
+                data = pipe.read()
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = 0
+            return pickle.loads(data) if status == 0 and data else None
+        except (OSError, pickle.UnpicklingError, EOFError):
+            return None
+
+    def stop(self) -> None:
+        """End the copy if it is still running (this process was interrupted), and close the pipe."""
+        if self.pid:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.pid = 0
+        try:
+            os.close(self._read)
+        except OSError:
+            pass
 
 
 #: The files a report writes: the pages and every figure :func:`_plots` may draw.
@@ -861,7 +954,7 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     if out.exists() and not out.is_dir():
         raise DeckstatError(tr("exists and is not a folder"), source=str(out))
     document = build_document(report)
-    figures = _plots(report)
+    images = _images(_figures(report))  # drawn before the folder is touched: an error leaves the old report
     page = out / ("report.md" if fmt == "markdown" else "report.html")
     here = Path.cwd().resolve()
     # Swapping renames in the parent folder; a folder that holds more than a report, or the working folder, stays.
@@ -870,26 +963,22 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
                              and all(child.name in REPORT_FILES for child in out.iterdir())))
     if swap:
         with replace_folder(out) as build:
-            _write_files(document, figures, build, fmt)
+            _write_files(document, images, build, fmt)
     else:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise write_error(error, out) from None
-        _write_files(document, figures, out, fmt)
+        _write_files(document, images, out, fmt)
     return page
 
 
-def _write_files(document: Document, figures: dict[str, object], folder: Path, fmt: str) -> None:
+def _write_files(document: Document, images: dict[str, bytes], folder: Path, fmt: str) -> None:
     """Write the page and its figures into the existing ``folder``, each file atomically, the page last."""
-    from deckstat.present import plots
-
     if fmt == "markdown":
-        for name, figure in figures.items():
-            plots.save(figure, folder / name)
+        for name, data in images.items():
+            atomic_write_bytes(folder / name, data)
         page, text = folder / "report.md", to_markdown(document)
     else:
-        with tempfile.TemporaryDirectory(prefix="deckstat-report-") as scratch:
-            images = {name: plots.save(figure, Path(scratch) / name).read_bytes() for name, figure in figures.items()}
         page, text = folder / "report.html", to_html(document, images)
     atomic_write_bytes(page, text.encode("utf-8"))

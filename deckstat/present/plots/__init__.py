@@ -10,7 +10,7 @@ nothing statistical, and returns the matplotlib Axes it drew on. Names, rules
 and counts come from the tables' columns and the result's ``provenance``; a
 bare table's ``attrs`` stand in for the provenance. Pass ``ax`` to draw into
 an existing figure; without it a new figure is created. :func:`save` writes a
-figure to PNG or SVG and closes it.
+figure to PNG or SVG and closes it; :func:`png_bytes` gives the same PNG as bytes.
 
 This is the only package of deckstat that imports matplotlib, and the rest
 of deckstat imports it only inside the functions that draw (the CLI's
@@ -73,6 +73,7 @@ from deckstat.present.plots.visuals import (
     ProbabilityFormatter,
     _merge_identical_seats,  # noqa: F401  (the name earlier code reads)
     close,
+    png_bytes,
     probability_limits,
     save,
 )
@@ -80,4 +81,4 @@ from deckstat.present.plots.when import plot_when
 
 __all__ = ["AXIS_NOTE", "BATCH_CURVES", "PointsFormatter", "ProbabilityFormatter", "close", "plot_batch",
            "plot_compare", "plot_curve", "plot_deckout", "plot_mulligan", "plot_odds", "plot_ratio", "plot_when",
-           "probability_limits", "save"]
+           "png_bytes", "probability_limits", "save"]

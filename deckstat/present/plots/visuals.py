@@ -10,6 +10,7 @@ here once.
 
 from __future__ import annotations
 
+import io
 import math
 import textwrap
 from collections.abc import Iterable
@@ -71,11 +72,17 @@ class ProbabilityFormatter(PercentFormatter):
     def __init__(self, decimals: int | None = None) -> None:
         super().__init__(xmax=1.0, decimals=decimals)
         self.language = get_language()
+        self._written: dict[tuple, str] = {}
 
     def format_pct(self, x: float, display_range: float) -> str:
         """``x`` as :class:`~matplotlib.ticker.PercentFormatter` writes it, localised."""
-        with language(self.language):
-            return localise_number(super().format_pct(x, display_range))
+        # A figure's layout and drawing ask for the same few ticks hundreds of times.
+        key = (x, display_range, self.decimals, self.symbol, self.xmax)
+        text = self._written.get(key)
+        if text is None:
+            with language(self.language):
+                text = self._written[key] = localise_number(super().format_pct(x, display_range))
+        return text
 
 
 class PointsFormatter(Formatter):
@@ -366,9 +373,10 @@ def _values(frame: pd.DataFrame, *columns: str) -> np.ndarray:
 # --- legends and labels that stay readable ---------------------------------------------------------------------
 
 def _renderer(ax: Axes):
-    """Draw the figure (its layout settles) and return the renderer that measures its text."""
+    """Lay the figure out (as a draw does) and return the renderer that measures its text."""
     figure = ax.figure.figure
-    figure.canvas.draw()
+    # Every artist placed and measured as a draw places it, without painting a pixel: only sizes are read here.
+    figure.draw_without_rendering()
     return figure.canvas.get_renderer()
 
 
@@ -486,6 +494,22 @@ def _data_lines_unclipped(ax: Axes) -> None:
             line.set_clip_on(False)
 
 
+#: matplotlib backends that only write files: no window toolkit runs in a process that uses them.
+_FILE_BACKENDS = frozenset({"agg", "cairo", "pdf", "pgf", "ps", "svg", "template"})
+
+
+def no_window_backend() -> bool:
+    """Whether pyplot's backend, chosen or still to be chosen, has started no window toolkit in this process.
+
+    Before matplotlib 3.10 this cannot be asked without choosing a backend: the answer is then no.
+    """
+    try:
+        backend = matplotlib.get_backend(auto_select=False)  # None while pyplot has not chosen one
+    except TypeError:
+        return False
+    return backend is None or backend.lower() in _FILE_BACKENDS
+
+
 # --- saving -----------------------------------------------------------------------------------------------------
 
 def close(figure_or_ax) -> None:
@@ -493,6 +517,23 @@ def close(figure_or_ax) -> None:
     target = figure_or_ax.flat[0] if isinstance(figure_or_ax, np.ndarray) and figure_or_ax.size else figure_or_ax
     if isinstance(target, (Axes, Figure)):
         plt.close(target.figure.figure)
+
+
+def _root_figure(figure_or_ax) -> Figure:
+    """The root figure of what a ``plot_*`` function returned (also of an Axes in a subfigure)."""
+    target = figure_or_ax
+    if isinstance(target, np.ndarray) and target.size:
+        target = target.flat[0]
+    if not isinstance(target, (Axes, Figure)):
+        raise DeckstatError(tr("figure_or_ax must be a matplotlib Figure or Axes, got {kind}",
+                               kind=type(figure_or_ax).__name__))
+    return target.figure.figure
+
+
+def _savefig(figure: Figure, target, suffix: str) -> None:
+    """Every figure is saved with these options, into a file or a buffer alike."""
+    options = {"dpi": 150} if suffix == ".png" else {}
+    figure.savefig(target, format=SAVE_FORMATS[suffix], bbox_inches="tight", **options)
 
 
 def save(figure_or_ax, path: str | Path) -> Path:
@@ -522,18 +563,31 @@ def save(figure_or_ax, path: str | Path) -> Path:
         shown = tr("extension {suffix!r}", suffix=path.suffix) if path.suffix else tr("a file name without extension")
         raise DeckstatError(tr("cannot save a figure with {shown}; use a .png or .svg file name", shown=shown),
                             source=str(path))
-    target = figure_or_ax
-    if isinstance(target, np.ndarray) and target.size:
-        target = target.flat[0]
-    if not isinstance(target, (Axes, Figure)):
-        raise DeckstatError(tr("figure_or_ax must be a matplotlib Figure or Axes, got {kind}",
-                               kind=type(figure_or_ax).__name__))
-    figure = target.figure.figure  # the root figure, also for an Axes in a subfigure
-    options = {"dpi": 150} if suffix == ".png" else {}
+    figure = _root_figure(figure_or_ax)
     try:
         # Under a temporary name, then renamed: an interrupted run leaves no half-written figure.
-        atomic_write(path, lambda temporary: figure.savefig(temporary, format=SAVE_FORMATS[suffix],
-                                                            bbox_inches="tight", **options))
+        atomic_write(path, lambda temporary: _savefig(figure, temporary, suffix))
     finally:
         plt.close(figure)
     return path
+
+
+def png_bytes(figure_or_ax) -> bytes:
+    """The PNG file :func:`save` would write for a figure, as bytes; the figure is closed.
+
+    Parameters
+    ----------
+    figure_or_ax : matplotlib.figure.Figure, matplotlib.axes.Axes or array of Axes
+        What a ``plot_*`` function returned, or its figure.
+
+    Returns
+    -------
+    bytes
+    """
+    figure = _root_figure(figure_or_ax)
+    buffer = io.BytesIO()
+    try:
+        _savefig(figure, buffer, ".png")
+    finally:
+        plt.close(figure)
+    return buffer.getvalue()

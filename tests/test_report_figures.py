@@ -1,0 +1,118 @@
+"""The report's figures: drawn beside the page in a copy of the process when a second processor is free, the
+same files as drawn one after the other; a copy that fails or is interrupted leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib.image
+import numpy as np
+import pytest
+from helpers import sample_deck
+
+import deckstat
+from deckstat.errors import DeckstatError
+from deckstat.i18n import language
+from deckstat.present import plots
+from deckstat.present import report as pages
+from deckstat.present.plots.visuals import ProbabilityFormatter
+
+
+@pytest.fixture(scope="module")
+def wankul_report():
+    return deckstat.report(deckstat.load_deck(sample_deck("wankul")), "wankul", n_trials=2000, rng=1)
+
+
+def _written(report, folder: Path, lang: str = "en", fmt: str = "markdown") -> dict[str, bytes]:
+    with language(lang):
+        pages.write_report(report, folder, fmt=fmt)
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _children() -> list[int]:
+    """The processes this one started that still exist (zombies included)."""
+    me, found = str(os.getpid()), []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and len(fields) > 1 and fields[1] == me:
+            found.append(int(entry.name))
+    return found
+
+
+needs_fork = pytest.mark.skipif(not pages._can_fork(), reason="figures are drawn in one process here")
+
+
+@needs_fork
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_figures_drawn_apart_are_the_files_drawn_in_turn(wankul_report, tmp_path, monkeypatch, lang):
+    apart = _written(wankul_report, tmp_path / "apart", lang)
+    monkeypatch.setattr(pages, "_can_fork", lambda: False)
+    assert _written(wankul_report, tmp_path / "in_turn", lang) == apart
+    assert {"playability.png", "report.md"} <= set(apart)
+
+
+@needs_fork
+def test_the_html_page_is_the_same_either_way(wankul_report, tmp_path, monkeypatch):
+    apart = _written(wankul_report, tmp_path / "apart", fmt="html")
+    monkeypatch.setattr(pages, "_can_fork", lambda: False)
+    assert _written(wankul_report, tmp_path / "in_turn", fmt="html") == apart
+
+
+@needs_fork
+def test_a_figure_the_copy_fails_to_draw_is_drawn_here(wankul_report, tmp_path, monkeypatch):
+    expected = _written(wankul_report, tmp_path / "expected")
+    parent, real = os.getpid(), plots.plot_curve
+
+    def only_here(*args, **kwargs):
+        if os.getpid() != parent:
+            raise RuntimeError("the copy fails")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(plots, "plot_curve", only_here)
+    assert _written(wankul_report, tmp_path / "again") == expected
+    assert _children() == []
+
+
+def test_an_error_in_a_figure_is_raised_and_leaves_the_old_report(wankul_report, tmp_path, monkeypatch):
+    old = _written(wankul_report, tmp_path / "report")
+    monkeypatch.setattr(plots, "plot_curve", lambda *args, **kwargs: (_ for _ in ()).throw(DeckstatError("boom")))
+    with pytest.raises(DeckstatError, match="boom"):
+        pages.write_report(wankul_report, tmp_path / "report")
+    assert {p.name: p.read_bytes() for p in sorted((tmp_path / "report").iterdir())} == old
+    assert _children() == []
+
+
+@needs_fork
+def test_an_interrupt_ends_the_copy(wankul_report, tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(plots, "plot_odds", interrupted)  # drawn here while the copy draws the playability
+    with pytest.raises(KeyboardInterrupt):
+        pages.write_report(wankul_report, tmp_path / "report")
+    assert not (tmp_path / "report").exists()
+    assert _children() == []
+
+
+def test_every_figure_the_page_shows_is_written_and_reads_as_an_image(wankul_report, tmp_path):
+    written = _written(wankul_report, tmp_path / "r")
+    shown = [line[line.index("](") + 2:-1] for line in written["report.md"].decode("utf-8").splitlines()
+             if line.startswith("![")]
+    assert set(shown) <= set(pages._figures(wankul_report)) == {name for name in written if name.endswith(".png")}
+    for name in shown:
+        image = matplotlib.image.imread(tmp_path / "r" / name)
+        assert image.ndim == 3 and np.ptp(image) > 0
+
+
+def test_tick_labels_written_once_read_the_same():
+    with language("fr"):
+        formatter = ProbabilityFormatter(1)
+    first = [formatter.format_pct(x, 1.0) for x in (0.0, 0.125, 0.875, 1.0)]
+    assert first == ["0,0\u00a0%", "12,5\u00a0%", "87,5\u00a0%", "100,0\u00a0%"]
+    assert [formatter.format_pct(x, 1.0) for x in (0.0, 0.125, 0.875, 1.0)] == first
+    formatter.decimals = 0  # what a label is written with is part of its key
+    assert formatter.format_pct(0.125, 1.0) == "12\u00a0%"
