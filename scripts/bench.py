@@ -75,6 +75,14 @@ explore
     in the page served by ``deckstat explore``, timed in the page from the
     change to its new numbers (``scripts/page_driver.py``).
 
+report
+    With ``--report``: whole ``deckstat report`` commands (the README's
+    first, the same in French, the Duel Masters sample) against a process
+    that only imports matplotlib and pandas, alternated round by round; wall
+    and CPU seconds (the report's helper process included, from
+    ``getrusage(RUSAGE_CHILDREN)``) and their ratios to the baseline, min and
+    median. With ``--quick``: the Wankul report alone, 2,000 trials, one round.
+
 Usage::
 
     python scripts/bench.py                 # the kernel scenarios, 4M kernel trials each, 5 alternated rounds
@@ -944,6 +952,70 @@ def startup_section(rounds: int, console: Console, figures: dict) -> None:
     console.print(table)
 
 
+#: Whole ``deckstat report`` commands timed by ``--report`` (the README's first command, in French, Duel Masters).
+REPORT_COMMANDS = {
+    "wankul": ["report", str(WANKUL_SAMPLE), "--game", "wankul", "--seed", "1"],
+    "wankul, French": ["report", str(WANKUL_SAMPLE), "--game", "wankul", "--seed", "1", "--lang", "fr"],
+    "duel masters": ["report", str(DM_SAMPLE), "--game", "duel-masters", "--seed", "1"],
+}
+#: The yardstick process of ``--report``: the libraries every report loads, and nothing of deckstat.
+REPORT_BASELINE = ["-c", "import matplotlib.pyplot, pandas"]
+
+
+def _timed_process(arguments: list[str]) -> tuple[float, float]:
+    """Run ``python ARGUMENTS`` to its end; its wall seconds and CPU seconds (its own and its children's)."""
+    environment = {key: value for key, value in os.environ.items() if key != "DECKSTAT_LANG"}
+    environment["MPLBACKEND"] = "Agg"
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *arguments], cwd=ROOT, env=environment, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+
+
+def report_section(rounds: int, quick: bool, console: Console, figures: dict) -> None:
+    """Whole ``deckstat report`` commands against a process that only imports matplotlib and pandas, alternated.
+
+    Each round runs the baseline, then each report (into a fresh folder); the ratios are taken round by round,
+    so that a busy spell of the machine falls on both. CPU counts the report's helper process too.
+    """
+    commands = {"wankul": [*REPORT_COMMANDS["wankul"], "--trials", "2000"]} if quick else REPORT_COMMANDS
+    load = os.getloadavg()[0]
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in ["baseline", *commands]}
+    with tempfile.TemporaryDirectory() as scratch:
+        for round_ in range(rounds):
+            times["baseline"].append(_timed_process(REPORT_BASELINE))
+            for index, (name, args) in enumerate(commands.items()):
+                out = Path(scratch) / f"{round_}-{index}"
+                times[name].append(_timed_process(["-m", "deckstat", *args, "--out", str(out)]))
+    table = Table(title=f"deckstat report, whole process ÷ python -c 'import matplotlib.pyplot, pandas' "
+                        f"({rounds} alternated rounds; load {load:.1f})")
+    for column in ("command", "wall s (min / median)", "CPU s (min / median)", "wall ratio (min / median)",
+                   "CPU ratio (min / median)"):
+        table.add_column(column, justify="left" if column == "command" else "right")
+    figures["report"] = {"load_1min": load, "rounds": rounds}
+    base = times["baseline"]
+    for name, runs in times.items():
+        walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+        wall_ratios = [w / b for (w, _), (b, _) in zip(runs, base)]
+        cpu_ratios = [c / b for (_, c), (_, b) in zip(runs, base)]
+        figures["report"][name] = {
+            "wall_min": min(walls), "wall_median": statistics.median(walls), "cpu_min": min(cpus),
+            "cpu_median": statistics.median(cpus), "wall_ratio_min": min(wall_ratios),
+            "wall_ratio_median": statistics.median(wall_ratios), "cpu_ratio_min": min(cpu_ratios),
+            "cpu_ratio_median": statistics.median(cpu_ratios)}
+        row = figures["report"][name]
+        table.add_row(name, f"{row['wall_min']:.2f} / {row['wall_median']:.2f}",
+                      f"{row['cpu_min']:.2f} / {row['cpu_median']:.2f}",
+                      f"{row['wall_ratio_min']:.2f} / {row['wall_ratio_median']:.2f}",
+                      f"{row['cpu_ratio_min']:.2f} / {row['cpu_ratio_median']:.2f}")
+    console.print(table)
+    if quick:
+        console.print("--quick: the Wankul report alone, at 2,000 trials, one round.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small runs, for a smoke test")
@@ -973,6 +1045,8 @@ def main() -> None:
                         "evaluations in a 60 s budget (10 s with --quick)")
     parser.add_argument("--explore", action="store_true", help="also time the explorer's answer to a change, "
                         "in its process and in headless Chromium")
+    parser.add_argument("--report", action="store_true", help="also time whole deckstat report commands against "
+                        "python -c 'import matplotlib.pyplot, pandas'")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
                         default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
     args = parser.parse_args()
@@ -999,6 +1073,8 @@ def main() -> None:
         optimise_section(10.0 if args.quick else 60.0, console, figures)
     if args.explore:
         explore_section(2 if args.quick else args.rounds, console, figures)
+    if args.report:
+        report_section(1 if args.quick else args.rounds, args.quick, console, figures)
     if args.wankul_curve:
         wankul_curve_section(20_000 if args.quick else 200_000, 2 if args.quick else args.rounds, console, figures)
     if args.no_kernel:

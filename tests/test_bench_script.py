@@ -85,3 +85,18 @@ def test_bench_quick_times_the_report_command(tmp_path):
     for name in ("baseline", "wankul"):
         assert figures[name]["wall_median"] > 0 and figures[name]["cpu_median"] > 0
     assert figures["wankul"]["cpu_ratio_median"] > 1  # a report does more than import its libraries
+
+
+def test_bench_quick_times_the_batch_overhead(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--batch-overhead",
+                           "--no-kernel", "--json", str(figures_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())["batch_overhead"]
+    assert set(figures) == {"exact", "simulated"}
+    assert figures["exact"]["tasks"] == 100 and figures["simulated"]["tasks"] == 20
+    for figure in figures.values():
+        assert figure["same_p"]  # the batch's rows are the loop's numbers
+        assert figure["batch_cpu_min_s"] > 0 and figure["loop_cpu_min_s"] > 0
+        assert figure["overhead_cpu_ms_median"] == figure["overhead_cpu_ms_median"]  # a number, not NaN
