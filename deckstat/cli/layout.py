@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -271,8 +272,14 @@ def _height(columns: list[Column], widths: list[int]) -> int:
     for column, w in zip(columns, widths):
         if column.text:
             for row, cell in enumerate(column.cells):
-                heights[row] = max(heights[row], len(wrap(cell, w, fold=True)))
+                heights[row] = max(heights[row], _line_count(cell, w))
     return sum(heights)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_count(cell: str, width: int) -> int:
+    # _widths tries each text column a cell wider, time after time: the other columns' cells are wrapped again.
+    return len(wrap(cell, width, fold=True))
 
 
 def _widths(grid: Grid, shown: list[int], style: _Style, short: bool, width: int | None,
