@@ -1,0 +1,128 @@
+"""The numpy draw loops give the compiled loops' numbers, and small simulations never start numba."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import deckstat
+from deckstat.engines import _compiled, _vectorised, kernel, progress
+from deckstat.i18n import tr
+
+
+@st.composite
+def draws(draw):
+    """Random words and a deck of cells: small and large decks (scaled and plain indices), int8 and int16 cells."""
+    many_cells = draw(st.booleans())
+    n_cells = draw(st.integers(128, 140)) if many_cells else draw(st.integers(2, 12))
+    big = draw(st.booleans())
+    counts = np.array(draw(st.lists(st.integers(20, 40) if big else st.integers(1, 5), min_size=n_cells,
+                                    max_size=n_cells)), dtype=np.int64)
+    n_cards = int(counts.sum())
+    length = draw(st.integers(1, min(n_cards, 60)))
+    n_trials = draw(st.integers(1, 300))
+    n_groups = draw(st.integers(0, 3))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, 2, (n_cells, n_groups)).astype(np.int16)
+    scaled = n_cards < 256
+    if scaled:
+        bits = rng.integers(0, 2**32, (length, n_trials), dtype=np.uint32)
+    else:
+        remaining = np.arange(n_cards, n_cards - length, -1)[:, None]
+        bits = (rng.random((length, n_trials)) * remaining).astype(np.uint32)
+    return bits, scaled, counts, table
+
+
+@settings(max_examples=150, deadline=None)
+@given(draws())
+def test_numpy_draws_are_the_compiled_draws(case):
+    bits, scaled, counts, table = case
+    length, n_trials = bits.shape
+    n_groups = table.shape[1]
+    dtype = kernel.cell_dtype(len(counts))
+    results = []
+    for module in (_vectorised, _compiled):
+        cells = np.empty((length, n_trials), dtype=dtype)
+        prefix = np.zeros((n_groups, length + 1, n_trials), dtype=np.int16)
+        module.draw(bits, scaled, counts, table, cells, prefix)
+        if module is _compiled and len(counts) != 2:
+            _compiled.prefix_counts(cells, table, prefix)
+        results.append((cells, prefix))
+    (cells, prefix), (compiled_cells, compiled_prefix) = results
+    np.testing.assert_array_equal(cells, compiled_cells)
+    np.testing.assert_array_equal(prefix, compiled_prefix)
+    # Every cell drawn as often as it holds cards, at most (a draw without replacement).
+    if length == counts.sum():
+        for c, count in enumerate(counts):
+            assert np.all((cells == c).sum(axis=0) == count)
+    again = np.zeros_like(prefix)
+    _vectorised.prefix_counts(cells, table, again)
+    np.testing.assert_array_equal(again, compiled_prefix)
+
+
+def _odds(deck, game, event, **options):
+    return deckstat.odds(deck, game, event, method="simulate", n_trials=30_000, rng=11, **options).table
+
+
+@pytest.mark.parametrize("case", ["wankul", "many cells", "large deck"])
+def test_questions_answer_the_same_through_either_loops(case, monkeypatch):
+    if case == "wankul":
+        deck, game, event = deckstat.load_deck("data/wankul/sample_deck.csv"), "wankul", "Terrain>=1 and [cost<=1]>=2"
+        options = {}
+    else:
+        copies = 3 if case == "many cells" else 40
+        cards = [{"name": f"card {i}", "count": copies, "type": "Terrain" if i % 3 == 0 else "Personnage",
+                  "cost": i % 4} for i in range(20)]
+        deck, game, event = deckstat.Deck.from_table(cards), "generic", "Terrain>=2 and [cost<=1]>=1"
+        options = {"seat": "first"}
+    tables = []
+    for module in (_vectorised, kernel._Compiled):
+        monkeypatch.setattr(kernel, "loops", lambda *size, module=module: module)
+        tables.append(_odds(deck, game, event, **options))
+    assert tables[0].equals(tables[1])
+
+
+def test_numpy_is_chosen_until_its_work_would_cost_more_than_loading_numba(monkeypatch):
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    monkeypatch.delitem(sys.modules, "deckstat.engines._compiled")
+    assert kernel.loops(200_000, 20, 3, 2) is _vectorised
+    assert kernel.loops(10**8, 20, 3, 2) is kernel._Compiled
+    # The draws so far count: many small ones end up loading the compiled loops.
+    for _ in range(10_000):
+        module = kernel.loops(20_000, 20, 3, 2)
+    assert module is kernel._Compiled
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    monkeypatch.setitem(sys.modules, "deckstat.engines._compiled", _compiled)
+    assert kernel.loops(10, 2, 2, 1) is kernel._Compiled
+
+
+def test_compiling_a_signature_is_tracked_as_preparing(monkeypatch):
+    monkeypatch.setattr(kernel, "_ready", set())
+    seen = []
+
+    def factory(description, total, unit):
+        seen.append((description, total, unit))
+        return progress.Progress()
+
+    bits = np.zeros((3, 4), dtype=np.uint32)
+    args = (bits, True, np.array([2, 3], dtype=np.int64), np.zeros((2, 1), dtype=np.int16),
+            np.empty((3, 4), dtype=np.int8), np.zeros((1, 4, 4), dtype=np.int16))
+    with progress.listening(factory):
+        kernel.compiled("draw", *args)(*args)
+        kernel.compiled("draw", *args)(*args)  # ready: not tracked again
+    assert seen == [(tr(kernel.PREPARING), None, "")]
+
+
+def test_a_simulated_question_at_the_default_trials_does_not_start_numba():
+    code = ("import sys, deckstat; deck = deckstat.load_deck('data/wankul/sample_deck.csv'); "
+            "r = deckstat.odds(deck, 'wankul', 'Terrain>=1', method='simulate', rng=1); "
+            "assert set(r.table['method']) == {'simulate'}, r.table; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
