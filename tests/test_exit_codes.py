@@ -155,7 +155,8 @@ needs_linux_and_two_cores = pytest.mark.skipif(not Path("/proc/self/stat").exist
 @needs_linux_and_two_cores
 def test_sigint_stops_a_simulation_with_130_and_one_line():
     process = _start_long_simulation("--workers", "2")
-    _wait_for_workers(process, 5)  # the parent, the forkserver, the resource tracker and two workers
+    # The parent, the forkserver, the resource tracker and one worker process (the parent is the second worker).
+    _wait_for_workers(process, 4)
     process.send_signal(signal.SIGINT)
     try:
         _, stderr = process.communicate(timeout=60)
@@ -170,7 +171,7 @@ def test_sigint_stops_a_simulation_with_130_and_one_line():
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_workers_end_with_their_parent(how):
     process = _start_long_simulation("--workers", "2")
-    _wait_for_workers(process, 5)
+    _wait_for_workers(process, 4)
     os.kill(process.pid, how)  # the parent alone, with no chance to shut its pool down when it is SIGKILL
     try:  # the output pipes close when the last process holding them has ended
         process.communicate(timeout=30)
