@@ -117,6 +117,14 @@ alternated round by round, pool start included; speed-ups are over 1 worker,
 and the overhead per task is the worker time not spent inside a task
 (start-up, hand-over, the wait at the end) shared out over the tasks.
 
+With ``--batch-overhead``, small tasks run through ``deckstat.batch`` (one
+worker, in this process, with an output folder) against the same questions
+called directly through the public API in a Python loop, alternated round by
+round: 1,000 exact odds without mulligan (100 with ``--quick``) and 200
+simulated odds of 2,000 trials (20). The overhead per task is the batch's CPU
+(and wall) time less the loop's over the tasks: reading and planning the spec,
+the journal, the manifest and the result files included.
+
 wankul sample
     ``data/wankul/sample_deck.csv`` with the profile's defaults: event
     ``Terrain>=1``, turns 0-6, both seats, the Wankul mulligan.
@@ -462,6 +470,134 @@ EXPLORE_CHANGES = {
                                  {"event": "[civilization~=Feu]>=1 and Sort>=1"}, {"turns": (0, 8)},
                                  {"seat": "first"}, {"event": "Créature>=2"}, {"turns": (0, 6)}]),
 }
+
+
+WANKUL_V2 = ROOT / "data" / "wankul" / "sample_deck_v2.csv"
+
+
+def overhead_specs(exact_tasks: int, simulated_tasks: int) -> dict[str, dict]:
+    """Specs of small tasks on the Wankul sample deck: exact odds without mulligan, and 2,000-trial simulations.
+
+    The exact spec sweeps 5 events x 20 turn ranges x 2 seats over edited copies of the deck (``counts``: 0 to 4
+    Robot Camembert), ``exact_tasks`` of them at most; the simulated one 5 events x 5 turn ranges x 2 seats x 2
+    mulligan rules x decks, ``simulated_tasks`` at most.
+    """
+    events = ["Terrain>=1", "Terrain>=2", "Terrain>=3", "[cost<=1]>=1", "Terrain>=1 and [cost<=2]>=1"]
+    turns = [str(t) for t in range(10)] + [f"0-{t}" for t in range(1, 11)]
+    per_deck = len(events) * len(turns) * 2
+    decks = {f"c{i}": {"path": str(WANKUL_SAMPLE), "game": "wankul", "counts": {"Robot Camembert": i}}
+             for i in range(max(1, -(-exact_tasks // per_deck)))}
+    exact = {"name": "exact", "seed": 7, "decks": decks, "questions": [{
+        "question": "odds", "method": "exact", "mulligan": False,
+        "sweep": {"event": events, "turns": turns, "seat": ["first", "second"]}}]}
+    simulated = {"name": "simulated", "seed": 7, "trials": 2_000, "decks": {
+        "w": {"path": str(WANKUL_SAMPLE), "game": "wankul"}, "v2": {"path": str(WANKUL_V2), "game": "wankul"}},
+        "questions": [{"question": "odds", "method": "simulate", "sweep": {
+            "event": events, "turns": ["0-2", "0-4", "0-6", "3", "5"], "seat": ["first", "second"],
+            "mulligan_rule": ["bottom", "london"]}}]}
+    specs = {"exact": exact, "simulated": simulated}
+    for name, count in (("exact", exact_tasks), ("simulated", simulated_tasks)):
+        specs[name] = _first_tasks(specs[name], count)
+    return specs
+
+
+def _first_tasks(spec: dict, count: int) -> dict:
+    """``spec`` cut to its first ``count`` tasks: the first sweep values kept, the last key shortened first."""
+    from deckstat.batching import load_spec
+
+    question = spec["questions"][0]
+    while len(load_spec(spec).tasks) > count:
+        sweep = question["sweep"]
+        name = next(key for key in reversed(list(sweep)) if len(sweep[key]) > 1) if any(
+            len(v) > 1 for v in sweep.values()) else None
+        if name is None:
+            break
+        sweep[name] = sweep[name][:-1]
+    return spec
+
+
+def loop_method(spec) -> tuple:
+    """The baseline: each task's question called directly through the public API, in a Python loop.
+
+    Decks are loaded and arguments written before the timing, as a script would hold them; each call is the one
+    :func:`deckstat.batching.run_task` makes (``rng`` the task's seed, one worker, no side tables).
+    """
+    from deckstat.batching.tasks import QUESTIONS, api_arguments, cached_deck
+
+    calls = []
+    for task in spec.tasks:
+        decks = [cached_deck(source) for source in task.decks]
+        arguments = {"sides": False, **api_arguments(task, decks)}
+        calls.append((QUESTIONS[task.question], decks[0], task.game, task.seed(spec.seed), arguments))
+
+    def run() -> list[float]:
+        p = []
+        for function, deck, game, seed, arguments in calls:
+            p += function(deck, game, rng=seed, n_workers=1, **arguments).table["p"].tolist()
+        return p
+    return run
+
+
+def batch_method(spec: dict, folder: Path):
+    """The whole ``deckstat.batch`` of ``spec`` (a dict: read, checked and planned each time) into ``folder``."""
+    def run() -> list[float]:
+        return deckstat.batch(spec, out=folder, workers=1, overwrite=True).table["p"].tolist()
+    return run
+
+
+def batch_overhead_section(exact_tasks: int, simulated_tasks: int, rounds: int, console: Console,
+                           figures: dict) -> None:
+    """Small tasks through ``deckstat.batch`` (one worker, in this process) against the same calls in a loop.
+
+    Both are alternated round by round after a warm-up (imports, deck and profile caches, numba's code); the
+    batch reads and plans its spec and writes its journal, manifest and results each round. The overhead per task
+    is the batch's time less the loop's, shared out over the tasks, per round (min and median of the rounds).
+    """
+    specs = overhead_specs(exact_tasks, simulated_tasks)
+    table = Table(title=f"Per-task overhead of deckstat batch, one worker, against the same questions called in a "
+                  f"loop, alternated over {rounds} rounds (CPU and wall seconds, min / median)")
+    for column in ("spec", "tasks", "batch CPU", "loop CPU", "batch wall", "loop wall", "batch ÷ loop (CPU)",
+                   "overhead per task, CPU", "overhead per task, wall", "same p"):
+        table.add_column(column, justify="right")
+    figures["batch_overhead"] = {}
+    with tempfile.TemporaryDirectory() as temporary:
+        for name, spec in specs.items():
+            from deckstat.batching import load_spec
+
+            loaded = load_spec(spec)
+            n_tasks = len(loaded.tasks)
+            methods = {"batch": batch_method(spec, Path(temporary) / name), "loop": loop_method(loaded)}
+            cpu: dict[str, list[float]] = {key: [] for key in methods}
+            wall: dict[str, list[float]] = {key: [] for key in methods}
+            results = {key: method() for key, method in methods.items()}  # warm-up
+            for _ in range(rounds):
+                for key, method in methods.items():
+                    start, used = time.perf_counter(), time.process_time()
+                    results[key] = method()
+                    cpu[key].append(time.process_time() - used)
+                    wall[key].append(time.perf_counter() - start)
+            per_task = {kind: [(b - lo) / n_tasks * 1000 for b, lo in zip(times["batch"], times["loop"])]
+                        for kind, times in (("cpu", cpu), ("wall", wall))}
+            same = results["batch"] == results["loop"]
+            figure = {"tasks": n_tasks, "same_p": same}
+            for kind, times in (("cpu", cpu), ("wall", wall)):
+                for key in methods:
+                    figure[f"{key}_{kind}_min_s"] = min(times[key])
+                    figure[f"{key}_{kind}_median_s"] = statistics.median(times[key])
+                figure[f"overhead_{kind}_ms_min"] = min(per_task[kind])
+                figure[f"overhead_{kind}_ms_median"] = statistics.median(per_task[kind])
+            figure["ratio_cpu_min"] = figure["batch_cpu_min_s"] / figure["loop_cpu_min_s"]
+            figure["ratio_cpu_median"] = figure["batch_cpu_median_s"] / figure["loop_cpu_median_s"]
+            figures["batch_overhead"][name] = figure
+
+            def pair(key: str, kind: str, figure: dict = figure) -> str:
+                return f"{figure[f'{key}_{kind}_min_s']:.2f} / {figure[f'{key}_{kind}_median_s']:.2f}"
+            table.add_row(name, f"{n_tasks:,}", pair("batch", "cpu"), pair("loop", "cpu"), pair("batch", "wall"),
+                          pair("loop", "wall"), f"{figure['ratio_cpu_min']:.2f} / {figure['ratio_cpu_median']:.2f}",
+                          f"{figure['overhead_cpu_ms_min']:.2f} / {figure['overhead_cpu_ms_median']:.2f} ms",
+                          f"{figure['overhead_wall_ms_min']:.2f} / {figure['overhead_wall_ms_median']:.2f} ms",
+                          "yes" if same else "NO")
+    console.print(table)
 
 
 def explore_baseline(explorer) -> float:
@@ -1034,6 +1170,8 @@ def main() -> None:
     parser.add_argument("--batch-trials", type=lambda text: parse_count(text, "--batch-trials", minimum=1),
                         default=100_000, help="simulated trials of each batch task (default 100000; 5000 with "
                         "--quick)")
+    parser.add_argument("--batch-overhead", action="store_true", help="also time 1,000 small exact and 200 small "
+                        "simulated batch tasks against the same questions called in a loop")
     parser.add_argument("--play", action="store_true", help="also time the Duel Masters playability scenario")
     parser.add_argument("--play-games", type=lambda text: parse_count(text, "--play-games", minimum=1),
                         default=1_000_000, help="games of the vectorised play model (default 1e6; 1e5 with --quick)")
@@ -1064,6 +1202,9 @@ def main() -> None:
     if args.batch:
         batch_section(5_000 if args.quick else args.batch_trials, 2 if args.quick else args.workers_rounds,
                       console, figures)
+    if args.batch_overhead:
+        batch_overhead_section(100 if args.quick else 1_000, 20 if args.quick else 200,
+                               2 if args.quick else args.rounds, console, figures)
     if args.play:
         play_section(100_000 if args.quick else args.play_games, 200 if args.quick else args.literal_games,
                      2 if args.quick else args.rounds, console, figures)
