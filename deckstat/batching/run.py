@@ -283,7 +283,9 @@ class Journal:
         line = (json.dumps(outcome, ensure_ascii=False) + "\n").encode("utf-8")
         try:
             if self._fd is None:
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # held for the run
+                # Held for the run; binary where the system tells text from binary (a newline stays one byte).
+                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+                self._fd = os.open(self.path, flags, 0o666)
                 self._synced = self._length = os.fstat(self._fd).st_size
                 self._last_sync = time.monotonic()
             try:
