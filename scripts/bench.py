@@ -811,6 +811,177 @@ def batch_section(n_trials: int, rounds: int, console: Console, figures: dict) -
     console.print(table)
 
 
+#: The same question simulated at the default trials and answered exactly (whole commands).
+SIMULATED_PAIRS = {
+    "wankul odds": ["odds", str(WANKUL_SAMPLE), "--game", "wankul", "-e", WANKUL_EVENT, "--seed", "1"],
+    "mtg odds, no mulligan": ["odds", str(MTG_DECK), "--game", str(MTG_PROFILE), "-e", "Land>=4", "--turns", "4",
+                              "--no-mulligan", "--seed", "1"],
+    "duel masters odds": ["odds", str(DM_SAMPLE), "--game", "duel-masters", "-e",
+                          "[cost<=2]>=1 and [civilization=Feu]>=2", "--seed", "1"],
+}
+#: Simulated questions run with numba's on-disk cache empty (as after install) and full.
+FIRST_RUNS = {
+    "wankul odds, 200,000 trials": ["odds", str(WANKUL_SAMPLE), "--game", "wankul", "-e", WANKUL_EVENT, "--simulate",
+                                    "--seed", "1"],
+    "wankul odds, 10^7 trials": ["odds", str(WANKUL_SAMPLE), "--game", "wankul", "-e", WANKUL_EVENT, "--trials",
+                                 "1e7", "--seed", "1"],
+    "mtg odds, London, 200,000 trials": ["odds", str(MTG_DECK), "--game", str(MTG_PROFILE), "-e", "Land>=4",
+                                         "--turns", "4", "--seed", "1"],
+}
+
+
+def command_method(args: list[str], source: Path | None = None, env: dict | None = None, before=None):
+    """A method for :func:`alternate` running ``deckstat ARGS`` in a fresh process; returns its CPU seconds.
+
+    ``source``: a checkout whose ``deckstat`` package runs instead of this one (``--before``). ``before()``
+    is called first in each round, outside the timing (e.g. to empty a cache).
+    """
+    environment = {**os.environ, **(env or {})}
+    environment.pop("DECKSTAT_LANG", None)
+    if source is not None:
+        environment["PYTHONPATH"] = str(source)
+
+    def run() -> float:
+        if before is not None:
+            before()
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # Run from the temporary directory: the current directory would come first on the path, before --before.
+        subprocess.run([sys.executable, "-m", "deckstat", *args], cwd=tempfile.gettempdir(), env=environment,
+                       check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+    return run
+
+
+def cpu_of(name: str, methods: dict, rounds: int) -> dict[str, tuple[float, float, float, float]]:
+    """Alternate ``methods`` (each returning its CPU seconds): {name: (cpu min, cpu median, wall min, wall median)}."""
+    cpu: dict[str, list[float]] = {key: [] for key in methods}
+    wall: dict[str, list[float]] = {key: [] for key in methods}
+    for _ in range(rounds):
+        for key, function in methods.items():
+            start = time.perf_counter()
+            cpu[key].append(function())
+            wall[key].append(time.perf_counter() - start)
+    return {key: (min(cpu[key]), statistics.median(cpu[key]), min(wall[key]), statistics.median(wall[key]))
+            for key in methods}
+
+
+def simulated_start_section(rounds: int, before: Path | None, console: Console, figures: dict,
+                            quick: bool = False) -> None:
+    """Whole commands: simulated versus exact, and a first run with numba's cache empty versus a warm one.
+
+    ``quick``: one question of each table, none that compiles.
+    """
+    pairs = dict(list(SIMULATED_PAIRS.items())[:1]) if quick else SIMULATED_PAIRS
+    first_runs = dict(list(FIRST_RUNS.items())[:1]) if quick else FIRST_RUNS
+    sources = {"now": None} if before is None else {"now": None, "before": before}
+    load = os.getloadavg()[0]
+    figures["simulated_start"] = {"load_1min": load}
+    table = Table(title=f"Simulated at the default trials ÷ the same question exact (whole process, CPU; "
+                        f"{rounds} alternated rounds; load {load:.1f})")
+    for column in ("question", "code", "exact CPU s (min / median)", "simulated CPU s (min / median)",
+                   "simulated ÷ exact (min / median)", "wall ratio (median)"):
+        table.add_column(column, justify="left" if column in ("question", "code") else "right")
+    for question, args in pairs.items():
+        methods = {}
+        for code, source in sources.items():
+            methods[(code, "exact")] = command_method([*args, "--exact"], source)
+            methods[(code, "simulated")] = command_method([*args, "--simulate"], source)
+        timed = cpu_of(question, methods, rounds)
+        for code in sources:
+            exact, simulated = timed[(code, "exact")], timed[(code, "simulated")]
+            table.add_row(question, code, f"{exact[0]:.2f} / {exact[1]:.2f}",
+                          f"{simulated[0]:.2f} / {simulated[1]:.2f}",
+                          f"{simulated[0] / exact[0]:.2f} / {simulated[1] / exact[1]:.2f}",
+                          f"{simulated[3] / exact[3]:.2f}")
+            figures["simulated_start"][f"{question} ({code})"] = {
+                "exact_cpu": exact[:2], "simulated_cpu": simulated[:2], "ratio_min": simulated[0] / exact[0],
+                "ratio_median": simulated[1] / exact[1], "wall_ratio_median": simulated[3] / exact[3]}
+    console.print(table)
+
+    table = Table(title="First simulated question after install (numba's cache empty) ÷ the same with the cache "
+                        "full (whole process, CPU)")
+    for column in ("question", "code", "warm CPU s (min / median)", "first CPU s (min / median)",
+                   "first ÷ warm (min / median)", "wall ratio (median)"):
+        table.add_column(column, justify="left" if column in ("question", "code") else "right")
+    with tempfile.TemporaryDirectory() as scratch:
+        warm_dir = Path(scratch) / "warm"
+        cold_dir = Path(scratch) / "cold"
+
+        def empty() -> None:
+            shutil.rmtree(cold_dir, ignore_errors=True)
+
+        for question, args in first_runs.items():
+            methods = {}
+            for code, source in sources.items():
+                warm = command_method(args, source, {"NUMBA_CACHE_DIR": str(warm_dir / code)})
+                warm()  # fills the warm cache
+                methods[(code, "warm")] = warm
+                methods[(code, "first")] = command_method(args, source, {"NUMBA_CACHE_DIR": str(cold_dir)}, empty)
+            timed = cpu_of(question, methods, rounds)
+            for code in sources:
+                warm, first = timed[(code, "warm")], timed[(code, "first")]
+                table.add_row(question, code, f"{warm[0]:.2f} / {warm[1]:.2f}", f"{first[0]:.2f} / {first[1]:.2f}",
+                              f"{first[0] / warm[0]:.2f} / {first[1] / warm[1]:.2f}", f"{first[3] / warm[3]:.2f}")
+                figures["simulated_start"][f"first run: {question} ({code})"] = {
+                    "warm_cpu": warm[:2], "first_cpu": first[:2], "ratio_min": first[0] / warm[0],
+                    "ratio_median": first[1] / warm[1], "wall_ratio_median": first[3] / warm[3]}
+    console.print(table)
+    console.print("'before' is the deckstat of --before, run in the same rounds; numba's cache is put in a "
+                  "directory of its own (NUMBA_CACHE_DIR), emptied before each first run.")
+
+
+def worker_commands(n_trials: int, folder: Path) -> dict[str, list[str]]:
+    """Whole commands of ``n_trials`` simulated trials (a batch spec of 10 tasks sharing them)."""
+    spec = folder / "workers.toml"
+    events = [f"Terrain>={k % 3 + 1} and [cost<={k // 3 + 1}]>=1" for k in range(10)]
+    questions = "".join(f'[[questions]]\nquestion = "odds"\nevent = "{event}"\nturns = "0-6"\nmethod = "simulate"\n\n'
+                        for event in events)
+    spec.write_text(f'name = "workers"\nseed = 1\ngame = "wankul"\ntrials = {n_trials // 10}\n\n[decks.sample]\n'
+                    f'path = "{WANKUL_SAMPLE.as_posix()}"\n\n{questions}', encoding="utf-8")
+    trials = str(n_trials)
+    return {
+        "odds, wankul sample": ["odds", str(WANKUL_SAMPLE), "--game", "wankul", "-e", WANKUL_EVENT, "--trials", trials,
+                                "--seed", "1"],
+        "odds, mtg London": ["odds", str(MTG_DECK), "--game", str(MTG_PROFILE), "-e", "Land>=4", "--turns", "4",
+                             "--trials", trials, "--seed", "1"],
+        "curve, duel masters (10x fewer trials)": ["curve", str(DM_SAMPLE), "--game", "duel-masters", "--simulate",
+                                                    "--trials", str(n_trials // 10), "--seed", "1"],
+        "ratio, wankul 10-12 Terrains": ["ratio", str(WANKUL_SAMPLE), "--game", "wankul", "--range", "10-12",
+                                         "--simulate", "--trials", str(n_trials // 3), "--seed", "1"],
+        "batch, 10 wankul tasks": ["batch", str(spec), "--out", str(folder / "out"), "--overwrite"],
+    }
+
+
+def workers_commands_section(n_trials: int, rounds: int, console: Console, figures: dict,
+                             quick: bool = False) -> None:
+    """Whole commands on ``--workers 2`` against ``--workers 1``, alternated: the speed-up a player sees.
+
+    ``quick``: the first command alone.
+    """
+    load = os.getloadavg()[0]
+    table = Table(title=f"Whole commands, --workers 2 ÷ --workers 1 ({cores()} cores usable, {rounds} alternated "
+                        f"rounds, load {load:.1f} at the start)")
+    for column in ("command", "1 worker wall s (min / median)", "2 workers wall s (min / median)",
+                   "speed-up (best / median)", "CPU 2 ÷ 1 (median)"):
+        table.add_column(column, justify="left" if column == "command" else "right")
+    figures["workers_commands"] = {"load_1min": load, "n_trials": n_trials}
+    with tempfile.TemporaryDirectory() as scratch:
+        commands = worker_commands(n_trials, Path(scratch))
+        for name, args in list(commands.items())[:1] if quick else commands.items():
+            methods = {w: command_method([*args, "--workers", str(w)]) for w in (1, 2)}
+            timed = cpu_of(name, methods, rounds)
+            one, two = timed[1], timed[2]
+            table.add_row(name, f"{one[2]:.2f} / {one[3]:.2f}", f"{two[2]:.2f} / {two[3]:.2f}",
+                          f"{one[2] / two[2]:.2f} / {one[3] / two[3]:.2f}", f"{two[1] / one[1]:.2f}")
+            figures["workers_commands"][name] = {"one_wall": one[2:], "two_wall": two[2:],
+                                                 "speedup_best": one[2] / two[2], "speedup_median": one[3] / two[3],
+                                                 "cpu_ratio_median": two[1] / one[1]}
+    console.print(table)
+    console.print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
 def plain_baseline(n_trials: int, seed: int) -> float:
     """P(at least 4 lands in the top 10 of 60 cards with 24 lands), no mulligan, plain Python."""
     rng = random.Random(seed)
@@ -1187,6 +1358,12 @@ def main() -> None:
                         "python -c 'import matplotlib.pyplot, pandas'")
     parser.add_argument("--literal-games", type=lambda text: parse_count(text, "--literal-games", minimum=1),
                         default=2_000, help="games of the literal play simulator (default 2000; 200 with --quick)")
+    parser.add_argument("--workers-commands", action="store_true", help="also time whole commands on 2 workers "
+                        "against 1 (--workers-trials trials; default 1e7 here)")
+    parser.add_argument("--simulated-start", action="store_true", help="also time whole simulated commands "
+                        "against exact ones, and first runs with numba's cache empty")
+    parser.add_argument("--before", type=Path, help="a checkout of an older deckstat whose commands "
+                        "--simulated-start also times, in the same rounds")
     args = parser.parse_args()
     baseline_trials = 5_000 if args.quick else 100_000
     kernel_trials = 100_000 if args.quick else 4_000_000
@@ -1212,6 +1389,11 @@ def main() -> None:
         effects_section(40_000 if args.quick else 1_000_000, 2 if args.quick else args.rounds, console, figures)
     if args.optimise:
         optimise_section(10.0 if args.quick else 60.0, console, figures)
+    if args.workers_commands:
+        workers_commands_section(10**5 if args.quick else min(args.workers_trials, 10**7),
+                                 2 if args.quick else args.workers_rounds, console, figures, args.quick)
+    if args.simulated_start:
+        simulated_start_section(2 if args.quick else args.rounds, args.before, console, figures, args.quick)
     if args.explore:
         explore_section(2 if args.quick else args.rounds, console, figures)
     if args.report:

@@ -100,3 +100,17 @@ def test_bench_quick_times_the_batch_overhead(tmp_path):
         assert figure["same_p"]  # the batch's rows are the loop's numbers
         assert figure["batch_cpu_min_s"] > 0 and figure["loop_cpu_min_s"] > 0
         assert figure["overhead_cpu_ms_median"] == figure["overhead_cpu_ms_median"]  # a number, not NaN
+
+
+def test_bench_quick_times_simulated_commands_and_workers(tmp_path):
+    figures_path = tmp_path / "figures.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--simulated-start",
+                           "--workers-commands", "--no-kernel", "--json", str(figures_path)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(figures_path.read_text())
+    start = figures["simulated_start"]
+    assert start["wankul odds (now)"]["ratio_median"] > 0
+    assert start["first run: wankul odds, 200,000 trials (now)"]["ratio_median"] > 0
+    assert figures["workers_commands"]["odds, wankul sample"]["speedup_median"] > 0
+    assert "Simulated at the default trials" in done.stdout and "--workers 2" in done.stdout
