@@ -119,7 +119,7 @@ def _stream_rows(stream, length, n_trials, high, low, half, carry):
     return pcg_advance(stream[0], stream[1], stream[2], stream[3], (length * n_trials + 1) // 2)
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def _stream_tile(high, low, half, carry, inc_high, inc_low, width, tile):
     """The next ``width`` 32-bit words of every row into ``tile[:, :width]`` (low half of a 64-bit word first)."""
     length = high.shape[0]
@@ -149,7 +149,7 @@ def _stream_tile(high, low, half, carry, inc_high, inc_low, width, tile):
         half[i] = left
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def _words(bits, generated, high, low, half, carry, inc_high, inc_low, first, width, tile):
     """The random words of trials ``first .. first + width - 1`` at every position into ``tile[:, :width]``."""
     if generated:
@@ -161,9 +161,13 @@ def _words(bits, generated, high, low, half, carry, inc_high, inc_low, first, wi
 
 
 @nb.njit(**_JIT)
-def _tile_cells(tile, width, scaled, n_cards, cell_counts, bounds, index, drawn):
+def _tile_cells(tile, width, scaled, n_cards, cell_counts, drawn):
     """The cell drawn at every position of a tile's trials from their random words: ``drawn[i, :width]``."""
     n_cells = cell_counts.shape[0]
+    # Work space of this call's own, so that the compiler knows it overlaps no argument (the loops compile to SIMD).
+    bounds = np.empty((max(n_cells - 1, 1), TILE), dtype=np.int32)
+    index = np.empty(TILE, dtype=np.int32)
+    cell = np.empty(TILE, dtype=np.int32)
     # bounds[j]: cards left in cells 0..j; the drawn card lies past every boundary at or below its index.
     total = np.int32(0)
     for j in range(n_cells - 1):
@@ -179,7 +183,6 @@ def _tile_cells(tile, width, scaled, n_cards, cell_counts, bounds, index, drawn)
         else:
             for k in range(width):
                 index[k] = np.int32(row[k])
-        cell = drawn[i]
         for k in range(width):
             cell[k] = 0
         for j in range(n_cells - 1):
@@ -187,6 +190,9 @@ def _tile_cells(tile, width, scaled, n_cards, cell_counts, bounds, index, drawn)
                 past = np.int32(bounds[j, k] <= index[k])
                 cell[k] += past
                 bounds[j, k] -= 1 - past
+        out = drawn[i]
+        for k in range(width):
+            out[k] = cell[k]
 
 
 @nb.njit(**_JIT)
@@ -227,9 +233,10 @@ def draw_from(bits, scaled, stream, length, n_trials, cell_counts, table, cells_
         n_cards += cell_counts[c]
     want_cells = cells_out.shape[0] > 0
     want_prefix = prefix_out.shape[0] > 0 and n_cells == 2
+    # The loop of draw, its words from the tile (one position-major draw's words, generated or copied).
     bounds = np.empty((n_cells - 1, TILE), dtype=np.int32)
     index = np.empty(TILE, dtype=np.int32)
-    drawn = np.empty((length, TILE), dtype=np.int32)
+    cell = np.empty(TILE, dtype=np.int32)
     running = np.zeros((n_groups, TILE), dtype=np.int32)
     columns = np.ascontiguousarray(table.T).astype(np.int32)
     tile, high, low, half, carry = _source(bits, stream, length, n_trials)
@@ -239,17 +246,31 @@ def draw_from(bits, scaled, stream, length, n_trials, cell_counts, table, cells_
     for first in range(0, n_trials, TILE):
         width = min(TILE, n_trials - first)
         _words(bits, generated, high, low, half, carry, inc_high, inc_low, first, width, tile)
-        _tile_cells(tile, width, scaled, n_cards, cell_counts, bounds, index, drawn)
+        total = np.int32(0)
+        for j in range(n_cells - 1):
+            total += cell_counts[j]
+            bounds[j, :] = total
         running[:] = 0
         for i in range(length):
-            cell = drawn[i]
+            row = tile[i]
+            if scaled:
+                remaining = np.uint32(n_cards - i)
+                for k in range(width):
+                    index[k] = np.int32(((row[k] >> np.uint32(8)) * remaining) >> np.uint32(24))
+            else:
+                for k in range(width):
+                    index[k] = np.int32(row[k])
+            cell[:width] = 0
+            for j in range(n_cells - 1):
+                for k in range(width):
+                    past = np.int32(bounds[j, k] <= index[k])
+                    cell[k] += past
+                    bounds[j, k] -= 1 - past
             if want_cells:
                 out = cells_out[i, first:first + width]
                 for k in range(width):
                     out[k] = cell[k]
             if want_prefix:
-                # Two cells: membership is linear in the cell id (no gather, which costs more here than a
-                # separate pass of prefix_counts does).
                 for g in range(n_groups):
                     counts = running[g]
                     base = columns[g, 0]
@@ -277,8 +298,56 @@ def draw(bits, scaled, cell_counts, table, cells_out, prefix_out):
         Row 0 must hold zeros. Only for two cells; otherwise :func:`prefix_counts` follows.
     """
     length, n_trials = bits.shape
-    draw_from(bits, scaled, np.zeros(0, dtype=np.uint64), length, n_trials, cell_counts, table, cells_out,
-              prefix_out)
+    n_cells = cell_counts.shape[0]
+    n_groups = table.shape[1]
+    n_cards = np.int64(0)
+    for c in range(n_cells):
+        n_cards += cell_counts[c]
+    want_cells = cells_out.shape[0] > 0
+    want_prefix = prefix_out.shape[0] > 0 and n_cells == 2
+    # bounds[j]: cards left in cells 0..j; the drawn card lies past every boundary at or below its index.
+    bounds = np.empty((n_cells - 1, TILE), dtype=np.int32)
+    index = np.empty(TILE, dtype=np.int32)
+    cell = np.empty(TILE, dtype=np.int32)
+    running = np.zeros((n_groups, TILE), dtype=np.int32)
+    columns = np.ascontiguousarray(table.T).astype(np.int32)
+    for first in range(0, n_trials, TILE):
+        width = min(TILE, n_trials - first)
+        total = np.int32(0)
+        for j in range(n_cells - 1):
+            total += cell_counts[j]
+            bounds[j, :] = total
+        running[:] = 0
+        for i in range(length):
+            row = bits[i, first:first + width]
+            if scaled:
+                remaining = np.uint32(n_cards - i)
+                for k in range(width):
+                    index[k] = np.int32(((row[k] >> np.uint32(8)) * remaining) >> np.uint32(24))
+            else:
+                for k in range(width):
+                    index[k] = np.int32(row[k])
+            cell[:width] = 0
+            for j in range(n_cells - 1):
+                for k in range(width):
+                    past = np.int32(bounds[j, k] <= index[k])
+                    cell[k] += past
+                    bounds[j, k] -= 1 - past
+            if want_cells:
+                out = cells_out[i, first:first + width]
+                for k in range(width):
+                    out[k] = cell[k]
+            if want_prefix:
+                # Two cells: membership is linear in the cell id (no gather, which costs more here than a
+                # separate pass of prefix_counts does).
+                for g in range(n_groups):
+                    counts = running[g]
+                    base = columns[g, 0]
+                    step = columns[g, 1] - base
+                    out = prefix_out[g, i + 1, first:first + width]
+                    for k in range(width):
+                        counts[k] += base + step * cell[k]
+                        out[k] = counts[k]
 
 
 @nb.njit(**_JIT)
@@ -301,7 +370,7 @@ def prefix_counts(cells, table, out):
 _MASK_NEEDS = 63
 
 
-@nb.njit(**_JIT)
+@nb.njit(inline="always", **_JIT)
 def _bottom_tile(local, start, drawn_size, width, wants, masks, counts, surplus_resource, n_bottom, membership,
                  under, met, rank, bits, scores, best, chosen):
     """Group counts of the ``n_bottom`` cards each hand of a tile puts under the deck, into ``under[:, :width]``.
@@ -413,8 +482,6 @@ def deal_round(bits, scaled, stream, length, cell_counts, table, rows, n_trials,
     n_cards = np.int64(0)
     for c in range(n_cells):
         n_cards += cell_counts[c]
-    bounds = np.empty((n_cells - 1, TILE), dtype=np.int32)
-    index = np.empty(TILE, dtype=np.int32)
     drawn = np.empty((length, TILE), dtype=np.int32)
     kept = np.empty(TILE, dtype=np.int32)
     aside = np.empty(TILE, dtype=np.int32)
@@ -440,7 +507,7 @@ def deal_round(bits, scaled, stream, length, cell_counts, table, rows, n_trials,
     for first in range(0, n_trials, TILE):
         width = min(TILE, n_trials - first)
         _words(bits, generated, high, low, half, carry, inc_high, inc_low, first, width, tile)
-        _tile_cells(tile, width, scaled, n_cards, cell_counts, bounds, index, drawn)
+        _tile_cells(tile, width, scaled, n_cards, cell_counts, drawn)
         for w in range(width):
             targets[w] = first + w if every_row else rows[first + w]
         # Rows are increasing: a tile of consecutive rows (every tile of a first round) is written as runs.
