@@ -19,9 +19,6 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 
 import pandas as pd
@@ -30,6 +27,8 @@ from deckstat._input import read_input_bytes
 from deckstat.deck import MAX_COPIES, Deck, deck_name_columns, is_missing, names_decks
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import N_, NBSP, get_language, number, tr, trn
+from deckstat.notes import collect_notes as collect_notes  # public here too; the command line takes it from notes
+from deckstat.notes import publish as _publish
 from deckstat.schema import (
     AMBIGUOUS_HEADERS,
     COLUMN_ALIASES,
@@ -60,30 +59,6 @@ _EXCEL_SEP = re.compile(r"\Asep=([,;\t]) *(?:\r\n|\r|\n)", re.IGNORECASE)
 TOTAL_ROW_NAMES = {"total", "totaux", "sous-total", "sous total", "total general", "grand total", "somme", "sum"}
 #: Integers beyond this magnitude are not exact as floats; such a column stays float.
 _MAX_EXACT_INT = 2**53
-
-
-#: Notes of the files loaded inside :func:`collect_notes`; ``None`` outside it.
-_LOAD_NOTES: ContextVar[list[str] | None] = ContextVar("deckstat_load_notes", default=None)
-
-
-@contextmanager
-def collect_notes() -> Iterator[list[str]]:
-    """Gather the notes of the decks loaded inside the block, in order (the command line writes them on stderr).
-
-    Each loaded :class:`Deck` keeps its own in :attr:`Deck.notes` too.
-    """
-    notes: list[str] = []
-    token = _LOAD_NOTES.set(notes)
-    try:
-        yield notes
-    finally:
-        _LOAD_NOTES.reset(token)
-
-
-def _publish(notes: list[str]) -> None:
-    sink = _LOAD_NOTES.get()
-    if sink is not None:
-        sink.extend(notes)
 
 
 def _read_text(path: Path, notes: list[str] | None = None) -> str:

@@ -676,8 +676,8 @@ def user_errors(flags: dict[str, str] = FLAGS) -> Iterator[None]:
     printed, so that a figure that cannot be written still leaves the result
     on the screen.
     """
-    from deckstat.cards import collect_notes
     from deckstat.cli.terminal import safe_text
+    from deckstat.notes import collect_notes  # not deckstat.cards: a command that reads no deck loads no pandas
 
     pending: list[tuple[object, Path]] = []
     token = _figures.set(pending) if _figures.get() is None else None  # the outermost block saves them
