@@ -53,17 +53,19 @@ event so that :func:`parse_event` reads back the same tree.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
-from typing import Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Union
 
 from deckstat.errors import ExpressionError
 from deckstat.i18n import N_, number, tr
 from deckstat.parsing import opens_quote
 from deckstat.terms import MOST_EXPRESSION_CHARS, MOST_EXPRESSION_DEPTH, MOST_EXPRESSION_TERMS
 from deckstat.text import fold, format_number
+
+if TYPE_CHECKING:  # numpy is imported where events are evaluated: reading one (a profile, a command line) needs none
+    import numpy as np
 
 COUNT_OPS = (">=", "<=", "==", "!=", "=", ">", "<")
 #: Operators that compare text only: ``~`` (contains the text) and ``~=`` (contains the whole word).
@@ -318,6 +320,8 @@ class Cards:
 
     def holds(self, counts: dict[str, np.ndarray]) -> np.ndarray:
         """Hall's condition: every set of requirements has as many cards able to fill one of them as it needs."""
+        import numpy as np
+
         groups = self.patterns()
         result = None
         for subset in range(1, 2 ** len(self.requirements)):
@@ -496,7 +500,7 @@ class _Tokenizer:
                              value_position)
         elif op not in TEXT_OPS and _NUMBER.match(raw_value):
             value = float(raw_value.replace(",", "."))
-            if not np.isfinite(value):
+            if not math.isfinite(value):
                 raise self.error(tr("number {value!r} is too large", value=raw_value), value_position)
         else:
             value = raw_value
@@ -766,10 +770,8 @@ def saturation_caps(event: Event) -> dict[str, int]:
     return caps
 
 
-_COMPARE = {
-    ">=": np.greater_equal, "<=": np.less_equal, ">": np.greater, "<": np.less,
-    "==": np.equal, "!=": np.not_equal,
-}
+#: The numpy comparison of each operator, by name.
+_COMPARE = {">=": "greater_equal", "<=": "less_equal", ">": "greater", "<": "less", "==": "equal", "!=": "not_equal"}
 
 
 def evaluate(event: Event, counts: dict[str, np.ndarray]) -> np.ndarray:
@@ -786,8 +788,10 @@ def evaluate(event: Event, counts: dict[str, np.ndarray]) -> np.ndarray:
     -------
     ndarray of bool
     """
+    import numpy as np
+
     if isinstance(event, Count):
-        return _COMPARE[event.op](counts[event.group.key], event.n)
+        return getattr(np, _COMPARE[event.op])(counts[event.group.key], event.n)
     if isinstance(event, Cards):
         return event.holds(counts)
     if isinstance(event, Not):
