@@ -1,8 +1,9 @@
 """Goldfish play models: on which turn a card can first be played under a game's costs.
 
 Each game profile names its model in a ``[play_model]`` table (``kind``);
-:data:`MODELS` maps kinds to the classes, :func:`build_model` makes one for a
-deck. See :mod:`deckstat.play.base` for the contract every model follows and
+:data:`MODELS` is the catalogue of kinds (their policies in words, the class
+each loads, :mod:`deckstat.play.catalogue`), :func:`build_model` makes one for
+a deck. See :mod:`deckstat.play.base` for the contract every model follows and
 :mod:`deckstat.play.engine` for how curves are computed from them.
 
 Layer rule: play models are engines that know a game's costs. A model reads
@@ -14,25 +15,35 @@ price exact curves), and no model imports ``engine``. Never
 ``deckstat.games`` (a profile comes in as an argument), the questions,
 presentation or the command line. The questions run the models; the
 profiles and the report read only this package's :data:`MODELS` (the
-policies in words), which loads no engine.
+policies in words), which loads no model: importing this package loads
+neither numpy nor pandas (``deckstat games show`` starts light), and a model
+class is imported when :func:`build_model` makes one.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import tr
-from deckstat.play.base import PlayModel
-from deckstat.play.bench import BenchModel
-from deckstat.play.condition import ConditionModel
-from deckstat.play.discard import DiscardModel
-from deckstat.play.hand import InHand
-from deckstat.play.logistics import LogisticsModel
-from deckstat.play.mana import ManaModel
+from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, suggest
 
-#: Play model classes by ``[play_model] kind``.
-MODELS: dict[str, type[PlayModel]] = {model.kind: model for model in (InHand, DiscardModel, ManaModel, ConditionModel,
-                                                                              BenchModel, LogisticsModel)}
+if TYPE_CHECKING:
+    from deckstat.play.base import PlayModel
+
+#: The model classes, importable from this package (``from deckstat.play import DiscardModel``), each loaded when
+#: first asked for.
+_CLASSES = {"PlayModel": "deckstat.play.base", **{entry.name: entry.module for entry in MODELS.values()}}
+
+
+def __getattr__(name: str):
+    """A model class (:data:`_CLASSES`), imported on first use."""
+    if name in _CLASSES:
+        import importlib
+
+        return getattr(importlib.import_module(_CLASSES[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_model(deck, profile, policy: str | None = None, opponent=None) -> PlayModel:
@@ -51,7 +62,7 @@ def build_model(deck, profile, policy: str | None = None, opponent=None) -> Play
         raise DeckstatError(tr("unknown play model {model!r} in the {game} profile; expected one of {choices}",
                                model=settings.kind, game=profile.name, choices=", ".join(MODELS))
                             + suggest(settings.kind, list(MODELS)))
-    model_class = MODELS[settings.kind]
+    model_class = MODELS[settings.kind].load()
     chosen = policy or settings.policy or model_class.default_policy
     chosen = model_class.policy_aliases.get(fold(chosen), chosen)
     if chosen not in model_class.policies:
