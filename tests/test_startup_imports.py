@@ -1,12 +1,14 @@
 """The light commands start light: what ``deckstat games``, ``games show`` and ``--help`` import, never how long.
 
 Each command runs in a fresh interpreter, which reports the modules it holds when it ends. numpy, pandas,
-numba and matplotlib are the questions' tools; pydantic is typer's reader of option values, which these
-command lines do without (deckstat.cli.options._Coercion).
+pyarrow, numba, scipy and matplotlib are the questions' tools; pydantic is typer's reader of option values, which
+these command lines do without (deckstat.cli.options._Coercion). ``games show`` describes the play policies from
+the play models' catalogue (deckstat.play.catalogue), which must say what the model classes say.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -16,11 +18,13 @@ from importlib import resources
 
 import pytest
 
+from deckstat import play
 from deckstat.effects import DEFAULT_TIMING, TIMINGS
 from deckstat.games import profiles
 from deckstat.i18n import read_catalogue
+from deckstat.play import MODELS
 
-HEAVY = ("numpy", "pandas", "numba", "matplotlib", "scipy", "pydantic")
+HEAVY = ("numpy", "pandas", "pyarrow", "numba", "matplotlib", "scipy", "pydantic")
 
 _REPORT = """
 import atexit, json, sys
@@ -52,6 +56,70 @@ def test_light_commands_load_none_of_the_questions_tools(args):
 def test_french_from_the_environment_loads_none_of_them_either():
     imported = _imported("games", env={"DECKSTAT_LANG": "fr"})
     assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def _shipped_ids() -> list[str]:
+    return [profile.id for profile in profiles.list_profiles()]
+
+
+@pytest.mark.parametrize("game", _shipped_ids())
+def test_showing_a_shipped_profile_loads_none_of_them(game):
+    # Its play policies come from the catalogue, not from the model classes (which read decks with pandas).
+    imported = _imported("games", "show", game)
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+@pytest.mark.parametrize("args", [("games", "show", "wankul", "--lang", "fr"), ("games", "show", "wankul", "--help"),
+                                  ("games", "show", str(resources.files("deckstat.games") / "jdg.toml"))])
+def test_showing_a_profile_in_french_or_its_help_or_a_profile_file_loads_none_of_them(args):
+    imported = _imported(*args)
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def test_showing_a_profile_in_french_from_the_environment_loads_none_of_them():
+    imported = _imported("games", "show", "duel-masters", env={"DECKSTAT_LANG": "fr"})
+    assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
+
+
+def test_an_unknown_profile_is_refused_without_them():
+    # user_errors opens its block of deck notes without the card reader.
+    done = subprocess.run([sys.executable, "-c", _REPORT, json.dumps(["games", "show", "wankel"])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "wankul" in done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES="))
+    assert not set(json.loads(line.removeprefix("MODULES="))) & set(HEAVY)
+
+
+# --------------------------------------------------------------------------- the play models' catalogue
+
+
+@pytest.mark.parametrize("kind", sorted(MODELS))
+def test_the_catalogue_says_what_each_model_class_says(kind):
+    entry = MODELS[kind]
+    model = entry.load()
+    assert model.__name__ == entry.name and getattr(play, entry.name) is model
+    assert (model.kind, model.policies, model.default_policy, model.policy_aliases) == \
+        (entry.kind, entry.policies, entry.default_policy, entry.policy_aliases)
+
+
+def test_the_catalogue_names_every_model_class():
+    from deckstat.play.base import PlayModel
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    for module in ("bench", "condition", "discard", "hand", "logistics", "mana"):
+        importlib.import_module(f"deckstat.play.{module}")
+    assert {cls.kind for cls in subclasses(PlayModel) if cls.kind} == set(MODELS)
+
+
+def test_every_shipped_profile_names_a_model_of_the_catalogue():
+    for profile in profiles.list_profiles():
+        entry = MODELS[profile.play_model.kind]
+        assert (profile.play_model.policy or entry.default_policy) in entry.policies
 
 
 def test_help_loads_no_rich_console():

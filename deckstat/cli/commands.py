@@ -1467,11 +1467,11 @@ def games(ctx: typer.Context, display: Layout = FROM_FLAGS) -> None:
 def games_show(game: Annotated[str, typer.Argument(help="Profile id, alias or .toml file.", metavar="GAME")],
                display: Layout = FROM_FLAGS) -> None:
     """Show one game profile's rules in words, with its assumptions and rules-text sources."""
-    from deckstat.cli import tables
+    from deckstat.cli.word_tables import key_value_table  # words only: not deckstat.cli.tables, which loads pandas
 
     with user_errors():
         profile = deckstat.get_profile(game)
-        print_items(lambda: [tables.key_value_table(profile.describe(with_play_model=True))])
+        print_items(lambda: [key_value_table(profile.describe(with_play_model=True))])
 
 
 app.command("batch", cls=Command)(batch_command)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from deckstat.cli.layout import Grid
+from deckstat.cli.word_tables import key_value_table as key_value_table  # public here too; games show takes it light
 from deckstat.i18n import N_, localise_number, number, tr, trn
 from deckstat.present.format import (
     BOTH_SEATS,
@@ -162,14 +163,6 @@ def _percent(p: float) -> str:
     if 0.9995 <= p < 1:
         return localise_number(">99.9")
     return number(100 * p, 1)
-
-
-def key_value_table(rows: list[tuple[str, str]]) -> Grid:
-    """A two-column table of labels and values, values wrapped at spaces."""
-    grid = Grid([], header=False)
-    grid.add("", [label for label, _ in rows], key=True, text=True, justify="left")
-    grid.add("", [value for _, value in rows], text=True, justify="left")
-    return grid
 
 
 def frame_table(frame: pd.DataFrame, headers: dict[str, str] | None = None) -> Grid:
