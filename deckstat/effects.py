@@ -19,13 +19,16 @@ deck is checked by the question that plays it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from deckstat.errors import ExpressionError
-from deckstat.events import Group, expression_source, parse_group, shown_text
 from deckstat.i18n import N_, get_language, tr
 from deckstat.parsing import Piece, split_top_level
 from deckstat.terms import MAX_COPIES, MOST_EXPRESSION_CHARS
 from deckstat.text import fold_key, suggest
+
+if TYPE_CHECKING:  # the event language is imported where an effect is read: a profile's moments need only TIMINGS
+    from deckstat.events import Group
 
 #: The moments an effect happens, by canonical name: their spellings (English, then French) and meaning.
 TIMINGS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -206,6 +209,8 @@ class _Reader:
         self.what = what
 
     def error(self, message: str, position: int) -> ExpressionError:
+        from deckstat.events import expression_source, shown_text
+
         return ExpressionError(message, source=expression_source(self.what, shown_text(self.text)),
                                column=position)
 
@@ -272,6 +277,8 @@ class _Reader:
         if not piece.text:
             raise self.error(tr("empty argument; expected {kind}", kind=tr(_ARGUMENT_WORDS[kind])), piece.start + 1)
         if kind == "group":
+            from deckstat.events import parse_group
+
             try:
                 return parse_group(piece.text, what=self.what)
             except ExpressionError as error:

@@ -49,8 +49,9 @@ from deckstat.text import fold, fold_key, is_file, suggest
 if TYPE_CHECKING:
     import numpy as np
 
-# The expression parser (deckstat.events, deckstat.effects) loads numpy: it is imported where a profile's groups,
-# keep rule or effect moment are read, so that ``deckstat games`` and ``import deckstat.games.profiles`` do without.
+# The expression parser (deckstat.events, deckstat.effects) is imported where a profile's groups, keep rule or
+# effect moment are read, so that ``deckstat games`` and ``import deckstat.games.profiles`` do without it; numpy is
+# imported only where events are evaluated.
 
 #: :data:`deckstat.effects.DEFAULT_TIMING`, the moment of an effect that names none (a test keeps them equal).
 _DEFAULT_MOMENT = "on_play"
