@@ -126,3 +126,47 @@ def test_a_simulated_question_at_the_default_trials_does_not_start_numba():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@st.composite
+def reshuffles(draw):
+    """A deck of cells with group memberships, a reshuffling rule and its needs: what ``kernel.deal`` takes."""
+    n_cells = draw(st.integers(1, 6))
+    counts = np.array(draw(st.lists(st.integers(1, 12), min_size=n_cells, max_size=n_cells)), dtype=np.int64)
+    n_groups = draw(st.integers(1, 3))
+    table = np.array(draw(st.lists(st.lists(st.booleans(), min_size=n_groups, max_size=n_groups),
+                                   min_size=n_cells, max_size=n_cells)), dtype=bool)
+    n_cards = int(counts.sum())
+    hand_size = draw(st.integers(1, min(7, n_cards)))
+    set_aside = draw(st.integers(0, min(2, n_cards - hand_size)))
+    max_draws = draw(st.integers(0, n_cards - hand_size - set_aside))
+    rule = draw(st.sampled_from(["london", "free", "pokemon"]))
+    limit = draw(st.integers(1, min(3, hand_size)))
+    needs = [(g, draw(st.integers(1, 3))) for g in draw(st.lists(st.integers(0, n_groups - 1), max_size=2))]
+    resource = draw(st.one_of(st.none(), st.lists(st.booleans(), min_size=n_cells, max_size=n_cells)))
+    threshold = draw(st.integers(0, 2))
+    return dict(cell_counts=counts, table=table, hand_size=hand_size, set_aside=set_aside, max_draws=max_draws,
+                mulligan=rule, mulligan_limit=limit, needs=needs,
+                resource=None if resource is None else np.array(resource), resource_target=draw(st.floats(0, 1)),
+                keep=lambda hands: hands[0] >= threshold)
+
+
+@settings(max_examples=80, deadline=None)
+@given(reshuffles(), st.integers(1, 700), st.integers(0, 2**32 - 1))
+def test_reshuffling_mulligans_deal_the_same_in_numpy_and_compiled(monkeypatch_module, case, n_trials, seed):
+    dealt = []
+    for module in (_vectorised, kernel._Compiled):
+        monkeypatch_module.setattr(kernel, "loops", lambda *size, module=module: module)
+        rng = np.random.default_rng(seed)
+        dealt.append((kernel.deal(n_trials=n_trials, rng=rng, **case), rng.bit_generator.state))
+    (numpy_zones, numpy_state), (compiled_zones, compiled_state) = dealt
+    assert numpy_zones.keys() == compiled_zones.keys()
+    for zone in numpy_zones:
+        np.testing.assert_array_equal(numpy_zones[zone], compiled_zones[zone], err_msg=zone)
+    assert numpy_state == compiled_state  # the same random words spent: later draws go on alike
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch

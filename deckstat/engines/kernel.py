@@ -242,11 +242,16 @@ def _draw_generated(stream, rng, cell_counts, table, n_trials: int, length: int,
     return (cells_out if cells else None), (prefix_out if prefix else None)
 
 
-def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool):
-    """:func:`_draw` from its random words (None when no random number is needed: one cell or nothing drawn)."""
+def _draw_from(bits, scaled, cell_counts, table, n_trials: int, length: int, *, cells: bool, prefix: bool,
+               module=None):
+    """:func:`_draw` from its random words (None when no random number is needed: one cell or nothing drawn).
+
+    ``module``: the loops to draw with (default: those :func:`loops` chooses).
+    """
     table = np.ascontiguousarray(np.asarray(table, dtype=np.int16).reshape(len(cell_counts), -1))
     dtype = cell_dtype(len(cell_counts))
-    module = None if bits is None else loops(n_trials, length, len(cell_counts), table.shape[1])
+    if bits is not None and module is None:
+        module = loops(n_trials, length, len(cell_counts), table.shape[1])
     # Past two cells, the compiled prefix counts are a second pass over the cell ids (see _compiled.draw).
     fused = len(cell_counts) == 2 or getattr(module, "PREFIX_FROM_ANY_CELLS", False)
     # The compiled loops write every entry but the prefix counts' row 0: no need to clear the rest first.
@@ -712,6 +717,10 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
     first_hand = np.empty((n_groups, n_trials), dtype=np.int16)
     cell_counts = np.ascontiguousarray(cell_counts, dtype=np.int64)
     pending = None  # the first round: every trial, in order (no array of them to write and read)
+    # Small deals in numpy until the compiled loops pay (see loops): rounds after the first deal fewer trials, and
+    # the needs policy walks each hand once per need.
+    vectorised = loops(n_trials * 3 // 2, set_aside + hand_size + max_draws, len(cell_counts),
+                       n_groups + 2 * needs.size) is _vectorised_module()
     for k in range(limit + 1):
         n_pending = n_trials if pending is None else pending.size
         if n_pending == 0:
@@ -727,9 +736,11 @@ def _deal_reshuffle(cell_counts, table, n_trials, hand_size, set_aside, max_draw
             # pending trial's zones as if it kept; the keep rule then reads the round's hands at once, and the
             # trials it sends back have their zones written again by a later round.
             drawn = np.empty((n_groups, n_pending), dtype=np.int16)
-            _deal_round(cell_counts, table16, rng, length, _EVERY_ROW if pending is None else pending, n_pending,
-                        start, drawn_size, n_bottom, needs.policy(drawn_size, n_bottom), k, drawn, seen, bottom,
-                        hand_out, aside_out, mulligans)
+            deal_round = _deal_round_vectorised if vectorised and length == start + drawn_size + max_draws \
+                else _deal_round
+            deal_round(cell_counts, table16, rng, length, _EVERY_ROW if pending is None else pending, n_pending,
+                       start, drawn_size, n_bottom, needs.policy(drawn_size, n_bottom), k, drawn, seen, bottom,
+                       hand_out, aside_out, mulligans)
             if k == 0:
                 first_hand = drawn
             keeps = keep(drawn) if k < limit else np.ones(n_pending, dtype=bool)
@@ -808,6 +819,49 @@ def _deal_round(cell_counts, table, rng, length, rows, n_trials, start, drawn_si
     compiled("deal_round", *args)(*args)
     if stream is not None:
         _set_stream(rng, stream)
+
+
+def _vectorised_module():
+    from deckstat.engines import _vectorised
+
+    return _vectorised
+
+
+def _deal_round_vectorised(cell_counts, table, rng, length, rows, n_trials, start, drawn_size, n_bottom, policy, k,
+                           drawn, seen, bottom, hand_out, aside_out, mulligans) -> None:
+    """:func:`_deal_round` in numpy, with the same numbers: the round's random words, then the needs policy's bottom.
+
+    For draws that stay within the deck (``length`` reaches the last draw).
+    """
+    member, counts, surplus_resource = policy
+    bits = scaled = None
+    if length and len(cell_counts) > 1:
+        bits, scaled = _random_bits(rng, int(cell_counts.sum()), length, n_trials)
+    cells, prefix = _draw_from(bits, scaled, cell_counts, table, n_trials, length, cells=True, prefix=True,
+                               module=_vectorised_module())
+    library = start + drawn_size
+    target = slice(None) if rows.shape[0] == 0 else rows
+    drawn[:] = prefix[:, library] - prefix[:, start]
+    kept = drawn.copy()
+    if n_bottom:
+        hand_cells = cells[start:library]
+        ranks = need_ranks(hand_cells, member, counts)
+        if surplus_resource:
+            # An unwanted resource card is surplus: it goes under the deck before an unwanted card of another kind.
+            last = member.shape[1] - 1
+            ranks += (ranks == member.shape[1]) & member[:, last][hand_cells]
+        chosen = bottom_choice(ranks, n_bottom)
+        under = np.stack([(table[:, g][hand_cells] * chosen).sum(axis=0, dtype=np.int16)
+                          for g in range(table.shape[1])])
+        kept -= under
+    hand_out[:, target] = kept
+    aside_out[:, target] = prefix[:, start] - prefix[:, 0]
+    for d in range(seen.shape[1]):
+        seen[:, d, target] = kept + (prefix[:, library + d] - prefix[:, library])
+    if bottom.shape[0]:
+        bottom[:, :, target] = (under if n_bottom else np.zeros_like(kept))[:, None, :]
+    if mulligans.shape[0]:
+        mulligans[target] = k
 
 
 def _deal_replace(cell_counts, table, n_trials, hand_size, set_aside, max_draws, rng, needs: _Needs):
