@@ -119,9 +119,13 @@ def test_compiling_a_signature_is_tracked_as_preparing(monkeypatch):
     assert seen == [(tr(kernel.PREPARING), None, "")]
 
 
-def test_a_simulated_question_at_the_default_trials_does_not_start_numba():
-    code = ("import sys, deckstat; deck = deckstat.load_deck('data/wankul/sample_deck.csv'); "
-            "r = deckstat.odds(deck, 'wankul', 'Terrain>=1', method='simulate', rng=1); "
+@pytest.mark.parametrize("deck, game", [("data/wankul/sample_deck.csv", "wankul"),
+                                        ("data/mtg/deck.csv", "data/mtg/profile.toml")])
+def test_a_simulated_question_at_the_default_trials_does_not_start_numba(deck, game):
+    # Wankul's bottom mulligan, and the London mulligan of the user profile.
+    code = (f"import sys, deckstat; deck = deckstat.load_deck({deck!r}); "
+            f"r = deckstat.odds(deck, {game!r}, 'Terrain>=1' if {game!r} == 'wankul' else 'Land>=4', "
+            "method='simulate', rng=1); "
             "assert set(r.table['method']) == {'simulate'}, r.table; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
