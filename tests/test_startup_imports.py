@@ -160,6 +160,24 @@ def test_a_shipped_profile_read_unparsed_is_the_profile_read_with_every_check(en
     assert checked.effect_moment in TIMINGS
 
 
+def test_no_two_shipped_profiles_share_a_name():
+    # get_profile reads the profile a name's file holds alone (wankul.toml for "wankul"): right only when no other
+    # profile answers to that name.
+    named = [profiles._names(profile) for profile in profiles.list_profiles()]
+    for index, names in enumerate(named):
+        assert not names & set().union(*named[:index], *named[index + 1:])
+    for entry in _shipped_files():
+        assert profiles.fold_key(entry.name.removesuffix(".toml")) in profiles._names(profiles._shipped_profile(entry))
+
+
+@pytest.mark.parametrize("name", ["wankul", "Duel Masters", "duel_masters", "dm", "JDG", "jdg-tcg", "generic",
+                                  "licum", "pandrea"])
+def test_a_profile_named_by_its_file_is_the_profile_of_the_list(name):
+    found = profiles.get_profile(name)
+    assert any(found is profile for profile in profiles.list_profiles())
+    assert profiles.fold_key(name) in profiles._names(found)
+
+
 def test_the_default_effect_moment_is_the_effects_one():
     assert profiles._DEFAULT_MOMENT == DEFAULT_TIMING
 

@@ -958,15 +958,31 @@ def load_profile_file(path: str | Path) -> Profile:
     return parse_profile(data, where=str(path))
 
 
+def _shipped_files() -> list:
+    """The shipped profiles' files, by name."""
+    return sorted((e for e in resources.files("deckstat.games").iterdir() if e.name.endswith(".toml")),
+                  key=lambda e: e.name)
+
+
+#: The shipped profiles read so far, by file name: each file is read once.
+_READ: dict[str, Profile] = {}
+
+
+def _shipped_profile(entry) -> Profile:
+    if entry.name not in _READ:
+        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        # Their expressions are parsed by the tests (tests/test_startup_imports.py): not at every start.
+        _READ[entry.name] = parse_profile(data, where=f"deckstat/games/{entry.name}", check_expressions=False)
+    return _READ[entry.name]
+
+
 def _shipped() -> dict[str, Profile]:
-    profiles = {}
-    for entry in sorted(resources.files("deckstat.games").iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            data = tomllib.loads(entry.read_text(encoding="utf-8"))
-            # Their expressions are parsed by the tests (tests/test_startup_imports.py): not at every start.
-            profile = parse_profile(data, where=f"deckstat/games/{entry.name}", check_expressions=False)
-            profiles[profile.id] = profile
-    return profiles
+    return {profile.id: profile for profile in map(_shipped_profile, _shipped_files())}
+
+
+def _names(profile: Profile) -> set[str]:
+    """What names ``profile`` (its id, name and aliases), as :func:`get_profile` compares them."""
+    return {fold_key(n) for n in (profile.id, profile.name, *profile.aliases)}
 
 
 _CACHE: dict[str, Profile] = {}
@@ -1001,10 +1017,15 @@ def get_profile(game: str | os.PathLike | Profile) -> Profile:
         return load_profile_file(game)
     if not isinstance(game, str):
         raise DeckstatError(tr("game must be a name or a profile file, got {game!r}", game=game))
-    profiles = list_profiles()
     key = fold_key(game)
+    # A profile named by its file (wankul.toml, duel_masters.toml) is read alone: no two shipped profiles share a
+    # name (tests/test_startup_imports.py), so no other could be the one asked for.
+    entry = next((e for e in _shipped_files() if key and fold_key(e.name.removesuffix(".toml")) == key), None)
+    if entry is not None and key in _names(_shipped_profile(entry)):
+        return _shipped_profile(entry)
+    profiles = list_profiles()
     for profile in profiles:
-        if key and key in {fold_key(n) for n in (profile.id, profile.name, *profile.aliases)}:
+        if key and key in _names(profile):
             return profile
     if game.endswith(".toml") or is_file(game):
         return load_profile_file(game)
