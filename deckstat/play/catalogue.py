@@ -2,9 +2,9 @@
 
 ``deckstat games show`` and the report describe a profile's policies from
 here, which imports neither numpy nor pandas; :meth:`Entry.load` imports the
-model class, which reads decks with them. Each entry says what its class
-says (``kind``, ``policies``, ``default_policy``, ``policy_aliases``;
-tests/test_startup_imports.py compares them).
+model class, which reads decks with them. The classes read their
+``policies``, ``default_policy`` and ``policy_aliases`` from here, so the
+words exist once.
 """
 
 from __future__ import annotations

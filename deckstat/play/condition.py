@@ -30,6 +30,7 @@ from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
+from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, suggest
 
 #: The card types of the game, in the order the rules text lists them.
@@ -128,17 +129,10 @@ class ConditionModel(PlayModel):
     """
 
     kind: ClassVar[str] = "condition"
-    policies: ClassVar[dict[str, str]] = {
-        "target": N_("Keep the TERRAIN slot for a TERRAIN the target needs and play it when held (any TERRAIN when "
-                     "it needs none); summon condition-free INVOCATIONs as they come (up to 4, or 3 when a slot must "
-                     "stay free for the target) and put condition-free EQUIPEMENTs under them; a sacrifice takes any "
-                     "of these cards in play and condition-free EFFETs played from hand that turn; play the target "
-                     "as soon as it can be played."),
-        "tribute": N_("As target, but a sacrifice takes only INVOCATIONs of the field (the tributes of the games JdG "
-                      "parodies), not EQUIPEMENTs, EFFETs or the TERRAIN."),
-    }
-    default_policy: ClassVar[str] = "target"
-    policy_aliases: ClassVar[dict[str, str]] = {"cible": "target", "tribut": "tribute"}
+    # In words and by name in the catalogue, which describes the model without loading it (games show).
+    policies: ClassVar[dict[str, str]] = MODELS["condition"].policies
+    default_policy: ClassVar[str] = MODELS["condition"].default_policy
+    policy_aliases: ClassVar[dict[str, str]] = MODELS["condition"].policy_aliases
 
     def __post_init__(self) -> None:
         super().__post_init__()

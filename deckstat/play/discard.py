@@ -46,10 +46,9 @@ from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, running_sums
+from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, suggest
 
-#: French names of the policies.
-POLICY_ALIASES = {"garder": "hold", "conserver": "hold", "courbe": "curve", "jouer": "curve"}
 #: The ``[play_model]`` keys this model reads, with their meaning.
 SETTINGS = {
     "terrain_turns": "player turns (both players' counted) a Terrain stays in play; 0: never scored",
@@ -79,20 +78,15 @@ class DiscardModel(PlayModel):
 
     kind: ClassVar[str] = "discard"
     plays_draw_effects: ClassVar[bool] = True
-    policies: ClassVar[dict[str, str]] = {
-        "hold": N_("Plays only the Terrains the rules force and keeps every other card for the target, played as "
-                   "soon as it can be paid."),
-        "curve": N_("Each turn the target cannot be played, plays other Personnages, the most expensive it can pay "
-                    "first, discarding only cards it does not need for the target (and keeping a Terrain for the "
-                    "next turn when Terrains are scored)."),
-    }
-    default_policy: ClassVar[str] = "hold"
-    policy_aliases: ClassVar[dict[str, str]] = POLICY_ALIASES
+    # In words and by name in the catalogue, which describes the model without loading it (games show).
+    policies: ClassVar[dict[str, str]] = MODELS["discard"].policies
+    default_policy: ClassVar[str] = MODELS["discard"].default_policy
+    policy_aliases: ClassVar[dict[str, str]] = MODELS["discard"].policy_aliases
 
     opponent: object = None
 
     def __post_init__(self) -> None:
-        self.policy = POLICY_ALIASES.get(fold(self.policy or ""), self.policy)
+        self.policy = self.policy_aliases.get(fold(self.policy or ""), self.policy)
         super().__post_init__()
         self._read_settings()
         cards = self.deck.cards

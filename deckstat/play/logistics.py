@@ -21,9 +21,10 @@ import pandas as pd
 
 from deckstat.deck import is_missing
 from deckstat.errors import DeckstatError
-from deckstat.i18n import N_, tr
+from deckstat.i18n import tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
+from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, format_number, suggest
 
 #: Spellings of an unlimited ``logistics_per_turn``.
@@ -70,13 +71,10 @@ class LogisticsModel(PlayModel):
     """
 
     kind: ClassVar[str] = "logistics"
-    policies: ClassVar[dict[str, str]] = {
-        "target": N_("Each turn, put the Logistique cards that produce the most into play and recruit the target "
-                     "as soon as the logistics in play pay for it; no other card is played."),
-        "peasant": N_("As target, and when the target cannot be paid, also recruit the cheapest affordable peasant "
-                      "(one is enough) so that the entrepôt gives its point from then on."),
-    }
-    default_policy: ClassVar[str] = "target"
+    # In words and by name in the catalogue, which describes the model without loading it (games show).
+    policies: ClassVar[dict[str, str]] = MODELS["logistics"].policies
+    default_policy: ClassVar[str] = MODELS["logistics"].default_policy
+    policy_aliases: ClassVar[dict[str, str]] = MODELS["logistics"].policy_aliases
 
     def __post_init__(self) -> None:
         super().__post_init__()

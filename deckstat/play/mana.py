@@ -31,10 +31,11 @@ import numpy as np
 
 from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
-from deckstat.i18n import N_, tr
 from deckstat.i18n import number as number_text
+from deckstat.i18n import tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, effect_positions, never
+from deckstat.play.catalogue import MODELS
 from deckstat.schema import canonical_columns
 from deckstat.terms import MAX_COPIES
 from deckstat.text import fold
@@ -79,16 +80,10 @@ class ManaModel(PlayModel):
     """
 
     kind: ClassVar[str] = "mana"
-    policies: ClassVar[dict[str, str]] = {
-        "civ_first": N_("charge a card every turn, never the last copy of the target in hand (nor, for an "
-                        "evolution, the last base creature while none is in the battle zone); first a card bringing "
-                        "a civilization the target or its base still lacks in mana, otherwise a card that is "
-                        "neither target nor base, the most expensive first; cast the cheapest base creature as soon "
-                        "as possible, then evolve"),
-        "first_drawn": N_("charge the card that has been in hand longest, never a target card (an evolution's base "
-                          "creatures may go); cast the cheapest base creature as soon as possible, then evolve"),
-    }
-    default_policy: ClassVar[str] = "civ_first"
+    # In words and by name in the catalogue, which describes the model without loading it (games show).
+    policies: ClassVar[dict[str, str]] = MODELS["mana"].policies
+    default_policy: ClassVar[str] = MODELS["mana"].default_policy
+    policy_aliases: ClassVar[dict[str, str]] = MODELS["mana"].policy_aliases
     plays_draw_effects: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
