@@ -182,7 +182,7 @@ def wrap(text: str, width: int, fold: bool = False) -> list[str]:
     lines = []
     for paragraph in text.split("\n"):
         line = ""
-        for whole in pieces(paragraph):
+        for whole in _pieces(paragraph):
             cut = chop_cells(whole, width) if fold and cell_len(whole) > width else [whole]
             if len(cut) > 1:
                 if line:
@@ -198,6 +198,12 @@ def wrap(text: str, width: int, fold: bool = False) -> list[str]:
                 line = f"{line} {piece}" if line else piece
         lines.append(line)
     return lines
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(line: str) -> tuple[str, ...]:
+    # A table's widths are chosen by wrapping its cells at width after width: a cell is cut into pieces once.
+    return tuple(pieces(line))
 
 
 def _widest(lines: Iterable[str]) -> int:
@@ -309,6 +315,11 @@ def _widths(grid: Grid, shown: list[int], style: _Style, short: bool, width: int
         wanting = [i for i, c in enumerate(columns) if c.text and natural[i] > widths[i]]
         if not wanting:
             break
+        if len(wanting) == 1:  # the only column that wants room takes what it wants, a cell at a time or at once
+            given = min(room, natural[wanting[0]] - widths[wanting[0]])
+            widths[wanting[0]] += given
+            room -= given
+            continue
         height = _height(columns, widths)
         # The column a cell more saves the most lines in, else the one furthest from its natural width.
         chosen = max(wanting, key=lambda i: (height - _height(columns, widths[:i] + [widths[i] + 1] + widths[i + 1:]),
