@@ -211,6 +211,10 @@ def test_the_explorer_in_french(deck):
     assert "au tour" in answer and "\u00a0%" in answer and "," in answer
     explorer.event_input.value_input = "Terain>=1"
     assert "ne correspond" in explorer.event_status.object
+    explorer.event_input.value_input = "Terrain>=1"
+    explorer.card_input.value = "Robot Camembert"
+    # The play model's policy as the French command line names it, not its English key.
+    assert "stratégie\u00a0: garder" in explorer.card_pane.object
 
 
 def test_a_saved_state_loads_back_and_another_decks_is_refused(deck):

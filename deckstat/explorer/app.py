@@ -32,7 +32,7 @@ from deckstat.games.rules import violations
 from deckstat.i18n import get_language, language, normalise_language, number, tr, trn
 from deckstat.present.format import format_estimate, format_points, seat_words
 from deckstat.questions.odds import odds
-from deckstat.terms import MULLIGAN_RULES
+from deckstat.terms import MULLIGAN_RULES, PLAY_POLICY_NAMES, name_of
 
 try:
     import panel as pn
@@ -621,7 +621,7 @@ class Explorer:
                             seat=seat_words(row["seat"]), turn=int(row["max_turn"]),
                             p=format_estimate(row["p_never"], row["p_never_low"], row["p_never_high"],
                                               row["method"])))
-        note = tr("policy: {policy}", policy=str(result.table["policy"].iloc[0]))
+        note = tr("policy: {policy}", policy=name_of(PLAY_POLICY_NAMES, str(result.table["policy"].iloc[0])))
         if tightening and _simulated(result):
             note += " · " + tr("tightening…")
         self.card_pane.object = ("<ul>" + "".join(f"<li>{escaped(line)}</li>" for line in lines) + "</ul>"
