@@ -102,6 +102,64 @@ def test_numpy_is_chosen_until_its_work_would_cost_more_than_loading_numba(monke
     assert kernel.loops(10, 2, 2, 1) is kernel._Compiled
 
 
+def test_before_a_first_compile_numpy_draws_until_compiling_would_pay(monkeypatch, tmp_path):
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    monkeypatch.delitem(sys.modules, "deckstat.engines._compiled")
+    mark = tmp_path / "cache" / "compiled-mark"
+    monkeypatch.setattr(kernel, "_marks", [mark])
+    # Between the two thresholds: numpy while the loops were never compiled here, compiled once they were.
+    size = (10**7, 20, 3, 2)
+    work = 20 * 5 * (10**7 + kernel.VECTORISED_CALL)
+    assert kernel.VECTORISED_WORK < work < kernel.VECTORISED_WORK_UNCOMPILED
+    assert not kernel.compiled_once()
+    assert kernel.loops(*size) is _vectorised
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    assert kernel.loops(10**9, 20, 3, 2) is kernel._Compiled  # past the second threshold compiling pays anyway
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    kernel._mark_compiled()
+    assert mark.exists() and kernel.compiled_once()
+    assert kernel.loops(*size) is kernel._Compiled
+
+
+
+def test_a_run_is_judged_whole_at_its_first_draw(monkeypatch, tmp_path):
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    monkeypatch.delitem(sys.modules, "deckstat.engines._compiled")
+    monkeypatch.setattr(kernel, "_marks", [tmp_path / "never-written"])
+    block = (1 << 17, 20, 3, 2)
+    per_trial = 20 * 5
+    # Never compiled here. A run whose whole work passes the threshold compiles from its first block on ...
+    with kernel.drawing(kernel.VECTORISED_WORK_UNCOMPILED // per_trial + 1):
+        assert kernel.loops(*block) is kernel._Compiled
+    # ... one under it draws every block with numpy, even those past the threshold counted block by block.
+    with kernel.drawing(kernel.VECTORISED_WORK_UNCOMPILED // per_trial // 2):
+        assert {kernel.loops(*block) for _ in range(800)} == {_vectorised}
+    assert kernel._vectorised_work > kernel.VECTORISED_WORK_UNCOMPILED
+    # Compiled once: a run past the first threshold is compiled from its first block, not once its blocks add up.
+    monkeypatch.setattr(kernel, "_vectorised_work", 0)
+    kernel._mark_compiled()
+    with kernel.drawing(kernel.VECTORISED_WORK // per_trial + 1):
+        assert kernel.loops(*block) is kernel._Compiled
+    with kernel.drawing(kernel.VECTORISED_WORK // per_trial // 2) as run:
+        assert kernel.loops(*block) is _vectorised and run.choice is _vectorised
+
+def test_a_first_compile_in_a_process_marks_the_install(monkeypatch, tmp_path):
+    marks = [tmp_path / "read-only" / "mark", tmp_path / "user" / "mark"]
+    marks[0].parent.mkdir()
+    marks[0].parent.chmod(0o500)
+    monkeypatch.setattr(kernel, "_marks", marks)
+    monkeypatch.setattr(kernel, "_ready", set())
+    bits = np.zeros((3, 4), dtype=np.uint32)
+    args = (bits, True, np.array([2, 3], dtype=np.int64), np.zeros((2, 1), dtype=np.int16),
+            np.empty((3, 4), dtype=np.int8), np.zeros((1, 4, 4), dtype=np.int16))
+    try:
+        kernel.compiled("draw", *args)(*args)
+        # The first folder is read-only (unless the tests run as a user who can write anywhere): the next one.
+        assert kernel.compiled_once() and (marks[0].exists() or marks[1].exists())
+    finally:
+        marks[0].parent.chmod(0o700)
+
+
 def test_compiling_a_signature_is_tracked_as_preparing(monkeypatch):
     monkeypatch.setattr(kernel, "_ready", set())
     seen = []
@@ -174,3 +232,4 @@ def test_reshuffling_mulligans_deal_the_same_in_numpy_and_compiled(monkeypatch_m
 def monkeypatch_module():
     with pytest.MonkeyPatch.context() as patch:
         yield patch
+

@@ -40,7 +40,11 @@ package makes.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -90,13 +94,64 @@ def compiled(name: str, *args):
 
         with track(tr(PREPARING), total=None, unit=""):
             function.compile(tuple(typeof(a) for a in args))
+        if not _ready:
+            _mark_compiled()
         _ready.add(key)
     return function
 
 
-#: Card-steps (trials × positions × (cells + groups)) numpy draws in about the CPU time that starting numba and
-#: loading the compiled loops takes in a new process (about 0.8 s; ``scripts/bench.py --startup-kernel``).
-VECTORISED_WORK = 200_000_000
+def _compiled_marks() -> list[Path]:
+    """Where a file says the compiled loops of this install were compiled once (numba then loads them from disk).
+
+    Its name holds the modification times and sizes of ``_compiled.py`` and of numba's ``__init__.py``: a new
+    version of either (whose signatures numba compiles again) is a new name. First the folder numba caches
+    them in beside ``_compiled.py``, then the user's cache folder (a read-only install).
+    """
+    global _marks
+    if _marks is None:
+        import importlib.util
+        import os
+
+        try:
+            numba_init = Path(importlib.util.find_spec("numba").origin)
+            stamps = [Path(__file__).with_name("_compiled.py").stat(), numba_init.stat()]
+        except (AttributeError, ImportError, OSError, ValueError):  # no numba: never marked
+            _marks = []
+            return _marks
+        name = "deckstat-compiled-" + "-".join(f"{s.st_mtime_ns}-{s.st_size}" for s in stamps)
+        user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "deckstat"
+        _marks = [Path(__file__).with_name("__pycache__") / name, user / name]
+    return _marks
+
+
+_marks: list[Path] | None = None
+
+
+def compiled_once() -> bool:
+    """Whether the compiled loops were compiled on this install before (a later process loads them in ~1 s)."""
+    return any(mark.exists() for mark in _compiled_marks())
+
+
+def _mark_compiled() -> None:
+    for mark in _compiled_marks():
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+            return
+        except OSError:  # a read-only folder: the next one
+            continue
+
+
+#: Card-steps (trials × positions × (cells + groups)) past which a run's draws are compiled: the compiled loops
+#: take about half numpy's time per card-step in long runs (Wankul, 10^8 trials: 9.9 s against 19.9 s), so they
+#: win back starting numba and loading them (about 0.8 s in a new process) once numpy would spend some 1.6 s,
+#: about 4·10^8 card-steps (Wankul at 10^7 trials, 8·10^8: 2.05 s compiled, 2.28 s numpy).
+VECTORISED_WORK = 400_000_000
+#: The same before the compiled loops were ever compiled on this install: compiling the signatures a question
+#: uses costs 10-15 s of CPU, which the compiled loops (about half numpy's time per card-step, and no faster on
+#: some decks) win back only past some 20 s of numpy work. Below it a first run is numpy's, at most about twice
+#: a later compiled one, instead of several times it.
+VECTORISED_WORK_UNCOMPILED = 5_000_000_000
 #: A numpy operation's own cost, in trials: what makes many small draws slower in numpy than compiled.
 VECTORISED_CALL = 1_000
 #: Card-steps drawn by numpy in this process so far: past :data:`VECTORISED_WORK`, loading the compiled loops pays.
@@ -108,17 +163,59 @@ def loops(n_trials: int, length: int, n_cells: int, n_groups: int):
 
     The compiled loops once they are loaded in this process, or once the
     draws of this process (this one included) are too many for numpy to beat
-    their loading; the numpy loops of :mod:`deckstat.engines._vectorised`
-    otherwise. Both give the same numbers.
+    their loading (:data:`VECTORISED_WORK`), or their compiling when they
+    were never compiled on this install (:data:`VECTORISED_WORK_UNCOMPILED`);
+    the numpy loops of :mod:`deckstat.engines._vectorised` otherwise. Both
+    give the same numbers.
     """
     global _vectorised_work
-    work = length * (n_cells + n_groups) * (n_trials + VECTORISED_CALL)
-    if "deckstat.engines._compiled" in sys.modules or _vectorised_work + work > VECTORISED_WORK:
+    if "deckstat.engines._compiled" in sys.modules:
         return _Compiled
-    _vectorised_work += work
+    work = length * (n_cells + n_groups) * (n_trials + VECTORISED_CALL)
+    run = _run.get()
+    if run is None or run.choice is None:
+        # A run that said how many trials it draws is judged whole, at its first draw, so that it never starts in
+        # numpy and stops to compile near its end.
+        planned = _vectorised_work + max(work, work * (run.trials if run else 0) // max(n_trials, 1))
+        compiled = planned > VECTORISED_WORK and (planned > VECTORISED_WORK_UNCOMPILED or compiled_once())
+        choice = _Compiled if compiled else _numpy_loops()
+        if run is not None and run.trials:
+            run.choice = choice
+    else:
+        choice = run.choice
+    if choice is not _Compiled:
+        _vectorised_work += work
+    return choice
+
+
+def _numpy_loops():
     from deckstat.engines import _vectorised
 
     return _vectorised
+
+
+@dataclass
+class _Run:
+    """The simulation under way in this context: the trials it draws in all (0: not known yet), the loops chosen."""
+
+    trials: int = 0
+    choice: object = None
+
+
+_run: ContextVar[_Run | None] = ContextVar("deckstat_kernel_run", default=None)
+
+
+@contextmanager
+def drawing(n_trials: int = 0) -> Iterator[_Run]:
+    """Say that the draws made inside are one run of ``n_trials`` trials (0: not known yet; set ``.trials`` later).
+
+    :func:`loops` then chooses numpy or the compiled loops once for the whole run, from its whole work.
+    """
+    token = _run.set(_Run(int(n_trials)))
+    try:
+        yield _run.get()
+    finally:
+        _run.reset(token)
 
 
 class _Compiled:

@@ -36,6 +36,7 @@ from statistics import NormalDist
 import numpy as np
 
 from deckstat._validate import check_half_width, check_whole, is_whole
+from deckstat.engines import kernel
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import N_, localise_number, number, tr, trn
@@ -558,7 +559,7 @@ class BlockRunner:
         """Run ``n_trials`` trials; return the summed tallies and the trial count."""
         n_trials = check_trials(n_trials)
         total, n_done = None, 0
-        with track(self.description, total=n_trials, unit="trials") as bar, \
+        with track(self.description, total=n_trials, unit="trials") as bar, kernel.drawing(n_trials), \
                 closing(self._blocks(_block_sizes(n_trials), _n_blocks(n_trials))) as blocks:
             for tally, size in blocks:
                 total = tally.copy() if total is None else total + tally
@@ -584,7 +585,7 @@ class BlockRunner:
         if fewest > max_trials:
             raise _too_many(half_width, fewest, max_trials, "at least")
         total, n_done, width = None, 0, math.inf
-        with track(self.description, total=min(most, max_trials), unit="trials") as bar, \
+        with track(self.description, total=min(most, max_trials), unit="trials") as bar, kernel.drawing() as run, \
                 closing(self._blocks(_block_sizes(max_trials), _n_blocks(max_trials))) as blocks:
             for tally, size in blocks:
                 total = tally.copy() if total is None else total + tally
@@ -595,6 +596,7 @@ class BlockRunner:
                                                             limit=2 * max(most, max_trials))
                     if self.estimated_trials > max_trials:
                         raise _too_many(half_width, self.estimated_trials, max_trials, "about")
+                    run.trials = self.estimated_trials
                 width = widest(total, n_done)
                 if width <= half_width:
                     return total, n_done
