@@ -842,6 +842,8 @@ FIRST_RUNS = {
                                  "1e7", "--seed", "1"],
     "mtg odds, London, 200,000 trials": ["odds", str(MTG_DECK), "--game", str(MTG_PROFILE), "-e", "Land>=4",
                                          "--turns", "4", "--seed", "1"],
+    "mtg odds, London, 10^7 trials": ["odds", str(MTG_DECK), "--game", str(MTG_PROFILE), "-e", "Land>=4",
+                                      "--turns", "4", "--trials", "1e7", "--seed", "1"],
 }
 
 

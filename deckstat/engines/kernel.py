@@ -104,8 +104,9 @@ def _compiled_marks() -> list[Path]:
     """Where a file says the compiled loops of this install were compiled once (numba then loads them from disk).
 
     Its name holds the modification times and sizes of ``_compiled.py`` and of numba's ``__init__.py``: a new
-    version of either (whose signatures numba compiles again) is a new name. First the folder numba caches
-    them in beside ``_compiled.py``, then the user's cache folder (a read-only install).
+    version of either (whose signatures numba compiles again) is a new name. It is kept where numba keeps them:
+    in ``$NUMBA_CACHE_DIR`` when it is set (emptying it empties both), else beside ``_compiled.py``, else (a
+    read-only install) in the user's cache folder.
     """
     global _marks
     if _marks is None:
@@ -119,8 +120,11 @@ def _compiled_marks() -> list[Path]:
             _marks = []
             return _marks
         name = "deckstat-compiled-" + "-".join(f"{s.st_mtime_ns}-{s.st_size}" for s in stamps)
-        user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "deckstat"
-        _marks = [Path(__file__).with_name("__pycache__") / name, user / name]
+        if os.environ.get("NUMBA_CACHE_DIR"):
+            _marks = [Path(os.environ["NUMBA_CACHE_DIR"]) / name]
+        else:
+            user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "deckstat"
+            _marks = [Path(__file__).with_name("__pycache__") / name, user / name]
     return _marks
 
 
