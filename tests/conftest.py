@@ -36,3 +36,13 @@ def _language_follows_the_environment():
     from deckstat.i18n import set_language
 
     set_language(None)
+
+
+@pytest.fixture(autouse=True)
+def _worker_processes_always_pay(monkeypatch):
+    """Runs asked for several workers use them, however short: the suite's runs are small, and what they check
+    (the same numbers whoever runs a block, processes that end) needs the processes. The choice itself is tested
+    in tests/test_runner.py."""
+    from deckstat.engines import runner
+
+    monkeypatch.setattr(runner, "POOL_START_SECONDS", 0.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import os
+import time
 
 import numpy as np
 import pytest
@@ -111,13 +112,40 @@ def test_a_run_without_a_pool_starts_no_more_processes_than_blocks(monkeypatch):
 
     monkeypatch.setattr(runner, "WorkerPool", Counted)
     streams = runner.make_streams(4)
-    tallies, _ = runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=2 * BLOCK, n_workers=16)
+    # The first two blocks run here (the second is timed), two are left: a pool of this process and one other.
+    tallies, _ = runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=4 * BLOCK, n_workers=16)
     assert sizes == [2]
-    np.testing.assert_array_equal(tallies, block_sums(0.5, streams, [BLOCK, BLOCK]))
-    # One block runs in this process: no pool at all.
-    runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=BLOCK, n_workers=16)
+    np.testing.assert_array_equal(tallies, block_sums(0.5, streams, [BLOCK] * 4))
+    # Two blocks run in this process before any pool is weighed: no pool at all.
+    runner.simulate(functools.partial(coin_task, 0.5), streams, n_trials=2 * BLOCK, n_workers=16)
     assert sizes == [2]
     assert multiprocessing.active_children() == []
+
+
+def slow_task(seconds: float, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+    """A block that takes ``seconds``: 1 and the pid of the process that ran it."""
+    time.sleep(seconds)
+    return np.array([1, os.getpid()])
+
+
+@pytest.mark.parametrize("seconds, n_blocks, pays", [(0.001, 40, False), (0.05, 40, True), (0.05, 12, False)])
+def test_processes_start_only_when_the_run_left_would_end_sooner_with_them(monkeypatch, seconds, n_blocks, pays):
+    monkeypatch.setattr(runner, "POOL_START_SECONDS", 0.5)
+    # Timed from its second block: 38 blocks of 1 ms left end in 38 ms alone; of 50 ms, in 1.9 s alone against
+    # 0.5 s + 0.95 s with one more process; 10 of 50 ms, in 0.5 s alone against 0.75 s.
+    assert runner._pool_pays((n_blocks - 2) * seconds, 1) is pays
+    calls = []
+
+    class Counted(runner.WorkerPool):
+        def executor(self):
+            calls.append(self.n_workers)
+            return super().executor()
+
+    monkeypatch.setattr(runner, "WorkerPool", Counted)
+    task = functools.partial(slow_task, seconds)
+    tallies, _ = runner.simulate(task, runner.make_streams(3), n_trials=n_blocks * BLOCK, n_workers=2)
+    assert tallies[0] == n_blocks
+    assert bool(calls) is pays
 
 
 def test_progress_is_told_the_total_and_every_block():
