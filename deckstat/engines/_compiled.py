@@ -1,7 +1,9 @@
 """The kernel's compiled loops (numba): one trial at a time over position-major arrays.
 
-Imported by :mod:`deckstat.engines.kernel` on the first draw only, so that
-``import deckstat`` and commands that never simulate do not load numba.
+Imported by :mod:`deckstat.engines.kernel` only for a run long enough for it
+to pay (:func:`deckstat.engines.kernel.loops`; numpy draws the same numbers
+otherwise), so that ``import deckstat``, commands that never simulate and
+short simulations do not load numba.
 Compiled code is cached on disk (``cache=True``, next to this file or in
 numba's user cache): the first call of a signature on a machine compiles it
 (one to two seconds each), later processes load it; starting the JIT and

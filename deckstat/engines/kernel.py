@@ -9,7 +9,8 @@ replacement, for all trials at once: with ``bounds[j]`` the number of
 remaining cards in cells ``0..j`` (cumulative), a uniform index among the
 remaining cards falls below exactly the boundaries above the drawn card's
 cell, and those boundaries drop by one. The loops run compiled (numba, in
-:mod:`deckstat.engines._compiled`, loaded on the first draw) over tiles of
+:mod:`deckstat.engines._compiled`, loaded for runs long enough for them to
+pay, see :func:`loops`; numpy's loops give the same numbers) over tiles of
 256 trials, position by position, so that a step is a few SIMD operations
 per cell boundary, whatever the deck size, and no deck matrix is ever built.
 Arrays are position-major (``[position, trial]``); cell ids are ``int8``
