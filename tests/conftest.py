@@ -45,4 +45,4 @@ def _worker_processes_always_pay(monkeypatch):
     in tests/test_runner.py."""
     from deckstat.engines import runner
 
-    monkeypatch.setattr(runner, "POOL_START_SECONDS", 0.0)
+    monkeypatch.setattr(runner, "_pool_start_seconds", lambda: 0.0)

@@ -90,6 +90,8 @@ def test_one_pool_serves_every_run_inside_it_and_its_processes_end_with_it():
     with runner.worker_pool(2) as pool:
         assert multiprocessing.active_children() == []  # nothing starts before a block needs it
         runner.simulate(task, runner.make_streams(1), n_trials=4 * BLOCK, n_workers=2)
+        assert pool.started
+        pool.start().result(timeout=60)  # the run may have ended here before its processes were up
         executor = pool.executor()
         workers = multiprocessing.active_children()
         assert 1 <= len(workers) <= 2
@@ -130,10 +132,10 @@ def slow_task(seconds: float, rng: np.random.Generator, n_trials: int) -> np.nda
 
 @pytest.mark.parametrize("seconds, n_blocks, pays", [(0.001, 40, False), (0.05, 40, True), (0.05, 12, False)])
 def test_processes_start_only_when_the_run_left_would_end_sooner_with_them(monkeypatch, seconds, n_blocks, pays):
-    monkeypatch.setattr(runner, "POOL_START_SECONDS", 0.5)
     # Timed from its second block: 38 blocks of 1 ms left end in 38 ms alone; of 50 ms, in 1.9 s alone against
     # 0.5 s + 0.95 s with one more process; 10 of 50 ms, in 0.5 s alone against 0.75 s.
-    assert runner._pool_pays((n_blocks - 2) * seconds, 1) is pays
+    monkeypatch.setattr(runner, "_pool_start_seconds", lambda: 0.5)
+    assert runner._pool_pays((n_blocks - 2) * seconds, 1, 0.5) is pays
     calls = []
 
     class Counted(runner.WorkerPool):

@@ -27,7 +27,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -150,23 +150,28 @@ def _n_blocks(n_trials: int) -> int:
     return -(-n_trials // BLOCK_TRIALS)
 
 
-#: Wall seconds from asking for worker processes to their first block: the forkserver imports numpy, deckstat
-#: and the compiled loops (0.8-1 s measured on a 2-core machine; 0.2 s before the loops were ever compiled).
+#: Wall seconds from asking for worker processes to their first block when they load the compiled loops (the
+#: forkserver imports numpy, deckstat and numba: 0.8-1 s on a 2-core machine); a quarter of it without them
+#: (0.2 s), on an install that never compiled them (:func:`deckstat.engines.kernel.compiled_once`).
 POOL_START_SECONDS = 1.0
 
 
-def _pool_pays(seconds_left: float, n_processes: int) -> bool:
+def _pool_start_seconds() -> float:
+    return POOL_START_SECONDS if kernel.compiled_once() else POOL_START_SECONDS / 4
+
+
+def _pool_pays(seconds_left: float, n_processes: int, start_seconds: float) -> bool:
     """Whether ``n_processes`` worker processes end ``seconds_left`` of this process's work sooner than it alone.
 
-    This process waits for them to start, then all share the work: ``POOL_START_SECONDS + left / (n + 1)``
-    against ``left``.
+    Counted as if this process waited for them to start (it runs blocks meanwhile, but their start takes a core
+    of its own), then all shared the work: ``start_seconds + left / (n + 1)`` against ``left``.
 
     Examples
     --------
-    >>> _pool_pays(1.5, 1), _pool_pays(3.0, 1), _pool_pays(1.5, 3)
+    >>> _pool_pays(1.5, 1, 1.0), _pool_pays(3.0, 1, 1.0), _pool_pays(1.5, 3, 1.0)
     (False, True, True)
     """
-    return n_processes > 0 and POOL_START_SECONDS + seconds_left / (n_processes + 1) < seconds_left
+    return n_processes > 0 and start_seconds + seconds_left / (n_processes + 1) < seconds_left
 
 
 def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndarray:
@@ -298,6 +303,8 @@ class WorkerPool:
     def __init__(self, n_workers: int):
         self.n_workers = check_whole(n_workers, "n_workers", minimum=1)
         self._executor: ProcessPoolExecutor | None = None
+        self._ready: Future | None = None
+        self._starter: threading.Thread | None = None
 
     @property
     def started(self) -> bool:
@@ -311,8 +318,36 @@ class WorkerPool:
             self._executor = process_pool(max(1, self.n_workers - 1), _WORKER_PRELOAD)
         return self._executor
 
+    def start(self) -> Future:
+        """Ask for the processes from a thread of this process; the future is done once one has run a call.
+
+        Starting them blocks while the forkserver imports what the workers
+        need (a second or so): this process runs blocks meanwhile.
+        """
+        if self._ready is None:
+            executor, ready = self.executor(), Future()
+
+            def first_call() -> None:
+                try:
+                    call = executor.submit(os.getpid)
+                except BaseException as exc:  # noqa: BLE001 - handed to the run, which raises it
+                    ready.set_exception(exc)
+                    return
+                call.add_done_callback(lambda done: ready.set_exception(done.exception()) if done.exception()
+                                       else ready.set_result(None))
+
+            self._ready = ready
+            self._starter = threading.Thread(target=first_call, daemon=True, name="deckstat-pool-start")
+            self._starter.start()
+        return self._ready
+
     def close(self) -> None:
         """Cancel the blocks not started, wait for those running, and end every worker process."""
+        if self._starter is not None:
+            # The processes the starting thread asks for must be known to the pool before it is shut down.
+            self._starter.join()
+            self._starter = None
+        self._ready = None
         if self._executor is not None:
             executor, self._executor = self._executor, None
             executor.shutdown(wait=True, cancel_futures=True)
@@ -512,7 +547,9 @@ class BlockRunner:
         new one or one handed to a process that has not started it. Before it
         starts processes it runs two blocks and times the second: a run that
         would end sooner alone than with processes that take
-        :data:`POOL_START_SECONDS` to start (:func:`_pool_pays`) starts none.
+        :data:`POOL_START_SECONDS` to start (:func:`_pool_pays`) starts none;
+        otherwise they are asked for from a thread (:meth:`WorkerPool.start`)
+        while this process goes on running blocks.
         Each block's seed is spawned in block order when the block is made,
         whoever runs it, so the numbers do not depend on who does.
         """
@@ -533,7 +570,8 @@ class BlockRunner:
                 yield tally, size
             if self.estimated_trials is not None:  # a precision run knows its length after its first block
                 n_blocks = min(n_blocks, _n_blocks(self.estimated_trials) - 2)
-            if not _pool_pays(n_blocks * seconds, min(self.n_workers, n_blocks + 1) - 1):
+            processes = min(self.n_workers, n_blocks + 1) - 1
+            if not _pool_pays(n_blocks * seconds, processes, _pool_start_seconds()):
                 n_blocks = 1
         if self.n_workers == 1 or n_blocks <= 1:
             for size in sizes:
@@ -564,9 +602,17 @@ class BlockRunner:
             block[3] = _run_one(self.task, block[0], block[1])
             block[2] = None
 
+        ready = (own or pool).start()
         try:
-            for _ in range(min(ahead, n_blocks)):
-                make(submit=True)
+            # While the processes start (a forkserver importing the package), this process runs blocks alone.
+            while not ready.done() and make(submit=False):
+                run_here(pending[-1])
+                block = pending.popleft()
+                yield block[3], block[1]
+            if ready.done():
+                ready.result()  # a pool that could not start says why
+            while submitted < ahead and make(submit=True):
+                pass
             while pending:
                 head = pending[0]
                 if head[2] is not None and head[2].done():
