@@ -768,7 +768,9 @@ class CurveFigure:
             self.plot.line(x="turn", y="p", source=source, line_color=colour, line_width=2,
                            legend_label=seat_words(seat))
             self.plot.scatter(x="turn", y="p", source=source, color=colour, size=6)
-        self.plot.yaxis.formatter = NumeralTickFormatter(format="0%", language=get_language())  # 80 % in French
+        # 80 % in French: numbro writes the space only when the format has one, whatever its language.
+        french = get_language() == "fr"
+        self.plot.yaxis.formatter = NumeralTickFormatter(format="0 %" if french else "0%", language=get_language())
         self.plot.xaxis.ticker = SingleIntervalTicker(interval=1)
         self.plot.legend.location = "bottom_right"
         self.pane = pn.pane.Bokeh(self.plot)
