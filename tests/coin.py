@@ -16,3 +16,14 @@ def where_task(parent, rng, n_trials):
     time.sleep(0.04)
     here = os.getpid() == parent
     return np.array([rng.binomial(n_trials, 0.5), int(here), int(not here)])
+
+
+def compiling_task(parent, rng, n_trials):
+    """1 and whether this block ran in process ``parent``, and whether its process would compile the kernel's loops."""
+    import os
+    import time
+
+    from deckstat.engines import kernel
+
+    time.sleep(0.04)
+    return np.array([1, int(os.getpid() == parent), int(kernel.compiles_here)])

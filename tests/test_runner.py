@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 import pytest
-from coin import coin_task, where_task
+from coin import coin_task, compiling_task, where_task
 from helpers import sample_deck
 from scipy.stats import binomtest, norm
 
@@ -83,6 +83,13 @@ def test_this_process_runs_blocks_beside_its_workers_with_the_same_numbers():
     assert shared[0] == alone[0]
     # Both ran blocks: this process while its worker started (a second or so), and the worker after.
     assert shared[1] > 0 and shared[2] > 0 and shared[1] + shared[2] == n_blocks
+
+
+def test_worker_processes_leave_compiling_to_this_one():
+    task = functools.partial(compiling_task, os.getpid())
+    tallies, _ = runner.simulate(task, runner.make_streams(6), n_trials=30 * BLOCK, n_workers=2, chunk_size=BLOCK)
+    # Every block run here may compile; none run by a worker may.
+    assert tallies[0] == 30 and tallies[1] < 30 and tallies[2] == tallies[1]
 
 
 def test_one_pool_serves_every_run_inside_it_and_its_processes_end_with_it():

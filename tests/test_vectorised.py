@@ -115,9 +115,15 @@ def test_before_a_first_compile_numpy_draws_until_compiling_would_pay(monkeypatc
     assert kernel.loops(*size) is _vectorised
     monkeypatch.setattr(kernel, "_vectorised_work", 0)
     assert kernel.loops(10**9, 20, 3, 2) is kernel._Compiled  # past the second threshold compiling pays anyway
+    # A worker process leaves the compiling to the main one: numpy whatever the work, until the loops are compiled.
+    monkeypatch.setattr(kernel, "compiles_here", False)
+    assert kernel.loops(10**9, 20, 3, 2) is _vectorised
+    monkeypatch.setattr(kernel, "compiles_here", True)
     monkeypatch.setattr(kernel, "_vectorised_work", 0)
     kernel._mark_compiled()
     assert mark.exists() and kernel.compiled_once()
+    assert kernel.loops(*size) is kernel._Compiled
+    monkeypatch.setattr(kernel, "compiles_here", False)
     assert kernel.loops(*size) is kernel._Compiled
 
 

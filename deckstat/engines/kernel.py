@@ -159,6 +159,9 @@ VECTORISED_WORK = 400_000_000
 VECTORISED_WORK_UNCOMPILED = 5_000_000_000
 #: A numpy operation's own cost, in trials: what makes many small draws slower in numpy than compiled.
 VECTORISED_CALL = 1_000
+#: Whether this process compiles the loops when a run would win the time back. Worker processes do not: each
+#: would compile for itself at once; they draw with numpy until the main process has compiled them.
+compiles_here = True
 #: Card-steps drawn by numpy in this process so far: past :data:`VECTORISED_WORK`, loading the compiled loops pays.
 _vectorised_work = 0
 
@@ -182,7 +185,8 @@ def loops(n_trials: int, length: int, n_cells: int, n_groups: int):
         # A run that said how many trials it draws is judged whole, at its first draw, so that it never starts in
         # numpy and stops to compile near its end.
         planned = _vectorised_work + max(work, work * (run.trials if run else 0) // max(n_trials, 1))
-        compiled = planned > VECTORISED_WORK and (planned > VECTORISED_WORK_UNCOMPILED or compiled_once())
+        compiled = planned > VECTORISED_WORK and (
+            (compiles_here and planned > VECTORISED_WORK_UNCOMPILED) or compiled_once())
         choice = _Compiled if compiled else _numpy_loops()
         if run is not None and run.trials:
             run.choice = choice

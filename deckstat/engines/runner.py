@@ -179,10 +179,11 @@ def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndar
 
 
 def _start_worker(parent: int) -> None:
-    """What each worker process does first: ignore Ctrl-C, and end itself if ``parent`` ends."""
+    """What each worker process does first: ignore Ctrl-C, end itself if ``parent`` ends, leave compiling to it."""
     # Ctrl-C reaches every process of the terminal's group: the parent stops the run and shuts the pool down,
     # while a worker interrupted in the middle of a block would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    kernel.compiles_here = False
     if os.name == "posix":  # elsewhere os.kill(pid, 0) is not a harmless probe
         threading.Thread(target=_end_with, args=(parent,), daemon=True, name="deckstat-parent-watch").start()
 
