@@ -24,6 +24,7 @@ import numpy as np
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
+from deckstat.play.catalogue import MODELS
 from deckstat.terms import BOTH_OUT_RULES
 
 
@@ -118,6 +119,14 @@ class PlayModel:
     profile: object
     policy: str = ""
     settings: dict = field(default_factory=dict)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        entry = MODELS.get(cls.__dict__.get("kind", ""))
+        if entry is not None:
+            # In words and by name in the catalogue, which describes a model without loading it (games show).
+            cls.policies, cls.default_policy = entry.policies, entry.default_policy
+            cls.policy_aliases = entry.policy_aliases
 
     def __post_init__(self) -> None:
         if not self.policy:

@@ -25,7 +25,6 @@ from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
-from deckstat.play.catalogue import MODELS
 from deckstat.text import fold
 
 #: Card types of the game deck played from hand, as the rules text names them.
@@ -61,10 +60,6 @@ class BenchModel(PlayModel):
     """
 
     kind: ClassVar[str] = "bench"
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["bench"].policies
-    default_policy: ClassVar[str] = MODELS["bench"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["bench"].policy_aliases
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -2,21 +2,17 @@
 
 ``deckstat games show`` and the report describe a profile's policies from
 here, which imports neither numpy nor pandas; :meth:`Entry.load` imports the
-model class, which reads decks with them. The classes read their
-``policies``, ``default_policy`` and ``policy_aliases`` from here, so the
-words exist once.
+model class, which reads decks with them. A model class takes its
+``policies``, ``default_policy`` and ``policy_aliases`` from here, by its
+``kind`` (:class:`deckstat.play.base.PlayModel`), so the words exist once.
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from deckstat.i18n import N_
-
-if TYPE_CHECKING:
-    from deckstat.play.base import PlayModel
 
 
 @dataclass(frozen=True)
@@ -44,8 +40,8 @@ class Entry:
     name: str
     policy_aliases: dict[str, str] = field(default_factory=dict)
 
-    def load(self) -> type[PlayModel]:
-        """The model class (importing it loads numpy, and pandas for some models)."""
+    def load(self) -> type:
+        """The model class, a :class:`deckstat.play.base.PlayModel` subclass (importing it loads numpy)."""
         return getattr(importlib.import_module(self.module), self.name)
 
 

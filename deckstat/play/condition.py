@@ -30,7 +30,6 @@ from deckstat.deck import LIST_SEPARATOR, is_missing
 from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, plays_on, record_first, seen_by_turn
-from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, suggest
 
 #: The card types of the game, in the order the rules text lists them.
@@ -129,10 +128,6 @@ class ConditionModel(PlayModel):
     """
 
     kind: ClassVar[str] = "condition"
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["condition"].policies
-    default_policy: ClassVar[str] = MODELS["condition"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["condition"].policy_aliases
 
     def __post_init__(self) -> None:
         super().__post_init__()

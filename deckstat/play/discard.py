@@ -46,7 +46,6 @@ from deckstat.errors import DeckstatError
 from deckstat.i18n import N_, tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first, running_sums
-from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, suggest
 
 #: The ``[play_model]`` keys this model reads, with their meaning.
@@ -78,10 +77,6 @@ class DiscardModel(PlayModel):
 
     kind: ClassVar[str] = "discard"
     plays_draw_effects: ClassVar[bool] = True
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["discard"].policies
-    default_policy: ClassVar[str] = MODELS["discard"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["discard"].policy_aliases
 
     opponent: object = None
 

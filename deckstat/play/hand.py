@@ -9,7 +9,6 @@ from typing import ClassVar
 import numpy as np
 
 from deckstat.play.base import PlayModel, Reduction, Schedule, effect_positions, never, record_first
-from deckstat.play.catalogue import MODELS
 
 
 @dataclass
@@ -21,10 +20,6 @@ class InHand(PlayModel):
     """
 
     kind: ClassVar[str] = "hand"
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["hand"].policies
-    default_policy: ClassVar[str] = MODELS["hand"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["hand"].policy_aliases
     plays_draw_effects: ClassVar[bool] = True
 
     def first_turns(self, hand: np.ndarray, library: np.ndarray, schedule: Schedule,

@@ -24,7 +24,6 @@ from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, never, record_first
-from deckstat.play.catalogue import MODELS
 from deckstat.text import fold, format_number, suggest
 
 #: Spellings of an unlimited ``logistics_per_turn``.
@@ -71,10 +70,6 @@ class LogisticsModel(PlayModel):
     """
 
     kind: ClassVar[str] = "logistics"
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["logistics"].policies
-    default_policy: ClassVar[str] = MODELS["logistics"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["logistics"].policy_aliases
 
     def __post_init__(self) -> None:
         super().__post_init__()

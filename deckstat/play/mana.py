@@ -35,7 +35,6 @@ from deckstat.i18n import number as number_text
 from deckstat.i18n import tr
 from deckstat.parsing import whole_number
 from deckstat.play.base import PlayModel, Reduction, Schedule, effect_positions, never
-from deckstat.play.catalogue import MODELS
 from deckstat.schema import canonical_columns
 from deckstat.terms import MAX_COPIES
 from deckstat.text import fold
@@ -80,10 +79,6 @@ class ManaModel(PlayModel):
     """
 
     kind: ClassVar[str] = "mana"
-    # In words and by name in the catalogue, which describes the model without loading it (games show).
-    policies: ClassVar[dict[str, str]] = MODELS["mana"].policies
-    default_policy: ClassVar[str] = MODELS["mana"].default_policy
-    policy_aliases: ClassVar[dict[str, str]] = MODELS["mana"].policy_aliases
     plays_draw_effects: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
