@@ -97,8 +97,6 @@ def test_one_pool_serves_every_run_inside_it_and_its_processes_end_with_it():
     with runner.worker_pool(2) as pool:
         assert multiprocessing.active_children() == []  # nothing starts before a block needs it
         runner.simulate(task, runner.make_streams(1), n_trials=4 * BLOCK, n_workers=2)
-        assert pool.started
-        pool.start().result(timeout=60)  # the run may have ended here before its processes were up
         executor = pool.executor()
         workers = multiprocessing.active_children()
         assert 1 <= len(workers) <= 2

@@ -506,11 +506,11 @@ def cap_workers(value: int) -> int:
 
 
 WorkersOpt = Annotated[int, typer.Option("--workers", parser=count_parser("n_workers"), callback=cap_workers,
-                                         help="Processes for the simulation, this one included: the others "
-                                         "start once for the whole command (not for a run this one would end "
-                                         "sooner alone), and this one runs blocks while they start (at most one "
-                                         "per block of 131,072 trials, and at most the machine's cores); the "
-                                         "numbers do not depend on it.", metavar="N")]
+                                         help="Processes for the simulation, this one included (it runs blocks "
+                                         "too): the others start once for the whole command, not for a run this "
+                                         "one would end sooner alone (at most one per block of 131,072 trials, "
+                                         "and at most the machine's cores); the numbers do not depend on it.",
+                                         metavar="N")]
 AllowAbsentOpt = Annotated[bool, typer.Option("--allow-absent", help="Ask about groups that match no card of the "
                                                "deck (otherwise an error that lists the values the deck has).")]
 NoEffectsOpt = Annotated[bool, typer.Option("--no-effects", help="Ask the plain question alone: no answer beside "

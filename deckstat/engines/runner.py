@@ -27,7 +27,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -163,8 +163,8 @@ def _pool_start_seconds() -> float:
 def _pool_pays(seconds_left: float, n_processes: int, start_seconds: float) -> bool:
     """Whether ``n_processes`` worker processes end ``seconds_left`` of this process's work sooner than it alone.
 
-    Counted as if this process waited for them to start (it runs blocks meanwhile, but their start takes a core
-    of its own), then all shared the work: ``start_seconds + left / (n + 1)`` against ``left``.
+    This process waits for them to start (the first submission blocks until the forkserver is ready), then all
+    share the work: ``start_seconds + left / (n + 1)`` against ``left``.
 
     Examples
     --------
@@ -304,8 +304,6 @@ class WorkerPool:
     def __init__(self, n_workers: int):
         self.n_workers = check_whole(n_workers, "n_workers", minimum=1)
         self._executor: ProcessPoolExecutor | None = None
-        self._ready: Future | None = None
-        self._starter: threading.Thread | None = None
 
     @property
     def started(self) -> bool:
@@ -319,36 +317,8 @@ class WorkerPool:
             self._executor = process_pool(max(1, self.n_workers - 1), _WORKER_PRELOAD)
         return self._executor
 
-    def start(self) -> Future:
-        """Ask for the processes from a thread of this process; the future is done once one has run a call.
-
-        Starting them blocks while the forkserver imports what the workers
-        need (a second or so): this process runs blocks meanwhile.
-        """
-        if self._ready is None:
-            executor, ready = self.executor(), Future()
-
-            def first_call() -> None:
-                try:
-                    call = executor.submit(os.getpid)
-                except BaseException as exc:  # noqa: BLE001 - handed to the run, which raises it
-                    ready.set_exception(exc)
-                    return
-                call.add_done_callback(lambda done: ready.set_exception(done.exception()) if done.exception()
-                                       else ready.set_result(None))
-
-            self._ready = ready
-            self._starter = threading.Thread(target=first_call, daemon=True, name="deckstat-pool-start")
-            self._starter.start()
-        return self._ready
-
     def close(self) -> None:
         """Cancel the blocks not started, wait for those running, and end every worker process."""
-        if self._starter is not None:
-            # The processes the starting thread asks for must be known to the pool before it is shut down.
-            self._starter.join()
-            self._starter = None
-        self._ready = None
         if self._executor is not None:
             executor, self._executor = self._executor, None
             executor.shutdown(wait=True, cancel_futures=True)
@@ -548,9 +518,7 @@ class BlockRunner:
         new one or one handed to a process that has not started it. Before it
         starts processes it runs two blocks and times the second: a run that
         would end sooner alone than with processes that take
-        :data:`POOL_START_SECONDS` to start (:func:`_pool_pays`) starts none;
-        otherwise they are asked for from a thread (:meth:`WorkerPool.start`)
-        while this process goes on running blocks.
+        :data:`POOL_START_SECONDS` to start (:func:`_pool_pays`) starts none.
         Each block's seed is spawned in block order when the block is made,
         whoever runs it, so the numbers do not depend on who does.
         """
@@ -603,17 +571,9 @@ class BlockRunner:
             block[3] = _run_one(self.task, block[0], block[1])
             block[2] = None
 
-        ready = (own or pool).start()
         try:
-            # While the processes start (a forkserver importing the package), this process runs blocks alone.
-            while not ready.done() and make(submit=False):
-                run_here(pending[-1])
-                block = pending.popleft()
-                yield block[3], block[1]
-            if ready.done():
-                ready.result()  # a pool that could not start says why
-            while submitted < ahead and make(submit=True):
-                pass
+            for _ in range(min(ahead, n_blocks)):
+                make(submit=True)
             while pending:
                 head = pending[0]
                 if head[2] is not None and head[2].done():
