@@ -66,9 +66,10 @@ def startup(_compiled) -> float:
     return max(times)
 
 
-def _deckstat(*args: str) -> subprocess.Popen:
+def _deckstat(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-I", "-S", "-c", _AS_A_TERMINAL_DOES, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={**os.environ, "DECKSTAT_LANG": "en"}, start_new_session=True)
+                            stderr=subprocess.PIPE, env={**os.environ, "DECKSTAT_LANG": "en", **(env or {})},
+                            start_new_session=True)
 
 
 def _group(pgid: int) -> list[str]:
@@ -108,9 +109,9 @@ def _signalled(delays: list[float], start, send) -> list[tuple[float, subprocess
     return [(delay, process) for delay, process, _ in runs]
 
 
-def _simulation() -> subprocess.Popen:
+def _simulation(env: dict[str, str] | None = None) -> subprocess.Popen:
     return _deckstat("odds", str(WANKUL), "--game", "wankul", "-e", "Terrain>=1", "--simulate", "--trials", "1e9",
-                     "--workers", "2", "-q")
+                     "--workers", "2", "-q", env=env)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -205,4 +206,31 @@ def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
     ended = [(delay, process, _end(process)) for delay, process in runs]
     for delay, process, stderr in ended:
         assert "leaked" not in stderr and "resource_tracker" not in stderr, (delay, stderr)
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+
+
+@pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_a_first_run_compiles_the_kernel_ends_it_in_one_line(tmp_path, how, code):
+    # An empty numba cache: each run (10^9 trials, worth compiling) compiles its loops, ``draw`` then ``draw_from``
+    # (whose file comes seconds later). Signals at moments of the second compile: the command ends then, in one
+    # line (an interrupt raised inside numba's compiler once left it half done, and the command failed with an
+    # internal error), not once the compile has ended and written its file.
+    after_draw = (0.0, 0.6, 1.2, 1.8)
+    caches = [tmp_path / str(i) for i in range(len(after_draw))]
+    runs = [(_simulation({"NUMBA_CACHE_DIR": str(cache)}), cache, delay) for cache, delay in zip(caches, after_draw)]
+    deadline = time.monotonic() + 300
+    waiting = list(runs)
+    while waiting:
+        assert time.monotonic() < deadline, "no compiled loop written in 300 s"
+        for run in list(waiting):
+            process, cache, delay = run
+            written = [path.stat().st_mtime for path in cache.glob("*/_compiled.draw-*.nbc")]
+            if process.poll() is not None or (written and time.time() >= written[0] + delay):
+                os.killpg(process.pid, how) if how == signal.SIGINT else os.kill(process.pid, how)
+                waiting.remove(run)
+        time.sleep(0.02)
+    ended = [(delay, process, cache, _end(process)) for process, cache, delay in runs]
+    for delay, process, cache, stderr in ended:
+        assert list(cache.glob("*/_compiled.draw-*.nbc")), (delay, stderr)
+        assert not list(cache.glob("*/_compiled.draw_from-*.nbc")), (delay, "the command waited for the compile")
         assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)

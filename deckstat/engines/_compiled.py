@@ -9,8 +9,8 @@ numba's user cache): the first call of a signature on a machine compiles it
 (one to two seconds each), later processes load it; starting the JIT and
 loading costs about half a second in a process. A signature is compiled or
 loaded when a question first needs it (:func:`deckstat.engines.kernel.compiled`
-tells the player when that takes long); worker processes inherit the common
-ones from the forkserver, which imports :mod:`deckstat.engines._warm`.
+tells the player when that takes long), in every process that uses it, worker
+processes included.
 
 Every loop here maps random numbers to cards exactly as the position-major
 numpy formulation described in :mod:`deckstat.engines.kernel` does: the card

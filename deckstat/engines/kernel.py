@@ -41,6 +41,7 @@ package makes.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -94,11 +95,39 @@ def compiled(name: str, *args):
         from numba import typeof
 
         with track(tr(PREPARING), total=None, unit=""):
-            function.compile(tuple(typeof(a) for a in args))
+            _interruptible(function.compile, tuple(typeof(a) for a in args))
         if not _ready:
             _mark_compiled()
         _ready.add(key)
     return function
+
+
+def _interruptible(call, *args) -> None:
+    """``call(*args)`` in a helper thread while this one waits, so that a Ctrl-C or SIGTERM stops the wait at once.
+
+    Python raises a Ctrl-C in the main thread wherever it is: inside numba's
+    compiler, it could leave a signature half compiled, and saving it then
+    failed, so that an interrupted first run ended in an internal error
+    instead of its one ``interrupted`` line. The helper thread (a daemon) is
+    never interrupted; the main thread's wait for it is, and the helper is
+    left to end with the process. Elsewhere than the main thread, called here.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        call(*args)
+        return
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            call(*args)
+        except BaseException as exc:  # raised again in the waiting thread
+            failures.append(exc)
+
+    helper = threading.Thread(target=run, name="deckstat-compile", daemon=True)
+    helper.start()
+    helper.join()
+    if failures:
+        raise failures[0]
 
 
 def _compiled_marks() -> list[Path]:
@@ -225,6 +254,12 @@ def drawing(n_trials: int = 0) -> Iterator[_Run]:
         yield _run.get()
     finally:
         _run.reset(token)
+
+
+def run_trials() -> int:
+    """The trials of the run under way in this context (:func:`drawing`; 0 when none is, or its length is not known)."""
+    run = _run.get()
+    return run.trials if run is not None else 0
 
 
 class _Compiled:

@@ -53,9 +53,10 @@ FRESH_SEED_BOUND = 10**9
 #: The provenance keys that record a run's seed.
 SEED_KEYS = ("seed", "seed_entropy", "seed_spawn_key")
 #: What the forkserver imports once, for every worker it starts: the main module (as multiprocessing does by
-#: default; otherwise each worker re-imports the command or script) and the modules the blocks run.
-_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race",
-                   "deckstat.engines._warm"]
+#: default; otherwise each worker re-imports the command or script) and the modules the blocks run. Not the
+#: compiled loops: the parent waits for the server's imports with Ctrl-C held (:func:`ctrl_c_held`), and loading
+#: them (compiling those not compiled yet) took seconds; a worker loads those its run uses (:func:`_run_in_worker`).
+_WORKER_PRELOAD = ["__main__", "deckstat.engines.runner", "deckstat.engines.tasks", "deckstat.engines.race"]
 
 
 @dataclass(frozen=True)
@@ -150,9 +151,9 @@ def _n_blocks(n_trials: int) -> int:
     return -(-n_trials // BLOCK_TRIALS)
 
 
-#: Wall seconds from asking for worker processes to their first block when they load the compiled loops (the
-#: forkserver imports numpy, deckstat and numba: 0.8-1 s on a 2-core machine); a quarter of it without them
-#: (0.2 s), on an install that never compiled them (:func:`deckstat.engines.kernel.compiled_once`).
+#: Wall seconds from asking for worker processes to the end of their first block when they load the compiled
+#: loops (the forkserver imports numpy and deckstat, the worker numba: 0.8-1 s on a 2-core machine); a quarter of
+#: it without them (0.2 s), on an install that never compiled them (:func:`deckstat.engines.kernel.compiled_once`).
 POOL_START_SECONDS = 1.0
 
 
@@ -176,6 +177,16 @@ def _pool_pays(seconds_left: float, n_processes: int, start_seconds: float) -> b
 
 def _run_one(task: Callable, seed: np.random.SeedSequence, size: int) -> np.ndarray:
     return task(np.random.default_rng(seed), size)
+
+
+def _run_in_worker(task: Callable, seed: np.random.SeedSequence, size: int, run_trials: int) -> np.ndarray:
+    """:func:`_run_one` in a worker process, its draws judged as part of a run of ``run_trials`` trials.
+
+    The worker then chooses numpy or the compiled loops as the parent did for the run (:func:`kernel.loops`),
+    from its first block, rather than from its own blocks' work so far.
+    """
+    with kernel.drawing(run_trials):
+        return _run_one(task, seed, size)
 
 
 def _start_worker(parent: int) -> None:
@@ -562,7 +573,7 @@ class BlockRunner:
             block = [self.root.spawn(1)[0], size, None, None]
             if submit:
                 with ctrl_c_held():
-                    block[2] = executor.submit(_run_one, self.task, block[0], size)
+                    block[2] = executor.submit(_run_in_worker, self.task, block[0], size, kernel.run_trials())
                 submitted += 1
             pending.append(block)
             return True
