@@ -29,7 +29,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
-from importlib import resources
 
 #: The languages deckstat writes in.
 LANGUAGES = ("en", "fr")
@@ -147,8 +146,9 @@ def catalogue(lang: str) -> dict[str, str | list[str]]:
     """The messages of ``lang`` keyed by their English text (empty for English)."""
     if lang == "en":
         return {}
-    text = resources.files("deckstat.locales").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
-    return read_catalogue(text)
+    from deckstat._shipped import parsed, shipped_path
+
+    return parsed(shipped_path("locales", f"{lang}.toml"), read_catalogue)
 
 
 #: A TOML basic string whose escapes JSON reads alike (no ``\U``, no tab, no surrogate); possessive, so that a

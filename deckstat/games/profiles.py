@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from deckstat._input import read_input_bytes
+from deckstat._shipped import parsed, shipped_path
 from deckstat.errors import DeckstatError, ExpressionError
 from deckstat.i18n import LANGUAGES, N_, get_language, number, tr, trn
 from deckstat.parsing import KIND_NAMES, shown_value, unknown_key, wrong_kind
@@ -936,6 +935,8 @@ def parse_profile(data: dict, *, where: str, check_expressions: bool = True) -> 
 
 def load_profile_file(path: str | Path) -> Profile:
     """Load a profile from a TOML file."""
+    import tomllib
+
     path = Path(path)
     try:
         raw = read_input_bytes(path, kind="profile", limit=MOST_PROFILE_BYTES)
@@ -960,17 +961,22 @@ def load_profile_file(path: str | Path) -> Profile:
 
 def _shipped_files() -> list:
     """The shipped profiles' files, by name."""
-    return sorted((e for e in resources.files("deckstat.games").iterdir() if e.name.endswith(".toml")),
-                  key=lambda e: e.name)
+    return sorted(shipped_path("games").glob("*.toml"), key=lambda e: e.name)
 
 
 #: The shipped profiles read so far, by file name: each file is read once.
 _READ: dict[str, Profile] = {}
 
 
+def _toml(text: str) -> dict:
+    import tomllib  # only when a shipped profile is read again (deckstat._shipped)
+
+    return tomllib.loads(text)
+
+
 def _shipped_profile(entry) -> Profile:
     if entry.name not in _READ:
-        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        data = parsed(entry, _toml)
         # Their expressions are parsed by the tests (tests/test_startup_imports.py): not at every start.
         _READ[entry.name] = parse_profile(data, where=f"deckstat/games/{entry.name}", check_expressions=False)
     return _READ[entry.name]
