@@ -206,6 +206,12 @@ def _pieces(line: str) -> tuple[str, ...]:
     return tuple(pieces(line))
 
 
+@functools.lru_cache(maxsize=4096)
+def _widest_piece(line: str) -> int:
+    # Measured for every language and header form the widths are chosen for: each line once.
+    return max((cell_len(p) for p in _pieces(line)), default=0)
+
+
 def _widest(lines: Iterable[str]) -> int:
     return max((cell_len(line) for line in lines), default=0)
 
@@ -250,10 +256,10 @@ def _least(column: Column, short: bool, whole: bool = False) -> int:
 
     ``whole``: text cells on one line each, as numbers are (headers still wrap at spaces).
     """
-    header = max((cell_len(p) for line in _header(column, short).split("\n") for p in pieces(line)), default=0)
+    header = max(map(_widest_piece, _header(column, short).split("\n")), default=0)
     if column.text and not whole:
         # A word longer than the floor (a file name) may be cut; anything shorter is never.
-        cells = min(max((cell_len(p) for line in _lines(column.cells) for p in pieces(line)), default=0),
+        cells = min(max(map(_widest_piece, _lines(column.cells)), default=0),
                     max(TEXT_FLOOR, header))
     else:
         cells = _widest(_lines(column.cells))
