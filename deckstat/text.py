@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from pathlib import Path
 
@@ -58,7 +59,13 @@ def fold(text: object) -> str:
     >>> fold("  Entre-Période ")
     'entre-periode'
     """
-    decomposed = unicodedata.normalize("NFKD", str(text).translate(_DROP_INVISIBLE))
+    return _fold(str(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fold(text: str) -> str:
+    # Card names and column headers are folded again and again (each lookup of a group, each event's name): once.
+    decomposed = unicodedata.normalize("NFKD", text.translate(_DROP_INVISIBLE))
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(stripped.casefold().split())
 

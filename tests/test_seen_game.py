@@ -258,3 +258,27 @@ def test_the_jdg_search_sample_gives_the_closed_form():
         m = 5 + row.turn
         exact = 1 - comb(30 - 4 - 2, m) / comb(30, m)
         assert abs(row.p - exact) <= z * math.sqrt(exact * (1 - exact) / row.n_trials), row
+
+
+def test_the_drought_side_dealt_by_the_kernel_agrees_with_whole_decks_shuffled(monkeypatch):
+    # The drought side's games are dealt by the kernel's draws, as every simulated answer is; whole decks were
+    # shuffled by numpy before (rng.permuted), from other random numbers. Each turn's number agrees with that
+    # way's within their combined standard errors (both at 40,000 games, different seeds of the same deck).
+    from deckstat.engines.kernel import arrange
+
+    def shuffled(self, rng, n_trials):
+        cards = np.repeat(np.arange(len(self.counts), dtype=np.int16), np.asarray(self.counts, dtype=np.int64))
+        cells = np.ascontiguousarray(rng.permuted(np.broadcast_to(cards, (n_trials, len(cards))), axis=1).T)
+        dealt = arrange(cells, self.counts, self.keep_table, hand_size=self.hand_size, set_aside=self.set_aside,
+                        limit=self.limit, keep=self.keep)
+        return dealt["hand"], dealt["library"]
+
+    deck = deckstat.load_deck(DATA / "wankul" / "sample_deck.csv")
+    turns = range(0, 8)
+    dealt = deckstat.odds(deck, "wankul", "Terrain>=2", turns=turns, seat="both", rng=11).droughts
+    monkeypatch.setattr(Dealing, "deal", shuffled)
+    whole = deckstat.odds(deck, "wankul", "Terrain>=2", turns=turns, seat="both", rng=12).droughts
+    p, q = dealt["p"].to_numpy(), whole["p"].to_numpy()
+    n, m = dealt["n_trials"].to_numpy(), whole["n_trials"].to_numpy()
+    se = np.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+    assert (np.abs(p - q) <= z_for(len(p)) * se).all(), (p, q)

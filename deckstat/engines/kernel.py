@@ -722,22 +722,11 @@ def deal_order(cell_counts: np.ndarray, table: np.ndarray, n_trials: int, rng: n
     return arrange(cells, cell_counts, table, hand_size=hand_size, set_aside=set_aside, limit=limit, keep=keep)
 
 
-def shuffled_cells(cell_counts: np.ndarray, n_trials: int, rng: np.random.Generator) -> np.ndarray:
-    """Whole shuffled decks as cell ids, position-major (n_cards, n_trials), by numpy alone.
-
-    The same distribution as :func:`draw_cells` from other random numbers, with no compiled kernel to load: for a
-    side computation of a question otherwise answered exactly.
-    """
-    cards = np.repeat(np.arange(len(cell_counts), dtype=np.int16), np.asarray(cell_counts, dtype=np.int64))
-    # Each trial's deck shuffled on its own (Fisher-Yates in numpy), then position-major.
-    return np.ascontiguousarray(rng.permuted(np.broadcast_to(cards, (n_trials, len(cards))), axis=1).T)
-
-
 def arrange(cells: np.ndarray, cell_counts: np.ndarray, table: np.ndarray, *, hand_size: int, set_aside: int,
             limit: int = 0, keep=None) -> dict:
     """The kept hand and the library in draw order of whole shuffled decks ``cells``, under the bottom mulligan.
 
-    See :func:`deal_order`, which shuffles with the compiled kernel and calls this.
+    See :func:`deal_order`, which shuffles with the kernel and calls this.
     """
     n_cards, n_trials = cells.shape
     limit = max(0, min(limit, (n_cards - set_aside) // max(hand_size, 1) - 1)) if keep is not None else 0

@@ -18,7 +18,7 @@ import numpy as np
 
 from deckstat.engines import exact
 from deckstat.engines.cells import partition
-from deckstat.engines.kernel import arrange, deal_order, shuffled_cells
+from deckstat.engines.kernel import deal_order
 from deckstat.engines.seen import Program, Seat, SeenGame, play_seen
 from deckstat.errors import DeckstatError
 from deckstat.events import Event, evaluate, groups_of, saturation_caps
@@ -75,12 +75,6 @@ class Dealing:
         """Kept hands (hand_size, n) and libraries (library_size, n), as row numbers."""
         dealt = deal_order(self.counts, self.keep_table, n_trials, rng, hand_size=self.hand_size,
                            set_aside=self.set_aside, limit=self.limit, keep=self.keep)
-        return dealt["hand"], dealt["library"]
-
-    def shuffle(self, rng: np.random.Generator, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
-        """As :meth:`deal`, shuffled by numpy alone (no compiled kernel to load), from other random numbers."""
-        dealt = arrange(shuffled_cells(self.counts, n_trials, rng), self.counts, self.keep_table,
-                        hand_size=self.hand_size, set_aside=self.set_aside, limit=self.limit, keep=self.keep)
         return dealt["hand"], dealt["library"]
 
 
@@ -173,13 +167,13 @@ def seen_task(spec: SeenSpec, rng: np.random.Generator, n_trials: int) -> np.nda
     Way 0 counts the cards the model (or the schedule) draws; with a ``program``, way 1 the same games with
     the effects played (:func:`effect_positions`, or the model's own), way 2 the games where the event holds
     with them and not without, way 3 the reverse (the paired difference). Without a search or a look, dealt by
-    :meth:`Dealing.shuffle`: the question it serves is otherwise exact and loads no compiled kernel; with one,
-    played by the compiled game (:func:`seen_game`).
+    :meth:`Dealing.deal` (numpy's loops for a run this small: the question it serves is otherwise exact); with
+    one, played by the compiled game (:func:`seen_game`).
     """
     if spec.program is not None and not spec.program.draws_only:
         return _compiled_seen_task(spec, rng, n_trials)
-    hand, library = spec.dealing.shuffle(rng, n_trials)
-    rival = {} if spec.opponent is None else {"opponent": spec.opponent.shuffle(rng, n_trials)}
+    hand, library = spec.dealing.deal(rng, n_trials)
+    rival = {} if spec.opponent is None else {"opponent": spec.opponent.deal(rng, n_trials)}
     # Row numbers as indices once: every lookup below would convert them again.
     hand, library = hand.astype(np.intp), library.astype(np.intp)
     table = np.asarray(spec.table, dtype=np.int16)
