@@ -122,9 +122,11 @@ def test_options_a_command_does_not_offer_are_refused_by_the_command_line():
     (family(SimulationFlags, "simulate", "trails"), "no option 'trails'"),
     (family(SimulationFlags, "simulate", helps={"trials": "Trials."}), "a help for 'trials', an option not offered"),
 ])
-def test_a_family_named_wrongly_is_refused_when_the_command_is_defined(annotation, message):
+def test_a_family_named_wrongly_is_refused_when_the_command_is_built(annotation, message):
+    # Built when a command line names it (or --help lists it whole); the suite builds every command of the app.
+    probe = _probe(simulation=annotation)
     with pytest.raises(TypeError, match=message):
-        _probe(simulation=annotation)
+        typer.main.get_command(probe)
 
 
 def _help_of(probe: typer.Typer, option: str) -> str:
@@ -141,12 +143,21 @@ def test_a_help_replaced_for_one_command_leaves_the_familys_own_alone():
     assert _invoke(replaced, "--simulate").exit_code == 0 and _seen["simulation"].simulate is True
 
 
-def test_an_option_declared_twice_is_refused_when_the_command_is_defined():
+def test_an_option_declared_twice_is_refused_when_the_command_is_built():
     def command(trials: TrialsOpt = None, simulation: Simulation = FROM_FLAGS) -> None:
         """Takes --trials twice."""
 
+    expanded = expand_groups(command)
     with pytest.raises(TypeError, match="'trials' is declared twice"):
-        expand_groups(command)
+        inspect.signature(expanded)
+
+
+def test_every_command_of_the_app_builds_whole():
+    # The families are expanded when a command is built: every command, built once here, names its options rightly.
+    group = typer.main.get_command(app)
+    for name in group.list_commands(None):
+        command = group.get_command(None, name)
+        assert command.params or isinstance(command, typer.core.TyperGroup), name
 
 
 def _command(name: str):
