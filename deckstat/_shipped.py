@@ -15,6 +15,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def _keep(kept: Path, stamp: tuple, data: dict) -> None:
         blob = marshal.dumps((stamp, data))
     except ValueError:  # a type marshal does not write (a TOML date): parsed every time
         return
-    partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+    partial = kept.with_name(f"{kept.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # each writer its own
     try:
         kept.parent.mkdir(exist_ok=True)
         partial.write_bytes(blob)
