@@ -109,6 +109,50 @@ def test_a_crash_outside_the_commands_handling_is_70_too():
         "the command that caused it (DECKSTAT_DEBUG=1 shows the traceback)"
 
 
+_SWALLOWING = """
+import os, signal
+import deckstat.questions.odds as question
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's foreground job has it
+plain = question.answer_odds
+def swallowing(*args, **kwargs):
+    try:  # the signal comes, and its interrupt is caught, as a library's optional import may catch it
+        os.kill(os.getpid(), signal.{name})
+        for _ in range(10**6):
+            pass
+    except KeyboardInterrupt:
+        pass
+    return plain(*args, **kwargs)
+question.answer_odds = swallowing
+"""
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_a_library_swallowed_still_stops_the_simulation_in_one_line(how):
+    # The command stops at its first block all the same (without the check it ran its 2 million trials and
+    # ended with 0), with the signal's code.
+    done = subprocess.run(_driver(_SWALLOWING.format(name=how.name), *ODDS, "--simulate", "--trials", "2e6",
+                                  "--workers", "1"), capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env={**os.environ, "DECKSTAT_LANG": "en"})
+    assert (done.returncode, done.stderr.strip()) == (128 + how, "interrupted"), done.stderr
+
+
+def test_a_stop_asked_for_ends_a_simulation_at_its_next_block(monkeypatch):
+    from deckstat.engines import progress
+
+    monkeypatch.setattr(progress, "_stop_signals", [])
+    blocks = []
+
+    def counted(rng, size):
+        blocks.append(size)
+        if len(blocks) == 2:
+            progress.request_stop(signal.SIGTERM)
+        return np.zeros(1)
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.BlockRunner(counted, runner.make_streams(1)).run(10 * runner.BLOCK_TRIALS)
+    assert len(blocks) == 2
+
+
 def test_an_exception_in_a_worker_arrives_as_itself():
     # The pool pickles the worker's exception back: the parent raises the same type (here math.log(rng, size)
     # fails in the worker), which the command line reports as an internal error, not as a broken pool.

@@ -772,6 +772,7 @@ def batch(spec: Any, out: str | os.PathLike | None = None, *, workers: int | Non
             with progress.track(tr("batch {name}", name=spec.name), total=len(unique), unit="tasks") as bar:
                 bar.advance(len(unique) - len(pending))
                 for outcome in executor.run(run_task, [(task, task.seed(seed, scheme)) for task in pending]):
+                    progress.stop_if_requested()
                     if outcome["status"] == CHANGED:
                         raise _changed_error(outcome, folder)
                     if journal is not None:

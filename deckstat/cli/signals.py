@@ -1,14 +1,16 @@
 """How a command stops on Ctrl-C or SIGTERM: one ``interrupted`` line and the shell's code for the signal.
 
-Standard library only: the entry point installs the SIGTERM handler before
-it loads typer, rich and the commands, so that a ``kill`` during that
-second is answered like one later.
+Standard library only (and :mod:`deckstat.engines.progress`, which is too): the
+entry point installs the handlers before it loads typer, rich and the
+commands, so that a ``kill`` during that second is answered like one later.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+
+from deckstat.engines.progress import request_stop, stop_requested
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
@@ -24,16 +26,23 @@ def stop_on_sigterm() -> None:
     The command then ends its worker processes and says ``interrupted``, with
     code 143 (128 + 15, as shells report SIGTERM); killed outright instead,
     it left multiprocessing's semaphores to its resource tracker, which
-    warned about them under the command's output.
+    warned about them under the command's output. Both signals (Ctrl-C unless
+    it is ignored) also ask the work to stop at its next block
+    (:func:`deckstat.engines.progress.request_stop`).
     """
     if threading.current_thread() is not threading.main_thread():
         return
 
     def stop(signum: int, frame: object) -> None:
         _signals_received.append(signum)
+        # Raised here, the interrupt can be lost (caught on its way out of a library's import as a failed optional
+        # import); asked for too, the work stops at its next block all the same.
+        request_stop(signum)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # an ignored Ctrl-C stays ignored
+        signal.signal(signal.SIGINT, stop)
 
 
 def ends_in_interrupt(exc: BaseException) -> bool:
@@ -44,6 +53,8 @@ def ends_in_interrupt(exc: BaseException) -> bool:
     imported: a Ctrl-C in that moment must still read ``interrupted``, not an
     internal error.
     """
+    if stop_requested():  # whatever the interrupt became on its way out, the signal came first
+        return True
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):

@@ -33,6 +33,38 @@ class Progress:
         self.close()
 
 
+#: The signals a front end's handler asked the work to stop for (the command line's, on Ctrl-C and SIGTERM).
+_stop_signals: list[int] = []
+
+
+def request_stop(signum: int) -> None:
+    """Ask the work under way to stop at its next block, whatever became of the interrupt raised at the signal.
+
+    A handler raises KeyboardInterrupt wherever the program is, and inside a
+    library's import (numpy's, pandas') the interrupt could be caught as a
+    failed optional import: the command then simulated on, as if the signal
+    had never come. Long work checks :func:`stop_if_requested` between its
+    blocks.
+    """
+    _stop_signals.append(signum)
+
+
+def stop_requested() -> bool:
+    """Whether a stop was asked for (:func:`request_stop`)."""
+    return bool(_stop_signals)
+
+
+def stop_if_requested() -> None:
+    """Raise KeyboardInterrupt if a stop was asked for: the checkpoint of long work, between blocks.
+
+    Examples
+    --------
+    >>> stop_if_requested()  # nothing asked: nothing happens
+    """
+    if _stop_signals:
+        raise KeyboardInterrupt
+
+
 #: ``factory(description, total, unit) -> Progress``: what a listener provides.
 Factory = Callable[[str, "float | None", str], Progress]
 

@@ -36,7 +36,7 @@ from statistics import NormalDist
 import numpy as np
 
 from deckstat._validate import check_half_width, check_whole, is_whole
-from deckstat.engines import kernel
+from deckstat.engines import kernel, progress
 from deckstat.engines.progress import track
 from deckstat.errors import DeckstatError, param
 from deckstat.i18n import N_, localise_number, number, tr, trn
@@ -623,6 +623,7 @@ class BlockRunner:
         with track(self.description, total=n_trials, unit="trials") as bar, kernel.drawing(n_trials), \
                 closing(self._blocks(_block_sizes(n_trials), _n_blocks(n_trials))) as blocks:
             for tally, size in blocks:
+                progress.stop_if_requested()
                 total = tally.copy() if total is None else total + tally
                 n_done += size
                 bar.advance(size)
@@ -649,6 +650,7 @@ class BlockRunner:
         with track(self.description, total=min(most, max_trials), unit="trials") as bar, kernel.drawing() as run, \
                 closing(self._blocks(_block_sizes(max_trials), _n_blocks(max_trials))) as blocks:
             for tally, size in blocks:
+                progress.stop_if_requested()
                 total = tally.copy() if total is None else total + tally
                 n_done += size
                 bar.advance(size)
