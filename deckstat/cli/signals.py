@@ -35,8 +35,8 @@ def stop_on_sigterm() -> None:
 
     def stop(signum: int, frame: object) -> None:
         _signals_received.append(signum)
-        # Raised here, the interrupt can be lost (caught on its way out of a library's import as a failed optional
-        # import); asked for too, the work stops at its next block all the same.
+        # Raised here, the interrupt can be lost (caught on its way out of a library's import); asked for too, the
+        # work stops at its next block all the same.
         request_stop(signum)
         raise KeyboardInterrupt
 
