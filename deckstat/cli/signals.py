@@ -8,6 +8,7 @@ commands, so that a ``kill`` during that second is answered like one later.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 
 from deckstat.engines.progress import request_stop, stop_requested
@@ -43,6 +44,16 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # an ignored Ctrl-C stays ignored
         signal.signal(signal.SIGINT, stop)
+    previous = sys.unraisablehook
+
+    def unraisable(info: object) -> None:
+        # An interrupt raised where Python cannot raise it (the import system's weakref callbacks) was printed as
+        # "Exception ignored" and lost: the stop request now acts on it, without a traceback under the one line.
+        if isinstance(getattr(info, "exc_value", None), KeyboardInterrupt) and stop_requested():
+            return
+        previous(info)
+
+    sys.unraisablehook = unraisable
 
 
 def ends_in_interrupt(exc: BaseException) -> bool:

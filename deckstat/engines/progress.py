@@ -40,10 +40,11 @@ _stop_signals: list[int] = []
 def request_stop(signum: int) -> None:
     """Ask the work under way to stop at its next block, whatever became of the interrupt raised at the signal.
 
-    A handler raises KeyboardInterrupt wherever the program is, and raised
-    inside a library's import it could be caught on its way out (seen: a
-    SIGTERM while numpy imported ``numpy.random`` for pandas): the command
-    then simulated on, as if the signal had never come. Long work checks
+    A handler raises KeyboardInterrupt wherever the program is: raised in a
+    weakref callback (the import system's module locks have some, so during
+    any import, e.g. numpy's of ``numpy.random`` for pandas), Python prints
+    it as "Exception ignored" and goes on, and the command then simulated
+    on as if the signal had never come. Long work checks
     :func:`stop_if_requested` between its blocks.
     """
     _stop_signals.append(signum)
