@@ -11,14 +11,12 @@ import signal
 import sys
 import threading
 
-from deckstat.engines.progress import request_stop, stop_requested
+from deckstat.engines.progress import request_stop, stop_signal
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
 #: Exit codes of a command stopped by Ctrl-C or by SIGTERM.
 INTERRUPT_CODES = (EXIT_INTERRUPTED, 128 + signal.SIGTERM)
-#: The signals that stopped the command as an interrupt (see :func:`stop_on_sigterm`).
-_signals_received: list[int] = []
 
 
 def stop_on_sigterm() -> None:
@@ -35,7 +33,6 @@ def stop_on_sigterm() -> None:
         return
 
     def stop(signum: int, frame: object) -> None:
-        _signals_received.append(signum)
         # Raised here, the interrupt can be lost (caught on its way out of a library's import); asked for too, the
         # work stops at its next block all the same.
         request_stop(signum)
@@ -49,7 +46,7 @@ def stop_on_sigterm() -> None:
     def unraisable(info: object) -> None:
         # An interrupt raised where Python cannot raise it (the import system's weakref callbacks) was printed as
         # "Exception ignored" and lost: the stop request now acts on it, without a traceback under the one line.
-        if isinstance(getattr(info, "exc_value", None), KeyboardInterrupt) and stop_requested():
+        if isinstance(getattr(info, "exc_value", None), KeyboardInterrupt) and stop_signal() is not None:
             return
         previous(info)
 
@@ -64,7 +61,7 @@ def ends_in_interrupt(exc: BaseException) -> bool:
     imported: a Ctrl-C in that moment must still read ``interrupted``, not an
     internal error.
     """
-    if stop_requested():  # whatever the interrupt became on its way out, the signal came first
+    if stop_signal() is not None:  # whatever the interrupt became on its way out, the signal came first
         return True
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
@@ -77,7 +74,8 @@ def ends_in_interrupt(exc: BaseException) -> bool:
 
 def interrupted_code() -> int:
     """The exit code of an interrupted command: 143 after SIGTERM, 130 after Ctrl-C."""
-    return 128 + _signals_received[-1] if _signals_received else EXIT_INTERRUPTED
+    signum = stop_signal()
+    return EXIT_INTERRUPTED if signum is None else 128 + signum
 
 
 def forget_handled_interrupt() -> None:

@@ -50,9 +50,9 @@ def request_stop(signum: int) -> None:
     _stop_signals.append(signum)
 
 
-def stop_requested() -> bool:
-    """Whether a stop was asked for (:func:`request_stop`)."""
-    return bool(_stop_signals)
+def stop_signal() -> int | None:
+    """The signal the last stop was asked for (:func:`request_stop`), or None when none was."""
+    return _stop_signals[-1] if _stop_signals else None
 
 
 def stop_if_requested() -> None:
