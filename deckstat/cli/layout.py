@@ -3,7 +3,7 @@
 A table is first described as a :class:`Grid` of text columns, each with
 the identifiers it shows (the names of ``--format csv``), how much it
 matters (:attr:`Column.rank`) and, where useful, an abbreviated header.
-:func:`lay_out` then makes the rich tables that fit a width:
+:func:`lay_out` then makes the tables that fit a width (:class:`~deckstat.cli.drawing.DrawnTable`):
 
 1. every column, boxed, its headers whole, then abbreviated (explained once
    under the table); then the same without the box's lines, which takes two
@@ -32,22 +32,14 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from rich import box
 from rich.cells import cell_len, chop_cells
 
+from deckstat.cli.drawing import DEFAULT_WIDTH, DrawnTable
 from deckstat.errors import DeckstatError
 from deckstat.i18n import tr
 from deckstat.text import fold_key
 
-if TYPE_CHECKING:  # rich's console and tables are imported when a table is printed, not with the commands
-    from rich.console import RenderableType
-    from rich.table import Table
-    from rich.text import Text
-
-#: What a pipe or a file is laid out for (a terminal has its own width; ``$COLUMNS`` overrides both).
-DEFAULT_WIDTH = 80
 #: The narrowest a text column goes for a word longer than this (a file name): the word is cut, at the width.
 TEXT_FLOOR = 24
 
@@ -235,8 +227,8 @@ class _Style:
         return 3 * n + 1 if self.name == "boxed" else 2 * max(n - 1, 0)
 
 
-BOXED = _Style("boxed", {})
-COMPACT = _Style("compact", {"box": box.SIMPLE_HEAD, "show_edge": False, "pad_edge": False,
+BOXED = _Style("boxed", {"box": "HEAVY_HEAD"})
+COMPACT = _Style("compact", {"box": "SIMPLE_HEAD", "show_edge": False, "pad_edge": False,
                               "collapse_padding": True})
 
 
@@ -336,30 +328,22 @@ def _widths(grid: Grid, shown: list[int], style: _Style, short: bool, width: int
 
 
 def _table(grid: Grid, shown: list[int], style: _Style, short: bool, width: int | None,
-           whole: bool = False) -> Table:
-    """The rich table of the columns ``shown``, each at its width, its headers and text cells wrapped here."""
-    from rich.table import Table
-    from rich.text import Text
-
+           whole: bool = False) -> DrawnTable:
+    """The table of the columns ``shown``, each at its width, its headers and text cells wrapped here."""
     widths = _widths(grid, shown, style, short, width, whole)
     columns = [grid.columns[i] for i in shown]
     several_lines = any(c.text and any(len(wrap(cell, w, fold=True)) > 1 for cell in c.cells)
                         for c, w in zip(columns, widths))
+    # The header's own line breaks stay; a line too long for the column wraps at its spaces.
+    headers = ["\n".join(line for part in _header(c, short).split("\n") for line in wrap(part, w))
+               for c, w in zip(columns, widths)]
+    rows = [["\n".join(wrap(cell, w, fold=True)) if c.text else cell for cell, c, w in zip(row, columns, widths)]
+            for row in (zip(*[c.cells for c in columns]) if columns else [])]
     # Boxed rows of several lines are told apart by a line between them, unless the first column alone labels
     # each row (a table of labels and values); without the box, a row's first line is where its numbers are.
-    table = Table(padding=(0, 1), show_lines=several_lines and len(columns) > 2 and style is BOXED,
-                  show_header=grid.header, **style.table)
-    for column, w in zip(columns, widths):
-        header = _header(column, short)
-        # The header's own line breaks stay; a line too long for the column wraps at its spaces.
-        lines = [line for part in header.split("\n") for line in wrap(part, w)]
-        # The widths are set here, and every line fits its width: rich neither wraps nor cuts anything.
-        table.add_column(Text("\n".join(lines)), justify=column.justify, width=w, no_wrap=True)
-    rows = zip(*[c.cells for c in columns]) if columns else []
-    for row in rows:
-        table.add_row(*[Text("\n".join(wrap(cell, w, fold=True)) if c.text else cell)
-                        for cell, c, w in zip(row, columns, widths)])
-    return table
+    # The widths are set here, and every line fits its width: nothing is wrapped or cut when it is drawn.
+    return DrawnTable(headers, rows, widths, [c.justify for c in columns], show_header=grid.header,
+                      show_lines=several_lines and len(columns) > 2 and style is BOXED, **style.table)
 
 
 # ----- choosing the columns -----
@@ -459,7 +443,7 @@ def shown_as(grid: Grid, rewrite: Callable[[str, bool], str]) -> Grid:
 
 
 def lay_out(versions: Mapping[str, Grid], lang: str, layout: Layout, picked: Sequence[int] | None = None,
-            rewrite: Callable[[str, bool], str] | None = None) -> list[RenderableType]:
+            rewrite: Callable[[str, bool], str] | None = None) -> list[DrawnTable | str]:
     """What to print for one table in ``lang``: its title, its table (or parts) and the lines under it.
 
     ``versions`` maps each language to the table written in it; the choice of columns is the same in all.
@@ -470,7 +454,7 @@ def lay_out(versions: Mapping[str, Grid], lang: str, layout: Layout, picked: Seq
     grid = _headless(versions[lang])
     ordered = [grid] + [_headless(g) for language, g in versions.items() if language != lang and _same_shape(g, grid)]
     parts, style, short, dropped, whole = choose(ordered, layout.width, picked)
-    shown: list[RenderableType] = []
+    shown: list[DrawnTable | str] = []
     if grid.title:
         shown.append(_paragraph(grid.title, layout.width))
     for part in parts:
@@ -487,11 +471,9 @@ def _same_shape(one: Grid, other: Grid) -> bool:
         len(a.cells) == len(b.cells) for a, b in zip(one.columns, other.columns))
 
 
-def _paragraph(text: str, width: int | None) -> Text:
+def _paragraph(text: str, width: int | None) -> str:
     """``text`` wrapped at ``width`` (at spaces only), or as it is with ``--wide``."""
-    from rich.text import Text
-
-    return Text(text if width is None else "\n".join(wrap(text, width)))
+    return text if width is None else "\n".join(wrap(text, width))
 
 
 # ----- --columns -----

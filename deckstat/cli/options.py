@@ -38,6 +38,7 @@ from deckstat.terms import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from deckstat.cli.drawing import PlainConsole
     from deckstat.results import Result
 
 #: Exit codes: a rule broken (``validate``), unusable input, a bug in deckstat (sysexits' EX_SOFTWARE, which
@@ -519,29 +520,18 @@ PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also draw the resu
                                               metavar="FILE")]
 
 
-def stdout() -> Console:
+def stdout() -> Console | PlainConsole:
     r"""A console that prints text from decks and profiles as is, in the characters stdout's encoding has.
 
     Control characters are written visibly (``\x1b``), so that a card name cannot drive the terminal. Tables
     are laid out for the width by :func:`print_items` before they reach it, so the console itself never cuts
     a line: a table whose row labels and one column are wider than the terminal (never seen on real decks)
-    is printed whole, and the terminal folds it, rather than cut short with "…".
+    is printed whole, and the terminal folds it, rather than cut short with "…". Where rich would only
+    place characters (:func:`~deckstat.cli.drawing.plain_console`), deckstat writes them itself, the same.
     """
-    from rich.console import Console
+    from deckstat.cli.drawing import plain_console, rich_stdout
 
-    from deckstat.cli.terminal import SafeCharacters, plain_console_hooks
-
-    # No rich markup ("[civilization=Feu]"), no emoji codes (":smile:") and no highlighting.
-    console = Console(file=sys.stdout, soft_wrap=False, width=_UNLIMITED, markup=False, emoji=False, highlight=False)
-    # Card names and profile text are data: their control characters (ESC, BEL…) are shown, never obeyed.
-    console.push_render_hook(SafeCharacters())
-    for hook in plain_console_hooks(console.encoding):
-        console.push_render_hook(hook)
-    return console
-
-
-#: The width of the console tables are printed on: more than any table takes (they are laid out before).
-_UNLIMITED = 100_000
+    return plain_console(sys.stdout) or rich_stdout(sys.stdout)
 
 
 def layout():
@@ -550,11 +540,17 @@ def layout():
     For the terminal's width (``$COLUMNS`` when set; 80 for a pipe or a file), or, with ``--wide``, every
     column whatever the width; with the columns ``--columns`` names.
     """
-    from rich.console import Console
-
+    from deckstat.cli.drawing import terminal_width
     from deckstat.cli.layout import Layout
 
-    return Layout(width=None if _wide.get() else Console().width, columns=tuple(_columns.get() or ()))
+    width = None
+    if not _wide.get():
+        width = terminal_width()
+        if width is None:  # where rich's console knows better (Windows, Jupyter, a dumb terminal)
+            from rich.console import Console
+
+            width = Console().width
+    return Layout(width=width, columns=tuple(_columns.get() or ()))
 
 
 def use_wide(value: bool) -> bool:
@@ -580,19 +576,29 @@ ColumnsOpt = Annotated[list[str] | None, typer.Option(
     "as headed in either language, comma-separated, e.g. --columns p_flood_in_hand,mulligan_rate.")]
 
 
-def print_text(console: Console, text: str) -> None:
+def print_text(console: Console | PlainConsole, text: str) -> None:
     """Print sentences: on a terminal, wrapped at spaces to its width (never inside a number).
 
     Elsewhere they are printed one line each, as written, so that a pipe or a file keeps each sentence whole.
     """
-    from rich.text import Text
-
     from deckstat.cli.layout import wrap
 
     width = layout().width
     if width is not None and console.is_terminal:
         text = "\n".join(wrap(text, width))
-    console.print(Text(text), soft_wrap=True)
+    console.print(text if _is_plain(console) else _rich_text(text), soft_wrap=True)
+
+
+def _is_plain(console: object) -> bool:
+    from deckstat.cli.drawing import PlainConsole
+
+    return isinstance(console, PlainConsole)
+
+
+def _rich_text(text: str):
+    from deckstat.cli.drawing import rich_text
+
+    return rich_text(text)
 
 
 def use_excel(value: bool | None) -> bool | None:
@@ -855,8 +861,6 @@ def print_items(build: Callable[[], list]) -> None:
     keeps for the width are the same in all, and ``--columns`` takes headers in any of them. The ``--columns``
     asked for are checked before anything is printed.
     """
-    from rich.text import Text
-
     from deckstat.cli.layout import Grid, lay_out, pick_columns
     from deckstat.cli.terminal import shown_text
     from deckstat.i18n import LANGUAGES
@@ -880,7 +884,8 @@ def print_items(build: Callable[[], list]) -> None:
     for item in items:
         if isinstance(item[current], Grid):
             for shown in lay_out(item, current, chosen, next(picked), rewrite):
-                console.print(shown, soft_wrap=isinstance(shown, Text))
+                sentence = isinstance(shown, str)
+                console.print(_rich_text(shown) if sentence and not _is_plain(console) else shown, soft_wrap=sentence)
         elif item[current]:
             print_text(console, str(item[current]))
 
