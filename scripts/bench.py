@@ -1216,6 +1216,7 @@ def kernel_section(baseline_trials: int, kernel_trials: int, yardstick_trials: i
 STARTUP_COMMANDS = {
     "games": (["games"], {}),
     "games show wankul": (["games", "show", "wankul"], {}),
+    "games, on a terminal": (["games"], {"TERMINAL": "1"}),
     "games --lang fr": (["games", "--lang", "fr"], {}),
     "DECKSTAT_LANG=fr games": (["games"], {"DECKSTAT_LANG": "fr"}),
     "--help": (["--help"], {}),
@@ -1227,16 +1228,38 @@ STARTUP_GOAL = 2.0
 
 def startup_process(argv: list[str], env: dict[str, str]):
     """A method for :func:`startup_section`: run ``argv`` in a fresh process; return its (CPU, wall) seconds."""
+    env = dict(env)
+    terminal = env.pop("TERMINAL", None) is not None
     environment = {key: value for key, value in os.environ.items() if key != "DECKSTAT_LANG"} | env
 
     def run() -> tuple[float, float]:
         used = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(argv, env=environment, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if terminal:  # stdout a pseudo-terminal (bold headers), read as it comes so that it never fills
+            import pty
+            import threading
+
+            reader, writer = pty.openpty()
+            drain = threading.Thread(target=_drain, args=(reader,), daemon=True)
+            drain.start()
+            subprocess.run(argv, env=environment, check=True, stdout=writer, stderr=subprocess.DEVNULL)
+            os.close(writer)
+            drain.join()
+            os.close(reader)
+        else:
+            subprocess.run(argv, env=environment, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime, wall
     return run
+
+
+def _drain(descriptor: int) -> None:
+    try:
+        while os.read(descriptor, 65536):
+            pass
+    except OSError:  # the terminal's other end closed
+        pass
 
 
 def startup_section(rounds: int, console: Console, figures: dict) -> None:
