@@ -234,3 +234,36 @@ def test_a_signal_while_a_first_run_compiles_the_kernel_ends_it_in_one_line(tmp_
         assert list(cache.glob("*/_compiled.draw-*.nbc")), (delay, stderr)
         assert not list(cache.glob("*/_compiled.draw_from-*.nbc")), (delay, "the command waited for the compile")
         assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+
+
+@pytest.mark.parametrize(("how", "code", "to_group"), [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)])
+def test_a_report_stopped_while_its_figures_are_drawn_ahead_leaves_no_copy(tmp_path, how, code, to_group):
+    # The report draws each figure in a copy of itself as soon as its part is computed: Ctrl-C (to the whole
+    # group, as a terminal sends it) or SIGTERM (to deckstat alone) then ends the copies with it, and no report is
+    # written. The copies are seen alive at the signal in at least one of the runs, or the test proves nothing.
+    runs, seen_copies = [], 0
+    for delay in (1.5, 3.0, 4.5):
+        out = tmp_path / f"report-{delay}"
+        process = _deckstat("report", str(WANKUL), "--game", "wankul", "--out", str(out), "--seed", "1", "-q")
+        runs.append((delay, out, process, time.monotonic()))
+    for delay, _, process, started in runs:
+        time.sleep(max(0.0, started + delay - time.monotonic()))
+        seen_copies += len(_group(process.pid)) > 1
+        os.killpg(process.pid, how) if to_group else process.send_signal(how)
+    ended = []
+    for delay, out, process, _ in runs:
+        try:
+            stderr = process.communicate(timeout=60)[1].decode()
+        finally:
+            # Ended with deckstat, not on their own later (a copy left running ends once it has drawn its figure).
+            left = _group(process.pid)
+            if left:
+                os.killpg(process.pid, signal.SIGKILL)
+        ended.append((delay, out, process, stderr, left))
+    for delay, out, process, stderr, left in ended:
+        assert not left, (delay, left)
+        if process.returncode == 0:  # ended before its signal on a fast machine
+            continue
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+        assert not out.exists(), delay
+    assert seen_copies, "no figure was being drawn when the signals came"

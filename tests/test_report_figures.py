@@ -3,6 +3,8 @@ same files as drawn one after the other; a copy that fails or is interrupted lea
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 from pathlib import Path
 
@@ -18,10 +20,15 @@ from deckstat.present import plots
 from deckstat.present import report as pages
 from deckstat.present.plots.visuals import ProbabilityFormatter
 
+#: What ``on_part`` was told while the module's report was computed: (name, part) in order.
+ANNOUNCED: list[tuple[str, object]] = []
+
 
 @pytest.fixture(scope="module")
 def wankul_report():
-    return deckstat.report(deckstat.load_deck(sample_deck("wankul")), "wankul", n_trials=2000, rng=1)
+    ANNOUNCED.clear()
+    return deckstat.report(deckstat.load_deck(sample_deck("wankul")), "wankul", n_trials=2000, rng=1,
+                           on_part=lambda name, part: ANNOUNCED.append((name, part)))
 
 
 def _written(report, folder: Path, lang: str = "en", fmt: str = "markdown") -> dict[str, bytes]:
@@ -103,6 +110,63 @@ def test_an_interrupt_ends_the_copy(wankul_report, tmp_path, monkeypatch, earlie
         pages.write_report(wankul_report, tmp_path / "report")
     assert not (tmp_path / "report").exists()
     assert set(_children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
+
+
+def test_each_part_is_announced_once_as_soon_as_it_is_computed(wankul_report):
+    names = [name for name, _ in ANNOUNCED]
+    assert names == ["by_turn", "hands", "mulligan", "playability", "ratio", "sensitivity", "deckout"]
+    assert all(getattr(wankul_report, name) is part for name, part in ANNOUNCED)
+    assert set(pages.FIGURE_PARTS.values()) <= set(names)
+    with pytest.raises(DeckstatError, match="on_part"):
+        deckstat.report(deckstat.load_deck(sample_deck("wankul")), "wankul", n_trials=10, on_part="figures")
+
+
+def _ahead(report, lang: str = "en") -> pages.FiguresAhead:
+    """Figures drawn ahead from ``report``'s parts, as ``deckstat.report`` announces them."""
+    ahead = pages.FiguresAhead()
+    with language(lang):
+        for name in pages.FIGURE_PARTS.values():
+            ahead.part(name, getattr(report, name))
+    return ahead
+
+
+@needs_fork
+@pytest.mark.parametrize("drawn_in, written_in", [("fr", "fr"), ("en", "fr")])
+def test_figures_drawn_ahead_are_the_files_drawn_in_turn(wankul_report, tmp_path, monkeypatch, drawn_in, written_in,
+                                                         earlier_children):
+    with _ahead(wankul_report, drawn_in) as ahead:
+        assert set(_children()) - earlier_children  # drawing already
+        with language(written_in):
+            pages.write_report(wankul_report, tmp_path / "ahead", ahead=ahead)
+    assert set(_children()) <= earlier_children
+    ahead_files = {p.name: p.read_bytes() for p in sorted((tmp_path / "ahead").iterdir())}
+    monkeypatch.setattr(pages, "_can_fork", lambda: False)
+    assert _written(wankul_report, tmp_path / "in_turn", written_in) == ahead_files
+
+
+@needs_fork
+def test_a_figure_drawn_ahead_from_another_part_is_drawn_here_and_only_that_one(wankul_report, tmp_path, monkeypatch):
+    expected = _written(wankul_report, tmp_path / "expected")
+    # The same report with its by-turn part a copy: its figure was drawn ahead from another object.
+    copied = dataclasses.replace(wankul_report, by_turn=copy.deepcopy(wankul_report.by_turn))
+    drawn_here = []
+    with _ahead(wankul_report) as ahead:
+        for name in ("plot_odds", "plot_mulligan", "plot_ratio", "plot_curve", "plot_deckout"):
+            real = getattr(plots, name)
+            monkeypatch.setattr(plots, name, lambda *a, real=real, name=name, **k: drawn_here.append(name)
+                                or real(*a, **k))
+        pages.write_report(copied, tmp_path / "again", ahead=ahead)
+    assert drawn_here == ["plot_odds"]
+    assert {p.name: p.read_bytes() for p in sorted((tmp_path / "again").iterdir())} == expected
+
+
+@needs_fork
+def test_leaving_the_figures_ahead_ends_their_copies(wankul_report, earlier_children):
+    with pytest.raises(KeyboardInterrupt):
+        with _ahead(wankul_report):
+            assert set(_children()) - earlier_children
+            raise KeyboardInterrupt  # the report interrupted while its figures are drawn
+    assert set(_children()) <= earlier_children
 
 
 def test_every_figure_the_page_shows_is_written_and_reads_as_an_image(wankul_report, tmp_path):

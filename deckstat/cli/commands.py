@@ -1365,16 +1365,19 @@ def report(
     report.md (or report.html) into --out.
     """
     from deckstat.present.files import check_writable_folder
-    from deckstat.present.report import how_computed, write_report
+    from deckstat.present.report import FiguresAhead, how_computed, write_report
 
     with user_errors():
         check_writable_folder(out)  # before the work, not after it
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
-        with showing(quiet):
-            result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
-                                     allow_absent=allow_absent, illegal_counts=illegal_counts, n_workers=workers)
-        page = write_report(result, out, fmt="html" if html else "markdown")
+        # Each figure is drawn (where a copy of the process may draw it) while the next parts are computed.
+        with FiguresAhead() as ahead:
+            with showing(quiet):
+                result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
+                                         allow_absent=allow_absent, illegal_counts=illegal_counts,
+                                         n_workers=workers, on_part=ahead.part)
+            page = write_report(result, out, fmt="html" if html else "markdown", ahead=ahead)
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
     print_text(stdout(), tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result))
 

@@ -813,41 +813,107 @@ def to_html(document: Document, images: dict[str, bytes]) -> str:
 
 # --------------------------------------------------------------------------- writing
 
-def _figures(report: Report) -> dict[str, Callable[[], object]]:
-    """The report's figures, by the file name they are saved as, each as the call that draws it."""
+#: Each figure of the report, by the file name it is saved as, in the page's order: the report part it shows
+#: (a :class:`Report` attribute, the name ``deckstat.report`` announces it by to ``on_part``).
+FIGURE_PARTS = {"odds.png": "by_turn", "mulligan.png": "mulligan", "ratio.png": "ratio",
+                "playability.png": "playability", "deckout.png": "deckout"}
+
+
+def _figure_of(name: str, part: object) -> Callable[[], object] | None:
+    """The call that draws figure ``name`` from its report part, or None when the part has nothing to draw."""
     from deckstat.present import plots
 
-    figures: dict[str, Callable[[], object]] = {"odds.png": lambda: plots.plot_odds(report.by_turn)}
-    if report.mulligan is not None:
-        figures["mulligan.png"] = lambda: plots.plot_mulligan(report.mulligan)
-    if report.ratio is not None:
-        figures["ratio.png"] = lambda: plots.plot_ratio(report.ratio)
-    playable = report.playability
-    if playable is not None and playable.curve is not None:
-        figures["playability.png"] = lambda: plots.plot_curve(playable.curve)
-    figures["deckout.png"] = lambda: plots.plot_deckout(report.deckout)
-    return figures
+    if part is None:
+        return None
+    if name == "playability.png":
+        curve = part.curve
+        return None if curve is None else lambda: plots.plot_curve(curve)
+    plot = {"odds.png": plots.plot_odds, "mulligan.png": plots.plot_mulligan, "ratio.png": plots.plot_ratio,
+            "deckout.png": plots.plot_deckout}[name]
+    return lambda: plot(part)
+
+
+def _figures(report: Report) -> dict[str, Callable[[], object]]:
+    """The report's figures, by the file name they are saved as, each as the call that draws it."""
+    figures = {name: _figure_of(name, getattr(report, part)) for name, part in FIGURE_PARTS.items()}
+    return {name: draw for name, draw in figures.items() if draw is not None}
 
 
 #: The figure drawn beside the others when a second processor is free: the slowest by far (one panel per card).
 _DRAWN_APART = ("playability.png",)
 
 
-def _images(figures: dict[str, Callable[[], object]]) -> dict[str, bytes]:
-    """The PNG file of each figure, in the page's order; the slowest drawn in a second process when one helps."""
+def _images(figures: dict[str, Callable[[], object]], drawn: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """The PNG file of each figure, in the page's order; the slowest drawn in a second process when one helps.
+
+    ``drawn``: figures already drawn (ahead, :class:`FiguresAhead`), taken as they are.
+    """
     from deckstat.present import plots
 
-    apart = [name for name in _DRAWN_APART if name in figures] if len(figures) > 1 and _can_fork() else []
-    helper = _forked(lambda: {name: plots.png_bytes(figures[name]()) for name in apart}) if apart else None
+    drawn = dict(drawn or {})
+    left = {name: draw for name, draw in figures.items() if name not in drawn}
+    apart = [name for name in _DRAWN_APART if name in left] if len(left) > 1 and _can_fork() else []
+    helper = _forked(lambda: {name: plots.png_bytes(left[name]()) for name in apart}) if apart else None
     try:
-        images = {name: plots.png_bytes(draw()) for name, draw in figures.items() if name not in apart}
-        drawn = (helper() or {}) if helper is not None else {}
+        images = {name: plots.png_bytes(draw()) for name, draw in left.items() if name not in apart}
+        drawn.update((helper() or {}) if helper is not None else {})
     finally:
         if helper is not None:
             helper.stop()
     # A figure the other process did not bring back is drawn here, where an error in it is raised as it is.
     return {name: drawn[name] if name in drawn else images.get(name) or plots.png_bytes(draw())
             for name, draw in figures.items()}
+
+
+class FiguresAhead:
+    """The report's figures drawn in copies of this process while the report computes its next parts.
+
+    Give :meth:`part` to :func:`deckstat.report` as ``on_part``, then this object to :func:`write_report`:
+    each figure is drawn, in a copy of this process (where one may be made: :func:`_can_fork`), as soon as
+    the part it shows is computed, on the second processor while this one computes the next parts. The
+    page takes a figure drawn ahead only for the very part object it was drawn from and in the language it
+    is written in; any other figure, and any a copy failed to draw, it draws itself, the same. Use it as a
+    context manager: leaving it ends the copies still running (an interrupted report leaves none behind).
+    """
+
+    def __init__(self) -> None:
+        self._copies: dict[str, tuple[object, str, _forked]] = {}
+
+    def part(self, name: str, part: object) -> None:
+        """Start drawing the figures of report part ``name`` (``on_part`` of :func:`deckstat.report`)."""
+        from deckstat.present import plots
+
+        for figure, shown in FIGURE_PARTS.items():
+            if shown != name or figure in self._copies:
+                continue
+            draw = _figure_of(figure, part)
+            if draw is not None and _can_fork():
+                self._copies[figure] = (part, get_language(), _forked(lambda draw=draw: plots.png_bytes(draw())))
+
+    def take(self, report: Report) -> dict[str, bytes]:
+        """The figures drawn ahead for ``report``'s own parts, in the current language; the copies then end."""
+        drawn = {}
+        try:
+            for figure, (part, lang, copy) in self._copies.items():
+                if part is getattr(report, FIGURE_PARTS[figure]) and lang == get_language():
+                    data = copy()
+                    if isinstance(data, bytes):
+                        drawn[figure] = data
+        finally:
+            self.close()
+        return drawn
+
+    def close(self) -> None:
+        """End every copy still running."""
+        copies, self._copies = self._copies, {}
+        for _, _, copy in copies.values():
+            copy.stop()
+
+    def __enter__(self) -> FiguresAhead:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def _can_fork() -> bool:
@@ -924,7 +990,8 @@ REPORT_FILES = frozenset({"report.md", "report.html", "odds.png", "mulligan.png"
                           "deckout.png"})
 
 
-def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> Path:
+def write_report(report: Report, out: str | Path, *, fmt: str = "markdown", ahead: FiguresAhead | None = None
+                 ) -> Path:
     """Write ``report`` into the folder ``out`` (created if needed), in the current language; return the page's path.
 
     Parameters
@@ -936,6 +1003,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     fmt : {"markdown", "html"}
         ``"markdown"`` writes ``report.md`` and its figures as PNG files beside it; ``"html"`` writes one
         ``report.html`` that holds its figures and style, to open in a browser or send as it is.
+    ahead : FiguresAhead, optional
+        The figures drawn while the report was computed (its ``on_part``); the same files as drawn here.
 
     Returns
     -------
@@ -954,7 +1023,8 @@ def write_report(report: Report, out: str | Path, *, fmt: str = "markdown") -> P
     if out.exists() and not out.is_dir():
         raise DeckstatError(tr("exists and is not a folder"), source=str(out))
     document = build_document(report)
-    images = _images(_figures(report))  # drawn before the folder is touched: an error leaves the old report
+    # Drawn before the folder is touched: an error leaves the old report.
+    images = _images(_figures(report), ahead.take(report) if ahead is not None else None)
     page = out / ("report.md" if fmt == "markdown" else "report.html")
     here = Path.cwd().resolve()
     # Swapping renames in the parent folder; a folder that holds more than a report, or the working folder, stays.

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -326,7 +327,7 @@ def _sensitivity(deck: Deck, profile: Profile, event: str, last_turn: int) -> Se
 @runner.pooled
 def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=None, turns: int = 10,
            policy: str = DEFAULT_POLICY, allow_absent: bool = False, illegal_counts: bool = False,
-           n_workers: int = 1) -> Report:
+           n_workers: int = 1, on_part: Callable[[str, object], None] | None = None) -> Report:
     """Ask every question the deck report shows.
 
     Parameters
@@ -360,6 +361,12 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     n_workers : int
         Processes for the simulated parts, started once for the whole
         report; does not change the results.
+    on_part : callable, optional
+        Called as ``on_part(name, part)`` as soon as each part is computed,
+        ``name`` the :class:`Report` attribute that will hold it (``"by_turn"``,
+        ``"playability"``…; a part the deck does not get is not announced),
+        so that its figure can be drawn while the next parts are computed
+        (:class:`deckstat.present.report.FiguresAhead`).
 
     Returns
     -------
@@ -388,6 +395,14 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
         raise DeckstatError(tr("{name} must be True or False, got {value!r}", name=param("illegal_counts"),
                                value=illegal_counts))
     turns = check_whole(turns, "turns")
+    if on_part is not None and not callable(on_part):
+        raise DeckstatError(tr("{name} must be a function or None, got {value!r}", name=param("on_part"),
+                               value=on_part))
+
+    def done(name: str, part: object) -> None:
+        if on_part is not None and part is not None:
+            on_part(name, part)
+
     events = [f"{g}>=1" for g in _groups(deck, profile)]
     drawn = profile.drawn_deck(deck)
     last_turn = min([turns] + [profile.last_game_turn(drawn.size, seat) for seat in SEATS])
@@ -401,14 +416,18 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     with shared_setups(), track(tr("report"), total=6 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = answer_odds(plan_odds(deck, profile, events, turns=range(last_turn + 1), allow_absent=allow_absent,
                                         simulation=simulation), simulation)
+        done("by_turn", by_turn)
         parts.advance()
         hands = answer_odds(plan_odds(deck, profile, events, zone="hand", seat="first", allow_absent=allow_absent,
                                       simulation=simulation), simulation)
+        done("hands", hands)
         parts.advance()
         report_mulligan = answer_mulligan(plan_mulligan(deck, profile, allow_absent=allow_absent,
                                                         simulation=simulation), simulation) if has_mulligan else None
+        done("mulligan", report_mulligan)
         parts.advance(has_mulligan)
         playability = _playability(deck, profile, simulation, last_turn=last_turn)
+        done("playability", playability)
         parts.advance()
         sweep = None
         if has_sweep:
@@ -421,16 +440,20 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                 counts = sorted({current, *legal})
             sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
                           n_trials=n_trials, rng=rng, allow_absent=allow_absent, n_workers=n_workers)
+            done("ratio", sweep)
             parts.advance()
         copies = _sensitivity(deck, profile, events[0], last_turn)
+        done("sensitivity", copies)
         parts.advance()
         race_arguments = {"policy": policy, "mulligan": race_mulligan, "allow_absent": allow_absent,
                           "simulation": simulation}
         planned = plan_deckout(deck, profile, **race_arguments)
         race = answer_deckout(planned, simulation, never_scored=plan_never_scored(
             planned, deck, terrain_turns=None, drought=True, **race_arguments))
+        done("deckout", race)
         parts.advance()
         triggers = _shield_triggers(deck, profile, simulation)
+        done("shield_triggers", triggers)
         parts.advance()
     provenance = {"question": "report", "game": profile.id, "deck_source": deck.source, "n_trials": trials,
                   "policy": race.provenance["policy"], **runner.provenance(rng), "deckstat_version": __version__}
