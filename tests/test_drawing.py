@@ -8,6 +8,7 @@ characters) is drawn both ways and compared byte for byte, on a terminal (bold h
 
 from __future__ import annotations
 
+import builtins
 import io
 import os
 import subprocess
@@ -83,29 +84,44 @@ def test_a_table_with_a_tab_is_left_to_rich():
     assert written.getvalue() == _rich(table, terminal=False)
 
 
+@pytest.fixture
+def plain_environment(monkeypatch):
+    """No variable rich reads, and no IPython in this process (a notebook test beside this one may have started one)."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "NO_COLOR", "JUPYTER_COLUMNS", "JUPYTER_LINES",
+                 "DATABRICKS_RUNTIME_VERSION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delattr(builtins, "get_ipython", raising=False)
+    return monkeypatch
+
+
 @pytest.mark.parametrize("environment, drawn_here", [
     ({}, True), ({"FORCE_COLOR": "1"}, False), ({"TTY_COMPATIBLE": "1"}, False), ({"TTY_INTERACTIVE": "0"}, False),
-    ({"NO_COLOR": "1"}, True),
+    ({"NO_COLOR": "1"}, True), ({"JUPYTER_COLUMNS": "120"}, False),
 ])
-def test_rich_draws_wherever_its_reading_of_the_environment_matters(monkeypatch, environment, drawn_here):
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "NO_COLOR", "JUPYTER_COLUMNS"):
-        monkeypatch.delenv(name, raising=False)
+def test_rich_draws_wherever_its_reading_of_the_environment_matters(plain_environment, environment, drawn_here):
     for name, value in environment.items():
-        monkeypatch.setenv(name, value)
+        plain_environment.setenv(name, value)
     stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert (plain_console(stream) is not None) is drawn_here
     legacy = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
     assert plain_console(legacy) is None  # rich's own characters for an encoding that lacks the box's
 
 
+def test_rich_draws_under_ipython(plain_environment):
+    # IPython puts get_ipython in the builtins; rich asks it whether this is a notebook.
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert plain_console(stream) is not None
+    plain_environment.setattr(builtins, "get_ipython", lambda: None, raising=False)
+    assert plain_console(stream) is None and terminal_width() is None
+
+
 @pytest.mark.parametrize("columns", [None, "100", "37", "x", "0"])
-def test_the_width_is_the_one_rich_would_take(monkeypatch, columns):
-    monkeypatch.delenv("JUPYTER_COLUMNS", raising=False)
-    monkeypatch.setenv("TERM", "xterm")
+def test_the_width_is_the_one_rich_would_take(plain_environment, columns):
+    plain_environment.setenv("TERM", "xterm")
     if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
+        plain_environment.delenv("COLUMNS", raising=False)
     else:
-        monkeypatch.setenv("COLUMNS", columns)
+        plain_environment.setenv("COLUMNS", columns)
     width = terminal_width()
     assert width is None and columns == "0" or width == Console().width
 

@@ -5,7 +5,8 @@ width and wraps every cell), so drawing them is placing box characters and space
 file or a plain terminal in a Unicode encoding, :func:`plain_console` writes them itself, character for
 character as rich writes them (its header in bold on a terminal), without importing rich, whose console and
 tables cost about half of what importing typer costs (``deckstat games`` lists five profiles). Anywhere else (a
-legacy encoding, Windows, Jupyter, ``FORCE_COLOR`` or ``TTY_COMPATIBLE``, a text with tabs) rich draws them.
+legacy encoding, Windows, IPython or Jupyter, ``FORCE_COLOR`` or ``TTY_COMPATIBLE``, a text with tabs) rich draws
+them.
 """
 
 from __future__ import annotations
@@ -229,26 +230,33 @@ class PlainConsole:
         return self._rich
 
 
+def _rich_decides() -> bool:
+    """Whether rich reads this environment otherwise than a plain stream: Windows, IPython or Jupyter, IDLE."""
+    import builtins
+
+    # IPython puts get_ipython in the builtins; rich then asks it whether it is a notebook (no terminal, HTML).
+    return (sys.platform.startswith("win") or hasattr(builtins, "get_ipython")
+            or any(name in os.environ for name in ("JUPYTER_COLUMNS", "JUPYTER_LINES", "DATABRICKS_RUNTIME_VERSION"))
+            or getattr(sys.stdin, "__module__", "").startswith("idlelib"))
+
+
 def plain_console(stream: IO[str] | None = None) -> PlainConsole | None:
     """A :class:`PlainConsole` for ``stream`` (stdout), or None where rich must draw.
 
     rich styles a terminal's output and reads environment variables to decide what is one; deckstat draws
     itself only where that reading is plain: no ``FORCE_COLOR``, ``TTY_COMPATIBLE`` or ``TTY_INTERACTIVE``,
-    not Windows, not Jupyter or IDLE, a Unicode encoding, and a terminal that is not ``TERM=dumb``.
+    not Windows, IPython or IDLE, a Unicode encoding, and a terminal that is not ``TERM=dumb``.
     """
     stream = sys.stdout if stream is None else stream
     encoding = getattr(stream, "encoding", None) or "utf-8"
-    environ = os.environ
-    if (sys.platform.startswith("win") or not is_unicode(encoding)
-            or any(name in environ for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
-                                                 "JUPYTER_COLUMNS", "JUPYTER_LINES"))
-            or "ipykernel" in sys.modules or getattr(sys.stdin, "__module__", "").startswith("idlelib")):
+    if (_rich_decides() or not is_unicode(encoding)
+            or any(name in os.environ for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"))):
         return None
     try:
         terminal = bool(stream.isatty())
     except (AttributeError, ValueError):
         terminal = False
-    if terminal and environ.get("TERM", "").lower() in ("dumb", "unknown"):
+    if terminal and os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
         return None
     return PlainConsole(stream, encoding, terminal)
 
@@ -256,9 +264,9 @@ def plain_console(stream: IO[str] | None = None) -> PlainConsole | None:
 def terminal_width() -> int | None:
     """The width rich's console takes: ``$COLUMNS``, else the terminal of stdin, stdout or stderr, else 80.
 
-    None where rich must say (Windows, Jupyter, ``TERM=dumb``, a ``$COLUMNS`` of 0).
+    None where rich must say (Windows, IPython, ``TERM=dumb``, a ``$COLUMNS`` of 0).
     """
-    if sys.platform.startswith("win") or "ipykernel" in sys.modules or "JUPYTER_COLUMNS" in os.environ:
+    if _rich_decides():
         return None
     if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
         return None
