@@ -546,7 +546,7 @@ def layout():
     width = None
     if not _wide.get():
         width = terminal_width()
-        if width is None:  # where rich's console knows better (Windows, Jupyter, a dumb terminal)
+        if width is None:  # where rich's console knows better (Windows, IPython, a dumb terminal)
             from rich.console import Console
 
             width = Console().width
