@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -281,10 +280,3 @@ def terminal_width() -> int | None:
         return width or DEFAULT_WIDTH
     return DEFAULT_WIDTH
 
-
-def draw(items: Sequence[object], bold: bool = False) -> list[str]:
-    """The lines of ``items`` (tables and sentences) as :class:`PlainConsole` writes them; for tests and pages."""
-    out: list[str] = []
-    for item in items:
-        out += item.lines(bold) if isinstance(item, DrawnTable) else str(item).split("\n")
-    return out

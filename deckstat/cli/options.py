@@ -586,19 +586,14 @@ def print_text(console: Console | PlainConsole, text: str) -> None:
     width = layout().width
     if width is not None and console.is_terminal:
         text = "\n".join(wrap(text, width))
-    console.print(text if _is_plain(console) else _rich_text(text), soft_wrap=True)
+    console.print(_sentence(console, text), soft_wrap=True)
 
 
-def _is_plain(console: object) -> bool:
-    from deckstat.cli.drawing import PlainConsole
+def _sentence(console: Console | PlainConsole, text: str):
+    """``text`` as ``console`` takes a sentence: as it is for deckstat's own, as rich's Text for rich's."""
+    from deckstat.cli.drawing import PlainConsole, rich_text
 
-    return isinstance(console, PlainConsole)
-
-
-def _rich_text(text: str):
-    from deckstat.cli.drawing import rich_text
-
-    return rich_text(text)
+    return text if isinstance(console, PlainConsole) else rich_text(text)
 
 
 def use_excel(value: bool | None) -> bool | None:
@@ -885,7 +880,7 @@ def print_items(build: Callable[[], list]) -> None:
         if isinstance(item[current], Grid):
             for shown in lay_out(item, current, chosen, next(picked), rewrite):
                 sentence = isinstance(shown, str)
-                console.print(_rich_text(shown) if sentence and not _is_plain(console) else shown, soft_wrap=sentence)
+                console.print(_sentence(console, shown) if sentence else shown, soft_wrap=sentence)
         elif item[current]:
             print_text(console, str(item[current]))
 
