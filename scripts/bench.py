@@ -294,11 +294,20 @@ def side_by_side(scenario: str, n_trials: int, copies: int = 2) -> float:
     Each process times its own simulation (not its start and imports); the
     slowest one counts.
     """
-    code = ("import sys, time; sys.argv = ['bench']; import scripts.bench as b; b.run_workers({s!r}, 1000, 1); "
+    # Each draws with the compiled loops, as the pool's workers do (copies of a process that chose them for the
+    # whole run: a process of its own would choose numpy for half the trials), warms up with a run as long as the
+    # timed one, then waits for the others: the timed runs start together.
+    code = ("import sys, time; sys.argv = ['bench']; import deckstat.engines._compiled; import scripts.bench as b; "
+            "b.run_workers({s!r}, {n}, 1); "
+            "print('ready', flush=True); sys.stdin.readline(); "
             "start = time.perf_counter(); b.run_workers({s!r}, {n}, 1); print(time.perf_counter() - start)")
-    # Started together, the processes import for about as long, so their simulations overlap.
     processes = [subprocess.Popen([sys.executable, "-c", code.format(s=scenario, n=n_trials // copies)], cwd=ROOT,
-                                  stdout=subprocess.PIPE, text=True) for _ in range(copies)]
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(copies)]
+    for process in processes:
+        process.stdout.readline()
+    for process in processes:
+        process.stdin.write("go\n")
+        process.stdin.flush()
     return max(float(process.communicate()[0].strip().splitlines()[-1]) for process in processes)
 
 

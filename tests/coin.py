@@ -27,3 +27,13 @@ def compiling_task(parent, rng, n_trials):
 
     time.sleep(0.04)
     return np.array([1, int(os.getpid() == parent), int(kernel.compiles_here)])
+
+
+def copy_task(parent, rng, n_trials):
+    """Hits of a fair coin, and whether a copy of process ``parent`` (its child) or another process ran the block."""
+    import os
+    import time
+
+    time.sleep(0.04)
+    copy = os.getppid() == parent
+    return np.array([rng.binomial(n_trials, 0.5), int(copy), int(not copy and os.getpid() != parent)])

@@ -110,3 +110,41 @@ def line_of(path: Path, needle: str) -> int:
     lines = path.read_text(encoding="utf-8").splitlines()
     [number] = [i for i, line in enumerate(lines, start=1) if needle in line]
     return number
+
+
+def group_members(pgid: int) -> list[int]:
+    """The running processes of process group ``pgid`` (Linux: read from ``/proc``; zombies left out)."""
+    return [pid for pid, (_, group, state) in _processes().items() if group == pgid and state != "Z"]
+
+
+def worker_processes(pgid: int) -> list[int]:
+    """The worker processes of the deckstat process leading group ``pgid``, however the pool started them.
+
+    Copies of deckstat (``fork``) are its children; a forkserver's workers are the server's. multiprocessing's
+    own helpers, the forkserver and the resource tracker, are children of deckstat running
+    ``multiprocessing``'s code, and are left out.
+    """
+    processes = _processes()
+    helpers = {pid for pid, (parent, _, _) in processes.items()
+               if parent == pgid and b"multiprocessing" in _command_line(pid)}
+    return [pid for pid in group_members(pgid) if pid != pgid and pid not in helpers]
+
+
+def _processes() -> dict[int, tuple[int, int, str]]:
+    """Each process's parent, group and state, from ``/proc``."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:  # ended meanwhile
+                continue
+            found[int(entry.name)] = (int(fields[1]), int(fields[2]), fields[0])
+    return found
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

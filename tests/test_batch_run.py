@@ -114,6 +114,11 @@ def dask_address():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address="127.0.0.1:0") as cluster:
         yield cluster.scheduler_address
+    # Dask keeps a thread of its own for good (its offload executor): ended here, so that the test files run after
+    # this one in this process find one thread, as a command does, and deckstat copies the process as it would there.
+    offload = getattr(distributed.utils, "_offload_executor", None)
+    if offload is not None:
+        offload.shutdown(wait=True)
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,16 @@ from deckstat.cli.options import EXIT_INTERNAL, usable_cores
 from deckstat.cli.signals import EXIT_INTERRUPTED
 from deckstat.engines import exact, runner
 from deckstat.errors import DeckstatError
-from tests.helpers import ROOT, assert_no_crash, assert_user_error, ok, run, sample_deck
+from tests.helpers import (
+    ROOT,
+    assert_no_crash,
+    assert_user_error,
+    group_members,
+    ok,
+    run,
+    sample_deck,
+    worker_processes,
+)
 
 WANKUL = sample_deck("wankul")
 ODDS = ("odds", WANKUL, "--game", "wankul", "--event", "Terrain>=1", "--turns", "0-2")
@@ -174,20 +183,6 @@ def test_an_exception_in_a_worker_arrives_as_itself():
         simulation.run(3 * runner.BLOCK_TRIALS)
 
 
-def _group(pgid: int) -> list[int]:
-    """The processes of process group ``pgid`` (zombies included)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                members.append(int(entry.name))
-    return members
-
-
 def _start_long_simulation(*extra: str) -> subprocess.Popen:
     args = (*ODDS, "--simulate", "--trials", "1e10", "--seed", "1", "--quiet", *extra)
     return subprocess.Popen(_driver("", *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
@@ -195,12 +190,11 @@ def _start_long_simulation(*extra: str) -> subprocess.Popen:
 
 
 def _wait_for_workers(process: subprocess.Popen, count: int) -> None:
-    # The parent's children are the forkserver and the resource tracker; the workers are the forkserver's.
     deadline = time.monotonic() + 120
-    while len(_group(process.pid)) < count and process.poll() is None and time.monotonic() < deadline:
+    while len(worker_processes(process.pid)) < count and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(1)  # the workers have started and run blocks
-    if len(_group(process.pid)) < count:
+    if len(worker_processes(process.pid)) < count:
         os.killpg(process.pid, signal.SIGKILL)
         pytest.fail(f"the simulation did not start its workers: {process.communicate()[1]!r}")
 
@@ -212,8 +206,7 @@ needs_linux_and_two_cores = pytest.mark.skipif(not Path("/proc/self/stat").exist
 @needs_linux_and_two_cores
 def test_sigint_stops_a_simulation_with_130_and_one_line():
     process = _start_long_simulation("--workers", "2")
-    # The parent, the forkserver, the resource tracker and one worker process (the parent is the second worker).
-    _wait_for_workers(process, 4)
+    _wait_for_workers(process, 1)  # one worker process: the parent is the second worker
     process.send_signal(signal.SIGINT)
     try:
         _, stderr = process.communicate(timeout=60)
@@ -228,7 +221,7 @@ def test_sigint_stops_a_simulation_with_130_and_one_line():
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_workers_end_with_their_parent(how):
     process = _start_long_simulation("--workers", "2")
-    _wait_for_workers(process, 4)
+    _wait_for_workers(process, 1)
     os.kill(process.pid, how)  # the parent alone, with no chance to shut its pool down when it is SIGKILL
     try:  # the output pipes close when the last process holding them has ended
         process.communicate(timeout=30)
@@ -237,9 +230,9 @@ def test_workers_end_with_their_parent(how):
         process.communicate()
         pytest.fail("worker processes outlived their parent")
     deadline = time.monotonic() + 15
-    while _group(process.pid) and time.monotonic() < deadline:
+    while group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    left = _group(process.pid)
+    left = group_members(process.pid)
     if left:
         os.killpg(process.pid, signal.SIGKILL)
     assert not left, "worker processes outlived their parent"

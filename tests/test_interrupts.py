@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import DATA
+from helpers import DATA, group_members, worker_processes
 
 import deckstat
 from deckstat.cli.options import usable_cores
@@ -72,11 +72,6 @@ def _deckstat(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen
                             start_new_session=True)
 
 
-def _group(pgid: int) -> list[str]:
-    found = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True)
-    return found.stdout.split()
-
-
 def _end(process: subprocess.Popen, timeout: float = 60) -> str:
     """The process's stderr once it has ended, and no process of its group left after a few seconds."""
     try:
@@ -86,9 +81,9 @@ def _end(process: subprocess.Popen, timeout: float = 60) -> str:
         process.communicate()
         pytest.fail("the signal did not end deckstat")
     deadline = time.monotonic() + 10  # a worker watching for its parent's end looks twice a second
-    while _group(process.pid) and time.monotonic() < deadline:
+    while group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    left = _group(process.pid)
+    left = group_members(process.pid)
     if left:
         os.killpg(process.pid, signal.SIGKILL)
     assert not left, f"processes outlived deckstat: {left}"
@@ -149,7 +144,7 @@ seat = ["first", "second"]
 
 def _wait_for_workers(process: subprocess.Popen, count: int) -> None:
     deadline = time.monotonic() + 60
-    while len(_group(process.pid)) < count and process.poll() is None and time.monotonic() < deadline:
+    while len(worker_processes(process.pid)) < count and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(0.5)
 
@@ -158,7 +153,7 @@ def _wait_for_workers(process: subprocess.Popen, count: int) -> None:
 def test_a_stopped_batch_keeps_its_journal_and_says_so_in_one_line(tmp_path, how, code):
     process = _deckstat("batch", str(_spec(tmp_path, "trials = 1_000_000_000")), "--out", str(tmp_path / "out"),
                         "--workers", "2", "-q")
-    _wait_for_workers(process, 5)  # the parent, the forkserver, the resource tracker and two workers
+    _wait_for_workers(process, 2)
     if how == signal.SIGINT:
         os.killpg(process.pid, how)  # as a terminal does
     else:
@@ -248,7 +243,7 @@ def test_a_report_stopped_while_its_figures_are_drawn_ahead_leaves_no_copy(tmp_p
         runs.append((delay, out, process, time.monotonic()))
     for delay, _, process, started in runs:
         time.sleep(max(0.0, started + delay - time.monotonic()))
-        seen_copies += len(_group(process.pid)) > 1
+        seen_copies += len(group_members(process.pid)) > 1
         os.killpg(process.pid, how) if to_group else process.send_signal(how)
     ended = []
     for delay, out, process, _ in runs:
@@ -256,7 +251,7 @@ def test_a_report_stopped_while_its_figures_are_drawn_ahead_leaves_no_copy(tmp_p
             stderr = process.communicate(timeout=60)[1].decode()
         finally:
             # Ended with deckstat, not on their own later (a copy left running ends once it has drawn its figure).
-            left = _group(process.pid)
+            left = group_members(process.pid)
             if left:
                 os.killpg(process.pid, signal.SIGKILL)
         ended.append((delay, out, process, stderr, left))

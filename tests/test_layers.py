@@ -52,9 +52,9 @@ def _in(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
 
-BASE = ("deckstat.errors", "deckstat._shipped", "deckstat.text", "deckstat.terms", "deckstat._version",
-        "deckstat._validate", "deckstat.schema", "deckstat.events", "deckstat.effects", "deckstat.i18n",
-        "deckstat.locales", "deckstat.parsing")
+BASE = ("deckstat.errors", "deckstat._fork", "deckstat._shipped", "deckstat.text", "deckstat.terms",
+        "deckstat._version", "deckstat._validate", "deckstat.schema", "deckstat.events", "deckstat.effects",
+        "deckstat.i18n", "deckstat.locales", "deckstat.parsing")
 STANDARD = set(sys.stdlib_module_names)
 
 

@@ -5,9 +5,17 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
-from helpers import assert_user_error, ok, run, sample_deck
+from helpers import assert_user_error, group_members, ok, run, sample_deck, worker_processes
 from rich.console import Console
 
 import deckstat
@@ -104,6 +112,50 @@ def test_a_quick_answer_shows_no_bar():
     with showing(console=Console(file=terminal, force_terminal=True), delay=60):
         slow_work()
     assert terminal.getvalue() == ""
+
+
+def test_the_bar_stops_its_timer_while_the_process_is_copied_and_appears_after():
+    # Worker processes are copies of the command where no other thread runs: the bar's timer stops meanwhile.
+    terminal = io.StringIO()
+    with showing(console=Console(file=terminal, force_terminal=True, width=100), delay=0.2):
+        with progress.track("simulating coins", total=10, unit="trials"):
+            listener = progress._listener.get()
+            timer, threads = listener.timer, threading.active_count()
+            with progress.threads_paused():
+                assert not timer.is_alive() and threading.active_count() == threads - 1
+                time.sleep(0.3)  # past the delay: nothing appears while paused
+                assert not listener.shown
+            listener.timer.join()  # what was left of the delay: nothing
+            assert listener.shown
+            drawing = listener.display.live._refresh_thread
+            with progress.threads_paused():  # shown, the bar stops drawing meanwhile, and draws again after
+                assert not drawing.is_alive() and threading.active_count() == threads - 1
+            assert listener.display.live._refresh_thread.is_alive()
+    assert "simulating coins" in terminal.getvalue()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="copies are made on Linux alone")
+def test_a_command_on_a_terminal_copies_itself_for_its_workers():
+    # stderr a terminal: the progress bar's timer runs, and is paused while the workers are made.
+    leader, follower = pty.openpty()
+    code = "from deckstat.cli.commands import main; main()"
+    process = subprocess.Popen([sys.executable, "-c", code, "odds", str(WANKUL), "--game", "wankul", "-e",
+                                "Terrain>=1", "--simulate", "--trials", "1e10", "--workers", "2", "--seed", "1"],
+                               stdout=subprocess.DEVNULL, stderr=follower, start_new_session=True,
+                               env={**os.environ, "DECKSTAT_LANG": "en"})
+    os.close(follower)
+    try:
+        deadline = time.monotonic() + 120
+        while not worker_processes(process.pid) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers, members = worker_processes(process.pid), group_members(process.pid)
+        parents = {Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1] for pid in workers}
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        os.close(leader)
+    assert workers and parents == {str(process.pid)}
+    assert len(members) == 2  # deckstat and its worker: no forkserver, no resource tracker
 
 
 @pytest.mark.parametrize("command", ["odds", "when", "mulligan", "ratio", "deckout", "compare", "report"])

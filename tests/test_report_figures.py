@@ -56,7 +56,9 @@ def _children() -> list[int]:
     return found
 
 
-needs_fork = pytest.mark.skipif(not pages._can_fork(), reason="figures are drawn in one process here")
+#: Judged as each test starts (a string condition), not at collection: a test file run before in this process may
+#: have left threads running (Dask's cluster leaves one for good), and the report then draws in one process.
+needs_fork = pytest.mark.skipif("not pages._can_fork()", reason="figures are drawn in one process here")
 
 
 @needs_fork

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import functools
+import json
 import multiprocessing
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -83,6 +87,38 @@ def test_this_process_runs_blocks_beside_its_workers_with_the_same_numbers():
     assert shared[0] == alone[0]
     # Both ran blocks: this process while its worker started (a second or so), and the worker after.
     assert shared[1] > 0 and shared[2] > 0 and shared[1] + shared[2] == n_blocks
+
+
+#: In a fresh process: 20 blocks alone, on two workers, and on two workers while another thread runs.
+_FORKING = """
+import functools, json, os, sys, threading
+sys.path.insert(0, {tests!r})
+from coin import copy_task
+from deckstat.engines import runner
+runner._pool_start_seconds = lambda: 0.0  # the processes start however short the run
+task = functools.partial(copy_task, os.getpid())
+runs = [runner.simulate(task, runner.make_streams(8), n_trials=20 * runner.BLOCK_TRIALS, n_workers=n)[0].tolist()
+        for n in (1, 2)]
+release = threading.Event()
+threading.Thread(target=release.wait).start()
+runs.append(runner.simulate(task, runner.make_streams(8), n_trials=20 * runner.BLOCK_TRIALS, n_workers=2)[0].tolist())
+release.set()
+print(json.dumps(runs))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="copies are made on Linux alone")
+def test_workers_are_copies_of_a_process_with_one_thread_else_come_from_the_forkserver():
+    # A copy (fork) has this process's modules and loaded loops and starts at once; with a second thread running
+    # (a terminal's progress bar), a copy could inherit a lock that thread holds, so the forkserver makes them.
+    found = subprocess.run([sys.executable, "-c", _FORKING.format(tests=str(Path(__file__).parent))],
+                           capture_output=True, text=True, timeout=300)
+    assert found.returncode == 0, found.stderr
+    alone, copies, served = json.loads(found.stdout)
+    assert alone[1:] == [0, 0]
+    assert copies[0] == served[0] == alone[0]
+    assert copies[1] > 0 and copies[2] == 0
+    assert served[1] == 0 and served[2] > 0
 
 
 def test_worker_processes_leave_compiling_to_this_one():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -98,23 +99,58 @@ class _Listener:
         self.delay = delay
         self.lock = threading.Lock()
         self.timer: threading.Timer | None = None
+        #: When the first piece of work was reported (the delay counts from it), else None.
+        self.started: float | None = None
         self.shown = False
+        self.paused = False
         self.closed = False
 
     def __call__(self, description: str, total: float | None, unit: str) -> _Bar:
         with self.lock:
-            if self.timer is None and not self.closed:
-                # A timer rather than a check on each report: the first report may be the last for a while.
-                self.timer = threading.Timer(self.delay, self._show)
-                self.timer.daemon = True
-                self.timer.start()
+            if self.started is None and not self.closed:
+                self.started = time.monotonic()
+                self._arm()
         return _Bar(self.display, description, total, unit)
+
+    def _arm(self) -> None:
+        # A timer rather than a check on each report: the first report may be the last for a while.
+        self.timer = threading.Timer(max(0.0, self.started + self.delay - time.monotonic()), self._show)
+        self.timer.daemon = True
+        self.timer.start()
 
     def _show(self) -> None:
         with self.lock:
-            if not self.closed:
+            if not self.closed and not self.paused:
                 self.display.start()
                 self.shown = True
+
+    def pause(self) -> None:
+        """Stop the timer, or the bar's drawing, meanwhile (:func:`deckstat.engines.progress.threads_paused`).
+
+        A bar shown is erased, and drawn again at :meth:`resume` (its drawing thread has ended meanwhile).
+        """
+        with self.lock:
+            self.paused = True
+            timer, self.timer = self.timer, None
+            drawing = getattr(self.display.live, "_refresh_thread", None) if self.shown else None
+            if self.shown:
+                self.display.stop()
+        if timer is not None:
+            timer.cancel()
+            timer.join()
+        if drawing is not None:
+            drawing.join()
+
+    def resume(self) -> None:
+        """Start the timer again, for what is left of the delay, or the bar's drawing."""
+        with self.lock:
+            self.paused = False
+            if self.closed or self.started is None:
+                return
+            if self.shown:
+                self.display.start()
+            elif self.timer is None:
+                self._arm()
 
     def close(self) -> None:
         with self.lock:

@@ -96,3 +96,24 @@ def listening(factory: Factory | None) -> Iterator[None]:
         yield
     finally:
         _listener.reset(token)
+
+
+@contextmanager
+def threads_paused() -> Iterator[None]:
+    """Ask the listener to stop its threads inside the ``with`` block, and to start them again after it.
+
+    Inside, this process may be copied (its worker processes are, :mod:`deckstat.engines.runner`): a copy has
+    only the thread that made it, and a lock another thread held then would stay held in the copy. A listener
+    with a ``pause()`` method stops its threads there (one it cannot stop keeps running, and the process is not
+    copied) and starts them again in ``resume()``; any other listener is left as it is.
+    """
+    listener = _listener.get()
+    pause = getattr(listener, "pause", None)
+    if pause is None:
+        yield
+        return
+    pause()
+    try:
+        yield
+    finally:
+        listener.resume()

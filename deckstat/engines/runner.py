@@ -35,6 +35,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from deckstat._fork import forkable
 from deckstat._validate import check_half_width, check_whole, is_whole
 from deckstat.engines import kernel, progress
 from deckstat.engines.progress import track
@@ -155,9 +156,15 @@ def _n_blocks(n_trials: int) -> int:
 #: loops (the forkserver imports numpy and deckstat, the worker numba: 0.8-1 s on a 2-core machine); a quarter of
 #: it without them (0.2 s), on an install that never compiled them (:func:`deckstat.engines.kernel.compiled_once`).
 POOL_START_SECONDS = 1.0
+#: The same for worker processes forked from this one (:func:`~deckstat._fork.forkable`): they have its modules and
+#: loaded loops, and run their first block a few hundredths of a second after being asked for.
+FORKED_START_SECONDS = 0.05
 
 
 def _pool_start_seconds() -> float:
+    with progress.threads_paused():
+        if forkable():
+            return FORKED_START_SECONDS
     return POOL_START_SECONDS if kernel.compiled_once() else POOL_START_SECONDS / 4
 
 
@@ -194,6 +201,9 @@ def _start_worker(parent: int) -> None:
     # Ctrl-C reaches every process of the terminal's group: the parent stops the run and shuts the pool down,
     # while a worker interrupted in the middle of a block would only print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker forked from the parent has the parent's SIGTERM handler (a command's turns it into Ctrl-C): the pool
+    # ends a worker with SIGTERM, which must end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     kernel.compiles_here = False
     if os.name == "posix":  # elsewhere os.kill(pid, 0) is not a harmless probe
         threading.Thread(target=_end_with, args=(parent,), daemon=True, name="deckstat-parent-watch").start()
@@ -221,13 +231,26 @@ def _alive(pid: int) -> bool:
 
 
 def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
-    """A pool of ``n_workers`` processes started safely: forkserver on POSIX (spawn elsewhere).
+    """A pool of ``n_workers`` processes started safely: copies of this one, else forkserver (spawn elsewhere).
 
-    ``fork`` would copy a process whose other threads (a progress bar's, the
-    pool's own) may hold locks. Workers fork from a server that has already
-    imported ``preload``, ignore Ctrl-C (the parent handles it) and end
-    themselves when the parent process ends, even killed.
+    Copies of this process (``fork``) have its modules and loaded loops and
+    start at once, but only while it has no other thread (:func:`forkable`):
+    a progress bar's on a terminal, say. Otherwise workers fork from a server
+    that has imported ``preload``. Either way, they ignore Ctrl-C (the parent
+    handles it) and end themselves when the parent process ends, even killed.
+    A progress bar's timer is paused while the copies are made
+    (:func:`deckstat.engines.progress.threads_paused`).
     """
+    with progress.threads_paused():
+        if forkable():
+            pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_start_worker, initargs=(os.getpid(),))
+            # The pool makes its copies at its first submission, before it starts a thread of its own: made now,
+            # while no other thread runs. A copy has this process's signal handlers until it ignores Ctrl-C:
+            # held, a Ctrl-C meanwhile does nothing there.
+            with ctrl_c_held():
+                pool.submit(int)
+            return pool
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":

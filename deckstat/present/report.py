@@ -18,8 +18,6 @@ import pickle
 import re
 import signal
 import string
-import sys
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from deckstat._fork import forkable
 from deckstat._validate import check_choice, format_ranges
 from deckstat._version import __version__
 from deckstat.errors import DeckstatError, render_marks
@@ -917,15 +916,14 @@ class FiguresAhead:
 
 
 def _can_fork() -> bool:
-    """Whether a copy of this process may draw beside it: Linux, one thread, no window open, a second processor.
+    """Whether a copy of this process may draw beside it: forkable, no window open, a second processor.
 
-    A copy made while another thread holds a lock would wait for it forever; macOS's system libraries refuse
-    to run in a copy, and so may a window toolkit already started; on one processor the copy would only take
-    turns with this process.
+    See :func:`~deckstat._fork.forkable`. A window toolkit already started may refuse to run in a copy; on one
+    processor the copy would only take turns with this process.
     """
     from deckstat.present.plots.visuals import no_window_backend
 
-    if not sys.platform.startswith("linux") or threading.active_count() != 1 or not no_window_backend():
+    if not forkable() or not no_window_backend():
         return False
     try:
         return len(os.sched_getaffinity(0)) > 1
