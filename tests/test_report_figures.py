@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import io
 import os
 from pathlib import Path
 
@@ -189,3 +190,22 @@ def test_tick_labels_written_once_read_the_same():
     assert [formatter.format_pct(x, 1.0) for x in (0.0, 0.125, 0.875, 1.0)] == first
     formatter.decimals = 0  # what a label is written with is part of its key
     assert formatter.format_pct(0.125, 1.0) == "12\u00a0%"
+
+
+@needs_fork
+def test_on_a_terminal_the_figures_are_drawn_ahead_while_the_bar_waits(wankul_report, earlier_children):
+    # The command line's bar runs a timer thread (and, once shown, a drawing thread): a copy is made with them
+    # paused, and they go on after.
+    from rich.console import Console
+
+    from deckstat.cli.progress import bar_paused, showing
+    from deckstat.engines import progress
+
+    with showing(console=Console(file=io.StringIO(), force_terminal=True), delay=60):
+        with progress.track("report", total=8, unit="parts"), pages.FiguresAhead() as ahead:
+            assert not pages._can_fork()  # the timer runs
+            bar_paused(ahead.part)("by_turn", wankul_report.by_turn)
+            assert set(_children()) - earlier_children  # drawing already
+            assert progress._listener.get().timer.is_alive()
+            assert set(ahead.take(wankul_report)) == {"odds.png"}
+    assert set(_children()) <= earlier_children

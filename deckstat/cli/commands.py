@@ -1364,6 +1364,7 @@ def report(
     shield_trigger column, the shield triggers among the shields, written as
     report.md (or report.html) into --out.
     """
+    from deckstat.cli.progress import bar_paused
     from deckstat.present.files import check_writable_folder
     from deckstat.present.report import FiguresAhead, how_computed, write_report
 
@@ -1371,12 +1372,13 @@ def report(
         check_writable_folder(out)  # before the work, not after it
         profile = deckstat.get_profile(game)
         loaded = deckstat.load_deck(deck, pool=source.pool, deck_name=source.deck_name)
-        # Each figure is drawn (where a copy of the process may draw it) while the next parts are computed.
+        # Each figure is drawn (where a copy of the process may draw it) while the next parts are computed; the
+        # progress bar's threads are paused while the copy is made.
         with FiguresAhead() as ahead:
             with showing(quiet):
                 result = deckstat.report(loaded, profile, n_trials=trials, rng=seed, policy=policy.value,
                                          allow_absent=allow_absent, illegal_counts=illegal_counts,
-                                         n_workers=workers, on_part=ahead.part)
+                                         n_workers=workers, on_part=bar_paused(ahead.part))
             page = write_report(result, out, fmt="html" if html else "markdown", ahead=ahead)
     # The page's own account of what was simulated, with how many trials, and the seed that reruns it.
     print_text(stdout(), tr("wrote {page} and its figures", page=page) + "\n" + how_computed(result))

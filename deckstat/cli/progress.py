@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -195,3 +195,15 @@ def showing(quiet: bool = False, *, console: Console | None = None, delay: float
             yield
     finally:
         listener.close()
+
+
+def bar_paused(call: Callable) -> Callable:
+    """``call`` with the bar's threads paused while it runs (it may copy this process, as a report's figures do).
+
+    See :func:`deckstat.engines.progress.threads_paused`.
+    """
+    def paused(*args, **kwargs):
+        with progress.threads_paused():
+            return call(*args, **kwargs)
+
+    return paused

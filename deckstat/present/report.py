@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import base64
 import os
-import pickle
 import re
-import signal
 import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -25,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from deckstat._fork import forkable
+from deckstat._fork import Forked, work_beside
 from deckstat._validate import check_choice, format_ranges
 from deckstat._version import __version__
 from deckstat.errors import DeckstatError, render_marks
@@ -852,7 +850,7 @@ def _images(figures: dict[str, Callable[[], object]], drawn: dict[str, bytes] | 
     drawn = dict(drawn or {})
     left = {name: draw for name, draw in figures.items() if name not in drawn}
     apart = [name for name in _DRAWN_APART if name in left] if len(left) > 1 and _can_fork() else []
-    helper = _forked(lambda: {name: plots.png_bytes(left[name]()) for name in apart}) if apart else None
+    helper = Forked(lambda: {name: plots.png_bytes(left[name]()) for name in apart}) if apart else None
     try:
         images = {name: plots.png_bytes(draw()) for name, draw in left.items() if name not in apart}
         drawn.update((helper() or {}) if helper is not None else {})
@@ -876,7 +874,7 @@ class FiguresAhead:
     """
 
     def __init__(self) -> None:
-        self._copies: dict[str, tuple[object, str, _forked]] = {}
+        self._copies: dict[str, tuple[object, str, Forked]] = {}
 
     def part(self, name: str, part: object) -> None:
         """Start drawing the figures of report part ``name`` (``on_part`` of :func:`deckstat.report`)."""
@@ -887,7 +885,7 @@ class FiguresAhead:
                 continue
             draw = _figure_of(figure, part)
             if draw is not None and _can_fork():
-                self._copies[figure] = (part, get_language(), _forked(lambda draw=draw: plots.png_bytes(draw())))
+                self._copies[figure] = (part, get_language(), Forked(lambda draw=draw: plots.png_bytes(draw())))
 
     def take(self, report: Report) -> dict[str, bytes]:
         """The figures drawn ahead for ``report``'s own parts, in the current language; the copies then end."""
@@ -923,64 +921,7 @@ def _can_fork() -> bool:
     """
     from deckstat.present.plots.visuals import no_window_backend
 
-    if not forkable() or not no_window_backend():
-        return False
-    try:
-        return len(os.sched_getaffinity(0)) > 1
-    except OSError:
-        return False
-
-
-class _forked:
-    """Run ``job`` (returning something picklable) in a copy of this process; call the object for its result.
-
-    The result is None when the copy failed, for any reason: the caller then does the job itself. The copy
-    ignores Ctrl-C (this process handles it and ends the copy in :meth:`stop`) and leaves with ``os._exit``,
-    so that nothing of this process (its open report folder, its exit handlers) runs twice.
-    """
-
-    def __init__(self, job: Callable[[], object]) -> None:
-        self._read, write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the copy
-            status = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                os.close(self._read)
-                data = pickle.dumps(job(), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write, "wb") as pipe:
-                    pipe.write(data)
-                status = 0
-            except BaseException:  # noqa: BLE001  (this process then draws the figure itself, error included)
-                pass
-            finally:
-                os._exit(status)
-        os.close(write)
-
-    def __call__(self) -> object:
-        try:
-            with os.fdopen(self._read, "rb", closefd=False) as pipe:
-                data = pipe.read()
-            _, status = os.waitpid(self.pid, 0)
-            self.pid = 0
-            return pickle.loads(data) if status == 0 and data else None
-        except (OSError, pickle.UnpicklingError, EOFError):
-            return None
-
-    def stop(self) -> None:
-        """End the copy if it is still running (this process was interrupted), and close the pipe."""
-        if self.pid:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
-            except OSError:
-                pass
-            self.pid = 0
-        try:
-            os.close(self._read)
-        except OSError:
-            pass
+    return work_beside() and no_window_backend()
 
 
 #: The files a report writes: the pages and every figure :func:`_plots` may draw.
