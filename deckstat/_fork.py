@@ -1,4 +1,4 @@
-"""Work in copies of this process (``fork``) beside it: worker processes, a report's parts and figures."""
+"""Work in copies of this process (``fork``) beside it: worker processes, a report's figures."""
 
 from __future__ import annotations
 

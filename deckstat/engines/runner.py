@@ -238,7 +238,7 @@ def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExec
     a progress bar's on a terminal, say. Otherwise workers fork from a server
     that has imported ``preload``. Either way, they ignore Ctrl-C (the parent
     handles it) and end themselves when the parent process ends, even killed.
-    A progress bar's timer is paused while the copies are made
+    A progress bar's threads are paused while the copies are made
     (:func:`deckstat.engines.progress.threads_paused`).
     """
     with progress.threads_paused():
