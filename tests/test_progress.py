@@ -199,3 +199,21 @@ def test_max_trials_on_the_command_line():
     assert_user_error(run(*base, "--precision", "0.01", "--max-trials", "1.5"), "--max-trials must be a whole number")
     reached = json.loads(ok(run(*base, "--precision", "0.005", "--max-trials", "1e6", "--format", "json")))
     assert reached["provenance"]["max_trials"] == 10**6
+
+
+def test_the_bar_is_written_in_the_commands_language_from_rich_threads():
+    # rich draws the bar from threads of its own, which do not see a language set in the command (--lang fr).
+    from deckstat.i18n import language
+
+    terminal = io.StringIO()
+    with language("fr"), showing(console=Console(file=terminal, force_terminal=True, width=120), delay=0):
+        with progress.track("simulation", total=100_000, unit="trials") as bar:
+            bar.advance(12_345)
+            listener = progress._listener.get()
+            drawn = []
+            drawer = threading.Thread(target=lambda: drawn.append(listener.display.get_renderable()))
+            drawer.start()
+            drawer.join()
+            written = Console(file=io.StringIO(), width=120, force_terminal=False)
+            written.print(drawn[0])
+    assert "12,3k/100,0k parties" in written.file.getvalue()

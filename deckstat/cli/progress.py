@@ -21,7 +21,7 @@ from rich.progress import Progress as RichProgress
 from rich.text import Text
 
 from deckstat.engines import progress
-from deckstat.i18n import N_, localise_number, tr
+from deckstat.i18n import N_, get_language, language, localise_number, tr
 
 #: Seconds of work before the bar appears.
 DELAY = 1.0
@@ -52,20 +52,38 @@ def _short(value: float) -> str:
     return f"{value:.0f}"
 
 
-class _Count(ProgressColumn):
-    """Done out of the total, in the work's unit: ``12.3M/100.0M trials``."""
+class _Localised(ProgressColumn):
+    """A column written in the language of the command that made it, whichever thread draws it.
+
+    rich draws the bar from threads of its own, which do not see the language the command set (``--lang``).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang = get_language()
 
     def render(self, task: Task) -> Text:
+        with language(self.lang):
+            return self.text(task)
+
+    def text(self, task: Task) -> Text:
+        raise NotImplementedError
+
+
+class _Count(_Localised):
+    """Done out of the total, in the work's unit: ``12.3M/100.0M trials``."""
+
+    def text(self, task: Task) -> Text:
         if task.total is None and not task.fields.get("unit"):
             return Text("")  # work that is not counted (preparing the compiled kernel): its description alone
         total = "?" if task.total is None else _short(task.total)
         return Text(f"{_short(task.completed)}/{total} {_unit(task)}".rstrip())
 
 
-class _Rate(ProgressColumn):
+class _Rate(_Localised):
     """Units per second: ``7.9M trials/s``."""
 
-    def render(self, task: Task) -> Text:
+    def text(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
         return Text("" if speed is None else f"{_short(speed)} {_unit(task)}/s")
 
