@@ -109,8 +109,8 @@ print(json.dumps(runs))
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="copies are made on Linux alone")
 def test_workers_are_copies_of_a_process_with_one_thread_else_come_from_the_forkserver():
-    # A copy (fork) has this process's modules and loaded loops and starts at once; with a second thread running
-    # (a terminal's progress bar), a copy could inherit a lock that thread holds, so the forkserver makes them.
+    # A copy (fork) has this process's modules and loaded loops and starts at once; with another thread running
+    # (Jupyter's, a Dask client's), a copy could inherit a lock that thread holds, so the forkserver makes them.
     found = subprocess.run([sys.executable, "-c", _FORKING.format(tests=str(Path(__file__).parent))],
                            capture_output=True, text=True, timeout=300)
     assert found.returncode == 0, found.stderr
