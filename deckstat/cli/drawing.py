@@ -239,6 +239,11 @@ def _rich_decides() -> bool:
             or getattr(sys.stdin, "__module__", "").startswith("idlelib"))
 
 
+def _dumb_terminal() -> bool:
+    """Whether ``$TERM`` names a terminal rich draws nothing fancy on (nor measures)."""
+    return os.environ.get("TERM", "").lower() in ("dumb", "unknown")
+
+
 def plain_console(stream: IO[str] | None = None) -> PlainConsole | None:
     """A :class:`PlainConsole` for ``stream`` (stdout), or None where rich must draw.
 
@@ -255,7 +260,7 @@ def plain_console(stream: IO[str] | None = None) -> PlainConsole | None:
         terminal = bool(stream.isatty())
     except (AttributeError, ValueError):
         terminal = False
-    if terminal and os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+    if terminal and _dumb_terminal():
         return None
     return PlainConsole(stream, encoding, terminal)
 
@@ -267,7 +272,7 @@ def terminal_width() -> int | None:
     """
     if _rich_decides():
         return None
-    if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+    if _dumb_terminal():
         return None
     columns = os.environ.get("COLUMNS")
     if columns is not None and columns.isdigit():
