@@ -108,8 +108,8 @@ def test_before_a_first_compile_numpy_draws_until_compiling_would_pay(monkeypatc
     mark = tmp_path / "cache" / "compiled-mark"
     monkeypatch.setattr(kernel, "_marks", [mark])
     # Between the two thresholds: numpy while the loops were never compiled here, compiled once they were.
-    size = (10**7, 20, 3, 2)
-    work = 20 * 5 * (10**7 + kernel.VECTORISED_CALL)
+    size = (3 * 10**7, 20, 3, 2)
+    work = 20 * 5 * (3 * 10**7 + kernel.VECTORISED_CALL)
     assert kernel.VECTORISED_WORK < work < kernel.VECTORISED_WORK_UNCOMPILED
     assert not kernel.compiled_once()
     assert kernel.loops(*size) is _vectorised

@@ -177,10 +177,12 @@ def _mark_compiled() -> None:
 
 
 #: Card-steps (trials × positions × (cells + groups)) past which a run's draws are compiled: the compiled loops
-#: take about half numpy's time per card-step in long runs (Wankul, 10^8 trials: 9.9 s against 19.9 s), so they
-#: win back starting numba and loading them (about 0.8 s in a new process) once numpy would spend some 1.6 s,
-#: about 4·10^8 card-steps (Wankul at 10^7 trials, 8·10^8: 2.05 s compiled, 2.28 s numpy).
-VECTORISED_WORK = 400_000_000
+#: take about two thirds of numpy's time per card-step in long runs, so they win back starting numba and loading
+#: them (about 0.8 s of CPU in a new process, and 120 MiB) only past some 10^9 card-steps. `deckstat odds
+#: --simulate` on the Wankul sample, 10^7 trials (9·10^8 card-steps): the same wall time either way (1.9 s),
+#: 176 MiB with numpy against 294; 10^8: 5.8 s against 3.9 s. A report on a sample deck stays under it (10^9
+#: card-steps beside its resource-count sweep) and never starts numba.
+VECTORISED_WORK = 1_400_000_000
 #: The same before the compiled loops were ever compiled on this install: compiling the signatures a question
 #: uses costs 10-15 s of CPU, which the compiled loops (about half numpy's time per card-step, and no faster on
 #: some decks) win back only past some 20 s of numpy work. Below it a first run is numpy's, at most about twice
