@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,12 @@ def worker_processes(pgid: int) -> list[int]:
     helpers = {pid for pid, (parent, _, _) in processes.items()
                if parent == pgid and b"multiprocessing" in _command_line(pid)}
     return [pid for pid in group_members(pgid) if pid != pgid and pid not in helpers]
+
+
+def children(pid: int | None = None) -> list[int]:
+    """The processes ``pid`` (default: this one) started that still exist, zombies included (read from ``/proc``)."""
+    parent = os.getpid() if pid is None else pid
+    return [child for child, (its_parent, _, _) in _processes().items() if its_parent == parent]
 
 
 def _processes() -> dict[int, tuple[int, int, str]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import matplotlib.image
 import numpy as np
 import pytest
-from helpers import sample_deck
+from helpers import children, sample_deck
 
 import deckstat
 from deckstat.errors import DeckstatError
@@ -41,20 +41,7 @@ def _written(report, folder: Path, lang: str = "en", fmt: str = "markdown") -> d
 @pytest.fixture
 def earlier_children() -> set[int]:
     """The processes this one had started before the test (the report's copy must not add to them)."""
-    return set(_children())
-
-
-def _children() -> list[int]:
-    """The processes this one started that still exist (zombies included)."""
-    me, found = str(os.getpid()), []
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-        except (OSError, ValueError):
-            continue
-        if entry.name.isdigit() and len(fields) > 1 and fields[1] == me:
-            found.append(int(entry.name))
-    return found
+    return set(children())
 
 
 #: Judged as each test starts (a string condition), not at collection: a test file run before in this process may
@@ -90,7 +77,7 @@ def test_a_figure_the_copy_fails_to_draw_is_drawn_here(wankul_report, tmp_path, 
 
     monkeypatch.setattr(plots, "plot_curve", only_here)
     assert _written(wankul_report, tmp_path / "again") == expected
-    assert set(_children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
+    assert set(children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
 
 
 def test_an_error_in_a_figure_is_raised_and_leaves_the_old_report(wankul_report, tmp_path, monkeypatch,
@@ -100,7 +87,7 @@ def test_an_error_in_a_figure_is_raised_and_leaves_the_old_report(wankul_report,
     with pytest.raises(DeckstatError, match="boom"):
         pages.write_report(wankul_report, tmp_path / "report")
     assert {p.name: p.read_bytes() for p in sorted((tmp_path / "report").iterdir())} == old
-    assert set(_children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
+    assert set(children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
 
 
 @needs_fork
@@ -112,7 +99,7 @@ def test_an_interrupt_ends_the_copy(wankul_report, tmp_path, monkeypatch, earlie
     with pytest.raises(KeyboardInterrupt):
         pages.write_report(wankul_report, tmp_path / "report")
     assert not (tmp_path / "report").exists()
-    assert set(_children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
+    assert set(children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
 
 
 def test_each_part_is_announced_once_as_soon_as_it_is_computed(wankul_report):
@@ -138,10 +125,10 @@ def _ahead(report, lang: str = "en") -> pages.FiguresAhead:
 def test_figures_drawn_ahead_are_the_files_drawn_in_turn(wankul_report, tmp_path, monkeypatch, drawn_in, written_in,
                                                          earlier_children):
     with _ahead(wankul_report, drawn_in) as ahead:
-        assert set(_children()) - earlier_children  # drawing already
+        assert set(children()) - earlier_children  # drawing already
         with language(written_in):
             pages.write_report(wankul_report, tmp_path / "ahead", ahead=ahead)
-    assert set(_children()) <= earlier_children
+    assert set(children()) <= earlier_children
     ahead_files = {p.name: p.read_bytes() for p in sorted((tmp_path / "ahead").iterdir())}
     monkeypatch.setattr(pages, "_can_fork", lambda: False)
     assert _written(wankul_report, tmp_path / "in_turn", written_in) == ahead_files
@@ -167,9 +154,9 @@ def test_a_figure_drawn_ahead_from_another_part_is_drawn_here_and_only_that_one(
 def test_leaving_the_figures_ahead_ends_their_copies(wankul_report, earlier_children):
     with pytest.raises(KeyboardInterrupt):
         with _ahead(wankul_report):
-            assert set(_children()) - earlier_children
+            assert set(children()) - earlier_children
             raise KeyboardInterrupt  # the report interrupted while its figures are drawn
-    assert set(_children()) <= earlier_children
+    assert set(children()) <= earlier_children
 
 
 def test_every_figure_the_page_shows_is_written_and_reads_as_an_image(wankul_report, tmp_path):
@@ -205,7 +192,7 @@ def test_on_a_terminal_the_figures_are_drawn_ahead_while_the_bar_waits(wankul_re
         with progress.track("report", total=8, unit="parts"), pages.FiguresAhead() as ahead:
             assert not pages._can_fork()  # the timer runs
             bar_paused(ahead.part)("by_turn", wankul_report.by_turn)
-            assert set(_children()) - earlier_children  # drawing already
+            assert set(children()) - earlier_children  # drawing already
             assert progress._listener.get().timer.is_alive()
             assert set(ahead.take(wankul_report)) == {"odds.png"}
-    assert set(_children()) <= earlier_children
+    assert set(children()) <= earlier_children

@@ -6,17 +6,20 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pandas as pd
 
+from deckstat._fork import Forked, work_beside
 from deckstat._validate import check_deck, check_whole
 from deckstat._version import __version__
 from deckstat.deck import Deck
 from deckstat.engines import runner
-from deckstat.engines.progress import track
+from deckstat.engines.progress import listening, threads_paused, track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
@@ -313,6 +316,43 @@ def _playability(deck: Deck, profile: Profile, simulation: Simulation, *, last_t
     return Playability(curve=result, copies=shown, names=names, mulligan=mulligan, reach=reach_turns(result.table))
 
 
+@contextmanager
+def _sweep(deck: Deck, profile: Profile, arguments: dict | None) -> Iterator[Callable[[], RatioResult | None]]:
+    """The report's resource-count sweep (:func:`deckstat.ratio` with ``arguments``; None: no sweep), as a call.
+
+    The sweep is the report's longest part after the playability curves and depends on no other part: where a
+    second processor is free and no worker process is asked for, a copy of this process computes it from the
+    start, beside the other parts, and the call takes its result. Each of its counts draws from its own
+    stream of the report's seed, so the numbers are the same wherever it runs. The call computes the sweep
+    itself when the copy could not be made or failed (raising the sweep's own error, if any); leaving the
+    block ends a copy still running.
+    """
+    copy = None
+    if arguments is not None and arguments["n_workers"] == 1:
+        # The progress bar's threads stop while the process is copied (a copy has only the thread that made it).
+        with threads_paused():
+            if work_beside():
+                copy = Forked(functools.partial(_quiet_sweep, deck, profile, arguments))
+
+    def result() -> RatioResult | None:
+        if arguments is None:
+            return None
+        swept = copy() if copy is not None else None
+        return swept if isinstance(swept, RatioResult) else ratio(deck, profile, **arguments)
+
+    try:
+        yield result
+    finally:
+        if copy is not None:
+            copy.stop()
+
+
+def _quiet_sweep(deck: Deck, profile: Profile, arguments: dict) -> RatioResult:
+    """:func:`deckstat.ratio` without telling its progress: the copy computing it has no progress bar to draw."""
+    with listening(None):
+        return ratio(deck, profile, **arguments)
+
+
 def _sensitivity(deck: Deck, profile: Profile, event: str, last_turn: int) -> SensitivityResult | None:
     """The ±1-copy table of ``event`` by :data:`SENSITIVITY_TURN` for the first player, exact; None if it cannot."""
     if last_turn < SENSITIVITY_TURN:
@@ -376,7 +416,10 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     -----
     The sweep's numbers are those of ``deckstat ratio --range COUNTS
     --target 0.95`` with the same seed: each count has its own random
-    stream, so the other counts swept do not change them.
+    stream, so the other counts swept do not change them. On Linux, with a
+    second processor free, no other thread running and ``n_workers=1``, a
+    copy of this process computes the sweep from the start, beside the other
+    parts: the same numbers, sooner.
 
     The playability part is :func:`deckstat.curve` for the first player over
     the :data:`PLAYABILITY_CARDS` most-copied card names, turns 1 to
@@ -411,9 +454,21 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
     # The deck-out model knows the bottom mulligan only; under another the race keeps every first hand.
     race_mulligan = profile.mulligan in ("none", "bottom")
     has_sweep = bool(profile.resource_group) and len(profile.parts) == 1
+    sweep_arguments = None
+    if has_sweep:
+        # The sweep `deckstat ratio --target 0.95` runs at the default target turn (the kept opening hand),
+        # over the legal counts unless illegal ones are asked for. Trials as given, or ratio's own: its numbers
+        # are those of `ratio --range COUNTS --target 0.95 --seed S [--trials N]`.
+        counts = None
+        if not illegal_counts:
+            current, legal = legal_counts(deck, profile)
+            counts = sorted({current, *legal})
+        sweep_arguments = {"counts": counts, "turns": range(min(last_turn, 5) + 1), "target": REPORT_TARGET,
+                           "n_trials": n_trials, "rng": rng, "allow_absent": allow_absent, "n_workers": n_workers}
     # The parts that ask about the same events under the same rules share their set-ups (the kept hands and the
     # by-turn odds, say), each prepared once.
-    with shared_setups(), track(tr("report"), total=6 + has_mulligan + has_sweep, unit="parts") as parts:
+    with _sweep(deck, profile, sweep_arguments) as swept, shared_setups(), \
+            track(tr("report"), total=6 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = answer_odds(plan_odds(deck, profile, events, turns=range(last_turn + 1), allow_absent=allow_absent,
                                         simulation=simulation), simulation)
         done("by_turn", by_turn)
@@ -429,17 +484,8 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
         playability = _playability(deck, profile, simulation, last_turn=last_turn)
         done("playability", playability)
         parts.advance()
-        sweep = None
+        sweep = swept()
         if has_sweep:
-            # The sweep `deckstat ratio --target 0.95` runs at the default target turn (the kept opening hand),
-            # over the legal counts unless illegal ones are asked for. Trials as given, or ratio's own: its numbers
-            # are those of `ratio --range COUNTS --target 0.95 --seed S [--trials N]`.
-            counts = None
-            if not illegal_counts:
-                current, legal = legal_counts(deck, profile)
-                counts = sorted({current, *legal})
-            sweep = ratio(deck, profile, counts=counts, turns=range(min(last_turn, 5) + 1), target=REPORT_TARGET,
-                          n_trials=n_trials, rng=rng, allow_absent=allow_absent, n_workers=n_workers)
             done("ratio", sweep)
             parts.advance()
         copies = _sensitivity(deck, profile, events[0], last_turn)
