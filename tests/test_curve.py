@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -11,10 +12,11 @@ from scipy.stats import hypergeom
 
 import deckstat
 from deckstat.errors import DeckstatError
+from deckstat.events import parse_event
 from deckstat.games.profiles import HAND_PLAY
-from deckstat.play import build_model
+from deckstat.play import build_model, engine
 from deckstat.play.base import schedule
-from deckstat.play.engine import Dealing
+from deckstat.play.engine import Dealing, shared_deals
 from tests.helpers import ROOT, assert_user_error, ok, run, sample_deck, z_for
 
 #: Wankul's rules (bottom mulligan, draws) with the plain in-hand play model, whose curve the exact engine answers.
@@ -279,3 +281,61 @@ def test_a_group_of_no_card_is_refused_unless_allowed_then_never_playable():
     assert result.table["p"].tolist() == [0.0] * 4 and result.summary["p_never"].tolist() == [1.0, 1.0]
     assert_user_error(run("curve", sample_deck("duel-masters"), "--game", "dm", "--group", "[coût>=9]"),
                       "--allow-absent")
+
+
+def _wankul_dealing(keep: bool = True) -> Dealing:
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    profile = deckstat.get_profile("wankul")
+    drawn = profile.drawn_deck(deck)
+    event = parse_event("Terrain>=1") if keep else None
+    return Dealing.of(drawn.with_synonyms(profile.synonyms), profile.hand_size, profile.set_aside, event, 1)
+
+
+def test_games_dealt_again_from_the_same_state_are_taken_once_and_leave_the_generator_alike():
+    dealing = _wankul_dealing()
+    alone = np.random.default_rng(7)
+    expected = dealing.deal(alone, 1000)
+    with shared_deals():
+        first, again = np.random.default_rng(7), np.random.default_rng(7)
+        dealt = dealing.deal(first, 1000)
+        taken = dealing.deal(again, 1000)
+        assert taken[0] is dealt[0] and taken[1] is dealt[1]  # dealt once
+        # The same games as dealt outside the block, and the generators where dealing leaves them.
+        for ours, theirs in zip(taken, expected):
+            np.testing.assert_array_equal(ours, theirs)
+        assert again.bit_generator.state == first.bit_generator.state == alone.bit_generator.state
+        # Shared games cannot be changed by one of their takers.
+        with pytest.raises(ValueError, match="read-only"):
+            taken[1][0, 0] = 0
+        # Another state, other trials or another dealing deal anew.
+        assert dealing.deal(np.random.default_rng(8), 1000)[1] is not dealt[1]
+        assert dealing.deal(np.random.default_rng(7), 999)[1] is not dealt[1]
+        assert _wankul_dealing(keep=False).deal(np.random.default_rng(7), 1000)[1] is not dealt[1]
+    # Outside the block nothing is kept.
+    assert dealing.deal(np.random.default_rng(7), 1000)[1] is not dealt[1]
+
+
+def test_shared_deals_keep_a_bounded_number_of_bytes(monkeypatch):
+    dealing = _wankul_dealing()
+    monkeypatch.setattr(engine, "SHARED_DEALS_BYTES", 1)
+    with shared_deals():
+        dealt = dealing.deal(np.random.default_rng(1), 500)
+        assert dealing.deal(np.random.default_rng(1), 500)[1] is dealt[1]  # the last one is always kept
+        dealing.deal(np.random.default_rng(2), 500)
+        assert dealing.deal(np.random.default_rng(1), 500)[1] is not dealt[1]  # let go for the newer one
+
+
+def test_a_curve_s_two_ends_are_dealt_once_with_the_numbers_dealt_twice(monkeypatch):
+    deck = deckstat.load_deck(sample_deck("wankul"))
+    dealt = []
+    real = Dealing._deal
+    monkeypatch.setattr(Dealing, "_deal", lambda self, rng, n: dealt.append(n) or real(self, rng, n))
+    once = deckstat.report(deck, "wankul", n_trials=3000, rng=5).playability.curve
+    shared = len(dealt)
+    dealt.clear()
+    monkeypatch.setattr("deckstat.questions.curve.shared_deals", contextlib.nullcontext)
+    monkeypatch.setattr("deckstat.questions.report.shared_deals", contextlib.nullcontext)
+    twice = deckstat.report(deck, "wankul", n_trials=3000, rng=5).playability.curve
+    assert shared < len(dealt)
+    for name, table in twice.frames().items():
+        pd.testing.assert_frame_equal(once.frames()[name], table, obj=name)

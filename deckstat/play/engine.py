@@ -11,8 +11,11 @@ chunk size and worker count.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from dataclasses import dataclass
+import pickle
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -72,10 +75,70 @@ class Dealing:
         return cls(deck.counts, hand_size, set_aside, table, KeepRule(keep, tuple(groups)), limit)
 
     def deal(self, rng: np.random.Generator, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
-        """Kept hands (hand_size, n) and libraries (library_size, n), as row numbers."""
+        """Kept hands (hand_size, n) and libraries (library_size, n), as row numbers.
+
+        Inside :func:`shared_deals`, the games an earlier call dealt from the same generator state are taken
+        again (read-only), and the generator is left where dealing them leaves it: the same numbers.
+        """
+        deals = _shared_deals.get()
+        if deals is None:
+            return self._deal(rng, n_trials)
+        key = (pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL), n_trials, repr(rng.bit_generator.state))
+        kept = deals.games.get(key)
+        if kept is not None:
+            hand, library, state = kept
+            rng.bit_generator.state = state
+            return hand, library
+        hand, library = self._deal(rng, n_trials)
+        for games in (hand, library):
+            games.flags.writeable = False  # shared: whoever takes them must not change them
+        deals.keep(key, (hand, library, rng.bit_generator.state), hand.nbytes + library.nbytes)
+        return hand, library
+
+    def _deal(self, rng: np.random.Generator, n_trials: int) -> tuple[np.ndarray, np.ndarray]:
         dealt = deal_order(self.counts, self.keep_table, n_trials, rng, hand_size=self.hand_size,
                            set_aside=self.set_aside, limit=self.limit, keep=self.keep)
         return dealt["hand"], dealt["library"]
+
+
+#: Bytes of dealt games :func:`shared_deals` keeps at most: past them, the oldest are let go.
+SHARED_DEALS_BYTES = 64 << 20
+
+
+@dataclass
+class _Deals:
+    """The games dealt inside one :func:`shared_deals` block, by dealing, trials and generator state."""
+
+    games: dict = field(default_factory=dict)
+    sizes: dict = field(default_factory=dict)
+
+    def keep(self, key, games, size: int) -> None:
+        self.games[key], self.sizes[key] = games, size
+        while sum(self.sizes.values()) > SHARED_DEALS_BYTES and len(self.games) > 1:
+            oldest = next(iter(self.games))
+            del self.games[oldest], self.sizes[oldest]
+
+
+_shared_deals: ContextVar[_Deals | None] = ContextVar("deckstat_shared_deals", default=None)
+
+
+@contextmanager
+def shared_deals() -> Iterator[None]:
+    """Inside the block, :meth:`Dealing.deal` deals the same games once for every question that plays them.
+
+    Questions seeded alike deal the same games from the same generator states: the two ends of a curve's
+    assumption (Terrains scored or not), a report's parts. Each plays them its own way; dealing them once
+    changes no number. The games are kept up to :data:`SHARED_DEALS_BYTES`; an inner block shares the outer
+    one's.
+    """
+    if _shared_deals.get() is not None:
+        yield
+        return
+    token = _shared_deals.set(_Deals())
+    try:
+        yield
+    finally:
+        _shared_deals.reset(token)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,15 @@ from deckstat.games.profiles import Profile
 from deckstat.i18n import N_, tr
 from deckstat.play import build_model
 from deckstat.play.base import PlayModel, Schedule, schedule
-from deckstat.play.engine import CurveSpec, Dealing, curve_effects_task, curve_task, exact_curve, reductions
+from deckstat.play.engine import (
+    CurveSpec,
+    Dealing,
+    curve_effects_task,
+    curve_task,
+    exact_curve,
+    reductions,
+    shared_deals,
+)
 from deckstat.questions._estimate import Part, Simulation, estimate, first_turn, join_reasons, price
 from deckstat.questions._setup import Setup, check_game_reaches, check_groups, prepare, shared_setups
 from deckstat.questions.deckout import card_effects, same_size_warning
@@ -319,6 +327,12 @@ def answer_curve(plan: CurvePlan, simulation: Simulation, never_scored: CurvePla
     (:func:`plan_no_play_after_drought_curve`) likewise makes ``CurveResult.drought_play``.
     """
     simulation = simulation.seeded()  # both ends, and the effects, on the same random games
+    with shared_deals():  # dealt once
+        return _answer_ends(plan, simulation, never_scored, no_play_after_drought)
+
+
+def _answer_ends(plan: CurvePlan, simulation: Simulation, never_scored: CurvePlan | None,
+                 no_play_after_drought: CurvePlan | None) -> CurveResult:
     result = _answer(plan, simulation)
     if plan.effects is not None:
         result = replace(result, effects=_effects_table(plan, simulation))

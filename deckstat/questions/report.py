@@ -23,6 +23,7 @@ from deckstat.engines.progress import listening, threads_paused, track
 from deckstat.errors import DeckstatError, param
 from deckstat.games.profiles import Profile, get_profile
 from deckstat.i18n import tr
+from deckstat.play.engine import shared_deals
 from deckstat.questions._estimate import Simulation
 from deckstat.questions._setup import shared_setups
 from deckstat.questions.curve import (
@@ -467,7 +468,8 @@ def report(deck: Deck, game: str | Profile, *, n_trials: int | None = None, rng=
                            "n_trials": n_trials, "rng": rng, "allow_absent": allow_absent, "n_workers": n_workers}
     # The parts that ask about the same events under the same rules share their set-ups (the kept hands and the
     # by-turn odds, say), each prepared once.
-    with _sweep(deck, profile, sweep_arguments) as swept, shared_setups(), \
+    # Parts seeded alike deal the same games (the curves' two ends of an assumption, the drought sides): once.
+    with _sweep(deck, profile, sweep_arguments) as swept, shared_setups(), shared_deals(), \
             track(tr("report"), total=6 + has_mulligan + has_sweep, unit="parts") as parts:
         by_turn = answer_odds(plan_odds(deck, profile, events, turns=range(last_turn + 1), allow_absent=allow_absent,
                                         simulation=simulation), simulation)
