@@ -59,6 +59,11 @@ def _items(value: object) -> list[str]:
     return [fold(v) for v in str(value).split(LIST_SEPARATOR) if v.strip()]
 
 
+#: What :class:`Deck` works out from its rows alone (not their counts, not the synonyms), once per deck: a deck
+#: with other counts (:meth:`Deck.with_counts`) or synonyms (:meth:`Deck.with_synonyms`) takes it over.
+_ROW_FACTS = ("printings", "effects", "labels")
+
+
 @dataclass(frozen=True, eq=False)
 class Deck:
     """A deck: one row per distinct card with its ``count`` and attributes.
@@ -174,7 +179,18 @@ class Deck:
         if synonyms == self.synonyms:
             return self
         # replace() keeps every other field as it is; only the cache starts empty.
-        return replace(self, _masks={}, synonyms=synonyms)
+        return self._same_rows(replace(self, _masks={}, synonyms=synonyms))
+
+    def with_source(self, source: str) -> Deck:
+        """The same deck, named ``source`` in messages and results."""
+        return self._same_rows(replace(self, source=source))
+
+    def _same_rows(self, deck: Deck) -> Deck:
+        """``deck``, a copy of this one's rows, given what this one worked out from them already."""
+        for name in _ROW_FACTS:
+            if name in self.__dict__:
+                deck.__dict__[name] = self.__dict__[name]
+        return deck
 
     def mask(self, group: Group | DistinctGroup | str) -> np.ndarray:
         """Return which distinct cards belong to ``group``.
@@ -305,9 +321,25 @@ class Deck:
 
     def with_counts(self, counts: np.ndarray) -> Deck:
         """Return a copy with new counts (rows whose count is 0 are dropped)."""
-        table = self.cards.copy()
-        table["count"] = np.asarray(counts, dtype=np.int64)
-        return Deck.from_table(table[table["count"] > 0], source=self.source)
+        counts = np.asarray(counts)
+        whole = counts.shape == (len(self.cards),) and np.issubdtype(counts.dtype, np.integer) \
+            and bool(((counts >= 0) & (counts <= MAX_COPIES)).all())
+        if not whole:  # read as a new table, whose checks name what is wrong
+            table = self.cards.copy()
+            table["count"] = np.asarray(counts, dtype=np.int64)
+            return Deck.from_table(table[table["count"] > 0], source=self.source)
+        # The rows are this deck's, already read and checked: only their counts change.
+        kept = counts > 0
+        table = self.cards[kept].reset_index(drop=True) if not kept.all() else self.cards.copy()
+        table["count"] = counts[kept].astype(np.int64)
+        deck = Deck(table, self.source)
+        # What depends on the rows alone is the same, worked out once for every deck moved from this one (the
+        # labels depend on which rows are kept: the printings of a name they tell apart).
+        rows = np.flatnonzero(kept)
+        for name in _ROW_FACTS if kept.all() else tuple(n for n in _ROW_FACTS if n != "labels"):
+            value = getattr(self, name)
+            deck.__dict__[name] = type(value)(value[i] for i in rows)
+        return deck
 
     @property
     def printing_columns(self) -> list[str]:

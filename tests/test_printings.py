@@ -565,3 +565,30 @@ def test_a_ratio_filler_names_one_printing_by_its_label():
     copies = dict(zip(rebuilt.labels, rebuilt.counts))
     assert (copies["MARCHAND #35"], copies["MARCHAND #36"]) == (2, 3)
     assert rebuilt.size == 50 and rebuilt.count("Terrain") == 9
+
+
+#: Printings of two names told apart by number, clan or holo flag, and a card with an effect.
+_PRINTED = Deck.from_table([
+    {"name": "VENDEUR", "number": "35", "clan": "Laink", "count": 2, "type": "Personnage", "cost": 1},
+    {"name": "VENDEUR", "number": "36", "clan": "Terracid", "count": 1, "type": "Personnage", "cost": 1},
+    {"name": "POLICIER", "shiny": 0, "count": 1, "type": "Personnage", "cost": 2},
+    {"name": "POLICIER", "shiny": 1, "count": 2, "type": "Personnage", "cost": 2},
+    {"name": "PORTAL", "number": "2", "count": 3, "type": "Terrain", "effect": "draw=1"}])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=5, max_size=5), st.booleans())
+def test_a_deck_with_new_counts_is_the_deck_read_with_them(counts, read_before):
+    if read_before:  # what the deck had worked out about its rows is carried over, and must be what reading gives
+        _PRINTED.labels, _PRINTED.printings, _PRINTED.effects  # noqa: B018
+    table = _PRINTED.cards.assign(count=counts)
+    if not any(counts):
+        return
+    moved, read = _PRINTED.with_counts(np.array(counts)), Deck.from_table(table[table["count"] > 0])
+    assert moved.cards.equals(read.cards)
+    assert (moved.labels, moved.printings, moved.effects) == (read.labels, read.printings, read.effects)
+
+
+def test_new_counts_out_of_range_are_refused_as_a_table_would_be():
+    with pytest.raises(DeckstatError, match="count"):
+        _PRINTED.with_counts(np.array([1, 1, 1, 1, 10**9]))

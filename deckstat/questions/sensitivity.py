@@ -336,8 +336,7 @@ def moved(deck: Deck, move: Move) -> Deck:
     counts[move.row] += move.delta
     if move.swap_row is not None:
         counts[move.swap_row] -= move.delta
-    variant = deck.with_counts(counts)
-    return replace(variant, source=f"{deck.source} {_move_words(deck, move)}")
+    return deck.with_counts(counts).with_source(f"{deck.source} {_move_words(deck, move)}")
 
 
 def _move_words(deck: Deck, move: Move) -> str:
