@@ -59,8 +59,9 @@ def _items(value: object) -> list[str]:
     return [fold(v) for v in str(value).split(LIST_SEPARATOR) if v.strip()]
 
 
-#: What :class:`Deck` works out from its rows alone (not their counts, not the synonyms), once per deck: a deck
-#: with other counts (:meth:`Deck.with_counts`) or synonyms (:meth:`Deck.with_synonyms`) takes it over.
+#: What :class:`Deck` works out from its rows alone (not their counts, synonyms or source), once per deck: a deck
+#: made from it with other ones (:meth:`Deck.with_counts`, :meth:`Deck.with_synonyms`, :meth:`Deck.with_source`)
+#: takes it over.
 _ROW_FACTS = ("printings", "effects", "labels")
 
 
