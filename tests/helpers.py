@@ -137,6 +137,18 @@ def children(pid: int | None = None) -> list[int]:
     return [child for child, (its_parent, _, _) in _processes().items() if its_parent == parent]
 
 
+def only_here(function):
+    """``function`` as this process calls it; in a copy of this process (``fork``) it raises RuntimeError instead."""
+    parent = os.getpid()
+
+    def called(*args, **kwargs):
+        if os.getpid() != parent:
+            raise RuntimeError("the copy fails")
+        return function(*args, **kwargs)
+
+    return called
+
+
 def _processes() -> dict[int, tuple[int, int, str]]:
     """Each process's parent, group and state, from ``/proc``."""
     found = {}

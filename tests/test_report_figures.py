@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import io
-import os
 from pathlib import Path
 
 import matplotlib.image
 import numpy as np
 import pytest
-from helpers import children, sample_deck
+from helpers import children, only_here, sample_deck
 
 import deckstat
 from deckstat.errors import DeckstatError
@@ -68,14 +67,7 @@ def test_the_html_page_is_the_same_either_way(wankul_report, tmp_path, monkeypat
 @needs_fork
 def test_a_figure_the_copy_fails_to_draw_is_drawn_here(wankul_report, tmp_path, monkeypatch, earlier_children):
     expected = _written(wankul_report, tmp_path / "expected")
-    parent, real = os.getpid(), plots.plot_curve
-
-    def only_here(*args, **kwargs):
-        if os.getpid() != parent:
-            raise RuntimeError("the copy fails")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(plots, "plot_curve", only_here)
+    monkeypatch.setattr(plots, "plot_curve", only_here(plots.plot_curve))
     assert _written(wankul_report, tmp_path / "again") == expected
     assert set(children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
 

@@ -4,11 +4,9 @@ nothing behind."""
 
 from __future__ import annotations
 
-import os
-
 import pandas as pd
 import pytest
-from helpers import children, sample_deck
+from helpers import children, only_here, sample_deck
 
 import deckstat
 import deckstat.questions.report as report_module
@@ -72,14 +70,7 @@ def test_the_sweep_computed_beside_has_the_numbers_computed_in_turn(deck, monkey
 @needs_copy
 def test_a_sweep_the_copy_fails_to_compute_is_computed_here(deck, monkeypatch, copies):
     earlier = set(children())
-    parent, real = os.getpid(), report_module.ratio
-
-    def only_here(*args, **kwargs):
-        if os.getpid() != parent:
-            raise RuntimeError("the copy fails")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(report_module, "ratio", only_here)
+    monkeypatch.setattr(report_module, "ratio", only_here(report_module.ratio))
     report = deckstat.report(deck, "wankul", n_trials=TRIALS, rng=3)
     assert len(copies) == 1 and not set(children()) - earlier
     _assert_same_numbers(report, _in_turn(deck, monkeypatch, rng=3))
