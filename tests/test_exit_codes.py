@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -173,6 +174,40 @@ def test_a_stop_asked_for_ends_a_simulation_at_its_next_block(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         runner.BlockRunner(counted, runner.make_streams(1)).run(10 * runner.BLOCK_TRIALS)
     assert len(blocks) == 2
+
+
+def test_a_batch_waiting_for_its_tasks_sees_a_stop_asked_for(monkeypatch):
+    # Python drops an interrupt raised in a destructor or a weakref callback: the stop request remains, and a
+    # run waiting for a task that has minutes to go must end at once, not when the task does.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from deckstat.batching import run as batch_run
+    from deckstat.engines import progress
+
+    monkeypatch.setattr(progress, "_stop_signals", [])
+    never = threading.Event()
+    with ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(int, "1"), pool.submit(never.wait, 60)]
+        waits = iter(batch_run._completed(futures, batch_run._first_done))
+        assert next(waits) is futures[0]
+        threading.Timer(0.3, progress.request_stop, (signal.SIGTERM,)).start()
+        start = time.monotonic()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                next(waits)
+        finally:
+            never.set()
+    assert time.monotonic() - start < 0.3 + 20 * batch_run.STOP_LOOK_SECONDS
+
+
+def test_a_batch_with_nothing_asked_yields_every_task_once():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from deckstat.batching import run as batch_run
+
+    with ThreadPoolExecutor(3) as pool:
+        futures = [pool.submit(time.sleep, delay) for delay in (0.4, 0.0, 0.2, 0.0)]
+        assert sorted(map(id, batch_run._completed(futures, batch_run._first_done))) == sorted(map(id, futures))
 
 
 def test_an_exception_in_a_worker_arrives_as_itself():

@@ -118,7 +118,7 @@ def test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line(seed, 
     # Every run ended (and its pipes read) before any is judged: a failure leaves no process or pipe behind.
     ended = [(delay, process, _end(process)) for delay, process in runs]
     for delay, process, stderr in ended:
-        assert (process.returncode, stderr.strip()) == (130, "interrupted"), (delay, stderr)
+        assert (process.returncode, stderr.strip()) == (130, "interrupted"), f"after {delay:.2f} s:\n{stderr}"
 
 
 def _spec(folder: Path, trials: str, precision: str = "") -> Path:
@@ -159,8 +159,8 @@ def test_a_stopped_batch_keeps_its_journal_and_says_so_in_one_line(tmp_path, how
     else:
         os.kill(process.pid, how)  # as kill or a scheduler's time limit does
     lines = _end(process).strip().splitlines()
-    assert process.returncode == code, lines
-    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished tasks are in "), lines
+    assert process.returncode == code, "\n".join(lines)
+    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished tasks are in "), "\n".join(lines)
     assert "--resume" in lines[0]
 
 
@@ -187,8 +187,8 @@ def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed
                       lambda process: os.kill(process.pid, signal.SIGTERM))
     ended = [(delay, process, _end(process).strip().splitlines()) for delay, process in runs]
     for delay, process, lines in ended:
-        assert process.returncode == 143, (delay, lines)
-        assert len(lines) == 1 and lines[0].startswith("interrupted"), (delay, lines)
+        assert process.returncode == 143, f"after {delay:.2f} s:\n" + "\n".join(lines)
+        assert len(lines) == 1 and lines[0].startswith("interrupted"), f"after {delay:.2f} s:\n" + "\n".join(lines)
 
 
 # Ctrl-C's case is test_ctrl_c_at_any_moment_of_a_parallel_simulation_ends_with_one_line: its stderr must be
@@ -200,8 +200,8 @@ def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
                       lambda process: os.kill(process.pid, how))
     ended = [(delay, process, _end(process)) for delay, process in runs]
     for delay, process, stderr in ended:
-        assert "leaked" not in stderr and "resource_tracker" not in stderr, (delay, stderr)
-        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+        assert "leaked" not in stderr and "resource_tracker" not in stderr, f"after {delay:.2f} s:\n{stderr}"
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), f"after {delay:.2f} s:\n{stderr}"
 
 
 @pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -226,9 +226,9 @@ def test_a_signal_while_a_first_run_compiles_the_kernel_ends_it_in_one_line(tmp_
         time.sleep(0.02)
     ended = [(delay, process, cache, _end(process)) for process, cache, delay in runs]
     for delay, process, cache, stderr in ended:
-        assert list(cache.glob("*/_compiled.draw-*.nbc")), (delay, stderr)
+        assert list(cache.glob("*/_compiled.draw-*.nbc")), f"after {delay:.2f} s:\n{stderr}"
         assert not list(cache.glob("*/_compiled.draw_from-*.nbc")), (delay, "the command waited for the compile")
-        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), f"after {delay:.2f} s:\n{stderr}"
 
 
 @pytest.mark.parametrize(("how", "code", "to_group"), [(signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)])
@@ -259,6 +259,6 @@ def test_a_report_stopped_while_its_figures_are_drawn_ahead_leaves_no_copy(tmp_p
         assert not left, (delay, left)
         if process.returncode == 0:  # ended before its signal on a fast machine
             continue
-        assert (process.returncode, stderr.strip()) == (code, "interrupted"), (delay, stderr)
+        assert (process.returncode, stderr.strip()) == (code, "interrupted"), f"after {delay:.2f} s:\n{stderr}"
         assert not out.exists(), delay
     assert seen_copies, "no figure was being drawn when the signals came"

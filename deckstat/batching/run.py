@@ -24,8 +24,8 @@ import os
 import platform
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -380,6 +380,33 @@ class InProcess:
             yield execute(run_task, task, seed)
 
 
+#: Seconds the run waits for a task before it looks again whether it was asked to stop.
+STOP_LOOK_SECONDS = 0.2
+
+
+def _completed(futures: Iterable, first_done: Callable[[set, float], set]) -> Iterator:
+    """Yield ``futures`` as they complete; between two, raise KeyboardInterrupt as soon as a stop is asked for.
+
+    A Ctrl-C or SIGTERM raises its interrupt wherever this process is, and
+    where that is a destructor or a weakref callback Python drops it: the stop
+    request (:func:`deckstat.engines.progress.request_stop`) remains, and a
+    wait for a task that may last minutes must see it, not wait the task out.
+    ``first_done(pending, timeout)`` returns the futures done among
+    ``pending``, waiting at most ``timeout`` seconds for the first.
+    """
+    pending = set(futures)
+    while pending:
+        progress.stop_if_requested()
+        done = first_done(pending, STOP_LOOK_SECONDS)
+        pending -= done
+        yield from done
+
+
+def _first_done(pending: set, timeout: float) -> set:
+    """The futures done among ``pending`` (of a local pool), waiting at most ``timeout`` seconds for the first."""
+    return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED).done
+
+
 class Processes:
     """One pool of local processes for the whole run (forkserver start on POSIX, spawn elsewhere)."""
 
@@ -412,7 +439,7 @@ class Processes:
         """Submit every task, then yield outcomes as they complete."""
         with ctrl_c_held():  # a worker started by a submit is known to the pool before Ctrl-C stops the run
             futures = {self._pool.submit(execute, run_task, task, seed): (task, seed) for task, seed in jobs}
-        for future in as_completed(futures):
+        for future in _completed(futures, _first_done):
             try:
                 yield future.result()
             except Exception as exc:  # a worker that died (BrokenProcessPool) fails its tasks
@@ -472,8 +499,19 @@ class Dask:
             future = self._client.submit(execute, run_task, task, seed, pure=False,
                                          key=f"deckstat-batch-{run_id}-{task.task_id}")
             futures[future.key] = (future, task, seed)
+        # A cancelled task makes wait() raise (distributed 2024.1 and later); as_completed yielded it, and its
+        # result() fails the task alone.
+        cancelled = getattr(self._distributed.client, "FuturesCancelledError", TimeoutError)
+
+        def first_done(pending: set, timeout: float) -> set:
+            try:
+                self._distributed.wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
+            except (TimeoutError, cancelled):
+                pass
+            return {future for future in pending if future.done()}
+
         try:
-            for future in self._distributed.as_completed([f for f, _, _ in futures.values()]):
+            for future in _completed([f for f, _, _ in futures.values()], first_done):
                 _, task, seed = futures[future.key]
                 try:
                     yield future.result()
