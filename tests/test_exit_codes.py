@@ -200,6 +200,34 @@ def test_a_batch_waiting_for_its_tasks_sees_a_stop_asked_for(monkeypatch):
     assert time.monotonic() - start < 0.3 + 20 * batch_run.STOP_LOOK_SECONDS
 
 
+def test_a_pool_interrupted_as_its_copies_start_is_shut_down_before_the_interrupt_goes_on(monkeypatch):
+    from concurrent.futures import process as futures_process
+    from contextlib import contextmanager
+
+    @contextmanager
+    def interrupted_at_the_end():  # as ctrl_c_held raises a Ctrl-C that came inside its block
+        yield
+        raise KeyboardInterrupt
+
+    pools = []
+
+    class Recorded(runner.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(runner, "forkable", lambda: True)
+    monkeypatch.setattr(runner, "ctrl_c_held", interrupted_at_the_end)
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", Recorded)
+    before = set(futures_process._threads_wakeups)
+    with pytest.raises(KeyboardInterrupt):
+        runner.process_pool(2)
+    assert len(pools) == 1
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        pools[0].submit(int)
+    assert not [thread for thread in futures_process._threads_wakeups if thread not in before and thread.is_alive()]
+
+
 def test_a_batch_with_nothing_asked_yields_every_task_once():
     from concurrent.futures import ThreadPoolExecutor
 

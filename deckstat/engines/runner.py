@@ -248,8 +248,14 @@ def process_pool(n_workers: int, preload: Iterable[str] = ()) -> ProcessPoolExec
             # The pool makes its copies at its first submission, before it starts a thread of its own: made now,
             # while no other thread runs. A copy has this process's signal handlers until it ignores Ctrl-C:
             # held, a Ctrl-C meanwhile does nothing there.
-            with ctrl_c_held():
-                pool.submit(int)
+            try:
+                with ctrl_c_held():
+                    pool.submit(int)
+            except BaseException:
+                # Interrupted as its copies start (the held Ctrl-C raised here): nobody else has the pool to shut it
+                # down, and Python's exit would join its thread, and wait for its copies, with no handler of ours.
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
             return pool
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
