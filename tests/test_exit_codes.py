@@ -228,6 +228,21 @@ def test_a_pool_interrupted_as_its_copies_start_is_shut_down_before_the_interrup
     assert not [thread for thread in futures_process._threads_wakeups if thread not in before and thread.is_alive()]
 
 
+def test_a_compile_waited_for_sees_a_stop_asked_for(monkeypatch):
+    from deckstat.engines import kernel, progress
+
+    monkeypatch.setattr(progress, "_stop_signals", [])
+    never = threading.Event()
+    threading.Timer(0.3, progress.request_stop, (signal.SIGINT,)).start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kernel._interruptible(never.wait, 60)
+    finally:
+        never.set()
+    assert time.monotonic() - start < 5
+
+
 def test_a_batch_with_nothing_asked_yields_every_task_once():
     from concurrent.futures import ThreadPoolExecutor
 

@@ -50,6 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
+from deckstat.engines import progress
 from deckstat.engines.progress import track
 from deckstat.i18n import N_, tr
 from deckstat.terms import MULLIGAN_RULES
@@ -125,7 +126,9 @@ def _interruptible(call, *args) -> None:
 
     helper = threading.Thread(target=run, name="deckstat-compile", daemon=True)
     helper.start()
-    helper.join()
+    while helper.is_alive():
+        helper.join(0.2)
+        progress.stop_if_requested()  # an interrupt Python dropped (see progress.request_stop) stops the wait too
     if failures:
         raise failures[0]
 
