@@ -184,13 +184,15 @@ def test_a_batch_waiting_for_its_tasks_sees_a_stop_asked_for(monkeypatch):
     from deckstat.batching import run as batch_run
     from deckstat.engines import progress
 
-    monkeypatch.setattr(progress, "_stop_signals", [])
+    # The request goes to this test's own list: a timer late after a failure cannot stop the tests after it.
+    stops: list[int] = []
+    monkeypatch.setattr(progress, "_stop_signals", stops)
     never = threading.Event()
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(int, "1"), pool.submit(never.wait, 60)]
         waits = iter(batch_run._completed(futures, batch_run._first_done))
         assert next(waits) is futures[0]
-        threading.Timer(0.3, progress.request_stop, (signal.SIGTERM,)).start()
+        threading.Timer(0.3, stops.append, (signal.SIGTERM,)).start()  # what request_stop does
         start = time.monotonic()
         try:
             with pytest.raises(KeyboardInterrupt):
@@ -231,9 +233,10 @@ def test_a_pool_interrupted_as_its_copies_start_is_shut_down_before_the_interrup
 def test_a_compile_waited_for_sees_a_stop_asked_for(monkeypatch):
     from deckstat.engines import kernel, progress
 
-    monkeypatch.setattr(progress, "_stop_signals", [])
+    stops: list[int] = []  # this test's own (see the batch's test above)
+    monkeypatch.setattr(progress, "_stop_signals", stops)
     never = threading.Event()
-    threading.Timer(0.3, progress.request_stop, (signal.SIGINT,)).start()
+    threading.Timer(0.3, stops.append, (signal.SIGINT,)).start()
     start = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
