@@ -190,7 +190,7 @@ def test_a_batch_waiting_for_its_tasks_sees_a_stop_asked_for(monkeypatch):
     never = threading.Event()
     with ThreadPoolExecutor(2) as pool:
         futures = [pool.submit(int, "1"), pool.submit(never.wait, 60)]
-        waits = iter(batch_run._completed(futures, batch_run._first_done))
+        waits = iter(batch_run._completed(futures))
         assert next(waits) is futures[0]
         threading.Timer(0.3, stops.append, (signal.SIGTERM,)).start()  # what request_stop does
         start = time.monotonic()
@@ -246,6 +246,28 @@ def test_a_compile_waited_for_sees_a_stop_asked_for(monkeypatch):
     assert time.monotonic() - start < 5
 
 
+def test_a_batch_waiting_on_dask_sees_a_stop_asked_for(monkeypatch):
+    from deckstat.batching import run as batch_run
+    from deckstat.engines import progress
+
+    class NeverReady:  # Dask's as_completed over a task that has minutes to go
+        def is_empty(self):
+            return False
+
+        def next_batch(self, block=True):
+            assert not block
+            return []
+
+    stops: list[int] = []  # this test's own (see the test above)
+    monkeypatch.setattr(progress, "_stop_signals", stops)
+    dask = type("distributed", (), {"as_completed": staticmethod(lambda futures: NeverReady())})
+    threading.Timer(0.3, stops.append, (signal.SIGTERM,)).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        list(batch_run._completed_on_dask(dask, ["a task"]))
+    assert time.monotonic() - start < 0.3 + 20 * batch_run.STOP_LOOK_SECONDS
+
+
 def test_a_batch_with_nothing_asked_yields_every_task_once():
     from concurrent.futures import ThreadPoolExecutor
 
@@ -253,7 +275,7 @@ def test_a_batch_with_nothing_asked_yields_every_task_once():
 
     with ThreadPoolExecutor(3) as pool:
         futures = [pool.submit(time.sleep, delay) for delay in (0.4, 0.0, 0.2, 0.0)]
-        assert sorted(map(id, batch_run._completed(futures, batch_run._first_done))) == sorted(map(id, futures))
+        assert sorted(map(id, batch_run._completed(futures))) == sorted(map(id, futures))
 
 
 def test_an_exception_in_a_worker_arrives_as_itself():

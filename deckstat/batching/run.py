@@ -25,7 +25,7 @@ import platform
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -384,27 +384,41 @@ class InProcess:
 STOP_LOOK_SECONDS = 0.2
 
 
-def _completed(futures: Iterable, first_done: Callable[[set, float], set]) -> Iterator:
-    """Yield ``futures`` as they complete; between two, raise KeyboardInterrupt as soon as a stop is asked for.
+def _completed(futures: Iterable) -> Iterator:
+    """Yield the futures of a local pool as they complete; raise KeyboardInterrupt soon after a stop is asked for.
 
     A Ctrl-C or SIGTERM raises its interrupt wherever this process is, and
     where that is a destructor or a weakref callback Python drops it: the stop
     request (:func:`deckstat.engines.progress.request_stop`) remains, and a
     wait for a task that may last minutes must see it, not wait the task out.
-    ``first_done(pending, timeout)`` returns the futures done among
-    ``pending``, waiting at most ``timeout`` seconds for the first.
+    One ``as_completed`` serves until a wait passes :data:`STOP_LOOK_SECONDS`
+    (a wait per future would cost a pass over every pending one each time).
     """
     pending = set(futures)
     while pending:
         progress.stop_if_requested()
-        done = first_done(pending, STOP_LOOK_SECONDS)
-        pending -= done
-        yield from done
+        try:
+            for future in as_completed(pending, timeout=STOP_LOOK_SECONDS):
+                pending.discard(future)
+                yield future
+        except TimeoutError:  # no task ended in that time: look for a stop, then wait on
+            pass
 
 
-def _first_done(pending: set, timeout: float) -> set:
-    """The futures done among ``pending`` (of a local pool), waiting at most ``timeout`` seconds for the first."""
-    return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED).done
+def _completed_on_dask(distributed: Any, futures: list) -> Iterator:
+    """:func:`_completed` for the futures of a Dask client (``distributed`` is the module).
+
+    Dask's ``as_completed`` limits its whole run, not one wait, and each new
+    one follows every pending future until it ends: one serves, looked at
+    every :data:`STOP_LOOK_SECONDS` / 4 while nothing is ready.
+    """
+    waiting = distributed.as_completed(futures)
+    while not waiting.is_empty():
+        progress.stop_if_requested()
+        ready = waiting.next_batch(block=False)
+        if not ready:
+            time.sleep(STOP_LOOK_SECONDS / 4)
+        yield from ready
 
 
 class Processes:
@@ -439,7 +453,7 @@ class Processes:
         """Submit every task, then yield outcomes as they complete."""
         with ctrl_c_held():  # a worker started by a submit is known to the pool before Ctrl-C stops the run
             futures = {self._pool.submit(execute, run_task, task, seed): (task, seed) for task, seed in jobs}
-        for future in _completed(futures, _first_done):
+        for future in _completed(futures):
             try:
                 yield future.result()
             except Exception as exc:  # a worker that died (BrokenProcessPool) fails its tasks
@@ -499,19 +513,8 @@ class Dask:
             future = self._client.submit(execute, run_task, task, seed, pure=False,
                                          key=f"deckstat-batch-{run_id}-{task.task_id}")
             futures[future.key] = (future, task, seed)
-        # A cancelled task makes wait() raise (distributed 2024.1 and later); as_completed yielded it, and its
-        # result() fails the task alone.
-        cancelled = getattr(self._distributed.client, "FuturesCancelledError", TimeoutError)
-
-        def first_done(pending: set, timeout: float) -> set:
-            try:
-                self._distributed.wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
-            except (TimeoutError, cancelled):
-                pass
-            return {future for future in pending if future.done()}
-
         try:
-            for future in _completed([f for f, _, _ in futures.values()], first_done):
+            for future in _completed_on_dask(self._distributed, [f for f, _, _ in futures.values()]):
                 _, task, seed = futures[future.key]
                 try:
                     yield future.result()
