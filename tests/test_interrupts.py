@@ -176,6 +176,34 @@ def test_a_task_failing_inside_a_worker_fails_alone_with_one_line_and_code_1(tmp
     assert "precision 1e-05 needs about" in lines[0] and "Traceback" not in lines[0]
 
 
+#: A SIGTERM whose interrupt Python dropped (raised in a destructor or a weakref callback) once the batch's workers
+#: run: only its stop request is left, a second after the pool has started.
+_DROPPED = """
+import signal, sys, threading
+import deckstat.batching.run as batch_run
+from deckstat.engines import progress
+run = batch_run.Processes.run
+def dropped(self, *args, **kwargs):
+    threading.Timer(1.0, progress.request_stop, (signal.SIGTERM,)).start()
+    return run(self, *args, **kwargs)
+batch_run.Processes.run = dropped
+from deckstat.cli import main
+sys.argv[0] = "deckstat"
+main()
+"""
+
+
+def test_a_batch_whose_interrupt_python_dropped_stops_all_the_same(tmp_path):
+    # Its wait for tasks of 10^9 trials looked at nothing else: it ran on for their minutes.
+    spec = _spec(tmp_path, "trials = 1_000_000_000")
+    done = subprocess.run([sys.executable, "-c", _DROPPED, "batch", str(spec), "--out", str(tmp_path / "out"),
+                           "--workers", "2", "-q"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "DECKSTAT_LANG": "en"})
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 143, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished tasks are in "), done.stderr
+
+
 @pytest.mark.parametrize("seed", [3, 4])
 def test_sigterm_while_the_batch_workers_start_gives_the_one_line(tmp_path, seed, startup):
     # From the spec's loading through the forkserver's and the workers' start: one line, 143, no process left.
