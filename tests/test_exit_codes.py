@@ -199,7 +199,7 @@ def test_a_batch_waiting_for_its_tasks_sees_a_stop_asked_for(monkeypatch):
                 next(waits)
         finally:
             never.set()
-    assert time.monotonic() - start < 0.3 + 20 * batch_run.STOP_LOOK_SECONDS
+    assert time.monotonic() - start < 0.3 + 20 * progress.STOP_LOOK_SECONDS
 
 
 def test_a_pool_interrupted_as_its_copies_start_is_shut_down_before_the_interrupt_goes_on(monkeypatch):
@@ -265,7 +265,7 @@ def test_a_batch_waiting_on_dask_sees_a_stop_asked_for(monkeypatch):
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         list(batch_run._completed_on_dask(dask, ["a task"]))
-    assert time.monotonic() - start < 0.3 + 20 * batch_run.STOP_LOOK_SECONDS
+    assert time.monotonic() - start < 0.3 + 20 * progress.STOP_LOOK_SECONDS
 
 
 def test_a_batch_with_nothing_asked_yields_every_task_once():

@@ -380,10 +380,6 @@ class InProcess:
             yield execute(run_task, task, seed)
 
 
-#: Seconds the run waits for a task before it looks again whether it was asked to stop.
-STOP_LOOK_SECONDS = 0.2
-
-
 def _completed(futures: Iterable) -> Iterator:
     """Yield the futures of a local pool as they complete; raise KeyboardInterrupt soon after a stop is asked for.
 
@@ -391,14 +387,15 @@ def _completed(futures: Iterable) -> Iterator:
     where that is a destructor or a weakref callback Python drops it: the stop
     request (:func:`deckstat.engines.progress.request_stop`) remains, and a
     wait for a task that may last minutes must see it, not wait the task out.
-    One ``as_completed`` serves until a wait passes :data:`STOP_LOOK_SECONDS`
+    One ``as_completed`` serves until a wait passes
+    :data:`~deckstat.engines.progress.STOP_LOOK_SECONDS`
     (a wait per future would cost a pass over every pending one each time).
     """
     pending = set(futures)
     while pending:
         progress.stop_if_requested()
         try:
-            for future in as_completed(pending, timeout=STOP_LOOK_SECONDS):
+            for future in as_completed(pending, timeout=progress.STOP_LOOK_SECONDS):
                 pending.discard(future)
                 yield future
         except TimeoutError:  # no task ended in that time: look for a stop, then wait on
@@ -410,14 +407,14 @@ def _completed_on_dask(distributed: Any, futures: list) -> Iterator:
 
     Dask's ``as_completed`` limits its whole run, not one wait, and each new
     one follows every pending future until it ends: one serves, looked at
-    every :data:`STOP_LOOK_SECONDS` / 4 while nothing is ready.
+    every :data:`~deckstat.engines.progress.STOP_LOOK_SECONDS` / 4 while nothing is ready.
     """
     waiting = distributed.as_completed(futures)
     while not waiting.is_empty():
         progress.stop_if_requested()
         ready = waiting.next_batch(block=False)
         if not ready:
-            time.sleep(STOP_LOOK_SECONDS / 4)
+            time.sleep(progress.STOP_LOOK_SECONDS / 4)
         yield from ready
 
 

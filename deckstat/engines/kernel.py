@@ -127,7 +127,7 @@ def _interruptible(call, *args) -> None:
     helper = threading.Thread(target=run, name="deckstat-compile", daemon=True)
     helper.start()
     while helper.is_alive():
-        helper.join(0.2)
+        helper.join(progress.STOP_LOOK_SECONDS)
         progress.stop_if_requested()  # an interrupt Python dropped (see progress.request_stop) stops the wait too
     if failures:
         raise failures[0]

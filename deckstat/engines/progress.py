@@ -50,6 +50,10 @@ def request_stop(signum: int) -> None:
     _stop_signals.append(signum)
 
 
+#: Seconds a wait that may last long (a batch's tasks, a first compile) waits before it looks for a stop request.
+STOP_LOOK_SECONDS = 0.2
+
+
 def stop_signal() -> int | None:
     """The signal the last stop was asked for (:func:`request_stop`), or None when none was."""
     return _stop_signals[-1] if _stop_signals else None
