@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import string
+import subprocess
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -18,6 +22,7 @@ from hypothesis import strategies as st
 
 import deckstat
 from deckstat import DeckstatError
+from deckstat.explorer.jobs import PARENT_LOOK_SECONDS
 from deckstat.explorer.state import FINAL_TRIALS, ExploreState, parse_turn_range
 
 pytest.importorskip("panel")
@@ -321,3 +326,35 @@ def test_a_keep_rule_the_parser_refuses_is_said_under_the_keep_rule(deck):
     assert explorer.event_status.object == "" and "odds" not in explorer.answers
     explorer.keep_input.value_input = "Terrain>=1 and [cost<=1]>=1"
     assert explorer.keep_status.object == "" and "odds" in explorer.answers
+
+
+# --- the helper process -----------------------------------------------------------------------------------------
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie its new parent has not reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes in /proc")
+def test_the_helper_process_ends_with_the_process_it_helps():
+    # A page's process killed (or stopped before it shut its helper down) left its idle helper waiting for a task
+    # forever, holding the page's output open.
+    script = ("import os, time\nfrom deckstat.explorer.jobs import Helper\nhelper = Helper()\n"
+              "print(helper._started().submit(os.getpid).result(), flush=True)\ntime.sleep(600)\n")
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        helper = int(process.stdout.readline())
+        time.sleep(2 * PARENT_LOOK_SECONDS)
+        assert not _ended(helper)  # an idle helper lives while its parent does
+    finally:
+        process.kill()
+        process.wait()
+        process.stdout.close()
+    deadline = time.monotonic() + 20 * PARENT_LOOK_SECONDS
+    while not _ended(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _ended(helper)

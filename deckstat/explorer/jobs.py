@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import os
 import sys
 import threading
+import time
 
 from deckstat.errors import DeckstatError
 from deckstat.i18n import language
@@ -20,6 +22,9 @@ from deckstat.questions.curve import curve
 from deckstat.questions.mulligan import mulligan
 from deckstat.questions.odds import odds
 from deckstat.questions.sensitivity import sensitivity
+
+#: How often the helper process looks whether the page's process still runs, in seconds.
+PARENT_LOOK_SECONDS = 0.5
 
 #: The questions the helper process asks, by name.
 QUESTIONS = {"odds": odds, "mulligan": mulligan, "curve": curve, "sensitivity": sensitivity}
@@ -41,6 +46,22 @@ def answer(question: str, lang: str, deck, game, arguments: dict) -> tuple[str, 
 def _ready() -> bool:
     """Load the questions' modules (the helper process imports them once, before the first change)."""
     return True
+
+
+def _end_with(parent: int) -> None:
+    """In the helper process: end it as soon as ``parent``, the page's process, has ended, however it ended.
+
+    An idle helper holds both ends of its task queue and would otherwise wait for a task forever once its parent
+    is gone (killed, or stopped before it shut the helper down), holding the parent's output open. POSIX only:
+    elsewhere a process's parent id does not change when its parent ends.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_LOOK_SECONDS)
+        os._exit(0)
+
+    if os.name == "posix":
+        threading.Thread(target=watch, name="deckstat-parent-watch", daemon=True).start()
 
 
 def can_spawn() -> bool:
@@ -67,7 +88,8 @@ class Helper:
             if self._pool is None:
                 # spawn: a fork of a process with a server's threads could copy a lock held by one of them.
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_end_with,
+                    initargs=(os.getpid(),))
             return self._pool
 
     def warm(self) -> concurrent.futures.Future:
