@@ -96,7 +96,10 @@ class Server:
             self.process.wait()
         if self._reader is not None:
             self._reader.join(timeout=10)
-        self.process.stdout.close()
+        # Closing the pipe while the reader still reads it would wait for that read, which ends only when every
+        # process holding the other end (the server's helper, say) has ended: left to the daemon reader instead.
+        if self._reader is None or not self._reader.is_alive():
+            self.process.stdout.close()
 
     def __enter__(self) -> Server:
         return self
