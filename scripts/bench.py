@@ -1440,11 +1440,11 @@ def main() -> None:
         optimise_section(10.0 if args.quick else 60.0, console, figures)
     if args.workers_commands:
         workers_commands_section(10**5 if args.quick else min(args.workers_trials, 10**7),
-                                 2 if args.quick else args.workers_rounds, console, figures, args.quick)
+                                 1 if args.quick else args.workers_rounds, console, figures, args.quick)
     if args.simulated_start:
-        simulated_start_section(2 if args.quick else args.rounds, args.before, console, figures, args.quick)
+        simulated_start_section(1 if args.quick else args.rounds, args.before, console, figures, args.quick)
     if args.explore:
-        explore_section(2 if args.quick else args.rounds, console, figures)
+        explore_section(1 if args.quick else args.rounds, console, figures)
     if args.report:
         report_section(1 if args.quick else args.rounds, args.quick, console, figures)
     if args.wankul_curve:

@@ -232,13 +232,15 @@ def test_a_signal_during_a_parallel_simulation_leaks_no_semaphore(how, code):
         assert (process.returncode, stderr.strip()) == (code, "interrupted"), f"after {delay:.2f} s:\n{stderr}"
 
 
-@pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_signal_while_a_first_run_compiles_the_kernel_ends_it_in_one_line(tmp_path, how, code):
+# Each signal at two of the four moments (a compile from an empty cache costs seconds of CPU a run).
+@pytest.mark.parametrize(("how", "code", "after_draw"), [(signal.SIGINT, 130, (0.0, 1.2)),
+                                                         (signal.SIGTERM, 143, (0.6, 1.8))],
+                         ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_a_first_run_compiles_the_kernel_ends_it_in_one_line(tmp_path, how, code, after_draw):
     # An empty numba cache: each run (10^9 trials, worth compiling) compiles its loops, ``draw`` then ``draw_from``
     # (whose file comes seconds later). Signals at moments of the second compile: the command ends then, in one
     # line (an interrupt raised inside numba's compiler once left it half done, and the command failed with an
     # internal error), not once the compile has ended and written its file.
-    after_draw = (0.0, 0.6, 1.2, 1.8)
     caches = [tmp_path / str(i) for i in range(len(after_draw))]
     runs = [(_simulation({"NUMBA_CACHE_DIR": str(cache)}), cache, delay) for cache, delay in zip(caches, after_draw)]
     deadline = time.monotonic() + 300

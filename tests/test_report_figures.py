@@ -37,6 +37,21 @@ def _written(report, folder: Path, lang: str = "en", fmt: str = "markdown") -> d
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+@pytest.fixture(scope="module")
+def in_turn(wankul_report, tmp_path_factory):
+    """The module report's files drawn in this process, figure after figure, by language and format (each once)."""
+    written: dict[tuple[str, str], dict[str, bytes]] = {}
+
+    def files(lang: str = "en", fmt: str = "markdown") -> dict[str, bytes]:
+        if (lang, fmt) not in written:
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(pages, "_can_fork", lambda: False)
+                written[lang, fmt] = _written(wankul_report, tmp_path_factory.mktemp("in_turn"), lang, fmt)
+        return written[lang, fmt]
+
+    return files
+
+
 @pytest.fixture
 def earlier_children() -> set[int]:
     """The processes this one had started before the test (the report's copy must not add to them)."""
@@ -50,23 +65,22 @@ needs_fork = pytest.mark.skipif("not pages._can_fork()", reason="figures are dra
 
 @needs_fork
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_figures_drawn_apart_are_the_files_drawn_in_turn(wankul_report, tmp_path, monkeypatch, lang):
+def test_figures_drawn_apart_are_the_files_drawn_in_turn(wankul_report, tmp_path, in_turn, lang):
     apart = _written(wankul_report, tmp_path / "apart", lang)
-    monkeypatch.setattr(pages, "_can_fork", lambda: False)
-    assert _written(wankul_report, tmp_path / "in_turn", lang) == apart
+    assert in_turn(lang) == apart
     assert {"playability.png", "report.md"} <= set(apart)
 
 
 @needs_fork
-def test_the_html_page_is_the_same_either_way(wankul_report, tmp_path, monkeypatch):
+def test_the_html_page_is_the_same_either_way(wankul_report, tmp_path, in_turn):
     apart = _written(wankul_report, tmp_path / "apart", fmt="html")
-    monkeypatch.setattr(pages, "_can_fork", lambda: False)
-    assert _written(wankul_report, tmp_path / "in_turn", fmt="html") == apart
+    assert in_turn(fmt="html") == apart
 
 
 @needs_fork
-def test_a_figure_the_copy_fails_to_draw_is_drawn_here(wankul_report, tmp_path, monkeypatch, earlier_children):
-    expected = _written(wankul_report, tmp_path / "expected")
+def test_a_figure_the_copy_fails_to_draw_is_drawn_here(wankul_report, tmp_path, monkeypatch, in_turn,
+                                                       earlier_children):
+    expected = in_turn()
     monkeypatch.setattr(plots, "plot_curve", only_here(plots.plot_curve))
     assert _written(wankul_report, tmp_path / "again") == expected
     assert set(children()) <= earlier_children  # e.g. a forkserver an earlier test in this process started
@@ -114,7 +128,7 @@ def _ahead(report, lang: str = "en") -> pages.FiguresAhead:
 
 @needs_fork
 @pytest.mark.parametrize("drawn_in, written_in", [("fr", "fr"), ("en", "fr")])
-def test_figures_drawn_ahead_are_the_files_drawn_in_turn(wankul_report, tmp_path, monkeypatch, drawn_in, written_in,
+def test_figures_drawn_ahead_are_the_files_drawn_in_turn(wankul_report, tmp_path, in_turn, drawn_in, written_in,
                                                          earlier_children):
     with _ahead(wankul_report, drawn_in) as ahead:
         assert set(children()) - earlier_children  # drawing already
@@ -122,13 +136,13 @@ def test_figures_drawn_ahead_are_the_files_drawn_in_turn(wankul_report, tmp_path
             pages.write_report(wankul_report, tmp_path / "ahead", ahead=ahead)
     assert set(children()) <= earlier_children
     ahead_files = {p.name: p.read_bytes() for p in sorted((tmp_path / "ahead").iterdir())}
-    monkeypatch.setattr(pages, "_can_fork", lambda: False)
-    assert _written(wankul_report, tmp_path / "in_turn", written_in) == ahead_files
+    assert in_turn(written_in) == ahead_files
 
 
 @needs_fork
-def test_a_figure_drawn_ahead_from_another_part_is_drawn_here_and_only_that_one(wankul_report, tmp_path, monkeypatch):
-    expected = _written(wankul_report, tmp_path / "expected")
+def test_a_figure_drawn_ahead_from_another_part_is_drawn_here_and_only_that_one(wankul_report, tmp_path, monkeypatch,
+                                                                                in_turn):
+    expected = in_turn()
     # The same report with its by-turn part a copy: its figure was drawn ahead from another object.
     copied = dataclasses.replace(wankul_report, by_turn=copy.deepcopy(wankul_report.by_turn))
     drawn_here = []
