@@ -361,7 +361,13 @@ class Explorer:
         steps = self._later_steps()
         if self._threaded:
             self._worker = threading.Thread(target=self._tighten, args=(generation, steps), daemon=True)
-            self._worker.start()
+            if self._document is not None and not pn.state.loaded:
+                # A page's first answers: the later ones start once the page has loaded. Queued on the page
+                # while its session was still being set up, their display was now and then lost, and the page
+                # said "still answering…" for good.
+                pn.state.onload(self._worker.start)
+            else:
+                self._worker.start()
         else:
             self._tighten(generation, steps)
 
@@ -371,7 +377,7 @@ class Explorer:
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait until the simulated answers of the last change have tightened (for scripts and tests)."""
-        if self._worker is not None:
+        if self._worker is not None and self._worker.ident is not None:  # a page's first: started once it loads
             self._worker.join(timeout)
 
     def _checked_deck(self) -> Deck | None:
