@@ -118,6 +118,12 @@ def group_members(pgid: int) -> list[int]:
     return [pid for pid, (_, group, state) in _processes().items() if group == pgid and state != "Z"]
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (Linux: read from ``/proc``; a zombie has ended)."""
+    found = _processes().get(pid)
+    return found is not None and found[2] != "Z"
+
+
 def worker_processes(pgid: int) -> list[int]:
     """The worker processes of the deckstat process leading group ``pgid``, however the pool started them.
 

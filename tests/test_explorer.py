@@ -16,7 +16,7 @@ import time
 
 import pandas as pd
 import pytest
-from helpers import run, sample_deck
+from helpers import run, running, sample_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -330,15 +330,6 @@ def test_a_keep_rule_the_parser_refuses_is_said_under_the_keep_rule(deck):
 
 # --- the helper process -----------------------------------------------------------------------------------------
 
-def _ended(pid: int) -> bool:
-    """Whether process ``pid`` has ended (gone, or a zombie its new parent has not reaped)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads processes in /proc")
 def test_the_helper_process_ends_with_the_process_it_helps():
     # A page's process killed (or stopped before it shut its helper down) left its idle helper waiting for a task
@@ -349,12 +340,12 @@ def test_the_helper_process_ends_with_the_process_it_helps():
     try:
         helper = int(process.stdout.readline())
         time.sleep(2 * PARENT_LOOK_SECONDS)
-        assert not _ended(helper)  # an idle helper lives while its parent does
+        assert running(helper)  # an idle helper lives while its parent does
     finally:
         process.kill()
         process.wait()
         process.stdout.close()
     deadline = time.monotonic() + 20 * PARENT_LOOK_SECONDS
-    while not _ended(helper) and time.monotonic() < deadline:
+    while running(helper) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _ended(helper)
+    assert not running(helper)
